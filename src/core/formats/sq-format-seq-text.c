@@ -1,0 +1,797 @@
+/* sq-format-seq-text.c: ActiveWorlds text SEQ (AWSQ)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Grammar (shared/specs/activeworlds-seq-binary-and-text.txt):
+ *   AWSQ Version=1 Limbs=N Duration=MS
+ *   then N limb sections:  name frames=K
+ *   then K key lines:      t ax ay az angle tx ty tz [sx sy sz]
+ * t in whole milliseconds, the rotation as axis + angle in degrees. Blank
+ * lines and comment lines (# or //) are ignored; numbers are separated by
+ * spaces, tabs or commas; lines end in CRLF, LF or CR. Written with CRLF and
+ * spaces. Rules: each limb has at least two keys, the first at 0, the last
+ * within the duration and after 0; the header's limb count is the number of
+ * sections.
+ */
+#define G_LOG_DOMAIN "sq-seq-text"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sq-math.h"
+#include "sq-private.h"
+
+#define MAX_TOKENS 16
+
+static gboolean
+is_blank_or_comment (const char *line,
+                     gsize       len)
+{
+  gsize i = 0;
+
+  while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == ','))
+    i++;
+  if (i >= len)
+    return TRUE;
+  if (line[i] == '#')
+    return TRUE;
+  if (line[i] == '/' && i + 1 < len && line[i + 1] == '/')
+    return TRUE;
+  return FALSE;
+}
+
+static int
+seq_text_probe (const guint8 *data,
+                gsize         len)
+{
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    {
+      data += 3;
+      len -= 3;
+    }
+  if (len >= 5 && g_ascii_strncasecmp ((const char *) data, "AWSQ", 4) == 0
+      && (data[4] == ' ' || data[4] == '\t' || data[4] == ',' || data[4] == '\r' || data[4] == '\n'))
+    return 100;
+  return 0;
+}
+
+/* Splits "key=value" (spaces allowed around '=') out of tokens. */
+typedef struct
+{
+  const char *key;
+  gsize       key_len;
+  const char *value;
+  gsize       value_len;
+  guint       column;
+} Assign;
+
+static guint
+parse_assignments (const char *line,
+                   gsize       len,
+                   gsize       start,
+                   Assign     *out,
+                   guint       max)
+{
+  guint n = 0;
+  gsize i = start;
+
+  while (i < len)
+    {
+      Assign a = { 0 };
+
+      while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == ','))
+        i++;
+      if (i >= len)
+        break;
+      a.key = line + i;
+      a.column = i + 1;
+      while (i < len && line[i] != '=' && line[i] != ' ' && line[i] != '\t' && line[i] != ',')
+        i++;
+      a.key_len = line + i - a.key;
+      while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+      if (i < len && line[i] == '=')
+        {
+          i++;
+          while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+          a.value = line + i;
+          while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != ',')
+            i++;
+          a.value_len = line + i - a.value;
+        }
+      if (n < max)
+        out[n] = a;
+      n++;
+    }
+  return n;
+}
+
+static gboolean
+token_is (const char *tok,
+          gsize       len,
+          const char *word)
+{
+  return strlen (word) == len && g_ascii_strncasecmp (tok, word, len) == 0;
+}
+
+/* "name frames=K": finds the frames= assignment at the end of the line. */
+static gboolean
+parse_limb_header (const char *line,
+                   gsize       len,
+                   char      **name,
+                   gint64     *frames,
+                   guint      *error_column)
+{
+  gsize end = len;
+  gsize eq, kw;
+  gsize name_end;
+
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == ','))
+    end--;
+  /* value */
+  eq = end;
+  while (eq > 0 && line[eq - 1] != '=' && line[eq - 1] != ' ' && line[eq - 1] != '\t')
+    eq--;
+  {
+    gsize v = eq;
+    /* allow "frames = K" */
+    gsize p = eq;
+    while (p > 0 && (line[p - 1] == ' ' || line[p - 1] == '\t'))
+      p--;
+    if (p == 0 || line[p - 1] != '=')
+      return FALSE;
+    eq = p - 1;
+    *error_column = v + 1;
+    if (!_sq_parse_int64 (line + v, end - v, frames))
+      return FALSE;
+  }
+  kw = eq;
+  while (kw > 0 && (line[kw - 1] == ' ' || line[kw - 1] == '\t'))
+    kw--;
+  name_end = kw;
+  while (kw > 0 && line[kw - 1] != ' ' && line[kw - 1] != '\t' && line[kw - 1] != ',')
+    kw--;
+  if (!token_is (line + kw, name_end - kw, "frames"))
+    return FALSE;
+  name_end = kw;
+  while (name_end > 0 && (line[name_end - 1] == ' ' || line[name_end - 1] == '\t' || line[name_end - 1] == ','))
+    name_end--;
+  {
+    gsize s = 0;
+    while (s < name_end && (line[s] == ' ' || line[s] == '\t'))
+      s++;
+    *name = _sq_latin1_to_utf8 ((const guint8 *) line + s, name_end - s);
+  }
+  return TRUE;
+}
+
+static void
+check_limb_rules (SqClip     *clip,
+                  const char *name,
+                  SqTrack    *rot,
+                  gint64      duration_ms,
+                  guint       line)
+{
+  if (rot->n_keys < 2)
+    sq_clip_add_warning (clip, _("line %u: limb “%s” has %" G_GSIZE_FORMAT " key(s); text SEQ needs at least two"),
+                         line, name, rot->n_keys);
+  if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
+    sq_clip_add_warning (clip, _("line %u: limb “%s” starts at %.0f ms; text SEQ needs a key at 0"),
+                         line, name, rot->keys[0].time * 1000.0);
+  if (rot->n_keys > 0)
+    {
+      double last = floor (rot->keys[rot->n_keys - 1].time * 1000.0 + 0.5);
+      if (last > (double) duration_ms)
+        sq_clip_add_warning (clip, _("line %u: limb “%s” ends at %.0f ms, after the duration of %" G_GINT64_FORMAT " ms"),
+                             line, name, last, duration_ms);
+      else if (last <= 0.0 && rot->n_keys >= 2)
+        sq_clip_add_warning (clip, _("line %u: limb “%s” has no key after 0 ms"), line, name);
+    }
+}
+
+/* Sorts a limb's keys and refuses two at one time. */
+static gboolean
+finish_limb (SqClip   *clip,
+             SqJoint  *joint,
+             gint64    duration_ms,
+             guint     line,
+             GError  **error)
+{
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    {
+      SqTrack *track = &joint->tracks[c];
+
+      sq_track_sort (track);
+      for (gsize k = 1; k < track->n_keys; k++)
+        if (track->keys[k].time == track->keys[k - 1].time)
+          {
+            sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, line, 1,
+                                  "limb “%s” has two keys at %.0f ms", joint->name,
+                                  track->keys[k].time * 1000.0);
+            return FALSE;
+          }
+    }
+  check_limb_rules (clip, joint->name, &joint->tracks[SQ_CHANNEL_ROTATION], duration_ms, line);
+  return TRUE;
+}
+
+static SqClip *
+seq_text_read (GBytes              *bytes,
+               const SqLoadOptions *options,
+               GError             **error)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  SqLines lines;
+  Assign assigns[8];
+  guint n_assign;
+  gint64 version = -1, n_limbs = -1, duration_ms = -1;
+  gint64 limbs_seen = 0, keys_left = 0;
+  SqJoint *joint = NULL;
+  guint joint_line = 0;
+  guint max_joints = options->max_joints ? options->max_joints : 65536;
+  gboolean unsorted = FALSE;
+
+  if (len >= 3 && (guint8) data[0] == 0xef && (guint8) data[1] == 0xbb && (guint8) data[2] == 0xbf)
+    {
+      sq_props_set (clip->extra, "bom", g_variant_new_boolean (TRUE));
+      data += 3;
+      len -= 3;
+    }
+  if (memchr (data, '\0', len) != NULL)
+    {
+      const char *nul = memchr (data, '\0', len);
+      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, "a NUL byte in a text SEQ file");
+      return NULL;
+    }
+
+  _sq_lines_init (&lines, data, len);
+  if (!_sq_lines_next (&lines) || lines.cur_len < 4 || g_ascii_strncasecmp (lines.cur, "AWSQ", 4) != 0)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, 1, 1, "the first line is not an “AWSQ …” header");
+      return NULL;
+    }
+
+  n_assign = parse_assignments (lines.cur, lines.cur_len, 4, assigns, G_N_ELEMENTS (assigns));
+  for (guint i = 0; i < MIN (n_assign, G_N_ELEMENTS (assigns)); i++)
+    {
+      Assign *a = &assigns[i];
+      gint64 *target = NULL;
+
+      if (token_is (a->key, a->key_len, "Version"))
+        target = &version;
+      else if (token_is (a->key, a->key_len, "Limbs"))
+        target = &n_limbs;
+      else if (token_is (a->key, a->key_len, "Duration"))
+        target = &duration_ms;
+      else
+        {
+          g_autofree char *k = g_strndup (a->key, a->key_len);
+          sq_clip_add_warning (clip, _("line 1: unknown header field “%s” ignored"), k);
+          continue;
+        }
+      if (a->value == NULL || !_sq_parse_int64 (a->value, a->value_len, target) || *target < 0)
+        {
+          g_autofree char *k = g_strndup (a->key, a->key_len);
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, 1, a->column,
+                                "“%s” needs a whole number ≥ 0 after “=”", k);
+          return NULL;
+        }
+    }
+  if (n_limbs < 0 || duration_ms < 0)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, 1, lines.cur_len + 1,
+                            "the header needs Limbs=N and Duration=MS");
+      return NULL;
+    }
+  if (version < 0)
+    sq_clip_add_warning (clip, _("line 1: the header has no Version; 1 is assumed"));
+  else if (version != 1)
+    sq_clip_add_warning (clip, _("line 1: Version=%" G_GINT64_FORMAT " is not 1; read as version 1"), version);
+  if (version != 1)
+    sq_props_set (clip->extra, "version", g_variant_new_int64 (version));
+  /* every limb takes at least a line of a few bytes */
+  if ((guint64) n_limbs > len / 2 || (guint64) n_limbs > max_joints)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, 1, 1,
+                            "Limbs=%" G_GINT64_FORMAT " is more than the file can hold", n_limbs);
+      return NULL;
+    }
+
+  clip->duration = duration_ms / 1000.0;
+  clip->fps = 30.0;
+  clip->frame_base = 1;
+
+  while (_sq_lines_next (&lines))
+    {
+      const char *tok[MAX_TOKENS];
+      gsize tok_len[MAX_TOKENS];
+      guint n;
+      double num[11];
+      gint64 ms;
+
+      if (is_blank_or_comment (lines.cur, lines.cur_len))
+        continue;
+
+      if (keys_left == 0)
+        {
+          g_autofree char *name = NULL;
+          gint64 frames = 0;
+          guint col = 1;
+
+          if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, error))
+            return NULL;
+          unsorted = FALSE;
+          if (limbs_seen == n_limbs)
+            {
+              sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, 1,
+                                    "more data after the %" G_GINT64_FORMAT " limbs the header announces", n_limbs);
+              return NULL;
+            }
+          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
+            {
+              sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, col,
+                                    "expected a limb header “name frames=K”");
+              return NULL;
+            }
+          if (frames < 1 || (guint64) frames > (len - lines.pos) / 2 + 1)
+            {
+              sq_set_error_at_line (error, frames < 1 ? SQ_ERROR_BAD_VALUE : SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
+                                    "frames=%" G_GINT64_FORMAT " for limb “%s” %s", frames, name,
+                                    frames < 1 ? "must be at least 1" : "is more than the rest of the file can hold");
+              return NULL;
+            }
+          if (sq_clip_find_joint (clip, name) >= 0)
+            sq_clip_add_warning (clip, _("line %u: limb “%s” appears more than once; edits by name act on the first"),
+                                 lines.line, name);
+          joint = sq_clip_add_joint (clip, name);
+          joint_line = lines.line;
+          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], frames);
+          sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], frames);
+          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+          keys_left = frames;
+          limbs_seen++;
+          continue;
+        }
+
+      n = _sq_split_tokens (lines.cur, lines.cur_len, tok, tok_len, MAX_TOKENS);
+      if (n != 8 && n != 11)
+        {
+          guint col = n > 11 ? (guint) (tok[11] - lines.cur) + 1 : (guint) lines.cur_len + 1;
+          if (n > 8 && n < 11)
+            col = (guint) lines.cur_len + 1;
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, col,
+                                "limb “%s” expects %" G_GINT64_FORMAT " more key line(s) of 8 or 11 numbers; this line has %u fields",
+                                joint->name, keys_left, n);
+          return NULL;
+        }
+      if (!_sq_parse_int64 (tok[0], tok_len[0], &ms))
+        {
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (tok[0] - lines.cur) + 1,
+                                "the time must be a whole number of milliseconds");
+          return NULL;
+        }
+      for (guint i = 1; i < n; i++)
+        if (!_sq_parse_double (tok[i], tok_len[i], &num[i]))
+          {
+            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (tok[i] - lines.cur) + 1,
+                                  "not a number");
+            return NULL;
+          }
+
+      {
+        SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+        SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+        double t = ms / 1000.0;
+        SqKey *key;
+        double *alt;
+
+        if (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time > t && !unsorted)
+          {
+            sq_clip_add_warning (clip, _("line %u: limb “%s” keys are not in time order; they are sorted"),
+                                 lines.line, joint->name);
+            unsorted = TRUE;
+          }
+
+        key = sq_track_append (rot, t);
+        alt = &rot->alt[(rot->n_keys - 1) * 4];
+        alt[0] = num[1];
+        alt[1] = num[2];
+        alt[2] = num[3];
+        alt[3] = num[4];
+        if (!sq_axis_angle_to_quat (alt, key->v))
+          sq_clip_add_warning (clip, _("line %u: limb “%s”: a zero axis with a %g° angle is read as no rotation"),
+                               lines.line, joint->name, num[4]);
+
+        key = sq_track_append (pos, t);
+        key->v[0] = num[5];
+        key->v[1] = num[6];
+        key->v[2] = num[7];
+        if (n == 11)
+          {
+            key = sq_track_append (&joint->tracks[SQ_CHANNEL_SCALE], t);
+            key->v[0] = num[8];
+            key->v[1] = num[9];
+            key->v[2] = num[10];
+          }
+      }
+      keys_left--;
+    }
+
+  if (keys_left > 0)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
+                            "the file ends %" G_GINT64_FORMAT " key line(s) short of limb “%s”",
+                            keys_left, joint->name);
+      return NULL;
+    }
+  if (limbs_seen < n_limbs)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
+                            "the header announces %" G_GINT64_FORMAT " limbs but the file has %" G_GINT64_FORMAT,
+                            n_limbs, limbs_seen);
+      return NULL;
+    }
+  if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, error))
+    return NULL;
+
+  return g_steal_pointer (&clip);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* The spec's look (fixed decimals) when that reads back exactly, else as
+ * many decimals as it takes. */
+static void
+append_number (GString *s,
+               double   v,
+               int      decimals)
+{
+  char buf[400];
+
+  for (int d = decimals; d <= 20; d++)
+    {
+      g_snprintf (buf, sizeof buf, "%.*f", d, v);
+      /* the C locale's point: the core never changes the locale, but be sure */
+      for (char *p = buf; *p; p++)
+        if (*p == ',')
+          *p = '.';
+      if (g_ascii_strtod (buf, NULL) == v)
+        break;
+    }
+  g_string_append (s, buf);
+}
+
+typedef struct
+{
+  gint64 ms;
+  double rot[4];       /* quaternion */
+  double aa[4];        /* axis-angle to write */
+  double pos[3];
+  double scale[3];
+} Line;
+
+static void
+sample_rotation (const SqTrack *track,
+                 double         t,
+                 double         out[4])
+{
+  gsize lo = 0, hi;
+
+  if (track->n_keys == 0)
+    {
+      out[0] = 1.0;
+      out[1] = out[2] = out[3] = 0.0;
+      return;
+    }
+  if (t <= track->keys[0].time)
+    {
+      memcpy (out, track->keys[0].v, 4 * sizeof (double));
+      return;
+    }
+  if (t >= track->keys[track->n_keys - 1].time)
+    {
+      memcpy (out, track->keys[track->n_keys - 1].v, 4 * sizeof (double));
+      return;
+    }
+  hi = track->n_keys - 1;
+  while (hi - lo > 1)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (track->keys[mid].time <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  sq_quat_slerp (track->keys[lo].v, track->keys[hi].v,
+                 (t - track->keys[lo].time) / (track->keys[hi].time - track->keys[lo].time), out);
+}
+
+static void
+sample_vector (const SqTrack *track,
+               double         t,
+               double         fallback,
+               double         out[3])
+{
+  gsize lo = 0, hi;
+  double f;
+
+  if (track->n_keys == 0)
+    {
+      out[0] = out[1] = out[2] = fallback;
+      return;
+    }
+  if (t <= track->keys[0].time)
+    {
+      memcpy (out, track->keys[0].v, 3 * sizeof (double));
+      return;
+    }
+  if (t >= track->keys[track->n_keys - 1].time)
+    {
+      memcpy (out, track->keys[track->n_keys - 1].v, 3 * sizeof (double));
+      return;
+    }
+  hi = track->n_keys - 1;
+  while (hi - lo > 1)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (track->keys[mid].time <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  f = (t - track->keys[lo].time) / (track->keys[hi].time - track->keys[lo].time);
+  for (guint c = 0; c < 3; c++)
+    out[c] = track->keys[lo].v[c] + (track->keys[hi].v[c] - track->keys[lo].v[c]) * f;
+}
+
+static int
+gint64_compare (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data G_GNUC_UNUSED)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+name_writable (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len == 0 || name[0] == '#' || g_str_has_prefix (name, "//"))
+    return FALSE;
+  if (name[0] == ' ' || name[0] == '\t' || name[len - 1] == ' ' || name[len - 1] == '\t' || name[len - 1] == ',')
+    return FALSE;
+  if (strpbrk (name, "\r\n") != NULL)
+    return FALSE;
+  return TRUE;
+}
+
+static GBytes *
+seq_text_write (const SqClip        *clip,
+                const SqSaveOptions *options G_GNUC_UNUSED,
+                GPtrArray           *losses,
+                GError             **error)
+{
+  g_autoptr(GString) body = g_string_new (NULL);
+  GString *out;
+  gint64 duration_ms;
+  guint n_limbs = 0;
+  double d = floor (clip->duration * 1000.0 + 0.5);
+
+  if (!(d >= 0 && d < G_MAXINT32))
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("The duration %.3f s does not fit a text SEQ header"), clip->duration);
+      return NULL;
+    }
+  duration_ms = (gint64) d;
+  if (fabs (d - clip->duration * 1000.0) > 1e-6)
+    _sq_loss (losses, _("duration %.6f s rounded to %" G_GINT64_FORMAT " ms"), clip->duration, duration_ms);
+
+  if (clip->name[0] != '\0')
+    _sq_loss (losses, _("the model name “%s” (text SEQ has no model name)"), clip->name);
+  if (clip->root[0] != '\0' && strcmp (clip->root, "pelvis") != 0)
+    _sq_loss (losses, _("the header's root joint name “%s” (text SEQ has no root field; ActiveWorlds takes “pelvis”)"),
+              clip->root);
+
+  /* first pass: the key times of every limb, so the duration can cover them */
+  {
+    g_autoptr(GPtrArray) limb_lines = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+    g_autoptr(GArray) limb_index = g_array_new (FALSE, FALSE, sizeof (gsize));
+    gint64 last_ms = 0;
+
+    for (gsize j = 0; j < clip->n_joints; j++)
+      {
+        const SqJoint *joint = &clip->joints[j];
+        const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+        const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+        const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
+        g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+        GArray *lines;
+        const SqTrack *tracks[3] = { rot, pos, scl };
+        const char *what[3] = { _("rotation"), _("translation"), _("scale") };
+        guint dropped_negative = 0;
+
+        if (rot->n_keys + pos->n_keys + scl->n_keys == 0)
+          {
+            _sq_loss (losses, _("joint “%s” has no keys and is left out (text SEQ needs two per limb)"), joint->name);
+            continue;
+          }
+
+        for (guint c = 0; c < 3; c++)
+          {
+            g_autoptr(GArray) steps = NULL;
+            g_autoptr(GArray) kept = _sq_track_to_grid (tracks[c], 1000.0, 0, joint->name, what[c], &steps, losses);
+            for (guint k = 0; k < steps->len; k++)
+              {
+                gint64 ms = g_array_index (steps, gint64, k);
+                if (ms < 0)
+                  {
+                    dropped_negative++;
+                    continue;
+                  }
+                g_array_append_val (times, ms);
+              }
+          }
+        if (dropped_negative > 0)
+          _sq_loss (losses, _("joint “%s”: %u keys before time 0 left out"), joint->name, dropped_negative);
+        g_qsort_with_data (times->data, times->len, sizeof (gint64), gint64_compare, NULL);
+
+        lines = g_array_new (FALSE, TRUE, sizeof (Line));
+        for (guint k = 0; k < times->len; k++)
+          {
+            gint64 ms = g_array_index (times, gint64, k);
+            if (k > 0 && g_array_index (times, gint64, k - 1) == ms)
+              continue;
+            g_array_set_size (lines, lines->len + 1);
+            g_array_index (lines, Line, lines->len - 1).ms = ms;
+          }
+        if (lines->len == 0 || g_array_index (lines, Line, 0).ms != 0)
+          {
+            Line l = { 0 };
+            g_array_prepend_val (lines, l);
+            _sq_loss (losses, _("joint “%s”: a key at 0 ms is added, holding the first pose (text SEQ needs one)"),
+                      joint->name);
+          }
+        last_ms = MAX (last_ms, g_array_index (lines, Line, lines->len - 1).ms);
+        g_ptr_array_add (limb_lines, lines);
+        g_array_append_val (limb_index, j);
+      }
+
+    if (last_ms > duration_ms)
+      {
+        _sq_loss (losses, _("the duration is extended from %" G_GINT64_FORMAT " ms to %" G_GINT64_FORMAT " ms to cover the last key"),
+                  duration_ms, last_ms);
+        duration_ms = last_ms;
+      }
+    if (duration_ms == 0)
+      {
+        duration_ms = 33;
+        _sq_loss (losses, _("the duration of 0 ms is set to 33 ms (one frame): text SEQ needs a key after 0"));
+      }
+
+    for (guint l = 0; l < limb_lines->len; l++)
+      {
+        GArray *lines = limb_lines->pdata[l];
+        const SqJoint *joint = &clip->joints[g_array_index (limb_index, gsize, l)];
+        const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+        const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+        const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
+        g_autoptr(GByteArray) name = g_byte_array_new ();
+
+        if (lines->len == 1)
+          {
+            Line extra = { .ms = duration_ms };
+            g_array_append_val (lines, extra);
+            _sq_loss (losses, _("joint “%s”: a key at %" G_GINT64_FORMAT " ms is added, holding the pose (text SEQ needs two)"),
+                      joint->name, duration_ms);
+          }
+
+        if (!_sq_utf8_to_latin1 (joint->name, name))
+          _sq_loss (losses, _("joint “%s”: characters outside Latin-1 are written as “?”"), joint->name);
+        if (!name_writable (joint->name))
+          {
+            _sq_loss (losses, _("joint “%s”: the name cannot stand in a text SEQ limb header as it is; written as “_%s”"),
+                      joint->name, joint->name);
+            g_byte_array_prepend (name, (const guint8 *) "_", 1);
+            for (guint i = 0; i < name->len; i++)
+              if (name->data[i] == '\r' || name->data[i] == '\n')
+                name->data[i] = '_';
+          }
+        g_string_append_len (body, (const char *) name->data, name->len);
+        g_string_append_printf (body, " frames=%u\r\n", lines->len);
+
+        for (guint k = 0; k < lines->len; k++)
+          {
+            Line *ln = &g_array_index (lines, Line, k);
+            double t = ln->ms / 1000.0;
+            gssize ri = sq_track_find (rot, t);
+            gboolean have_alt = FALSE;
+
+            if (ri >= 0)
+              {
+                memcpy (ln->rot, rot->keys[ri].v, sizeof ln->rot);
+                if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
+                  {
+                    double q[4];
+                    sq_axis_angle_to_quat (&rot->alt[ri * 4], q);
+                    if (memcmp (q, ln->rot, sizeof q) == 0)
+                      {
+                        memcpy (ln->aa, &rot->alt[ri * 4], sizeof ln->aa);
+                        have_alt = TRUE;
+                      }
+                  }
+              }
+            else
+              sample_rotation (rot, t, ln->rot);
+            if (!have_alt)
+              sq_quat_to_axis_angle (ln->rot, ln->aa);
+            sample_vector (pos, t, 0.0, ln->pos);
+
+            g_string_append_printf (body, "%" G_GINT64_FORMAT, ln->ms);
+            for (guint c = 0; c < 3; c++)
+              {
+                g_string_append_c (body, ' ');
+                append_number (body, ln->aa[c], 6);
+              }
+            g_string_append_c (body, ' ');
+            append_number (body, ln->aa[3], 4);
+            for (guint c = 0; c < 3; c++)
+              {
+                g_string_append_c (body, ' ');
+                append_number (body, ln->pos[c], 4);
+              }
+            if (scl->n_keys > 0)
+              {
+                sample_vector (scl, t, 1.0, ln->scale);
+                for (guint c = 0; c < 3; c++)
+                  {
+                    g_string_append_c (body, ' ');
+                    append_number (body, ln->scale[c], 4);
+                  }
+              }
+            g_string_append (body, "\r\n");
+          }
+        n_limbs++;
+      }
+  }
+
+  out = g_string_sized_new (body->len + 64);
+  if (sq_props_get_bool (clip->extra, "bom", FALSE))
+    g_string_append (out, "\xef\xbb\xbf");
+  g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" G_GINT64_FORMAT "\r\n", n_limbs, duration_ms);
+  g_string_append_len (out, body->str, body->len);
+  return g_string_free_to_bytes (out);
+}
+
+static char *
+seq_text_describe_field (const char *key,
+                         GVariant   *value)
+{
+  if (g_str_equal (key, "version"))
+    return g_strdup_printf (_("the header's Version=%" G_GINT64_FORMAT), g_variant_get_int64 (value));
+  return NULL;
+}
+
+static const char * const seq_text_extensions[] = { "seq", NULL };
+static const char * const seq_text_fields[] = { "bom", NULL };
+
+const SqFormat _sq_format_seq_text = {
+  .id = "seq-text",
+  .name = N_("ActiveWorlds text SEQ"),
+  .extensions = seq_text_extensions,
+  .mime_type = "text/x-activeworlds-seq",
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT,
+  .fields = seq_text_fields,
+  .describe_field = seq_text_describe_field,
+  .probe = seq_text_probe,
+  .read = seq_text_read,
+  .write = seq_text_write,
+};

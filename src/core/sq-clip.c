@@ -1,0 +1,619 @@
+/* sq-clip.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-clip"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sq-clip.h"
+
+/* ---- property lists ---------------------------------------------------- */
+
+typedef struct
+{
+  char     *key;
+  GVariant *value;
+} SqProp;
+
+struct _SqProps
+{
+  GArray *items;   /* SqProp */
+};
+
+static void
+sq_prop_clear (gpointer data)
+{
+  SqProp *p = data;
+
+  g_free (p->key);
+  g_variant_unref (p->value);
+}
+
+SqProps *
+sq_props_new (void)
+{
+  SqProps *props = g_new0 (SqProps, 1);
+
+  props->items = g_array_new (FALSE, FALSE, sizeof (SqProp));
+  g_array_set_clear_func (props->items, sq_prop_clear);
+  return props;
+}
+
+void
+sq_props_free (SqProps *props)
+{
+  if (props == NULL)
+    return;
+  g_array_unref (props->items);
+  g_free (props);
+}
+
+SqProps *
+sq_props_copy (const SqProps *props)
+{
+  SqProps *copy = sq_props_new ();
+
+  for (guint i = 0; i < props->items->len; i++)
+    {
+      const SqProp *p = &g_array_index (props->items, SqProp, i);
+      sq_props_set (copy, p->key, p->value);
+    }
+  return copy;
+}
+
+gboolean
+sq_props_equal (const SqProps *a,
+                const SqProps *b)
+{
+  if (a->items->len != b->items->len)
+    return FALSE;
+  for (guint i = 0; i < a->items->len; i++)
+    {
+      const SqProp *pa = &g_array_index (a->items, SqProp, i);
+      const SqProp *pb = &g_array_index (b->items, SqProp, i);
+
+      if (strcmp (pa->key, pb->key) != 0 || !g_variant_equal (pa->value, pb->value))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gssize
+sq_props_index (const SqProps *props,
+                const char    *key)
+{
+  for (guint i = 0; i < props->items->len; i++)
+    if (strcmp (g_array_index (props->items, SqProp, i).key, key) == 0)
+      return i;
+  return -1;
+}
+
+void
+sq_props_set (SqProps    *props,
+              const char *key,
+              GVariant   *value)
+{
+  gssize i = sq_props_index (props, key);
+
+  g_return_if_fail (value != NULL);
+
+  g_variant_ref_sink (value);
+  if (i >= 0)
+    {
+      SqProp *p = &g_array_index (props->items, SqProp, i);
+      g_variant_unref (p->value);
+      p->value = value;
+    }
+  else
+    {
+      SqProp p = { g_strdup (key), value };
+      g_array_append_val (props->items, p);
+    }
+}
+
+void
+sq_props_remove (SqProps    *props,
+                 const char *key)
+{
+  gssize i = sq_props_index (props, key);
+
+  if (i >= 0)
+    g_array_remove_index (props->items, i);
+}
+
+GVariant *
+sq_props_get (const SqProps *props,
+              const char    *key)
+{
+  gssize i = sq_props_index (props, key);
+
+  return i >= 0 ? g_array_index (props->items, SqProp, i).value : NULL;
+}
+
+guint
+sq_props_get_uint (const SqProps *props,
+                   const char    *key,
+                   guint          fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
+    return g_variant_get_uint32 (v);
+  return fallback;
+}
+
+gboolean
+sq_props_get_bool (const SqProps *props,
+                   const char    *key,
+                   gboolean       fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (v);
+  return fallback;
+}
+
+gsize
+sq_props_size (const SqProps *props)
+{
+  return props->items->len;
+}
+
+const char *
+sq_props_key_at (const SqProps *props,
+                 gsize          i)
+{
+  return g_array_index (props->items, SqProp, i).key;
+}
+
+GVariant *
+sq_props_value_at (const SqProps *props,
+                   gsize          i)
+{
+  return g_array_index (props->items, SqProp, i).value;
+}
+
+/* ---- tracks ------------------------------------------------------------- */
+
+static void
+sq_track_grow (SqTrack *track,
+               gsize    n)
+{
+  gsize want;
+
+  if (n <= track->alloc)
+    return;
+  want = MAX (n, track->alloc < 8 ? 8 : track->alloc * 2);
+  track->keys = g_renew (SqKey, track->keys, want);
+  if (track->present != NULL)
+    track->present = g_renew (guint8, track->present, want);
+  if (track->alt != NULL)
+    track->alt = g_renew (double, track->alt, want * 4);
+  track->alloc = want;
+}
+
+void
+sq_track_reserve (SqTrack *track,
+                  gsize    n)
+{
+  sq_track_grow (track, n);
+}
+
+SqKey *
+sq_track_append (SqTrack *track,
+                 double   time)
+{
+  SqKey *key;
+
+  sq_track_grow (track, track->n_keys + 1);
+  key = &track->keys[track->n_keys];
+  memset (key, 0, sizeof *key);
+  key->time = time;
+  if (track->present != NULL)
+    track->present[track->n_keys] = SQ_PRESENT_ALL;
+  if (track->alt != NULL)
+    for (guint i = 0; i < 4; i++)
+      track->alt[track->n_keys * 4 + i] = NAN;
+  track->n_keys++;
+  return key;
+}
+
+gssize
+sq_track_find (const SqTrack *track,
+               double         time)
+{
+  gsize lo = 0, hi = track->n_keys;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (track->keys[mid].time < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < track->n_keys && track->keys[lo].time == time)
+    return lo;
+  return -1;
+}
+
+/* Inserts a zeroed key at `time` in order and returns its index; an existing
+ * key at that time is returned as it is. */
+gsize
+sq_track_insert (SqTrack *track,
+                 double   time)
+{
+  gsize lo = 0, hi = track->n_keys;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (track->keys[mid].time < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < track->n_keys && track->keys[lo].time == time)
+    return lo;
+
+  sq_track_append (track, time);
+  if (lo + 1 < track->n_keys)
+    {
+      gsize tail = track->n_keys - 1 - lo;
+      SqKey k = track->keys[track->n_keys - 1];
+
+      memmove (&track->keys[lo + 1], &track->keys[lo], tail * sizeof (SqKey));
+      track->keys[lo] = k;
+      if (track->present != NULL)
+        {
+          guint8 p = track->present[track->n_keys - 1];
+          memmove (&track->present[lo + 1], &track->present[lo], tail);
+          track->present[lo] = p;
+        }
+      if (track->alt != NULL)
+        {
+          double a[4];
+          memcpy (a, &track->alt[(track->n_keys - 1) * 4], sizeof a);
+          memmove (&track->alt[(lo + 1) * 4], &track->alt[lo * 4], tail * 4 * sizeof (double));
+          memcpy (&track->alt[lo * 4], a, sizeof a);
+        }
+    }
+  return lo;
+}
+
+typedef struct
+{
+  SqKey  key;
+  guint8 present;
+  double alt[4];
+} SqKeyRecord;
+
+static int
+sq_key_record_compare (gconstpointer a,
+                       gconstpointer b,
+                       gpointer      user_data G_GNUC_UNUSED)
+{
+  double ta = ((const SqKeyRecord *) a)->key.time;
+  double tb = ((const SqKeyRecord *) b)->key.time;
+
+  return ta < tb ? -1 : ta > tb ? 1 : 0;
+}
+
+/* Stable sort of the keys (and their side arrays) by time. */
+void
+sq_track_sort (SqTrack *track)
+{
+  g_autofree SqKeyRecord *recs = NULL;
+  gboolean sorted = TRUE;
+
+  for (gsize i = 1; i < track->n_keys && sorted; i++)
+    if (track->keys[i - 1].time > track->keys[i].time)
+      sorted = FALSE;
+  if (sorted)
+    return;
+
+  recs = g_new (SqKeyRecord, track->n_keys);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      recs[i].key = track->keys[i];
+      recs[i].present = track->present ? track->present[i] : SQ_PRESENT_ALL;
+      if (track->alt)
+        memcpy (recs[i].alt, &track->alt[i * 4], sizeof recs[i].alt);
+    }
+  g_qsort_with_data (recs, track->n_keys, sizeof *recs, sq_key_record_compare, NULL);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      track->keys[i] = recs[i].key;
+      if (track->present)
+        track->present[i] = recs[i].present;
+      if (track->alt)
+        memcpy (&track->alt[i * 4], recs[i].alt, sizeof recs[i].alt);
+    }
+}
+
+void
+sq_track_ensure_present (SqTrack *track)
+{
+  if (track->present != NULL)
+    return;
+  track->present = g_new (guint8, MAX (track->alloc, 1));
+  memset (track->present, SQ_PRESENT_ALL, track->n_keys);
+}
+
+void
+sq_track_ensure_alt (SqTrack *track)
+{
+  if (track->alt != NULL)
+    return;
+  track->alt = g_new (double, MAX (track->alloc, 1) * 4);
+  for (gsize i = 0; i < track->n_keys * 4; i++)
+    track->alt[i] = NAN;
+}
+
+void
+sq_track_clear (SqTrack *track)
+{
+  g_free (track->keys);
+  g_free (track->present);
+  g_free (track->alt);
+  memset (track, 0, sizeof *track);
+}
+
+void
+sq_track_copy (SqTrack       *dest,
+               const SqTrack *src)
+{
+  memset (dest, 0, sizeof *dest);
+  dest->n_keys = dest->alloc = src->n_keys;
+  dest->keys = g_memdup2 (src->keys, src->n_keys * sizeof (SqKey));
+  if (src->present)
+    dest->present = g_memdup2 (src->present, MAX (src->n_keys, 1));
+  if (src->alt)
+    dest->alt = g_memdup2 (src->alt, MAX (src->n_keys, 1) * 4 * sizeof (double));
+}
+
+static gboolean
+sq_track_equal (const SqTrack *a,
+                const SqTrack *b)
+{
+  if (a->n_keys != b->n_keys)
+    return FALSE;
+  /* bitwise, so NaNs and signed zeros compare as stored */
+  if (a->n_keys > 0 && memcmp (a->keys, b->keys, a->n_keys * sizeof (SqKey)) != 0)
+    return FALSE;
+  for (gsize i = 0; i < a->n_keys; i++)
+    {
+      guint8 pa = a->present ? a->present[i] : SQ_PRESENT_ALL;
+      guint8 pb = b->present ? b->present[i] : SQ_PRESENT_ALL;
+      if (pa != pb)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- joints -------------------------------------------------------------- */
+
+void
+sq_joint_clear (SqJoint *joint)
+{
+  g_clear_pointer (&joint->name, g_free);
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    sq_track_clear (&joint->tracks[c]);
+  g_clear_pointer (&joint->extra, sq_props_free);
+}
+
+void
+sq_joint_copy (SqJoint       *dest,
+               const SqJoint *src)
+{
+  dest->name = g_strdup (src->name);
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    sq_track_copy (&dest->tracks[c], &src->tracks[c]);
+  dest->extra = sq_props_copy (src->extra);
+}
+
+/* ---- clips --------------------------------------------------------------- */
+
+static guint64 next_generation = 1;
+G_LOCK_DEFINE_STATIC (generation);
+
+guint64 _sq_clip_new_generation (void);
+
+guint64
+_sq_clip_new_generation (void)
+{
+  guint64 g;
+
+  G_LOCK (generation);
+  g = next_generation++;
+  G_UNLOCK (generation);
+  return g;
+}
+
+SqClip *
+sq_clip_new (void)
+{
+  SqClip *clip = g_new0 (SqClip, 1);
+
+  clip->name = g_strdup ("");
+  clip->root = g_strdup ("");
+  clip->fps = 30.0;
+  clip->extra = sq_props_new ();
+  clip->warnings = g_ptr_array_new_with_free_func (g_free);
+  clip->generation = clip->source_generation = _sq_clip_new_generation ();
+  return clip;
+}
+
+void
+sq_clip_free (SqClip *clip)
+{
+  if (clip == NULL)
+    return;
+  for (gsize i = 0; i < clip->n_joints; i++)
+    sq_joint_clear (&clip->joints[i]);
+  g_free (clip->joints);
+  g_free (clip->name);
+  g_free (clip->root);
+  sq_props_free (clip->extra);
+  g_ptr_array_unref (clip->warnings);
+  g_clear_pointer (&clip->source, g_bytes_unref);
+  g_free (clip);
+}
+
+SqClip *
+sq_clip_copy (const SqClip *clip)
+{
+  SqClip *copy = g_new0 (SqClip, 1);
+
+  copy->format = clip->format;
+  copy->name = g_strdup (clip->name);
+  copy->root = g_strdup (clip->root);
+  copy->duration = clip->duration;
+  copy->fps = clip->fps;
+  copy->frame_base = clip->frame_base;
+  copy->n_joints = copy->joints_alloc = clip->n_joints;
+  copy->joints = g_new0 (SqJoint, MAX (clip->n_joints, 1));
+  for (gsize i = 0; i < clip->n_joints; i++)
+    sq_joint_copy (&copy->joints[i], &clip->joints[i]);
+  copy->extra = sq_props_copy (clip->extra);
+  copy->warnings = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < clip->warnings->len; i++)
+    g_ptr_array_add (copy->warnings, g_strdup (clip->warnings->pdata[i]));
+  copy->source = clip->source ? g_bytes_ref (clip->source) : NULL;
+  copy->generation = clip->generation;
+  copy->source_generation = clip->source_generation;
+  return copy;
+}
+
+/* Equal content: header, joints, keys (bitwise), format fields. Warnings,
+ * source bytes and generations are not content. */
+gboolean
+sq_clip_equal (const SqClip *a,
+               const SqClip *b)
+{
+  if (g_strcmp0 (a->name, b->name) != 0 || g_strcmp0 (a->root, b->root) != 0)
+    return FALSE;
+  if (memcmp (&a->duration, &b->duration, sizeof (double)) != 0 || a->n_joints != b->n_joints)
+    return FALSE;
+  if (!sq_props_equal (a->extra, b->extra))
+    return FALSE;
+  for (gsize i = 0; i < a->n_joints; i++)
+    {
+      const SqJoint *ja = &a->joints[i], *jb = &b->joints[i];
+
+      if (strcmp (ja->name, jb->name) != 0 || !sq_props_equal (ja->extra, jb->extra))
+        return FALSE;
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        if (!sq_track_equal (&ja->tracks[c], &jb->tracks[c]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sq_clip_is_modified (const SqClip *clip)
+{
+  return clip->generation != clip->source_generation;
+}
+
+void
+sq_clip_add_warning (SqClip     *clip,
+                     const char *format,
+                     ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (clip->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+SqJoint *
+sq_clip_add_joint (SqClip     *clip,
+                   const char *name)
+{
+  SqJoint *joint;
+
+  if (clip->n_joints == clip->joints_alloc)
+    {
+      clip->joints_alloc = MAX (8, clip->joints_alloc * 2);
+      clip->joints = g_renew (SqJoint, clip->joints, clip->joints_alloc);
+    }
+  joint = &clip->joints[clip->n_joints++];
+  memset (joint, 0, sizeof *joint);
+  joint->name = g_strdup (name);
+  joint->extra = sq_props_new ();
+  return joint;
+}
+
+void
+sq_clip_remove_joint (SqClip *clip,
+                      gsize   index)
+{
+  g_return_if_fail (index < clip->n_joints);
+
+  sq_joint_clear (&clip->joints[index]);
+  memmove (&clip->joints[index], &clip->joints[index + 1],
+           (clip->n_joints - index - 1) * sizeof (SqJoint));
+  clip->n_joints--;
+}
+
+gssize
+sq_clip_find_joint (const SqClip *clip,
+                    const char   *name)
+{
+  for (gsize i = 0; i < clip->n_joints; i++)
+    if (strcmp (clip->joints[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* The joint the root's motion belongs to: the header's root, or "pelvis"
+ * when the header leaves it blank (as ActiveWorlds does). */
+const char *
+sq_clip_get_effective_root (const SqClip *clip)
+{
+  return clip->root[0] != '\0' ? clip->root : "pelvis";
+}
+
+gssize
+sq_clip_get_root_index (const SqClip *clip)
+{
+  return sq_clip_find_joint (clip, sq_clip_get_effective_root (clip));
+}
+
+gsize
+sq_clip_count_keys (const SqClip *clip)
+{
+  gsize n = 0;
+
+  for (gsize i = 0; i < clip->n_joints; i++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      n += clip->joints[i].tracks[c].n_keys;
+  return n;
+}
+
+int
+sq_clip_time_to_frame (const SqClip *clip,
+                       double        time)
+{
+  double f = floor (time * clip->fps + 0.5);
+
+  if (!(f > -1e9 && f < 1e9))
+    return 0;
+  return (int) f + clip->frame_base;
+}
+
+guint
+sq_clip_get_frame_count (const SqClip *clip)
+{
+  double f;
+
+  f = floor (clip->duration * clip->fps + 0.5) + 1;
+  return f >= 1 && f < G_MAXUINT ? (guint) f : 1;
+}

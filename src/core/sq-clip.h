@@ -1,0 +1,150 @@
+/* sq-clip.h: the document every format reads into and writes from
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A clip is a list of joints; each joint has up to three tracks (rotation,
+ * translation, scale) of keys at times in seconds. Whatever a format carries
+ * that this model does not interpret is kept in `extra` property lists so that
+ * it is written back untouched. The structs are public for reading (views and
+ * writers walk them directly, with no copying); they are changed only through
+ * the functions here and the edits of sq-edit.h. One owner, one free:
+ * sq_clip_free() releases everything a clip holds.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _SqFormat SqFormat;
+
+typedef enum
+{
+  SQ_CHANNEL_ROTATION,        /* quaternion w, x, y, z */
+  SQ_CHANNEL_TRANSLATION,     /* x, y, z in the file's units */
+  SQ_CHANNEL_SCALE,           /* x, y, z */
+  SQ_N_CHANNELS
+} SqChannel;
+
+typedef struct
+{
+  double time;                /* seconds from the start of the clip */
+  double v[4];                /* rotation: w, x, y, z; translation and scale: x, y, z, 0 */
+} SqKey;
+
+/* Bits of SqTrack.present: which components of a key the file itself gave
+ * (binary SEQ keeps its location axes in separate blocks). */
+#define SQ_PRESENT_X   (1u << 0)
+#define SQ_PRESENT_Y   (1u << 1)
+#define SQ_PRESENT_Z   (1u << 2)
+#define SQ_PRESENT_ALL (SQ_PRESENT_X | SQ_PRESENT_Y | SQ_PRESENT_Z)
+
+typedef struct
+{
+  SqKey  *keys;               /* sorted by time, no two at the same time */
+  gsize   n_keys;
+  gsize   alloc;
+  guint8 *present;            /* NULL, or one SQ_PRESENT_* mask per key */
+  double *alt;                /* NULL, or 4 doubles per key: the format's own notation of
+                               * the value (text SEQ axis-angle); a writer uses it while it
+                               * still converts to exactly the key's value */
+} SqTrack;
+
+typedef struct _SqProps SqProps;
+
+typedef struct
+{
+  char    *name;              /* UTF-8 */
+  SqTrack  tracks[SQ_N_CHANNELS];
+  SqProps *extra;             /* format fields of this joint, never NULL */
+} SqJoint;
+
+typedef struct
+{
+  const SqFormat *format;     /* what it was read from; NULL for a clip built in memory */
+  char      *name;            /* model name, UTF-8, "" when the format has none */
+  char      *root;            /* root joint name as the file's header gives it, may be "" */
+  double     duration;        /* seconds */
+  double     fps;             /* frame rate used to number frames (30 for ActiveWorlds) */
+  int        frame_base;      /* number of the frame at time 0 (1 for binary SEQ) */
+  SqJoint   *joints;
+  gsize      n_joints;
+  gsize      joints_alloc;
+  SqProps   *extra;           /* format fields of the file, never NULL */
+  GPtrArray *warnings;        /* char *: what the reader noticed and accepted */
+  GBytes    *source;          /* the bytes read, for exact saves of an unedited clip */
+  guint64    generation;      /* changes with every edit and undo */
+  guint64    source_generation;
+} SqClip;
+
+SqClip     *sq_clip_new                (void);
+void        sq_clip_free               (SqClip       *clip);
+SqClip     *sq_clip_copy               (const SqClip *clip);
+gboolean    sq_clip_equal              (const SqClip *a,
+                                        const SqClip *b);
+gboolean    sq_clip_is_modified        (const SqClip *clip);
+void        sq_clip_add_warning        (SqClip       *clip,
+                                        const char   *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+
+SqJoint    *sq_clip_add_joint          (SqClip       *clip,
+                                        const char   *name);
+void        sq_clip_remove_joint       (SqClip       *clip,
+                                        gsize         index);
+gssize      sq_clip_find_joint         (const SqClip *clip,
+                                        const char   *name);
+const char *sq_clip_get_effective_root (const SqClip *clip);
+gssize      sq_clip_get_root_index     (const SqClip *clip);
+gsize       sq_clip_count_keys         (const SqClip *clip);
+guint       sq_clip_get_frame_count    (const SqClip *clip);
+int         sq_clip_time_to_frame      (const SqClip *clip,
+                                        double        time);
+
+/* Tracks */
+void        sq_track_reserve           (SqTrack      *track,
+                                        gsize         n);
+SqKey      *sq_track_append            (SqTrack      *track,
+                                        double        time);
+gsize       sq_track_insert            (SqTrack      *track,
+                                        double        time);
+gssize      sq_track_find              (const SqTrack *track,
+                                        double        time);
+void        sq_track_sort              (SqTrack      *track);
+void        sq_track_ensure_present    (SqTrack      *track);
+void        sq_track_ensure_alt        (SqTrack      *track);
+void        sq_track_clear             (SqTrack      *track);
+void        sq_track_copy              (SqTrack      *dest,
+                                        const SqTrack *src);
+
+void        sq_joint_clear             (SqJoint      *joint);
+void        sq_joint_copy              (SqJoint      *dest,
+                                        const SqJoint *src);
+
+/* Property lists: an ordered key → GVariant map for format fields. */
+SqProps    *sq_props_new               (void);
+void        sq_props_free              (SqProps      *props);
+SqProps    *sq_props_copy              (const SqProps *props);
+gboolean    sq_props_equal             (const SqProps *a,
+                                        const SqProps *b);
+void        sq_props_set               (SqProps      *props,
+                                        const char   *key,
+                                        GVariant     *value);
+void        sq_props_remove            (SqProps      *props,
+                                        const char   *key);
+GVariant   *sq_props_get               (const SqProps *props,
+                                        const char   *key);
+guint       sq_props_get_uint          (const SqProps *props,
+                                        const char   *key,
+                                        guint         fallback);
+gboolean    sq_props_get_bool          (const SqProps *props,
+                                        const char   *key,
+                                        gboolean      fallback);
+gsize       sq_props_size              (const SqProps *props);
+const char *sq_props_key_at            (const SqProps *props,
+                                        gsize         i);
+GVariant   *sq_props_value_at          (const SqProps *props,
+                                        gsize         i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqClip, sq_clip_free)
+
+G_END_DECLS

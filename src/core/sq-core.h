@@ -1,0 +1,13 @@
+/* sq-core.h: everything the format core offers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "sq-clip.h"
+#include "sq-dump.h"
+#include "sq-edit.h"
+#include "sq-error.h"
+#include "sq-format.h"
+#include "sq-math.h"
+#include "sq-validate.h"

@@ -1,0 +1,330 @@
+/* sq-dump.c: readable and JSON renderings of a clip
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-dump"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "sq-dump.h"
+#include "sq-format.h"
+#include "sq-math.h"
+#include "sq-private.h"
+
+void
+sq_clip_summarize (const SqClip  *clip,
+                   SqClipSummary *s)
+{
+  memset (s, 0, sizeof *s);
+  s->format_name = clip->format ? sq_format_get_name (clip->format) : _("new animation");
+  s->n_joints = clip->n_joints;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      s->n_rotation_keys += clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys;
+      s->n_translation_keys += clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys;
+      s->n_scale_keys += clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys;
+    }
+  s->n_keys = s->n_rotation_keys + s->n_translation_keys + s->n_scale_keys;
+  s->duration = clip->duration;
+  s->frames = sq_clip_get_frame_count (clip);
+}
+
+char *
+sq_dump_summary (const SqClip *clip)
+{
+  SqClipSummary s;
+  GString *out = g_string_new (NULL);
+
+  sq_clip_summarize (clip, &s);
+  g_string_append_printf (out, "%-10s %s\n", _("Format:"), s.format_name);
+  g_string_append_printf (out, "%-10s %s\n", _("Model:"), clip->name[0] ? clip->name : _("(none)"));
+  if (clip->root[0])
+    g_string_append_printf (out, "%-10s %s\n", _("Root:"), clip->root);
+  else
+    g_string_append_printf (out, "%-10s %s %s\n", _("Root:"), sq_clip_get_effective_root (clip),
+                            _("(blank in the header)"));
+  g_string_append_printf (out, "%-10s %" G_GSIZE_FORMAT "\n", _("Joints:"), s.n_joints);
+  g_string_append_printf (out, "%-10s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " rotation, %" G_GSIZE_FORMAT
+                          " translation, %" G_GSIZE_FORMAT " scale)\n",
+                          _("Keys:"), s.n_keys, s.n_rotation_keys, s.n_translation_keys, s.n_scale_keys);
+  g_string_append_printf (out, "%-10s %.3f s\n", _("Duration:"), s.duration);
+  g_string_append_printf (out, "%-10s %u (%g per second)\n", _("Frames:"), s.frames, clip->fps);
+  if (clip->warnings->len > 0)
+    g_string_append_printf (out, "%-10s %u\n", _("Warnings:"), clip->warnings->len);
+  return g_string_free (out, FALSE);
+}
+
+/* ---- JSON helpers ----------------------------------------------------------- */
+
+void
+_sq_json_string (GString    *out,
+                 const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) s; *p; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (*p < 0x20 || *p == 0x7f)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+_sq_json_number (GString *out,
+                 double   v)
+{
+  char buf[SQ_DOUBLE_BUF];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, sq_format_double (buf, sizeof buf, v == 0.0 ? 0.0 : v));
+}
+
+void
+_sq_json_variant (GString  *out,
+                  GVariant *v)
+{
+  const GVariantType *t = g_variant_get_type (v);
+
+  if (g_variant_type_equal (t, G_VARIANT_TYPE_BOOLEAN))
+    g_string_append (out, g_variant_get_boolean (v) ? "true" : "false");
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_UINT32))
+    g_string_append_printf (out, "%u", g_variant_get_uint32 (v));
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_INT32))
+    g_string_append_printf (out, "%d", g_variant_get_int32 (v));
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_INT64))
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, g_variant_get_int64 (v));
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_DOUBLE))
+    _sq_json_number (out, g_variant_get_double (v));
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_STRING))
+    _sq_json_string (out, g_variant_get_string (v, NULL));
+  else if (g_variant_type_equal (t, G_VARIANT_TYPE_BYTESTRING))
+    {
+      gsize n;
+      const guint8 *p = g_variant_get_fixed_array (v, &n, 1);
+      g_string_append_c (out, '"');
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, "%02x", p[i]);
+      g_string_append_c (out, '"');
+    }
+  else if (g_variant_type_is_container (t))
+    {
+      gsize n = g_variant_n_children (v);
+      g_string_append_c (out, '[');
+      for (gsize i = 0; i < n; i++)
+        {
+          g_autoptr(GVariant) child = g_variant_get_child_value (v, i);
+          if (i > 0)
+            g_string_append_c (out, ',');
+          _sq_json_variant (out, child);
+        }
+      g_string_append_c (out, ']');
+    }
+  else
+    {
+      g_autofree char *text = g_variant_print (v, FALSE);
+      _sq_json_string (out, text);
+    }
+}
+
+static void
+json_props (GString        *out,
+            const SqClip   *clip,
+            const SqProps  *props)
+{
+  g_string_append_c (out, '{');
+  for (gsize i = 0; i < sq_props_size (props); i++)
+    {
+      const char *key = sq_props_key_at (props, i);
+      GVariant *value = sq_props_value_at (props, i);
+
+      if (i > 0)
+        g_string_append_c (out, ',');
+      _sq_json_string (out, key);
+      g_string_append_c (out, ':');
+      if (!(clip->format && clip->format->dump_field && clip->format->dump_field (out, key, value, TRUE)))
+        _sq_json_variant (out, value);
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+json_track (GString       *out,
+            const SqTrack *track,
+            guint          n_values)
+{
+  g_string_append_c (out, '[');
+  for (gsize k = 0; k < track->n_keys; k++)
+    {
+      if (k > 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, '[');
+      _sq_json_number (out, track->keys[k].time);
+      for (guint c = 0; c < n_values; c++)
+        {
+          g_string_append_c (out, ',');
+          _sq_json_number (out, track->keys[k].v[c]);
+        }
+      g_string_append_c (out, ']');
+    }
+  g_string_append_c (out, ']');
+}
+
+char *
+sq_dump_json (const SqClip *clip)
+{
+  GString *out = g_string_sized_new (1024 + sq_clip_count_keys (clip) * 64);
+
+  g_string_append (out, "{\"format\":");
+  _sq_json_string (out, clip->format ? clip->format->id : "");
+  g_string_append (out, ",\"name\":");
+  _sq_json_string (out, clip->name);
+  g_string_append (out, ",\"root\":");
+  _sq_json_string (out, sq_clip_get_effective_root (clip));
+  g_string_append (out, ",\"duration\":");
+  _sq_json_number (out, clip->duration);
+  g_string_append (out, ",\"joints\":[");
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+
+      g_string_append (out, j > 0 ? ",\n{\"name\":" : "\n{\"name\":");
+      _sq_json_string (out, joint->name);
+      g_string_append (out, ",\"rotations\":");
+      json_track (out, &joint->tracks[SQ_CHANNEL_ROTATION], 4);
+      g_string_append (out, ",\"translations\":");
+      json_track (out, &joint->tracks[SQ_CHANNEL_TRANSLATION], 3);
+      g_string_append (out, ",\"scales\":");
+      json_track (out, &joint->tracks[SQ_CHANNEL_SCALE], 3);
+      if (sq_props_size (joint->extra) > 0)
+        {
+          g_string_append (out, ",\"extra\":");
+          json_props (out, clip, joint->extra);
+        }
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "],\n\"warnings\":[");
+  for (guint i = 0; i < clip->warnings->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      _sq_json_string (out, clip->warnings->pdata[i]);
+    }
+  g_string_append (out, "],\n\"extra\":");
+  json_props (out, clip, clip->extra);
+  g_string_append (out, "}\n");
+  return g_string_free (out, FALSE);
+}
+
+/* ---- readable text ------------------------------------------------------------ */
+
+static void
+text_props (GString       *out,
+            const SqClip  *clip,
+            const SqProps *props,
+            const char    *indent)
+{
+  for (gsize i = 0; i < sq_props_size (props); i++)
+    {
+      const char *key = sq_props_key_at (props, i);
+      GVariant *value = sq_props_value_at (props, i);
+
+      if (clip->format && clip->format->dump_field && clip->format->dump_field (out, key, value, FALSE))
+        continue;
+      {
+        g_autofree char *text = g_variant_print (value, FALSE);
+        if (strlen (text) > 200)
+          strcpy (text + 190, " …");
+        g_string_append_printf (out, "%s%s: %s\n", indent, key, text);
+      }
+    }
+}
+
+char *
+sq_dump_text (const SqClip *clip)
+{
+  GString *out = g_string_sized_new (1024 + sq_clip_count_keys (clip) * 96);
+  g_autofree char *summary = sq_dump_summary (clip);
+  char b[4][SQ_DOUBLE_BUF];
+
+  g_string_append (out, summary);
+  text_props (out, clip, clip->extra, "");
+  for (guint i = 0; i < clip->warnings->len; i++)
+    g_string_append_printf (out, _("Warning: %s\n"), (const char *) clip->warnings->pdata[i]);
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+      const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+      const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
+      gboolean is_root = (gssize) j == sq_clip_get_root_index (clip);
+
+      g_string_append_printf (out, "\n%s %" G_GSIZE_FORMAT ": “%s”%s\n", _("Joint"), j + 1, joint->name,
+                              is_root ? _(" (root)") : "");
+      text_props (out, clip, joint->extra, "  ");
+      if (rot->n_keys > 0)
+        {
+          g_string_append_printf (out, _("  Rotations: %" G_GSIZE_FORMAT " keys (frame, time, quaternion W X Y Z, axis X Y Z angle°)\n"),
+                                  rot->n_keys);
+          for (gsize k = 0; k < rot->n_keys; k++)
+            {
+              const SqKey *key = &rot->keys[k];
+              double aa[4];
+
+              sq_quat_to_axis_angle (key->v, aa);
+              g_string_append_printf (out, "    %6d  %9.4f s  %11.7f %11.7f %11.7f %11.7f   %9.6f %9.6f %9.6f %9.4f\n",
+                                      sq_clip_time_to_frame (clip, key->time), key->time,
+                                      key->v[0], key->v[1], key->v[2], key->v[3], aa[0], aa[1], aa[2], aa[3]);
+            }
+        }
+      if (pos->n_keys > 0)
+        {
+          g_string_append_printf (out, _("  Translations: %" G_GSIZE_FORMAT " keys (frame, time, X Y Z)\n"), pos->n_keys);
+          for (gsize k = 0; k < pos->n_keys; k++)
+            {
+              const SqKey *key = &pos->keys[k];
+              guint8 p = pos->present ? pos->present[k] : SQ_PRESENT_ALL;
+
+              g_string_append_printf (out, "    %6d  %9.4f s  %s%s %s%s %s%s\n",
+                                      sq_clip_time_to_frame (clip, key->time), key->time,
+                                      sq_format_double (b[0], sizeof b[0], key->v[0]), p & SQ_PRESENT_X ? "" : "~",
+                                      sq_format_double (b[1], sizeof b[1], key->v[1]), p & SQ_PRESENT_Y ? "" : "~",
+                                      sq_format_double (b[2], sizeof b[2], key->v[2]), p & SQ_PRESENT_Z ? "" : "~");
+            }
+          if (pos->present != NULL)
+            g_string_append (out, _("    (~ marks a value interpolated between the file's own keys)\n"));
+        }
+      if (scl->n_keys > 0)
+        {
+          g_string_append_printf (out, _("  Scales: %" G_GSIZE_FORMAT " keys (frame, time, X Y Z)\n"), scl->n_keys);
+          for (gsize k = 0; k < scl->n_keys; k++)
+            {
+              const SqKey *key = &scl->keys[k];
+              g_string_append_printf (out, "    %6d  %9.4f s  %s %s %s\n",
+                                      sq_clip_time_to_frame (clip, key->time), key->time,
+                                      sq_format_double (b[0], sizeof b[0], key->v[0]),
+                                      sq_format_double (b[1], sizeof b[1], key->v[1]),
+                                      sq_format_double (b[2], sizeof b[2], key->v[2]));
+            }
+        }
+      if (rot->n_keys + pos->n_keys + scl->n_keys == 0)
+        g_string_append (out, _("  (no keys)\n"));
+    }
+  return g_string_free (out, FALSE);
+}

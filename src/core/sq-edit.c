@@ -1,0 +1,475 @@
+/* sq-edit.c: the document's edits, undoable through a small journal
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Applying an edit first checks everything it needs, so a refused edit leaves
+ * the clip untouched. While it changes the clip it records what it replaced:
+ * whole joints it modifies or removes (copied once, before the change), the
+ * joints it adds, the header's root name and the clip's generation. Undo puts
+ * all of that back, so the clip is bitwise what it was; apply again redoes.
+ * Inverting quaternion signs is its own exact inverse and records nothing.
+ */
+#define G_LOG_DOMAIN "sq-edit"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "sq-edit.h"
+#include "sq-private.h"
+
+typedef enum
+{
+  EDIT_INVERT_XZ,
+  EDIT_RENAME_JOINT,
+  EDIT_DELETE_JOINT,
+  EDIT_RENAME_ROOT,
+  EDIT_RESCALE,
+  EDIT_SET_FIRST_FRAME,
+} EditKind;
+
+typedef struct
+{
+  gsize    index;
+  gboolean removed;    /* the joint was taken out of the clip */
+  SqJoint  joint;      /* copy from before the change */
+} SavedJoint;
+
+struct _SqEdit
+{
+  EditKind  kind;
+  char    **names;     /* invert: the chosen joints, NULL for all */
+  char     *name;      /* rename/delete: the joint; rename root: the new name */
+  char     *new_name;
+  double    value[3];
+
+  /* journal of the last apply */
+  gboolean  applied;
+  GArray   *saved;     /* SavedJoint, in the order saved */
+  GArray   *added;     /* gsize: indices of joints the edit appended */
+  GArray   *inverted;  /* gsize: joints whose signs were flipped */
+  char     *old_root;
+  guint64   old_generation;
+};
+
+static SqEdit *
+edit_new (EditKind kind)
+{
+  SqEdit *edit = g_new0 (SqEdit, 1);
+
+  edit->kind = kind;
+  edit->saved = g_array_new (FALSE, FALSE, sizeof (SavedJoint));
+  edit->added = g_array_new (FALSE, FALSE, sizeof (gsize));
+  edit->inverted = g_array_new (FALSE, FALSE, sizeof (gsize));
+  return edit;
+}
+
+SqEdit *
+sq_edit_invert_xz_new (const char * const *joints)
+{
+  SqEdit *edit = edit_new (EDIT_INVERT_XZ);
+
+  if (joints != NULL && joints[0] != NULL)
+    edit->names = g_strdupv ((char **) joints);
+  return edit;
+}
+
+SqEdit *
+sq_edit_rename_joint_new (const char *old_name,
+                          const char *new_name)
+{
+  SqEdit *edit = edit_new (EDIT_RENAME_JOINT);
+
+  edit->name = g_strdup (old_name);
+  edit->new_name = g_strdup (new_name);
+  return edit;
+}
+
+SqEdit *
+sq_edit_delete_joint_new (const char *name)
+{
+  SqEdit *edit = edit_new (EDIT_DELETE_JOINT);
+
+  edit->name = g_strdup (name);
+  return edit;
+}
+
+SqEdit *
+sq_edit_rename_root_new (const char *new_name)
+{
+  SqEdit *edit = edit_new (EDIT_RENAME_ROOT);
+
+  edit->new_name = g_strdup (new_name);
+  return edit;
+}
+
+SqEdit *
+sq_edit_rescale_new (double factor)
+{
+  SqEdit *edit = edit_new (EDIT_RESCALE);
+
+  edit->value[0] = factor;
+  return edit;
+}
+
+SqEdit *
+sq_edit_set_first_frame_new (double x,
+                             double y,
+                             double z)
+{
+  SqEdit *edit = edit_new (EDIT_SET_FIRST_FRAME);
+
+  edit->value[0] = x;
+  edit->value[1] = y;
+  edit->value[2] = z;
+  return edit;
+}
+
+static void
+journal_clear (SqEdit *edit)
+{
+  for (guint i = 0; i < edit->saved->len; i++)
+    sq_joint_clear (&g_array_index (edit->saved, SavedJoint, i).joint);
+  g_array_set_size (edit->saved, 0);
+  g_array_set_size (edit->added, 0);
+  g_array_set_size (edit->inverted, 0);
+  g_clear_pointer (&edit->old_root, g_free);
+  edit->applied = FALSE;
+}
+
+void
+sq_edit_free (SqEdit *edit)
+{
+  if (edit == NULL)
+    return;
+  journal_clear (edit);
+  g_array_unref (edit->saved);
+  g_array_unref (edit->added);
+  g_array_unref (edit->inverted);
+  g_strfreev (edit->names);
+  g_free (edit->name);
+  g_free (edit->new_name);
+  g_free (edit);
+}
+
+static void
+save_joint (SqEdit *edit,
+            SqClip *clip,
+            gsize   index)
+{
+  SavedJoint s = { index, FALSE, { 0 } };
+
+  for (guint i = 0; i < edit->saved->len; i++)
+    if (g_array_index (edit->saved, SavedJoint, i).index == index)
+      return;
+  sq_joint_copy (&s.joint, &clip->joints[index]);
+  g_array_append_val (edit->saved, s);
+}
+
+static void
+rename_joint (SqEdit     *edit,
+              SqClip     *clip,
+              gsize       index,
+              const char *name)
+{
+  save_joint (edit, clip, index);
+  g_free (clip->joints[index].name);
+  clip->joints[index].name = g_strdup (name);
+}
+
+static gboolean
+check_new_name (const SqClip *clip,
+                const char   *name,
+                gssize        allowed_index,
+                GError      **error)
+{
+  gssize existing;
+
+  if (name == NULL || name[0] == '\0')
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The new name is empty"));
+      return FALSE;
+    }
+  if (!g_utf8_validate (name, -1, NULL) || strpbrk (name, "\r\n") != NULL)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("The new name has a line break or is not valid text"));
+      return FALSE;
+    }
+  existing = sq_clip_find_joint (clip, name);
+  if (existing >= 0 && existing != allowed_index)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_EXISTS, _("A joint called “%s” already exists"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gssize
+find_or_fail (const SqClip *clip,
+              const char   *name,
+              GError      **error)
+{
+  gssize i = sq_clip_find_joint (clip, name);
+
+  if (i < 0)
+    g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND, _("There is no joint called “%s”"), name);
+  return i;
+}
+
+static void
+invert_joint (SqClip *clip,
+              gsize   index)
+{
+  SqTrack *t = &clip->joints[index].tracks[SQ_CHANNEL_ROTATION];
+
+  for (gsize k = 0; k < t->n_keys; k++)
+    {
+      t->keys[k].v[1] = -t->keys[k].v[1];
+      t->keys[k].v[3] = -t->keys[k].v[3];
+    }
+}
+
+static gboolean
+apply_invert (SqEdit  *edit,
+              SqClip  *clip,
+              GError **error)
+{
+  if (edit->names == NULL)
+    {
+      for (gsize j = 0; j < clip->n_joints; j++)
+        g_array_append_val (edit->inverted, j);
+    }
+  else
+    {
+      for (guint i = 0; edit->names[i] != NULL; i++)
+        {
+          gssize j = find_or_fail (clip, edit->names[i], error);
+          gboolean seen = FALSE;
+
+          if (j < 0)
+            {
+              g_array_set_size (edit->inverted, 0);
+              return FALSE;
+            }
+          for (guint k = 0; k < edit->inverted->len; k++)
+            seen |= g_array_index (edit->inverted, gsize, k) == (gsize) j;
+          if (!seen)
+            g_array_append_val (edit->inverted, j);
+        }
+    }
+  for (guint i = 0; i < edit->inverted->len; i++)
+    invert_joint (clip, g_array_index (edit->inverted, gsize, i));
+  return TRUE;
+}
+
+static SqTrack *
+root_translations (SqClip  *clip,
+                   gssize  *index)
+{
+  *index = sq_clip_get_root_index (clip);
+  return *index >= 0 ? &clip->joints[*index].tracks[SQ_CHANNEL_TRANSLATION] : NULL;
+}
+
+gboolean
+sq_edit_apply (SqEdit  *edit,
+               SqClip  *clip,
+               GError **error)
+{
+  gssize j, root;
+  SqTrack *track;
+
+  g_return_val_if_fail (edit != NULL && clip != NULL, FALSE);
+  g_return_val_if_fail (!edit->applied, FALSE);
+
+  journal_clear (edit);
+
+  switch (edit->kind)
+    {
+    case EDIT_INVERT_XZ:
+      if (!apply_invert (edit, clip, error))
+        return FALSE;
+      break;
+
+    case EDIT_RENAME_JOINT:
+      if ((j = find_or_fail (clip, edit->name, error)) < 0 || !check_new_name (clip, edit->new_name, j, error))
+        return FALSE;
+      /* the root joint keeps being the root: the header follows its name */
+      if (j == sq_clip_get_root_index (clip) && strcmp (edit->name, edit->new_name) != 0)
+        {
+          edit->old_root = g_strdup (clip->root);
+          g_free (clip->root);
+          clip->root = g_strdup (edit->new_name);
+        }
+      rename_joint (edit, clip, j, edit->new_name);
+      break;
+
+    case EDIT_DELETE_JOINT:
+      if ((j = find_or_fail (clip, edit->name, error)) < 0)
+        return FALSE;
+      {
+        SavedJoint s = { j, TRUE, clip->joints[j] };
+        /* the clip's joint moves into the journal as it is */
+        g_array_append_val (edit->saved, s);
+        memmove (&clip->joints[j], &clip->joints[j + 1], (clip->n_joints - j - 1) * sizeof (SqJoint));
+        clip->n_joints--;
+      }
+      break;
+
+    case EDIT_RENAME_ROOT:
+      root = sq_clip_get_root_index (clip);
+      if (!check_new_name (clip, edit->new_name, root, error))
+        return FALSE;
+      edit->old_root = g_strdup (clip->root);
+      g_free (clip->root);
+      clip->root = g_strdup (edit->new_name);
+      if (root >= 0)
+        rename_joint (edit, clip, root, edit->new_name);
+      break;
+
+    case EDIT_RESCALE:
+      if (!isfinite (edit->value[0]))
+        {
+          g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The factor must be a finite number"));
+          return FALSE;
+        }
+      track = root_translations (clip, &root);
+      if (track == NULL || track->n_keys == 0)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND,
+                       _("The root joint “%s” has no locations to rescale"), sq_clip_get_effective_root (clip));
+          return FALSE;
+        }
+      save_joint (edit, clip, root);
+      for (gsize k = 0; k < track->n_keys; k++)
+        for (guint c = 0; c < 3; c++)
+          track->keys[k].v[c] *= edit->value[0];
+      break;
+
+    case EDIT_SET_FIRST_FRAME:
+      if (!isfinite (edit->value[0]) || !isfinite (edit->value[1]) || !isfinite (edit->value[2]))
+        {
+          g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The location must be finite numbers"));
+          return FALSE;
+        }
+      track = root_translations (clip, &root);
+      if (root < 0)
+        {
+          SqJoint *joint = sq_clip_add_joint (clip, sq_clip_get_effective_root (clip));
+          gsize added = clip->n_joints - 1;
+
+          sq_props_set (joint->extra, "no-entry", g_variant_new_boolean (TRUE));
+          g_array_append_val (edit->added, added);
+          root = added;
+          track = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+        }
+      else
+        save_joint (edit, clip, root);
+      {
+        gsize k = sq_track_insert (track, 0.0);
+        memcpy (track->keys[k].v, edit->value, 3 * sizeof (double));
+        track->keys[k].v[3] = 0.0;
+        if (track->present != NULL)
+          track->present[k] = SQ_PRESENT_ALL;
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  edit->applied = TRUE;
+  edit->old_generation = clip->generation;
+  clip->generation = _sq_clip_new_generation ();
+  return TRUE;
+}
+
+void
+sq_edit_undo (SqEdit *edit,
+              SqClip *clip)
+{
+  g_return_if_fail (edit != NULL && clip != NULL);
+  g_return_if_fail (edit->applied);
+
+  for (guint i = 0; i < edit->inverted->len; i++)
+    invert_joint (clip, g_array_index (edit->inverted, gsize, i));
+
+  for (guint i = edit->added->len; i > 0; i--)
+    sq_clip_remove_joint (clip, g_array_index (edit->added, gsize, i - 1));
+
+  for (guint i = edit->saved->len; i > 0; i--)
+    {
+      SavedJoint *s = &g_array_index (edit->saved, SavedJoint, i - 1);
+
+      if (s->removed)
+        {
+          if (clip->n_joints == clip->joints_alloc)
+            {
+              clip->joints_alloc = MAX (8, clip->joints_alloc * 2);
+              clip->joints = g_renew (SqJoint, clip->joints, clip->joints_alloc);
+            }
+          memmove (&clip->joints[s->index + 1], &clip->joints[s->index],
+                   (clip->n_joints - s->index) * sizeof (SqJoint));
+          clip->n_joints++;
+        }
+      else
+        sq_joint_clear (&clip->joints[s->index]);
+      /* the saved joint goes back into the clip */
+      clip->joints[s->index] = s->joint;
+      memset (&s->joint, 0, sizeof s->joint);
+    }
+  g_array_set_size (edit->saved, 0);
+
+  if (edit->old_root != NULL)
+    {
+      g_free (clip->root);
+      clip->root = g_steal_pointer (&edit->old_root);
+    }
+
+  clip->generation = edit->old_generation;
+  journal_clear (edit);
+}
+
+const char *
+sq_edit_get_label (const SqEdit *edit)
+{
+  switch (edit->kind)
+    {
+    case EDIT_INVERT_XZ: return _("Invert Sign of Quat X & Z");
+    case EDIT_RENAME_JOINT: return _("Rename Joint");
+    case EDIT_DELETE_JOINT: return _("Delete Joint");
+    case EDIT_RENAME_ROOT: return _("Rename Root Joint");
+    case EDIT_RESCALE: return _("Rescale Distances");
+    case EDIT_SET_FIRST_FRAME: return _("Set First Frame");
+    default: g_assert_not_reached ();
+    }
+}
+
+char *
+sq_edit_describe (const SqEdit *edit)
+{
+  switch (edit->kind)
+    {
+    case EDIT_INVERT_XZ:
+      if (edit->names == NULL)
+        return g_strdup (_("Invert the sign of quaternion X and Z of every joint"));
+      {
+        g_autofree char *list = g_strjoinv (", ", edit->names);
+        return g_strdup_printf (_("Invert the sign of quaternion X and Z of %s"), list);
+      }
+    case EDIT_RENAME_JOINT:
+      return g_strdup_printf (_("Rename joint “%s” to “%s”"), edit->name, edit->new_name);
+    case EDIT_DELETE_JOINT:
+      return g_strdup_printf (_("Delete joint “%s”"), edit->name);
+    case EDIT_RENAME_ROOT:
+      return g_strdup_printf (_("Rename the root joint to “%s”"), edit->new_name);
+    case EDIT_RESCALE:
+      return g_strdup_printf (_("Rescale the root's locations by %g"), edit->value[0]);
+    case EDIT_SET_FIRST_FRAME:
+      return g_strdup_printf (_("Set the root's location at the first frame to (%g, %g, %g)"),
+                              edit->value[0], edit->value[1], edit->value[2]);
+    default:
+      g_assert_not_reached ();
+    }
+}

@@ -1,0 +1,57 @@
+/* sq-error.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-error"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "sq-error.h"
+
+G_DEFINE_QUARK (sq-error-quark, sq_error)
+
+void
+sq_set_error_at_offset (GError    **error,
+                        SqErrorCode code,
+                        gsize       offset,
+                        const char *format,
+                        ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  if (error == NULL)
+    return;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  /* TRANSLATORS: %s is the problem, then the byte offset in hex and decimal */
+  g_set_error (error, SQ_ERROR, code, _("%s at offset 0x%" G_GSIZE_MODIFIER "x (%" G_GSIZE_FORMAT ")"),
+               msg, offset, offset);
+}
+
+void
+sq_set_error_at_line (GError    **error,
+                      SqErrorCode code,
+                      guint       line,
+                      guint       column,
+                      const char *format,
+                      ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  if (error == NULL)
+    return;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  /* TRANSLATORS: line:column, then the problem */
+  g_set_error (error, SQ_ERROR, code, _("line %u, column %u: %s"), line, column, msg);
+}

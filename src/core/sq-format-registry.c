@@ -1,0 +1,237 @@
+/* sq-format-registry.c: the one list of formats, detection, load and save
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Adding a format: write formats/sq-format-<id>.c with its SqFormat, add it to
+ * the list below, and to the round-trip tables of the tests.
+ */
+#define G_LOG_DOMAIN "sq-format"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "sq-private.h"
+#include "sq-validate.h"
+
+static const SqFormat * const formats[] = {
+  &_sq_format_seq_binary,
+  &_sq_format_seq_text,
+};
+
+const SqFormat * const *
+sq_formats (gsize *n_formats)
+{
+  *n_formats = G_N_ELEMENTS (formats);
+  return formats;
+}
+
+const SqFormat *
+sq_format_by_id (const char *id)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_ascii_strcasecmp (formats[i]->id, id) == 0)
+      return formats[i];
+  return NULL;
+}
+
+const char *
+sq_format_get_name (const SqFormat *format)
+{
+  return g_dgettext (GETTEXT_PACKAGE, format->name);
+}
+
+gboolean
+sq_format_can_write (const SqFormat *format)
+{
+  return (format->flags & SQ_FORMAT_WRITE) != 0 && format->write != NULL;
+}
+
+static gboolean
+has_extension (const SqFormat *format,
+               const char     *ext)
+{
+  for (guint i = 0; format->extensions[i] != NULL; i++)
+    if (g_ascii_strcasecmp (format->extensions[i], ext) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The format a file name asks for. Where several formats share the
+ * extension (.seq is binary and text SEQ), `preferred` wins if it is one of
+ * them, else the first registered. */
+const SqFormat *
+sq_format_for_filename (const char     *filename,
+                        const SqFormat *preferred)
+{
+  const char *dot;
+
+  if (filename == NULL)
+    return NULL;
+  dot = strrchr (filename, '.');
+  if (dot == NULL || strchr (dot, '/') != NULL)
+    return NULL;
+  if (preferred != NULL && has_extension (preferred, dot + 1))
+    return preferred;
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (has_extension (formats[i], dot + 1))
+      return formats[i];
+  return NULL;
+}
+
+/* Content first, then the name. */
+const SqFormat *
+sq_format_detect (GBytes     *bytes,
+                  const char *filename)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  const SqFormat *best = NULL;
+  int best_score = 0;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      int score = formats[i]->probe ? formats[i]->probe (data, len) : 0;
+      if (score > best_score)
+        {
+          best = formats[i];
+          best_score = score;
+        }
+    }
+  if (best != NULL && best_score >= 50)
+    return best;
+  return sq_format_for_filename (filename, NULL);
+}
+
+SqClip *
+sq_load_bytes (GBytes              *bytes,
+               const char          *filename,
+               const SqFormat      *format,
+               const SqLoadOptions *options,
+               GError             **error)
+{
+  static const SqLoadOptions defaults = { 0 };
+  SqClip *clip;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (options == NULL)
+    options = &defaults;
+  if (options->_begin_zero != 0 || options->_end_zero != 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("Load options were not zero-initialised"));
+      return NULL;
+    }
+
+  if (format == NULL)
+    format = sq_format_detect (bytes, filename);
+  if (format == NULL || format->read == NULL)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_BAD_MAGIC,
+                           _("Not an animation format Sequin knows (no known signature at offset 0)"));
+      return NULL;
+    }
+
+  clip = format->read (bytes, options, error);
+  if (clip == NULL)
+    return NULL;
+
+  _sq_clip_mark_source (clip, format, bytes);
+#ifndef G_DISABLE_ASSERT
+  {
+    g_autoptr(GError) local = NULL;
+    if (!sq_clip_check (clip, &local))
+      g_error ("%s reader produced an invalid clip: %s", format->id, local->message);
+  }
+#endif
+  return clip;
+}
+
+static gboolean
+format_writes_field (const SqFormat *format,
+                     const char     *key)
+{
+  for (guint i = 0; format->fields != NULL && format->fields[i] != NULL; i++)
+    if (g_str_equal (format->fields[i], key))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+report_props (const SqClip   *clip,
+              const SqProps  *props,
+              const char     *joint,
+              const SqFormat *format,
+              GPtrArray      *losses)
+{
+  for (gsize i = 0; i < sq_props_size (props); i++)
+    {
+      const char *key = sq_props_key_at (props, i);
+      g_autofree char *what = NULL;
+
+      if (format_writes_field (format, key))
+        continue;
+      what = clip->format->describe_field
+             ? clip->format->describe_field (key, sq_props_value_at (props, i))
+             : g_strdup (key);
+      if (what == NULL)
+        continue;
+      if (joint != NULL)
+        _sq_loss (losses, _("joint “%s”: %s (from %s) has no place in %s"), joint, what,
+                  sq_format_get_name (clip->format), sq_format_get_name (format));
+      else
+        _sq_loss (losses, _("%s (from %s) has no place in %s"), what,
+                  sq_format_get_name (clip->format), sq_format_get_name (format));
+    }
+}
+
+/* What the source format carried that the target does not write. */
+static void
+report_foreign_fields (const SqClip   *clip,
+                       const SqFormat *format,
+                       GPtrArray      *losses)
+{
+  report_props (clip, clip->extra, NULL, format, losses);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    report_props (clip, clip->joints[j].extra, clip->joints[j].name, format, losses);
+}
+
+GBytes *
+sq_save_bytes (const SqClip        *clip,
+               const SqFormat      *format,
+               const SqSaveOptions *options,
+               GPtrArray           *losses,
+               GError             **error)
+{
+  static const SqSaveOptions defaults = { 0 };
+
+  g_return_val_if_fail (clip != NULL, NULL);
+  g_return_val_if_fail (format != NULL, NULL);
+
+  if (options == NULL)
+    options = &defaults;
+  if (options->_begin_zero != 0 || options->_end_zero != 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("Save options were not zero-initialised"));
+      return NULL;
+    }
+  if (!sq_format_can_write (format))
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("Sequin cannot write %s files"), sq_format_get_name (format));
+      return NULL;
+    }
+
+  /* an unedited clip in its own format: exactly the bytes it came from */
+  if (!options->no_source_copy && clip->format == format && clip->source != NULL
+      && !sq_clip_is_modified (clip))
+    return g_bytes_ref (clip->source);
+
+  if (losses != NULL && clip->format != NULL && clip->format != format)
+    report_foreign_fields (clip, format, losses);
+
+  return format->write (clip, options, losses, error);
+}

@@ -1,0 +1,96 @@
+/* sq-format.h: the formats Sequin reads and writes, and the one way in and out
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every reader parses from memory (GBytes) and every writer produces GBytes:
+ * the core never touches files. sq-format-registry.c is the only list of
+ * formats; the CLI's format ids and the editor's file filters come from it.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SQ_FORMAT_READ  = 1 << 0,
+  SQ_FORMAT_WRITE = 1 << 1,
+  SQ_FORMAT_TEXT  = 1 << 2,
+} SqFormatFlags;
+
+typedef struct
+{
+  guint32 _begin_zero;
+  guint   max_joints;       /* 0: the default limit (65,536) */
+  guint32 _end_zero;
+} SqLoadOptions;
+
+typedef struct
+{
+  guint32  _begin_zero;
+  gboolean no_source_copy;  /* always serialise, even when the clip is unedited */
+  guint32  _end_zero;
+} SqSaveOptions;
+
+struct _SqFormat
+{
+  const char         *id;          /* stable id: "seq-binary" */
+  const char         *name;        /* display name, translatable (N_) */
+  const char * const *extensions;  /* lower case, without the dot */
+  const char         *mime_type;
+  SqFormatFlags       flags;
+  /* keys of SqClip.extra and SqJoint.extra this format writes; the others are
+   * reported as lost when a clip from another format is saved in this one */
+  const char * const *fields;
+  /* readable text for one of its own fields, for loss reports; NULL when
+   * dropping it loses nothing */
+  char    *(*describe_field) (const char *key,
+                              GVariant   *value);
+  /* optional: appends one of its fields to a dump, as JSON (a value) or as
+   * readable lines; FALSE leaves it to the generic rendering */
+  gboolean (*dump_field)     (GString    *out,
+                              const char *key,
+                              GVariant   *value,
+                              gboolean    json);
+
+  /* 0 (surely not) .. 100 (surely this format), from the first bytes */
+  int      (*probe) (const guint8 *data,
+                     gsize         len);
+  SqClip  *(*read)  (GBytes              *bytes,
+                     const SqLoadOptions *options,
+                     GError             **error);
+  /* `losses` receives one line (char *) per thing the format cannot hold */
+  GBytes  *(*write) (const SqClip        *clip,
+                     const SqSaveOptions *options,
+                     GPtrArray           *losses,
+                     GError             **error);
+};
+
+const SqFormat * const *sq_formats               (gsize          *n_formats);
+const SqFormat         *sq_format_by_id          (const char     *id);
+const SqFormat         *sq_format_for_filename   (const char     *filename,
+                                                  const SqFormat *preferred);
+const SqFormat         *sq_format_detect         (GBytes         *bytes,
+                                                  const char     *filename);
+const char             *sq_format_get_name       (const SqFormat *format);
+gboolean                sq_format_can_write      (const SqFormat *format);
+
+/* Reads a clip; `format` NULL means detect it from the content, then the name. */
+SqClip                 *sq_load_bytes            (GBytes              *bytes,
+                                                  const char          *filename,
+                                                  const SqFormat      *format,
+                                                  const SqLoadOptions *options,
+                                                  GError             **error);
+/* Writes a clip in `format`. An unedited clip saved in its own format gives
+ * back exactly the bytes it was read from. `losses` (may be NULL) receives
+ * what `format` cannot hold. */
+GBytes                 *sq_save_bytes            (const SqClip        *clip,
+                                                  const SqFormat      *format,
+                                                  const SqSaveOptions *options,
+                                                  GPtrArray           *losses,
+                                                  GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,182 @@
+/* sq-math.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-math"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sq-math.h"
+
+double
+sq_float_bits_to_double (guint32 bits)
+{
+  if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0)
+    {
+      /* NaN: build the double by hand so the quiet bit is not forced on */
+      guint64 d = ((guint64) (bits & 0x80000000u) << 32)
+                  | G_GUINT64_CONSTANT (0x7ff0000000000000)
+                  | ((guint64) (bits & 0x007fffffu) << 29);
+      double out;
+      memcpy (&out, &d, sizeof out);
+      return out;
+    }
+  else
+    {
+      float f;
+      memcpy (&f, &bits, sizeof f);
+      return (double) f;
+    }
+}
+
+guint32
+sq_double_to_float_bits (double value)
+{
+  guint32 bits;
+
+  if (isnan (value))
+    {
+      guint64 d;
+      guint32 mant;
+
+      memcpy (&d, &value, sizeof d);
+      mant = (guint32) ((d >> 29) & 0x007fffffu);
+      if (mant == 0)
+        mant = 0x00400000u;   /* a NaN made in double arithmetic: quiet NaN */
+      return (guint32) ((d >> 32) & 0x80000000u) | 0x7f800000u | mant;
+    }
+  else
+    {
+      float f = (float) value;
+      memcpy (&bits, &f, sizeof bits);
+      return bits;
+    }
+}
+
+gboolean
+sq_axis_angle_to_quat (const double aa[4],
+                       double       q[4])
+{
+  double len = sqrt (aa[0] * aa[0] + aa[1] * aa[1] + aa[2] * aa[2]);
+  double half = aa[3] * G_PI / 360.0;
+  double s = sin (half);
+
+  q[0] = cos (half);
+  if (len > 0.0 && isfinite (len))
+    {
+      q[1] = aa[0] / len * s;
+      q[2] = aa[1] / len * s;
+      q[3] = aa[2] / len * s;
+      return TRUE;
+    }
+
+  q[1] = q[2] = q[3] = 0.0;
+  if (fabs (s) < 1e-12)
+    return TRUE;
+
+  /* no axis to turn about: no rotation */
+  q[0] = 1.0;
+  return FALSE;
+}
+
+void
+sq_quat_to_axis_angle (const double q[4],
+                       double       aa[4])
+{
+  double w = q[0];
+  double s;
+
+  if (w > 1.0)
+    w = 1.0;
+  else if (w < -1.0)
+    w = -1.0;
+
+  s = sqrt (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (s < 1e-12)
+    {
+      aa[0] = 0.0;
+      aa[1] = 0.0;
+      aa[2] = 1.0;
+      aa[3] = w < 0.0 ? 360.0 : 0.0;
+      return;
+    }
+
+  aa[0] = q[1] / s;
+  aa[1] = q[2] / s;
+  aa[2] = q[3] / s;
+  aa[3] = 2.0 * atan2 (s, w) * 180.0 / G_PI;
+}
+
+void
+sq_quat_normalize (double q[4])
+{
+  double len = sqrt (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+
+  if (len > 0.0 && isfinite (len))
+    for (guint i = 0; i < 4; i++)
+      q[i] /= len;
+}
+
+void
+sq_quat_slerp (const double a[4],
+               const double b[4],
+               double       t,
+               double       out[4])
+{
+  double bb[4] = { b[0], b[1], b[2], b[3] };
+  double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  double wa, wb;
+
+  if (dot < 0.0)
+    {
+      dot = -dot;
+      for (guint i = 0; i < 4; i++)
+        bb[i] = -bb[i];
+    }
+
+  if (dot > 0.9995)
+    {
+      wa = 1.0 - t;
+      wb = t;
+    }
+  else
+    {
+      double theta = acos (dot);
+      double st = sin (theta);
+
+      wa = sin ((1.0 - t) * theta) / st;
+      wb = sin (t * theta) / st;
+    }
+
+  for (guint i = 0; i < 4; i++)
+    out[i] = wa * a[i] + wb * bb[i];
+  sq_quat_normalize (out);
+}
+
+char *
+sq_format_double (char  *buf,
+                  gsize  size,
+                  double value)
+{
+  if (isnan (value))
+    g_strlcpy (buf, "NaN", size);
+  else if (isinf (value))
+    g_strlcpy (buf, value > 0 ? "Infinity" : "-Infinity", size);
+  else if (value == 0.0)
+    g_strlcpy (buf, signbit (value) ? "-0" : "0", size);
+  else
+    {
+      /* shortest of %.15g .. %.17g that reads back exactly */
+      for (int prec = 15; prec <= 17; prec++)
+        {
+          g_ascii_formatd (buf, size, prec == 15 ? "%.15g" : prec == 16 ? "%.16g" : "%.17g", value);
+          if (g_ascii_strtod (buf, NULL) == value)
+            break;
+        }
+    }
+  return buf;
+}

@@ -1,0 +1,35 @@
+/* sq-math.h: rotations and exact number conversions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* float32 bits <-> double, keeping every NaN's sign and payload (a signalling
+ * NaN stays signalling), so a float read and written back keeps its bits. */
+double   sq_float_bits_to_double (guint32 bits);
+guint32  sq_double_to_float_bits (double  value);
+
+/* Axis-angle in degrees -> unit quaternion w, x, y, z (identity for a null axis).
+ * Returns FALSE when the axis is null and the angle is not a whole turn. */
+gboolean sq_axis_angle_to_quat   (const double aa[4],
+                                  double       q[4]);
+/* Unit quaternion -> axis (x, y, z) and angle in degrees in [0, 360]. */
+void     sq_quat_to_axis_angle   (const double q[4],
+                                  double       aa[4]);
+void     sq_quat_normalize       (double       q[4]);
+void     sq_quat_slerp           (const double a[4],
+                                  const double b[4],
+                                  double       t,
+                                  double       out[4]);
+
+/* Locale-independent shortest text that reads back as exactly `value`. */
+char    *sq_format_double        (char        *buf,
+                                  gsize        size,
+                                  double       value);
+#define SQ_DOUBLE_BUF 32
+
+G_END_DECLS

@@ -1,0 +1,194 @@
+/* sq-private.h: helpers shared by the format core's own files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * SqReader is the single chokepoint for reading binary input: every access
+ * checks what is left, counts are compared against the bytes left before
+ * anything is allocated, and failures name the byte offset.
+ */
+#pragma once
+
+#include <glib.h>
+#include <string.h>
+
+#include "sq-clip.h"
+#include "sq-error.h"
+#include "sq-format.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const guint8 *data;
+  gsize         len;
+  gsize         pos;
+} SqReader;
+
+static inline gsize
+sq_reader_left (const SqReader *r)
+{
+  return r->len - r->pos;
+}
+
+static inline gboolean
+sq_reader_need (SqReader   *r,
+                gsize       n,
+                const char *what,
+                GError    **error)
+{
+  if (sq_reader_left (r) < n)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, r->pos,
+                              "file ends inside %s (%" G_GSIZE_FORMAT " bytes needed, %" G_GSIZE_FORMAT " left)",
+                              what, n, sq_reader_left (r));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static inline guint32
+sq_read_be32 (const guint8 *p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
+}
+
+static inline guint16
+sq_read_be16 (const guint8 *p)
+{
+  return (guint16) (((guint) p[0] << 8) | p[1]);
+}
+
+static inline gboolean
+sq_reader_be32 (SqReader   *r,
+                guint32    *out,
+                const char *what,
+                GError    **error)
+{
+  if (!sq_reader_need (r, 4, what, error))
+    return FALSE;
+  *out = sq_read_be32 (r->data + r->pos);
+  r->pos += 4;
+  return TRUE;
+}
+
+static inline gboolean
+sq_reader_be16 (SqReader   *r,
+                guint16    *out,
+                const char *what,
+                GError    **error)
+{
+  if (!sq_reader_need (r, 2, what, error))
+    return FALSE;
+  *out = sq_read_be16 (r->data + r->pos);
+  r->pos += 2;
+  return TRUE;
+}
+
+/* Checks that `count` records of at least `size` bytes each fit in what is
+ * left, before anything is allocated for them. */
+static inline gboolean
+sq_reader_check_count (SqReader   *r,
+                       guint64     count,
+                       gsize       size,
+                       gsize       count_offset,
+                       const char *what,
+                       GError    **error)
+{
+  if (size > 0 && count > sq_reader_left (r) / size)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, count_offset,
+                              "%s count %" G_GUINT64_FORMAT " needs at least %" G_GUINT64_FORMAT
+                              " bytes but only %" G_GSIZE_FORMAT " are left",
+                              what, count, (guint64) count * size, sq_reader_left (r));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Big-endian writer over a GByteArray */
+static inline void
+sq_put_be32 (GByteArray *out,
+             guint32     v)
+{
+  guint8 b[4] = { v >> 24, v >> 16, v >> 8, v };
+  g_byte_array_append (out, b, 4);
+}
+
+static inline void
+sq_put_be16 (GByteArray *out,
+             guint16     v)
+{
+  guint8 b[2] = { v >> 8, v };
+  g_byte_array_append (out, b, 2);
+}
+
+/* Latin-1 <-> UTF-8: every byte but NUL maps to one code point and back. */
+char    *_sq_latin1_to_utf8        (const guint8 *data,
+                                    gsize         len);
+/* Returns FALSE (and '?' in place) when a character has no Latin-1 byte. */
+gboolean _sq_utf8_to_latin1        (const char   *utf8,
+                                    GByteArray   *out);
+
+guint64  _sq_clip_new_generation   (void);
+void     _sq_clip_mark_source      (SqClip       *clip,
+                                    const SqFormat *format,
+                                    GBytes       *bytes);
+void     _sq_loss                  (GPtrArray    *losses,
+                                    const char   *format,
+                                    ...) G_GNUC_PRINTF (2, 3);
+
+/* Keys of a track mapped onto a grid of `rate` steps per second (frame
+ * numbers, milliseconds). Keys off the grid are rounded and reported; keys
+ * that land on an occupied step are dropped and reported. Returns the indices
+ * of the kept keys; `steps` receives their step numbers. */
+GArray  *_sq_track_to_grid         (const SqTrack *track,
+                                    double        rate,
+                                    gint64        base,
+                                    const char   *joint,
+                                    const char   *what,
+                                    GArray      **steps,
+                                    GPtrArray    *losses);
+
+/* Text input: a cursor over lines with 1-based line and column numbers. */
+typedef struct
+{
+  const char *data;
+  gsize       len;
+  gsize       pos;        /* start of the next line */
+  guint       line;       /* number of the line last returned */
+  const char *cur;        /* the line last returned, without its end */
+  gsize       cur_len;
+} SqLines;
+
+void     _sq_lines_init            (SqLines      *lines,
+                                    const char   *data,
+                                    gsize         len);
+gboolean _sq_lines_next            (SqLines      *lines);
+
+/* Splits a line into tokens at spaces, tabs and commas; returns the count,
+ * at most `max`; `starts` receive columns (0-based offsets in the line). */
+guint    _sq_split_tokens          (const char   *line,
+                                    gsize         len,
+                                    const char  **tok,
+                                    gsize        *tok_len,
+                                    guint         max);
+/* Parses a whole token as a finite decimal number, locale-independent. */
+gboolean _sq_parse_double          (const char   *tok,
+                                    gsize         len,
+                                    double       *out);
+gboolean _sq_parse_int64           (const char   *tok,
+                                    gsize         len,
+                                    gint64       *out);
+
+/* JSON output */
+void     _sq_json_string           (GString      *out,
+                                    const char   *utf8);
+void     _sq_json_number           (GString      *out,
+                                    double        value);
+void     _sq_json_variant          (GString      *out,
+                                    GVariant     *value);
+
+extern const SqFormat _sq_format_seq_binary;
+extern const SqFormat _sq_format_seq_text;
+
+G_END_DECLS

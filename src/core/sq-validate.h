@@ -1,0 +1,48 @@
+/* sq-validate.h: invariants of the model, and what a target world accepts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SQ_SEVERITY_INFO,
+  SQ_SEVERITY_WARNING,        /* the target ignores or changes it */
+  SQ_SEVERITY_ERROR,          /* the target rejects it */
+} SqSeverity;
+
+typedef struct
+{
+  SqSeverity severity;
+  gssize     joint;           /* index into clip->joints, or -1 */
+  SqChannel  channel;
+  gssize     key;             /* index into that joint's track, or -1 */
+  char      *message;
+} SqFinding;
+
+/* Model invariants (sorted, distinct key times; finite times; consistent
+ * side arrays). Every reader's result and every edit's result passes it. */
+gboolean    sq_clip_check          (const SqClip *clip,
+                                    GError      **error);
+
+/* Target ids: "aw" (ActiveWorlds). Returns SqFinding*s, NULL with an error for
+ * an unknown target. */
+GPtrArray  *sq_validate            (const SqClip *clip,
+                                    const char   *target,
+                                    GError      **error);
+/* TRUE when a finding is a warning or an error: the target would ignore or
+ * reject part of the clip */
+gboolean    sq_findings_have_errors (GPtrArray   *findings);
+const char * const *sq_validate_targets (void);
+
+/* The 42 classic ActiveWorlds joint names, by tag number 1..42 (index 0 unused) */
+const char *sq_aw_joint_name       (guint        tag);
+guint       sq_aw_joint_tag        (const char  *name);
+
+G_END_DECLS
