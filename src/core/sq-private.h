@@ -138,12 +138,15 @@ void     _sq_loss                  (GPtrArray    *losses,
                                     ...) G_GNUC_PRINTF (2, 3);
 
 /* Keys of a track mapped onto a grid of `rate` steps per second (frame
- * numbers, milliseconds). Keys off the grid are rounded and reported; keys
+ * numbers, milliseconds). Keys off the grid are rounded and reported (not
+ * those on a grid of `lossless_rate` steps per second, which the rounding
+ * keeps recoverable: 1/30 s frames written as whole milliseconds); keys
  * that land on an occupied step are dropped and reported. Returns the indices
  * of the kept keys; `steps` receives their step numbers. */
 GArray  *_sq_track_to_grid         (const SqTrack *track,
                                     double        rate,
                                     gint64        base,
+                                    double        lossless_rate,
                                     const char   *joint,
                                     const char   *what,
                                     GArray      **steps,

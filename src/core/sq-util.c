@@ -83,6 +83,7 @@ GArray *
 _sq_track_to_grid (const SqTrack *track,
                    double         rate,
                    gint64         base,
+                   double         lossless_rate,
                    const char    *joint,
                    const char    *what,
                    GArray       **steps_out,
@@ -104,7 +105,9 @@ _sq_track_to_grid (const SqTrack *track,
           outside++;
           continue;
         }
-      if (fabs (t - r) > 1e-6)
+      if (fabs (t - r) > 1e-6
+          && !(lossless_rate > 0
+               && fabs (track->keys[i].time * lossless_rate - floor (track->keys[i].time * lossless_rate + 0.5)) < 1e-6))
         {
           if (rounded++ == 0)
             first_rounded = track->keys[i].time;

@@ -260,11 +260,18 @@ seq_binary_read (GBytes              *bytes,
   count_offset = r.pos;
   if (!sq_reader_be32 (&r, &n_joints, "the joint count", error))
     goto out;
-  if (!read_name_field (&r, "the model name", &clip->name, &model_raw, error))
-    goto out;
-  g_free (clip->root);
-  if (!read_name_field (&r, "the root joint name", &clip->root, &root_raw, error))
-    goto out;
+  {
+    char *model = NULL, *root = NULL;
+
+    if (!read_name_field (&r, "the model name", &model, &model_raw, error))
+      goto out;
+    g_free (clip->name);
+    clip->name = model;
+    if (!read_name_field (&r, "the root joint name", &root, &root_raw, error))
+      goto out;
+    g_free (clip->root);
+    clip->root = root;
+  }
   /* a joint takes at least 10 bytes: name length, record size, key count */
   if (!sq_reader_check_count (&r, n_joints, 10, count_offset, "joint", error))
     goto out;
@@ -572,7 +579,7 @@ seq_binary_write (const SqClip        *clip,
 
       if (!put_name_field (out, joint->name, sq_props_get (joint->extra, "name-field"), _("joint"), losses, error))
         return NULL;
-      kept = _sq_track_to_grid (rot, SEQ_FPS, 1, joint->name, _("rotation"), &steps, losses);
+      kept = _sq_track_to_grid (rot, SEQ_FPS, 1, 0, joint->name, _("rotation"), &steps, losses);
       sq_put_be32 (out, SEQ_ROT_SIZE);
       sq_put_be32 (out, kept->len);
       for (guint k = 0; k < kept->len; k++)
@@ -593,7 +600,7 @@ seq_binary_write (const SqClip        *clip,
   if (root >= 0 && clip->joints[root].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
     {
       loc = &clip->joints[root].tracks[SQ_CHANNEL_TRANSLATION];
-      loc_kept = _sq_track_to_grid (loc, SEQ_FPS, 1, clip->joints[root].name, _("location"), &loc_frames, losses);
+      loc_kept = _sq_track_to_grid (loc, SEQ_FPS, 1, 0, clip->joints[root].name, _("location"), &loc_frames, losses);
       for (gsize k = 0; k < loc->n_keys; k++)
         {
           guint8 p = loc->present ? loc->present[k] : SQ_PRESENT_ALL;
@@ -677,8 +684,12 @@ seq_binary_describe_field (const char *key,
   if (g_str_equal (key, "magic") && g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
     return g_strdup_printf (_("the signature variant %08X"), g_variant_get_uint32 (value));
   if (g_str_equal (key, "blocks") && g_variant_is_of_type (value, G_VARIANT_TYPE ("a(uaiay)")))
-    return g_strdup_printf (_("%" G_GSIZE_FORMAT " blocks after the location (blocks 4–%" G_GSIZE_FORMAT ": facing and unknown data)"),
-                            g_variant_n_children (value), 3 + g_variant_n_children (value));
+    {
+      gsize n = g_variant_n_children (value);
+      if (n == 1)
+        return g_strdup (_("block 4 after the location (facing)"));
+      return g_strdup_printf (_("blocks 4–%" G_GSIZE_FORMAT " after the location (facing and unknown data)"), 3 + n);
+    }
   if (g_str_equal (key, "trailing"))
     return g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes after the last block"), g_variant_n_children (value));
   if (g_str_equal (key, "blocks-present"))

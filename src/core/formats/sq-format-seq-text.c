@@ -445,31 +445,28 @@ seq_text_read (GBytes              *bytes,
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* The spec's look (fixed decimals) when that reads back exactly, else as
- * many decimals as it takes. */
+/* The spec's look (fixed decimals) when that reads back exactly, as numbers
+ * read from text SEQ do; otherwise nine significant digits, which carry a
+ * 32-bit float (binary SEQ's precision) exactly. */
 static void
 append_number (GString *s,
                double   v,
                int      decimals)
 {
-  char buf[400];
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char fmt[8];
 
-  for (int d = decimals; d <= 20; d++)
-    {
-      g_snprintf (buf, sizeof buf, "%.*f", d, v);
-      /* the C locale's point: the core never changes the locale, but be sure */
-      for (char *p = buf; *p; p++)
-        if (*p == ',')
-          *p = '.';
-      if (g_ascii_strtod (buf, NULL) == v)
-        break;
-    }
+  g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+  g_ascii_formatd (buf, sizeof buf, fmt, v);
+  if (g_ascii_strtod (buf, NULL) != v)
+    g_ascii_formatd (buf, sizeof buf, "%.9g", v);
   g_string_append (s, buf);
 }
 
 typedef struct
 {
   gint64 ms;
+  gssize idx[3];       /* the key of each channel written on this line, or -1 */
   double rot[4];       /* quaternion */
   double aa[4];        /* axis-angle to write */
   double pos[3];
@@ -550,15 +547,6 @@ sample_vector (const SqTrack *track,
     out[c] = track->keys[lo].v[c] + (track->keys[hi].v[c] - track->keys[lo].v[c]) * f;
 }
 
-static int
-gint64_compare (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data G_GNUC_UNUSED)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 static gboolean
 name_writable (const char *name)
 {
@@ -613,7 +601,9 @@ seq_text_write (const SqClip        *clip,
         const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
         const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
         const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
-        g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+        GArray *kept[3] = { NULL, NULL, NULL };
+        GArray *steps[3] = { NULL, NULL, NULL };
+        guint cursor[3] = { 0, 0, 0 };
         GArray *lines;
         const SqTrack *tracks[3] = { rot, pos, scl };
         const char *what[3] = { _("rotation"), _("translation"), _("scale") };
@@ -627,35 +617,45 @@ seq_text_write (const SqClip        *clip,
 
         for (guint c = 0; c < 3; c++)
           {
-            g_autoptr(GArray) steps = NULL;
-            g_autoptr(GArray) kept = _sq_track_to_grid (tracks[c], 1000.0, 0, joint->name, what[c], &steps, losses);
-            for (guint k = 0; k < steps->len; k++)
+            kept[c] = _sq_track_to_grid (tracks[c], 1000.0, 0, 30.0, joint->name, what[c], &steps[c], losses);
+            while (cursor[c] < steps[c]->len && g_array_index (steps[c], gint64, cursor[c]) < 0)
               {
-                gint64 ms = g_array_index (steps, gint64, k);
-                if (ms < 0)
-                  {
-                    dropped_negative++;
-                    continue;
-                  }
-                g_array_append_val (times, ms);
+                cursor[c]++;
+                dropped_negative++;
               }
           }
         if (dropped_negative > 0)
           _sq_loss (losses, _("joint “%s”: %u keys before time 0 left out"), joint->name, dropped_negative);
-        g_qsort_with_data (times->data, times->len, sizeof (gint64), gint64_compare, NULL);
 
+        /* merge the three channels' steps into lines */
         lines = g_array_new (FALSE, TRUE, sizeof (Line));
-        for (guint k = 0; k < times->len; k++)
+        for (;;)
           {
-            gint64 ms = g_array_index (times, gint64, k);
-            if (k > 0 && g_array_index (times, gint64, k - 1) == ms)
-              continue;
-            g_array_set_size (lines, lines->len + 1);
-            g_array_index (lines, Line, lines->len - 1).ms = ms;
+            gint64 next = G_MAXINT64;
+            Line ln = { 0 };
+
+            for (guint c = 0; c < 3; c++)
+              if (cursor[c] < steps[c]->len)
+                next = MIN (next, g_array_index (steps[c], gint64, cursor[c]));
+            if (next == G_MAXINT64)
+              break;
+            ln.ms = next;
+            for (guint c = 0; c < 3; c++)
+              {
+                ln.idx[c] = -1;
+                if (cursor[c] < steps[c]->len && g_array_index (steps[c], gint64, cursor[c]) == next)
+                  ln.idx[c] = (gssize) g_array_index (kept[c], gsize, cursor[c]++);
+              }
+            g_array_append_val (lines, ln);
+          }
+        for (guint c = 0; c < 3; c++)
+          {
+            g_array_unref (kept[c]);
+            g_array_unref (steps[c]);
           }
         if (lines->len == 0 || g_array_index (lines, Line, 0).ms != 0)
           {
-            Line l = { 0 };
+            Line l = { .ms = 0, .idx = { -1, -1, -1 } };
             g_array_prepend_val (lines, l);
             _sq_loss (losses, _("joint “%s”: a key at 0 ms is added, holding the first pose (text SEQ needs one)"),
                       joint->name);
@@ -688,7 +688,7 @@ seq_text_write (const SqClip        *clip,
 
         if (lines->len == 1)
           {
-            Line extra = { .ms = duration_ms };
+            Line extra = { .ms = duration_ms, .idx = { -1, -1, -1 } };
             g_array_append_val (lines, extra);
             _sq_loss (losses, _("joint “%s”: a key at %" G_GINT64_FORMAT " ms is added, holding the pose (text SEQ needs two)"),
                       joint->name, duration_ms);
@@ -712,7 +712,7 @@ seq_text_write (const SqClip        *clip,
           {
             Line *ln = &g_array_index (lines, Line, k);
             double t = ln->ms / 1000.0;
-            gssize ri = sq_track_find (rot, t);
+            gssize ri = ln->idx[0];
             gboolean have_alt = FALSE;
 
             if (ri >= 0)
@@ -733,7 +733,10 @@ seq_text_write (const SqClip        *clip,
               sample_rotation (rot, t, ln->rot);
             if (!have_alt)
               sq_quat_to_axis_angle (ln->rot, ln->aa);
-            sample_vector (pos, t, 0.0, ln->pos);
+            if (ln->idx[1] >= 0)
+              memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
+            else
+              sample_vector (pos, t, 0.0, ln->pos);
 
             g_string_append_printf (body, "%" G_GINT64_FORMAT, ln->ms);
             for (guint c = 0; c < 3; c++)
@@ -750,7 +753,10 @@ seq_text_write (const SqClip        *clip,
               }
             if (scl->n_keys > 0)
               {
-                sample_vector (scl, t, 1.0, ln->scale);
+                if (ln->idx[2] >= 0)
+                  memcpy (ln->scale, scl->keys[ln->idx[2]].v, sizeof ln->scale);
+                else
+                  sample_vector (scl, t, 1.0, ln->scale);
                 for (guint c = 0; c < 3; c++)
                   {
                     g_string_append_c (body, ' ');

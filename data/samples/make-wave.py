@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# make-wave.py: writes wave.seq, Sequin's bundled sample: a two-second
+# greeting wave in ActiveWorlds binary SEQ (big-endian, frames from 1 at
+# 30 per second; layout in shared/docs/formats.md and the SEQ spec).
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+import math
+import struct
+import sys
+
+FRAMES = 61          # 2 s
+KEY_EVERY = 5        # a key every 5 frames
+
+
+def quat(axis, degrees):
+    x, y, z = axis
+    n = math.sqrt(x * x + y * y + z * z)
+    h = math.radians(degrees) / 2
+    s = math.sin(h) / n
+    return (math.cos(h), x * s, y * s, z * s)
+
+
+def name(s):
+    b = s.encode('latin-1') + b'\0'
+    return struct.pack('>H', len(b)) + b
+
+
+def joint(label, fn):
+    frames = list(range(1, FRAMES + 1, KEY_EVERY))
+    if frames[-1] != FRAMES:
+        frames.append(FRAMES)
+    out = name(label) + struct.pack('>II', 16, len(frames))
+    for f in frames:
+        t = (f - 1) / 30.0
+        out += struct.pack('>i4f', f, *fn(t))
+    return out
+
+
+def block(size, keys):
+    out = struct.pack('>II', size, len(keys))
+    for f, values in keys:
+        out += struct.pack('>i', f) + struct.pack('>%df' % len(values), *values)
+    return out
+
+
+wave = lambda t: math.sin(t * 2 * math.pi * 1.5)
+joints = [
+    ('pelvis', lambda t: quat((0, 1, 0), 4 * math.sin(t * math.pi))),
+    ('back', lambda t: quat((1, 0, 0), 3 + 2 * math.sin(t * math.pi))),
+    ('neck', lambda t: quat((0, 0, 1), 5 * wave(t))),
+    ('head', lambda t: quat((0, 1, 0), 10 * math.sin(t * math.pi))),
+    ('rtshoulder', lambda t: quat((0, 0, 1), 150 - 10 * math.sin(t * math.pi))),
+    ('rtelbow', lambda t: quat((0, 1, 0), 60 + 35 * wave(t))),
+    ('rtwrist', lambda t: quat((1, 0, 0), 15 * wave(t))),
+    ('lfshoulder', lambda t: quat((0, 0, 1), -75)),
+    ('lfelbow', lambda t: quat((0, 1, 0), -10)),
+]
+
+out = struct.pack('>IHI', 0x7F7F7F79, FRAMES, len(joints)) + name('sequin') + name('pelvis')
+for label, fn in joints:
+    out += joint(label, fn)
+
+loc_frames = [1, 31, 61]
+out += struct.pack('>I', 4)
+out += block(4, [(f, (0.0,)) for f in loc_frames])                                   # X
+out += block(4, [(f, (0.01 * math.sin((f - 1) / 30.0 * math.pi),)) for f in loc_frames])  # Y
+out += block(4, [(f, (0.0,)) for f in loc_frames])                                   # Z
+out += block(16, [(1, (1.0, 0.0, 0.0, 0.0))])                                        # facing
+
+with open(sys.argv[1] if len(sys.argv) > 1 else 'wave.seq', 'wb') as fh:
+    fh.write(out)

@@ -1,0 +1,257 @@
+/* test-cli.c: sequin-cli's commands, outputs and exit codes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "test-utils.h"
+
+static char *tmpdir;
+
+static int
+run (char **out,
+     char **err,
+     ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *o = NULL, *e = NULL;
+  int status = 0;
+  va_list args;
+  const char *arg;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("SEQUIN_CLI"));
+  va_start (args, err);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &o, &e, &status, &error));
+  g_assert_no_error (error);
+  if (out)
+    *out = o;
+  else
+    g_free (o);
+  if (err)
+    *err = e;
+  else
+    g_free (e);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static char *
+tmp (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static const char *
+sample (void)
+{
+  return g_getenv ("SEQUIN_SAMPLE");
+}
+
+static void
+test_usage (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (&out, NULL, "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "sequin-cli convert"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "--version", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "sequin-cli " PACKAGE_VERSION));
+  g_assert_cmpint (run (NULL, NULL, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, &err, "frobnicate", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "frobnicate"));
+  g_assert_cmpint (run (NULL, NULL, "info", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "convert", "--to", "nosuch", sample (), "/tmp/x.seq", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--rescale", "abc", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "validate", "--target", "sl2", sample (), NULL), ==, 2);
+}
+
+static void
+test_info_dump (void)
+{
+  g_autofree char *out = NULL, *json = NULL, *py_err = NULL;
+  g_autofree char *json_path = tmp ("dump.json");
+  g_autoptr(GError) error = NULL;
+  const char *python;
+
+  g_assert_cmpint (run (&out, NULL, "info", sample (), NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "ActiveWorlds binary SEQ"));
+  g_assert_nonnull (strstr (out, "Joints:    9"));
+  g_assert_nonnull (strstr (out, "Frames:    61"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run (&out, NULL, "dump", sample (), NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "“rtelbow”"));
+  g_assert_nonnull (strstr (out, "Block 4 (facing"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run (&json, NULL, "dump", "--json", sample (), NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (json, "{\"format\":\"seq-binary\",\"name\":\"sequin\",\"root\":\"pelvis\",\"duration\":2,"));
+  g_assert_nonnull (strstr (json, "\"rotations\":[[0,"));
+  g_assert_nonnull (strstr (json, "\"magic\":\"7F7F7F79\""));
+  g_file_set_contents (json_path, json, -1, &error);
+  g_assert_no_error (error);
+  if ((python = g_find_program_in_path ("python3")) != NULL)
+    {
+      g_autofree char *cmd = g_strdup_printf ("python3 -c \"import json,sys; d=json.load(open('%s')); "
+                                              "assert len(d['joints'])==9; assert d['joints'][0]['translations'][0][0]==0; "
+                                              "assert abs(d['joints'][5]['rotations'][1][0]-5/30)<1e-12\"", json_path);
+      int status;
+      g_assert_true (g_spawn_command_line_sync (cmd, NULL, &py_err, &status, &error));
+      g_assert_cmpstr (py_err, ==, "");
+      g_assert_cmpint (status, ==, 0);
+      g_free ((char *) python);
+    }
+}
+
+static void
+test_convert (void)
+{
+  g_autofree char *text = tmp ("wave-text.seq"), *bin = tmp ("wave-bin.seq"), *err = NULL, *out = NULL;
+  g_autofree char *content = NULL;
+
+  /* .seq keeps the input's own SEQ kind; --to changes it */
+  g_assert_cmpint (run (NULL, NULL, "convert", sample (), bin, NULL), ==, 0);
+  {
+    g_autoptr(GBytes) a = tu_read (sample ()), b = tu_read (bin);
+    g_assert_true (g_bytes_equal (a, b));
+  }
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "seq-text", sample (), text, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "model name"));
+  g_assert_nonnull (strstr (err, "7F7F7F79"));
+  g_file_get_contents (text, &content, NULL, NULL);
+  g_assert_true (g_str_has_prefix (content, "AWSQ Version=1 Limbs=9 Duration=2000\r\n"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (&out, NULL, "info", text, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "ActiveWorlds text SEQ"));
+  g_assert_cmpint (run (NULL, NULL, "validate", text, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "convert", text, "/nonexistent-dir/x.seq", NULL), ==, 1);
+  {
+    g_autofree char *unknown = tmp ("x.unknown");
+    g_assert_cmpint (run (NULL, NULL, "convert", text, unknown, NULL), ==, 2);
+  }
+}
+
+static void
+test_bad_input_leaves_output (void)
+{
+  g_autofree char *bad = tmp ("bad.seq"), *dest = tmp ("dest.seq"), *err = NULL, *content = NULL;
+  static const guint8 huge[60] = { 0x7f, 0x7f, 0x7f, 0x79, 0, 30, 0xff, 0xff, 0xff, 0xff, 0, 2, 'm', 0 };
+
+  g_file_set_contents (bad, (const char *) huge, sizeof huge, NULL);
+  g_file_set_contents (dest, "precious", -1, NULL);
+  g_assert_cmpint (run (NULL, &err, "convert", bad, dest, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, bad));
+  g_assert_nonnull (strstr (err, "offset"));
+  g_file_get_contents (dest, &content, NULL, NULL);
+  g_assert_cmpstr (content, ==, "precious");
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &err, "edit", bad, "-o", dest, "--invert-xz", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--delete-joint", "nosuch", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "nosuch"));
+  g_clear_pointer (&content, g_free);
+  g_file_get_contents (dest, &content, NULL, NULL);
+  g_assert_cmpstr (content, ==, "precious");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "info", bad, NULL), ==, 1);
+  g_assert_cmpint (run (NULL, NULL, "validate", bad, sample (), NULL), ==, 1);
+  g_assert_cmpint (run (NULL, NULL, "info", "/nonexistent.seq", NULL), ==, 1);
+}
+
+static void
+test_edit_matches_core (void)
+{
+  g_autofree char *dest = tmp ("edited.seq");
+  g_autoptr(GBytes) in = tu_read (sample ());
+  g_autoptr(SqClip) expect = tu_load_ok (in);
+  const char *arm[] = { "rtelbow", "rtwrist", NULL };
+  SqEdit *edits[] = {
+    sq_edit_invert_xz_new (arm),
+    sq_edit_rename_joint_new ("neck", "neck2"),
+    sq_edit_delete_joint_new ("lfelbow"),
+    sq_edit_rename_root_new ("hips"),
+    sq_edit_rescale_new (2),
+    sq_edit_set_first_frame_new (1, 2, 3),
+  };
+
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--invert-xz=rtelbow,rtwrist",
+                        "--rename-joint", "neck=neck2", "--delete-joint", "lfelbow", "--rename-root", "hips",
+                        "--rescale", "2", "--set-first-frame", "1,2,3", NULL), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      g_assert_true (sq_edit_apply (edits[i], expect, NULL));
+      sq_edit_free (edits[i]);
+    }
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(GBytes) want = tu_save (expect, "seq-binary", NULL);
+    g_assert_true (g_bytes_equal (got, want));
+  }
+  /* --to and the default of --set-first-frame */
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--set-first-frame", "--to", "seq-text", NULL), ==, 0);
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(SqClip) clip = tu_load_ok (got);
+    g_assert_cmpstr (clip->format->id, ==, "seq-text");
+  }
+}
+
+static void
+test_validate (void)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *bad = tmp ("rules.seq");
+  const char *text = "AWSQ Version=1 Limbs=1 Duration=100\r\nwing frames=1\r\n50 0 0 1 0 0 0 0\r\n";
+
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "aw", sample (), NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "OK"));
+  g_clear_pointer (&out, g_free);
+  g_file_set_contents (bad, text, -1, NULL);
+  g_assert_cmpint (run (&out, NULL, "validate", bad, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "wing"));
+  g_assert_nonnull (strstr (out, "at least two"));
+  g_assert_nonnull (strstr (out, "needs one at 0"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("sequin-cli-XXXXXX", NULL);
+  g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/info-dump", test_info_dump);
+  g_test_add_func ("/cli/convert", test_convert);
+  g_test_add_func ("/cli/bad-input-leaves-output", test_bad_input_leaves_output);
+  g_test_add_func ("/cli/edit-matches-core", test_edit_matches_core);
+  g_test_add_func ("/cli/validate", test_validate);
+  ret = g_test_run ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+    while (dir && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+    g_free (tmpdir);
+  }
+  return ret;
+}

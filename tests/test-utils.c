@@ -1,0 +1,154 @@
+/* test-utils.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "test-utils.h"
+
+void
+tu_be32 (GByteArray *b,
+         guint32     v)
+{
+  guint8 x[4] = { v >> 24, v >> 16, v >> 8, v };
+  g_byte_array_append (b, x, 4);
+}
+
+void
+tu_be16 (GByteArray *b,
+         guint16     v)
+{
+  guint8 x[2] = { v >> 8, v };
+  g_byte_array_append (b, x, 2);
+}
+
+void
+tu_f32 (GByteArray *b,
+        float       v)
+{
+  guint32 bits;
+  memcpy (&bits, &v, 4);
+  tu_be32 (b, bits);
+}
+
+void
+tu_name (GByteArray *b,
+         const char *latin1)
+{
+  gsize n = strlen (latin1) + 1;
+  tu_be16 (b, (guint16) n);
+  g_byte_array_append (b, (const guint8 *) latin1, n);
+}
+
+const char *
+tu_corpus_dir (void)
+{
+  const char *dir = g_getenv ("SEQUIN_CORPUS");
+  if (dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return dir;
+  return NULL;
+}
+
+GPtrArray *
+tu_corpus_files (const char *subdir)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *path = NULL;
+  GDir *dir;
+  const char *name;
+
+  if (tu_corpus_dir () == NULL)
+    return files;
+  path = g_build_filename (tu_corpus_dir (), subdir, NULL);
+  if ((dir = g_dir_open (path, 0, NULL)) == NULL)
+    return files;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (files, g_build_filename (path, name, NULL));
+  g_dir_close (dir);
+  g_ptr_array_sort (files, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  return files;
+}
+
+GBytes *
+tu_read (const char *path)
+{
+  char *data = NULL;
+  gsize len = 0;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &data, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+SqClip *
+tu_load (GBytes  *bytes,
+         GError **error)
+{
+  return sq_load_bytes (bytes, NULL, NULL, NULL, error);
+}
+
+SqClip *
+tu_load_ok (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  SqClip *clip = tu_load (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_no_error (error);
+  return clip;
+}
+
+GBytes *
+tu_save (const SqClip *clip,
+         const char   *format_id,
+         GPtrArray    *losses)
+{
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = sq_save_bytes (clip, sq_format_by_id (format_id), &opts, losses, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  return bytes;
+}
+
+const char tu_spec_example[] =
+  "AWSQ Version=1 Limbs=7 Duration=4633\r\n"
+  "pelvis frames=4\r\n"
+  "0 0.000000 0.000000 1.000000 0.0000 0.0153 0.0000 -0.0043\r\n"
+  "1700 0.000000 0.000000 1.000000 0.0000 0.0153 0.0000 -0.0043\r\n"
+  "3133 0.005932 0.000000 -0.999982 349.1282 0.0269 -0.0008 -0.0086\r\n"
+  "4633 0.005932 0.000000 -0.999982 349.1282 0.0269 -0.0008 -0.0086\r\n"
+  "lfhip frames=4\r\n"
+  "0 0.036796 -0.028458 -0.998918 353.6962 0.0000 0.0000 0.0000\r\n"
+  "1700 0.036796 -0.028458 -0.998918 353.6962 0.0000 0.0000 0.0000\r\n"
+  "3133 -0.226745 0.004188 0.973945 345.7601 0.0000 0.0000 0.0000\r\n"
+  "4633 -0.226745 0.004188 0.973945 345.7601 0.0000 0.0000 0.0000\r\n"
+  "lfknee frames=4\r\n"
+  "0 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "1700 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "3133 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "4633 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "lfankle frames=3\r\n"
+  "0 0.000000 0.000000 1.000000 356.6163 0.0000 0.0000 0.0000\r\n"
+  "3000 0.723511 -0.016471 -0.690117 356.2214 0.0000 0.0000 0.0000\r\n"
+  "4633 0.723511 -0.016471 -0.690117 356.2214 0.0000 0.0000 0.0000\r\n"
+  "rthip frames=4\r\n"
+  "0 0.000000 0.000000 1.000000 354.5141 0.0000 0.0000 0.0000\r\n"
+  "1700 0.000000 0.000000 1.000000 354.5141 0.0000 0.0000 0.0000\r\n"
+  "3133 0.543298 0.155699 0.824976 332.1506 0.0000 0.0000 0.0000\r\n"
+  "4633 0.543298 0.155699 0.824976 332.1506 0.0000 0.0000 0.0000\r\n"
+  "rtknee frames=4\r\n"
+  "0 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "1700 0.000000 0.000000 1.000000 0.0000 0.0000 0.0000 0.0000\r\n"
+  "3133 -1.000000 0.000000 0.000000 342.8727 0.0000 0.0000 0.0000\r\n"
+  "4633 -1.000000 0.000000 0.000000 342.8727 0.0000 0.0000 0.0000\r\n"
+  "rtankle frames=3\r\n"
+  "0 0.000000 0.000000 -1.000000 354.2058 0.0000 0.0000 0.0000\r\n"
+  "3000 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n"
+  "4633 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n";

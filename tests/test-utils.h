@@ -1,0 +1,27 @@
+/* test-utils.h: helpers shared by the core tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-core.h"
+
+/* Big-endian byte builder for hand-made binary SEQ files */
+void        tu_be32       (GByteArray *b, guint32 v);
+void        tu_be16       (GByteArray *b, guint16 v);
+void        tu_f32        (GByteArray *b, float v);
+void        tu_name       (GByteArray *b, const char *latin1);
+
+/* The shared corpus folder, or NULL (tests skip) */
+const char *tu_corpus_dir (void);
+/* Every file of a corpus subfolder, sorted; empty when absent */
+GPtrArray  *tu_corpus_files (const char *subdir);
+GBytes     *tu_read       (const char *path);
+SqClip     *tu_load       (GBytes *bytes, GError **error);
+/* Loads and checks the model invariants */
+SqClip     *tu_load_ok    (GBytes *bytes);
+GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
+/* The spec's text SEQ example (7 limbs) */
+extern const char tu_spec_example[];
