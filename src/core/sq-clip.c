@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sq-clip.h"
+#include "sq-math.h"
 
 /* ---- property lists ---------------------------------------------------- */
 
@@ -223,9 +224,10 @@ sq_track_append (SqTrack *track,
   return key;
 }
 
-gssize
-sq_track_find (const SqTrack *track,
-               double         time)
+/* Index of the first key at or after `time` (n_keys when none). */
+static gsize
+sq_track_lower_bound (const SqTrack *track,
+                      double         time)
 {
   gsize lo = 0, hi = track->n_keys;
 
@@ -237,9 +239,72 @@ sq_track_find (const SqTrack *track,
       else
         hi = mid;
     }
-  if (lo < track->n_keys && track->keys[lo].time == time)
-    return lo;
-  return -1;
+  return lo;
+}
+
+gssize
+sq_track_find (const SqTrack *track,
+               double         time)
+{
+  gsize i = sq_track_lower_bound (track, time);
+
+  return i < track->n_keys && track->keys[i].time == time ? (gssize) i : -1;
+}
+
+gsize
+sq_track_bracket (const SqTrack *track,
+                  double         time,
+                  gsize         *next,
+                  double        *frac)
+{
+  gsize i = sq_track_lower_bound (track, time);
+
+  g_return_val_if_fail (track->n_keys > 0, 0);
+
+  if (i >= track->n_keys)
+    {
+      *next = track->n_keys - 1;
+      *frac = 0.0;
+      return track->n_keys - 1;
+    }
+  if (i == 0 || track->keys[i].time == time)
+    {
+      *next = i;
+      *frac = 0.0;
+      return i;
+    }
+  *next = i;
+  *frac = (time - track->keys[i - 1].time) / (track->keys[i].time - track->keys[i - 1].time);
+  return i - 1;
+}
+
+void
+sq_track_sample (const SqTrack *track,
+                 SqChannel      channel,
+                 double         time,
+                 double         out[4])
+{
+  gsize a, b;
+  double f;
+
+  if (track->n_keys == 0)
+    {
+      static const double rest[SQ_N_CHANNELS][4] = {
+        [SQ_CHANNEL_ROTATION] = { 1, 0, 0, 0 },
+        [SQ_CHANNEL_TRANSLATION] = { 0, 0, 0, 0 },
+        [SQ_CHANNEL_SCALE] = { 1, 1, 1, 0 },
+      };
+      memcpy (out, rest[channel], sizeof rest[channel]);
+      return;
+    }
+  a = sq_track_bracket (track, time, &b, &f);
+  if (a == b)
+    memcpy (out, track->keys[a].v, 4 * sizeof (double));
+  else if (channel == SQ_CHANNEL_ROTATION)
+    sq_quat_slerp (track->keys[a].v, track->keys[b].v, f, out);
+  else
+    for (guint c = 0; c < 4; c++)
+      out[c] = track->keys[a].v[c] + (track->keys[b].v[c] - track->keys[a].v[c]) * f;
 }
 
 /* Inserts a zeroed key at `time` in order and returns its index; an existing
@@ -248,16 +313,8 @@ gsize
 sq_track_insert (SqTrack *track,
                  double   time)
 {
-  gsize lo = 0, hi = track->n_keys;
+  gsize lo = sq_track_lower_bound (track, time);
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (track->keys[mid].time < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   if (lo < track->n_keys && track->keys[lo].time == time)
     return lo;
 

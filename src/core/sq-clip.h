@@ -109,6 +109,19 @@ gsize       sq_track_insert            (SqTrack      *track,
                                         double        time);
 gssize      sq_track_find              (const SqTrack *track,
                                         double        time);
+/* The keys around `time`: returns the one before (or at) it, `next` the one
+ * after, `frac` how far between; both the same key beyond the ends. The
+ * track must have keys. */
+gsize       sq_track_bracket           (const SqTrack *track,
+                                        double        time,
+                                        gsize        *next,
+                                        double       *frac);
+/* The value at `time`: slerp for rotations, linear otherwise, held beyond
+ * the ends; the rest value (identity, zero, one) for an empty track. */
+void        sq_track_sample            (const SqTrack *track,
+                                        SqChannel     channel,
+                                        double        time,
+                                        double        out[4]);
 void        sq_track_sort              (SqTrack      *track);
 void        sq_track_ensure_present    (SqTrack      *track);
 void        sq_track_ensure_alt        (SqTrack      *track);

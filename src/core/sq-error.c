@@ -24,12 +24,10 @@ sq_set_error_at_offset (GError    **error,
 
   if (error == NULL)
     return;
-
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-
-  /* TRANSLATORS: %s is the problem, then the byte offset in hex and decimal */
+  /* TRANSLATORS: the problem, then the byte offset in hex and decimal */
   g_set_error (error, SQ_ERROR, code, _("%s at offset 0x%" G_GSIZE_MODIFIER "x (%" G_GSIZE_FORMAT ")"),
                msg, offset, offset);
 }
@@ -47,11 +45,9 @@ sq_set_error_at_line (GError    **error,
 
   if (error == NULL)
     return;
-
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-
-  /* TRANSLATORS: line:column, then the problem */
+  /* TRANSLATORS: line and column in the file, then the problem */
   g_set_error (error, SQ_ERROR, code, _("line %u, column %u: %s"), line, column, msg);
 }

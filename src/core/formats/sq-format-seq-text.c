@@ -469,83 +469,9 @@ typedef struct
   gssize idx[3];       /* the key of each channel written on this line, or -1 */
   double rot[4];       /* quaternion */
   double aa[4];        /* axis-angle to write */
-  double pos[3];
-  double scale[3];
+  double pos[4];
+  double scale[4];
 } Line;
-
-static void
-sample_rotation (const SqTrack *track,
-                 double         t,
-                 double         out[4])
-{
-  gsize lo = 0, hi;
-
-  if (track->n_keys == 0)
-    {
-      out[0] = 1.0;
-      out[1] = out[2] = out[3] = 0.0;
-      return;
-    }
-  if (t <= track->keys[0].time)
-    {
-      memcpy (out, track->keys[0].v, 4 * sizeof (double));
-      return;
-    }
-  if (t >= track->keys[track->n_keys - 1].time)
-    {
-      memcpy (out, track->keys[track->n_keys - 1].v, 4 * sizeof (double));
-      return;
-    }
-  hi = track->n_keys - 1;
-  while (hi - lo > 1)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (track->keys[mid].time <= t)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  sq_quat_slerp (track->keys[lo].v, track->keys[hi].v,
-                 (t - track->keys[lo].time) / (track->keys[hi].time - track->keys[lo].time), out);
-}
-
-static void
-sample_vector (const SqTrack *track,
-               double         t,
-               double         fallback,
-               double         out[3])
-{
-  gsize lo = 0, hi;
-  double f;
-
-  if (track->n_keys == 0)
-    {
-      out[0] = out[1] = out[2] = fallback;
-      return;
-    }
-  if (t <= track->keys[0].time)
-    {
-      memcpy (out, track->keys[0].v, 3 * sizeof (double));
-      return;
-    }
-  if (t >= track->keys[track->n_keys - 1].time)
-    {
-      memcpy (out, track->keys[track->n_keys - 1].v, 3 * sizeof (double));
-      return;
-    }
-  hi = track->n_keys - 1;
-  while (hi - lo > 1)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (track->keys[mid].time <= t)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  f = (t - track->keys[lo].time) / (track->keys[hi].time - track->keys[lo].time);
-  for (guint c = 0; c < 3; c++)
-    out[c] = track->keys[lo].v[c] + (track->keys[hi].v[c] - track->keys[lo].v[c]) * f;
-}
 
 static gboolean
 name_writable (const char *name)
@@ -730,13 +656,13 @@ seq_text_write (const SqClip        *clip,
                   }
               }
             else
-              sample_rotation (rot, t, ln->rot);
+              sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, ln->rot);
             if (!have_alt)
               sq_quat_to_axis_angle (ln->rot, ln->aa);
             if (ln->idx[1] >= 0)
               memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
             else
-              sample_vector (pos, t, 0.0, ln->pos);
+              sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
 
             g_string_append_printf (body, "%" G_GINT64_FORMAT, ln->ms);
             for (guint c = 0; c < 3; c++)
@@ -756,7 +682,7 @@ seq_text_write (const SqClip        *clip,
                 if (ln->idx[2] >= 0)
                   memcpy (ln->scale, scl->keys[ln->idx[2]].v, sizeof ln->scale);
                 else
-                  sample_vector (scl, t, 1.0, ln->scale);
+                  sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
                 for (guint c = 0; c < 3; c++)
                   {
                     g_string_append_c (body, ' ');
