@@ -243,7 +243,7 @@ seq_text_read (GBytes              *bytes,
       data += 3;
       len -= 3;
     }
-  if (memchr (data, '\0', len) != NULL)
+  if (len > 0 && memchr (data, '\0', len) != NULL)
     {
       const char *nul = memchr (data, '\0', len);
       sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, "a NUL byte in a text SEQ file");
