@@ -38,7 +38,7 @@ sq_double_to_float_bits (double value)
 {
   guint32 bits;
 
-  if (isnan (value))
+  if (G_UNLIKELY (isnan (value)))
     {
       guint64 d;
       guint32 mant;

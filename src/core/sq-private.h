@@ -49,7 +49,10 @@ sq_reader_need (SqReader   *r,
 static inline guint32
 sq_read_be32 (const guint8 *p)
 {
-  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_BE (v);
 }
 
 static inline guint16
@@ -106,12 +109,29 @@ sq_reader_check_count (SqReader   *r,
 }
 
 /* Big-endian writer over a GByteArray */
+static inline guint8 *
+sq_grow (GByteArray *out,
+         gsize       n)
+{
+  gsize old = out->len;
+
+  g_byte_array_set_size (out, old + n);
+  return out->data + old;
+}
+
+static inline void
+sq_store_be32 (guint8  *p,
+               guint32  v)
+{
+  v = GUINT32_TO_BE (v);
+  memcpy (p, &v, sizeof v);
+}
+
 static inline void
 sq_put_be32 (GByteArray *out,
              guint32     v)
 {
-  guint8 b[4] = { v >> 24, v >> 16, v >> 8, v };
-  g_byte_array_append (out, b, 4);
+  sq_store_be32 (sq_grow (out, 4), v);
 }
 
 static inline void

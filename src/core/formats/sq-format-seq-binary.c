@@ -226,6 +226,34 @@ build_location_track (SqTrack       *track,
     }
 }
 
+static inline double
+be_float (const guint8 *p)
+{
+  guint32 bits = sq_read_be32 (p);
+  float f;
+
+  if (G_UNLIKELY ((bits & 0x7f800000u) == 0x7f800000u))
+    return sq_float_bits_to_double (bits);   /* NaN payloads and infinities, exactly */
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+/* The hot loop: count already checked against the bytes left. */
+static void
+read_rotation_keys (SqKey        *keys,
+                    const guint8 *p,
+                    guint32       n_keys)
+{
+  for (guint32 k = 0; k < n_keys; k++, p += 20)
+    {
+      keys[k].time = ((double) (gint32) sq_read_be32 (p) - 1.0) / SEQ_FPS;
+      keys[k].v[0] = be_float (p + 4);
+      keys[k].v[1] = be_float (p + 8);
+      keys[k].v[2] = be_float (p + 12);
+      keys[k].v[3] = be_float (p + 16);
+    }
+}
+
 static SqClip *
 seq_binary_read (GBytes              *bytes,
                  const SqLoadOptions *options,
@@ -326,16 +354,9 @@ seq_binary_read (GBytes              *bytes,
       track = &joint->tracks[SQ_CHANNEL_ROTATION];
       sq_track_reserve (track, n_keys);
       keys_offset = r.pos;
-      for (guint32 k = 0; k < n_keys; k++)
-        {
-          const guint8 *p = r.data + r.pos;
-          gint32 frame = (gint32) sq_read_be32 (p);
-          SqKey *key = sq_track_append (track, ((double) frame - 1.0) / SEQ_FPS);
-
-          for (guint c = 0; c < 4; c++)
-            key->v[c] = sq_float_bits_to_double (sq_read_be32 (p + 4 + 4 * c));
-          r.pos += 20;
-        }
+      read_rotation_keys (track->keys, r.data + r.pos, n_keys);
+      track->n_keys = n_keys;
+      r.pos += (gsize) n_keys * 20;
       if (!finish_track (clip, track, name, _("rotation"), keys_offset, 20, error))
         goto out;
     }
@@ -526,7 +547,7 @@ seq_binary_write (const SqClip        *clip,
                   GPtrArray           *losses,
                   GError             **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (64 + sq_clip_count_keys (clip) * 21);
   gssize root = sq_clip_get_root_index (clip);
   GVariant *v;
   guint32 magic = SEQ_MAGIC_A;
@@ -582,13 +603,19 @@ seq_binary_write (const SqClip        *clip,
       kept = _sq_track_to_grid (rot, SEQ_FPS, 1, 0, joint->name, _("rotation"), &steps, losses);
       sq_put_be32 (out, SEQ_ROT_SIZE);
       sq_put_be32 (out, kept->len);
-      for (guint k = 0; k < kept->len; k++)
-        {
-          const SqKey *key = &rot->keys[g_array_index (kept, gsize, k)];
-          sq_put_be32 (out, (guint32) (gint32) g_array_index (steps, gint64, k));
-          for (guint c = 0; c < 4; c++)
-            sq_put_be32 (out, sq_double_to_float_bits (key->v[c]));
-        }
+      {
+        guint8 *p = sq_grow (out, (gsize) kept->len * 20);
+        const gsize *idx = (const gsize *) (void *) kept->data;
+        const gint64 *frame = (const gint64 *) (void *) steps->data;
+
+        for (guint k = 0; k < kept->len; k++, p += 20)
+          {
+            const SqKey *key = &rot->keys[idx[k]];
+            sq_store_be32 (p, (guint32) (gint32) frame[k]);
+            for (guint c = 0; c < 4; c++)
+              sq_store_be32 (p + 4 + 4 * c, sq_double_to_float_bits (key->v[c]));
+          }
+      }
     }
 
   /* the block section */

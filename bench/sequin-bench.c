@@ -1,0 +1,317 @@
+/* sequin-bench.c: read and write throughput of every format, and peak memory
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [FILE…]
+ *
+ * Without FILEs it generates deterministic files of each writable format at
+ * each size (a clip of 40 joints with random rotations and root locations,
+ * written by the core) and measures them; with FILEs it measures those.
+ * Times are the median of N runs; small files are read in a loop until a
+ * run lasts 50 ms. Peak memory is the rise of the process's peak resident
+ * size (VmHWM, reset through /proc/self/clear_refs) while reading one copy.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq-core.h"
+
+static long
+read_status_kb (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  if ((p = strstr (status, field)) == NULL)
+    return -1;
+  return strtol (p + strlen (field) + 1, NULL, 10);
+}
+
+static void
+reset_peak (void)
+{
+  /* written in place: g_file_set_contents would replace the file */
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+
+  if (f != NULL)
+    {
+      fputs ("5", f);
+      fclose (f);
+    }
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* seconds per operation, median over runs */
+static double
+measure (gboolean (*op) (gpointer), gpointer data, guint runs)
+{
+  g_autofree double *t = g_new (double, runs);
+
+  for (guint r = 0; r < runs; r++)
+    {
+      guint n = 0;
+      gint64 start = g_get_monotonic_time (), now;
+      do
+        {
+          if (!op (data))
+            return NAN;
+          n++;
+          now = g_get_monotonic_time ();
+        }
+      while (now - start < 50000);
+      t[r] = (now - start) / 1e6 / n;
+    }
+  qsort (t, runs, sizeof (double), compare_double);
+  return t[runs / 2];
+}
+
+typedef struct
+{
+  GBytes         *bytes;
+  const SqFormat *format;
+  SqClip         *clip;
+} Job;
+
+static gboolean
+op_read (gpointer data)
+{
+  Job *job = data;
+  SqClip *clip = sq_load_bytes (job->bytes, NULL, job->format, NULL, NULL);
+  if (clip == NULL)
+    return FALSE;
+  sq_clip_free (clip);
+  return TRUE;
+}
+
+static gboolean
+op_write (gpointer data)
+{
+  Job *job = data;
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  GBytes *out = sq_save_bytes (job->clip, job->format, &opts, NULL, NULL);
+  if (out == NULL)
+    return FALSE;
+  g_bytes_unref (out);
+  return TRUE;
+}
+
+/* A deterministic clip with about `keys` rotation keys. */
+static SqClip *
+make_clip (gsize keys)
+{
+  SqClip *clip = sq_clip_new ();
+  const guint n_joints = 40;
+  gsize per_joint = MAX (2, keys / n_joints);
+  GRand *rand = g_rand_new_with_seed (1999);
+
+  g_free (clip->root);
+  clip->root = g_strdup ("pelvis");
+  g_free (clip->name);
+  clip->name = g_strdup ("bench");
+  per_joint = MIN (per_joint, 60000);    /* binary SEQ counts frames in 16 bits */
+  clip->duration = (per_joint - 1) / 30.0;
+  for (guint j = 0; j < n_joints; j++)
+    {
+      g_autofree char *name = j == 0 ? g_strdup ("pelvis") : g_strdup_printf ("joint%02u", j);
+      SqJoint *joint = sq_clip_add_joint (clip, name);
+      SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+
+      sq_track_reserve (rot, per_joint);
+      for (gsize k = 0; k < per_joint; k++)
+        {
+          SqKey *key = sq_track_append (rot, k / 30.0);
+          double q[4] = { g_rand_double_range (rand, -1, 1), g_rand_double_range (rand, -1, 1),
+                          g_rand_double_range (rand, -1, 1), g_rand_double_range (rand, -1, 1) };
+          sq_quat_normalize (q);
+          /* values a float holds, as binary SEQ stores them */
+          for (guint c = 0; c < 4; c++)
+            key->v[c] = (float) q[c];
+        }
+      if (j == 0)
+        for (gsize k = 0; k < per_joint; k++)
+          {
+            SqKey *key = sq_track_append (&joint->tracks[SQ_CHANNEL_TRANSLATION], k / 30.0);
+            key->v[0] = (float) g_rand_double_range (rand, -0.1, 0.1);
+            key->v[1] = (float) g_rand_double_range (rand, 0.9, 1.1);
+            key->v[2] = (float) g_rand_double_range (rand, -0.1, 0.1);
+          }
+    }
+  g_rand_free (rand);
+  return clip;
+}
+
+static GBytes *
+generate (const SqFormat *format,
+          gsize           target)
+{
+  g_autoptr(SqClip) probe = make_clip (4000);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) small = sq_save_bytes (probe, format, &opts, NULL, NULL);
+  double per_key = (double) g_bytes_get_size (small) / sq_clip_count_keys (probe);
+  gsize keys = (gsize) (target / per_key);
+  g_autoptr(SqClip) clip = NULL;
+
+  /* binary SEQ holds 65,535 frames: widen with joints instead (40 joints * 60,000 keys caps
+   * a file near 48 MB; beyond that the joint count grows) */
+  clip = make_clip (keys);
+  while (sq_clip_count_keys (clip) * per_key < target * 0.9 && clip->n_joints < 4000)
+    {
+      /* copy joints until the size is reached */
+      gsize n = clip->n_joints;
+      for (gsize j = 1; j < n && sq_clip_count_keys (clip) * per_key < target; j++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s_%" G_GSIZE_FORMAT, clip->joints[j].name, clip->n_joints);
+          SqJoint *joint = sq_clip_add_joint (clip, name);
+          sq_track_copy (&joint->tracks[SQ_CHANNEL_ROTATION], &clip->joints[j].tracks[SQ_CHANNEL_ROTATION]);
+        }
+    }
+  return sq_save_bytes (clip, format, &opts, NULL, NULL);
+}
+
+static gsize
+parse_size (const char *s)
+{
+  char *end;
+  double v = g_ascii_strtod (s, &end);
+
+  if (*end == 'k' || *end == 'K')
+    v *= 1e3;
+  else if (*end == 'm' || *end == 'M')
+    v *= 1e6;
+  else if (*end == 'g' || *end == 'G')
+    v *= 1e9;
+  return (gsize) v;
+}
+
+static void
+bench_one (const char     *label,
+           GBytes         *bytes,
+           const SqFormat *format,
+           guint           runs)
+{
+  Job job = { bytes, format, NULL };
+  double mb = g_bytes_get_size (bytes) / 1e6;
+  double t_read, t_write = NAN;
+  long before, peak;
+  gsize keys;
+
+  reset_peak ();
+  before = read_status_kb ("VmRSS:");
+  job.clip = sq_load_bytes (bytes, NULL, format, NULL, NULL);
+  peak = read_status_kb ("VmHWM:");
+  if (job.clip == NULL)
+    {
+      printf ("%-11s %-28s cannot be read\n", format ? format->id : "?", label);
+      return;
+    }
+  format = job.format = job.clip->format;
+  keys = sq_clip_count_keys (job.clip);
+  t_read = measure (op_read, &job, runs);
+  if (sq_format_can_write (format))
+    t_write = measure (op_write, &job, runs);
+  printf ("%-11s %-28s %9.2f MB %11" G_GSIZE_FORMAT " keys  read %8.1f MB/s %7.1f Mkeys/s  write %8.1f MB/s  peak +%.2fx\n",
+          format->id, label, mb, keys, mb / t_read, keys / t_read / 1e6, mb / t_write,
+          (peak - before) * 1024.0 / g_bytes_get_size (bytes));
+  fflush (stdout);
+  sq_clip_free (job.clip);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *sizes = "10k,1m,50m";
+  const char *write_dir = NULL;
+  guint runs = 5;
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--sizes") == 0 && i + 1 < argc)
+        sizes = argv[++i];
+      else if (strcmp (argv[i], "--runs") == 0 && i + 1 < argc)
+        {
+          int n = atoi (argv[++i]);
+          runs = n > 0 ? (guint) n : 1;
+        }
+      else if (strcmp (argv[i], "--write-dir") == 0 && i + 1 < argc)
+        write_dir = argv[++i];
+      else if (strcmp (argv[i], "--help") == 0)
+        {
+          printf ("Usage: sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [FILE…]\n");
+          return 0;
+        }
+      else
+        g_ptr_array_add (files, argv[i]);
+    }
+
+  printf ("# sequin-bench %s: median of %u runs; peak = rise of peak RSS while reading / file size\n",
+          PACKAGE_VERSION, runs);
+  if (files->len > 0)
+    {
+      for (guint i = 0; i < files->len; i++)
+        {
+          g_autoptr(GMappedFile) map = g_mapped_file_new (files->pdata[i], FALSE, NULL);
+          g_autoptr(GBytes) bytes = NULL;
+          g_autofree char *base = g_path_get_basename (files->pdata[i]);
+
+          if (map == NULL)
+            {
+              fprintf (stderr, "sequin-bench: cannot read %s\n", (char *) files->pdata[i]);
+              return 1;
+            }
+          /* a private copy, so page faults of the mapping are not timed */
+          bytes = g_bytes_new (g_mapped_file_get_contents (map), g_mapped_file_get_length (map));
+          bench_one (base, bytes, sq_format_detect (bytes, files->pdata[i]), runs);
+        }
+      return 0;
+    }
+
+  {
+    g_auto(GStrv) size_list = g_strsplit (sizes, ",", -1);
+    gsize n_formats;
+    const SqFormat * const *formats = sq_formats (&n_formats);
+
+    for (gsize f = 0; f < n_formats; f++)
+      {
+        if (!sq_format_can_write (formats[f]))
+          continue;
+        for (guint s = 0; size_list[s] != NULL; s++)
+          {
+            g_autoptr(GBytes) bytes = generate (formats[f], parse_size (size_list[s]));
+            g_autofree char *label = g_strdup_printf ("generated-%s", size_list[s]);
+
+            if (write_dir != NULL)
+              {
+                g_autofree char *name = g_strdup_printf ("%s-%s.%s", formats[f]->id, size_list[s],
+                                                         formats[f]->extensions[0]);
+                g_autofree char *path = g_build_filename (write_dir, name, NULL);
+                g_autoptr(GError) error = NULL;
+
+                if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+                  {
+                    fprintf (stderr, "sequin-bench: %s\n", error->message);
+                    return 1;
+                  }
+                printf ("# wrote %s\n", path);
+                continue;
+              }
+            bench_one (label, bytes, formats[f], runs);
+          }
+      }
+  }
+  return 0;
+}

@@ -1,0 +1,137 @@
+/* test-numbers.c: the text formats' decimal parser is bit-identical to
+ * strtod (C locale) and rejects what is not a plain decimal number
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "sq-private.h"
+
+static void
+check_one (const char *text)
+{
+  double mine = 0, ref;
+  char *end = NULL;
+  gboolean ok = _sq_parse_double (text, strlen (text), &mine);
+
+  ref = g_ascii_strtod (text, &end);
+  g_assert_true (*end == '\0');
+  if (!isfinite (ref))
+    {
+      g_assert_false (ok);
+      return;
+    }
+  if (!ok || memcmp (&mine, &ref, sizeof ref) != 0)
+    g_error ("“%s”: parsed %.17g (ok=%d), strtod gives %.17g", text, mine, ok, ref);
+}
+
+static void
+test_fixed_cases (void)
+{
+  const char *good[] = {
+    "0", "-0", "+0", "0.0", "-0.000", "1", "-1", "1.", ".5", "-.5", "+3", "007", "1e5", "1E-5", "1e+5",
+    "0.005932", "-0.999982", "349.1282", "4633", "0.0153", "1.7976931348623157e308", "2.2250738585072014e-308",
+    "4.9406564584124654e-324", "1e-400", "123456789012345678901234567890", "0.1", "0.3", "9007199254740993",
+    "9007199254740992", "1e22", "1e23", "3.14159265358979323846264338327950288",
+    "0.000000000000000000000000000001", "1.00000000000000011102230246251565404236316680908203125",
+    "1.00000000000000011102230246251565404236316680908203124", "8.98846567431158e307",
+  };
+  const char *bad[] = {
+    "", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "--1", "0x10", "inf", "-inf", "nan", "1,5", " 1", "1 ",
+    "1e400", "-1e999", "1f", "1.5d",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    check_one (good[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      double v;
+      g_assert_false (_sq_parse_double (bad[i], strlen (bad[i]), &v));
+    }
+}
+
+static void
+test_random (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+  char buf[64];
+  guint n = g_test_slow () ? 3000000 : 300000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double v;
+      guint kind = g_rand_int_range (rand, 0, 5);
+
+      switch (kind)
+        {
+        case 0:   /* typical animation values, fixed decimals */
+          v = g_rand_double_range (rand, -400, 400);
+          g_snprintf (buf, sizeof buf, "%.*f", g_rand_int_range (rand, 0, 12), v);
+          break;
+        case 1:   /* any double, shortest-ish */
+          {
+            guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+            memcpy (&v, &bits, sizeof v);
+            if (!isfinite (v))
+              v = 1.5;
+            g_snprintf (buf, sizeof buf, "%.*g", g_rand_int_range (rand, 1, 18), v);
+          }
+          break;
+        case 2:   /* exponent forms */
+          v = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -30, 30));
+          g_snprintf (buf, sizeof buf, "%.*e", g_rand_int_range (rand, 0, 20), v);
+          break;
+        case 3:   /* random digit strings */
+          {
+            guint n_digits = g_rand_int_range (rand, 1, 25), dot = g_rand_int_range (rand, 0, n_digits + 1);
+            gsize k = 0;
+            if (g_rand_boolean (rand))
+              buf[k++] = '-';
+            for (guint d = 0; d < n_digits; d++)
+              {
+                if (d == dot)
+                  buf[k++] = '.';
+                buf[k++] = '0' + g_rand_int_range (rand, 0, 10);
+              }
+            buf[k] = '\0';
+          }
+          break;
+        default:  /* halfway cases near 2^53 */
+          g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT "%s",
+                      (G_GUINT64_CONSTANT (1) << 53) + g_rand_int_range (rand, -5, 5),
+                      g_rand_boolean (rand) ? ".5" : "");
+          break;
+        }
+      check_one (buf);
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_locale_independent (void)
+{
+  double v;
+
+  /* a locale with a decimal comma changes nothing */
+  if (setlocale (LC_NUMERIC, "nl_NL.UTF-8") == NULL && setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    g_test_message ("no comma locale installed; checking in C");
+  g_assert_true (_sq_parse_double ("0.5", 3, &v));
+  g_assert_cmpfloat (v, ==, 0.5);
+  g_assert_false (_sq_parse_double ("0,5", 3, &v));
+  setlocale (LC_NUMERIC, "C");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/numbers/fixed-cases", test_fixed_cases);
+  g_test_add_func ("/numbers/random", test_random);
+  g_test_add_func ("/numbers/locale-independent", test_locale_independent);
+  return g_test_run ();
+}
