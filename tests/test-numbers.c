@@ -125,6 +125,51 @@ test_locale_independent (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+static void
+test_format (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  const double fixed[] = { 0, -0.0, 1, -1, 0.5, 349.1282, 0.005932, -0.999982, 0.0153, 1e-20, 123456789.5,
+                           2.04516014e-19, 1.99999989, 1e300, -3.4028234663852886e38, 5e-324 };
+
+  for (guint i = 0; i < 400000 + G_N_ELEMENTS (fixed); i++)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      double v;
+      int decimals = g_rand_boolean (rand) ? 4 : 6;
+      char ref[64];
+
+      if (i < G_N_ELEMENTS (fixed))
+        v = fixed[i];
+      else if (i % 3 == 0)    /* a number as a text file holds it */
+        v = g_ascii_strtod (g_ascii_formatd (ref, sizeof ref, decimals == 4 ? "%.4f" : "%.6f",
+                                             g_rand_double_range (rand, -400, 400)), NULL);
+      else if (i % 3 == 1)    /* a float, as binary SEQ holds it */
+        v = (float) (g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -12, 8)));
+      else
+        v = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -14, 9));
+
+      _sq_append_number (s, v, decimals);
+      g_ascii_formatd (ref, sizeof ref, decimals == 4 ? "%.4f" : "%.6f", v);
+      if (g_ascii_strtod (ref, NULL) == v && fabs (v) * pow (10, decimals) < 9007199254740992.0)
+        {
+          /* the fixed look, exactly as printf writes it */
+          if (strcmp (s->str, ref) != 0)
+            g_error ("%.17g: “%s”, printf “%s”", v, s->str, ref);
+        }
+      else
+        {
+          double back = g_ascii_strtod (s->str, NULL);
+          g_assert_null (strchr (s->str, ','));
+          /* floats come back exactly; any other double within half a unit
+           * of the ninth significant digit */
+          if (((double) (float) v == v && (float) back != (float) v) || fabs (back - v) > fabs (v) * 5.1e-9)
+            g_error ("%.17g: “%s” reads back as %.17g", v, s->str, back);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -133,5 +178,6 @@ main (int    argc,
   g_test_add_func ("/numbers/fixed-cases", test_fixed_cases);
   g_test_add_func ("/numbers/random", test_random);
   g_test_add_func ("/numbers/locale-independent", test_locale_independent);
+  g_test_add_func ("/numbers/format", test_format);
   return g_test_run ();
 }

@@ -181,6 +181,7 @@ typedef struct
   guint       line;       /* number of the line last returned */
   const char *cur;        /* the line last returned, without its end */
   gsize       cur_len;
+  const char *next_nl;    /* the next LF found, or the end */
 } SqLines;
 
 void     _sq_lines_init            (SqLines      *lines,
@@ -195,10 +196,19 @@ guint    _sq_split_tokens          (const char   *line,
                                     const char  **tok,
                                     gsize        *tok_len,
                                     guint         max);
+/* Scans one decimal number at `tok` (bit-identical to strtod, no locale);
+ * returns where it ends, or NULL when there is none or it is not finite. */
+const char *_sq_scan_double        (const char   *tok,
+                                    const char   *end,
+                                    double       *out);
+extern const guint8 _sq_sep_table[256];
 /* Parses a whole token as a finite decimal number, locale-independent. */
 gboolean _sq_parse_double          (const char   *tok,
                                     gsize         len,
                                     double       *out);
+void     _sq_append_number         (GString      *s,
+                                    double        value,
+                                    int           decimals);
 gboolean _sq_parse_int64           (const char   *tok,
                                     gsize         len,
                                     gint64       *out);

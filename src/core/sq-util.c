@@ -158,34 +158,51 @@ _sq_lines_init (SqLines    *lines,
 gboolean
 _sq_lines_next (SqLines *lines)
 {
-  const char *start, *p, *end;
+  const char *start, *end, *nl, *cr;
 
   if (lines->pos >= lines->len)
     return FALSE;
 
   start = lines->data + lines->pos;
   end = lines->data + lines->len;
-  p = start;
-  while (p < end && *p != '\n' && *p != '\r')
-    p++;
-  lines->cur = start;
-  lines->cur_len = p - start;
-  if (p < end)
+  /* the next LF is remembered, so files with lone CRs stay linear */
+  if (lines->next_nl == NULL || lines->next_nl < start)
     {
-      if (*p == '\r' && p + 1 < end && p[1] == '\n')
-        p += 2;
-      else
-        p++;
+      lines->next_nl = memchr (start, '\n', end - start);
+      if (lines->next_nl == NULL)
+        lines->next_nl = end;
     }
-  lines->pos = p - lines->data;
+  nl = lines->next_nl < end ? lines->next_nl : NULL;
+  cr = memchr (start, '\r', (nl ? nl : end) - start);
+  lines->cur = start;
+  if (cr != NULL)
+    {
+      /* CRLF, or a lone CR ending the line */
+      lines->cur_len = cr - start;
+      lines->pos = (cr + 1 == nl ? nl + 1 : cr + 1) - lines->data;
+    }
+  else if (nl != NULL)
+    {
+      lines->cur_len = nl - start;
+      lines->pos = nl + 1 - lines->data;
+    }
+  else
+    {
+      lines->cur_len = end - start;
+      lines->pos = lines->len;
+    }
   lines->line++;
   return TRUE;
 }
 
+const guint8 _sq_sep_table[256] = {
+  [' '] = 1, ['\t'] = 1, [','] = 1, [';'] = 1, ['\v'] = 1, ['\f'] = 1,
+};
+
 static inline gboolean
 is_sep (char c)
 {
-  return c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\v' || c == '\f';
+  return _sq_sep_table[(guint8) c] != 0;
 }
 
 guint
@@ -230,20 +247,21 @@ static const double pow10_exact[] = {
  * (nearly every number in an animation file) are exact by Clinger's fast
  * path: one correctly rounded multiplication or division of two exact
  * values. Anything else goes to g_ascii_strtod. No allocation, no locale. */
-gboolean
-_sq_parse_double (const char *tok,
-                  gsize       len,
-                  double     *out)
+const char *
+_sq_scan_double (const char *tok,
+                 const char *end,
+                 double     *out)
 {
-  const char *p = tok, *end = tok + len;
+  const char *p = tok;
+  gsize len;
   gboolean neg = FALSE, any_digit = FALSE;
   guint64 mant = 0;
   int sig = 0, exp10 = 0;
   gboolean truncated = FALSE;
   double v;
 
-  if (len == 0)
-    return FALSE;
+  if (p >= end)
+    return NULL;
   if (*p == '+' || *p == '-')
     neg = *p++ == '-';
   while (p < end && *p == '0')
@@ -281,7 +299,7 @@ _sq_parse_double (const char *tok,
         }
     }
   if (!any_digit)
-    return FALSE;
+    return NULL;
   if (p < end && (*p == 'e' || *p == 'E'))
     {
       gboolean eneg = FALSE;
@@ -291,14 +309,13 @@ _sq_parse_double (const char *tok,
       if (p < end && (*p == '+' || *p == '-'))
         eneg = *p++ == '-';
       if (p >= end || !g_ascii_isdigit (*p))
-        return FALSE;
+        return NULL;
       for (; p < end && g_ascii_isdigit (*p); p++)
         if (e < 100000)
           e = e * 10 + (*p - '0');
       exp10 += eneg ? -e : e;
     }
-  if (p != end)
-    return FALSE;
+  len = p - tok;
 
   if (!truncated && mant <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
     {
@@ -321,9 +338,100 @@ _sq_parse_double (const char *tok,
         g_free (copy);
     }
   if (!isfinite (v))
-    return FALSE;
+    return NULL;
   *out = neg ? -v : v;
-  return TRUE;
+  return p;
+}
+
+gboolean
+_sq_parse_double (const char *tok,
+                  gsize       len,
+                  double     *out)
+{
+  return len > 0 && _sq_scan_double (tok, tok + len, out) == tok + len;
+}
+
+static void
+append_scaled (GString *s,
+               gboolean neg,
+               guint64  digits,
+               int      decimals,
+               gboolean trim)
+{
+  char buf[48];
+  int n = 0;
+
+  /* digits of the integer, least significant first, at least decimals + 1 */
+  do
+    {
+      buf[n++] = (char) ('0' + digits % 10);
+      digits /= 10;
+    }
+  while (digits > 0 || n <= decimals);
+  if (trim)
+    {
+      int skip = 0;
+      while (skip < decimals && buf[skip] == '0')
+        skip++;
+      memmove (buf, buf + skip, n - skip);
+      n -= skip;
+      decimals -= skip;
+    }
+  if (neg)
+    g_string_append_c (s, '-');
+  for (int i = n - 1; i >= 0; i--)
+    {
+      g_string_append_c (s, buf[i]);
+      if (i == decimals && decimals > 0)
+        g_string_append_c (s, '.');
+    }
+}
+
+/* `decimals` fixed decimals when that text reads back as exactly `v`
+ * (Clinger: an integer below 2^53 over an exact power of ten is correctly
+ * rounded, so the check is one division); otherwise nine significant
+ * digits, which carry any 32-bit float exactly. Same text as
+ * "%.*f" / "%.9g" would give, without printf. */
+void
+_sq_append_number (GString *s,
+                   double   v,
+                   int      decimals)
+{
+  double a = fabs (v);
+
+  if (decimals >= 0 && decimals <= 22 && a * pow10_exact[decimals] < 9007199254740992.0)
+    {
+      double r = floor (a * pow10_exact[decimals] + 0.5);
+      if (r / pow10_exact[decimals] == a)
+        {
+          append_scaled (s, signbit (v) != 0, (guint64) r, decimals, FALSE);
+          return;
+        }
+    }
+  if (isfinite (v) && a >= 1e-13 && a < 1e9)
+    {
+      int e = (int) floor (log10 (a));
+      int d = 8 - e;
+
+      if (d >= 0 && d <= 22)
+        {
+          double r = floor (a * pow10_exact[d] + 0.5);
+          if (r >= 1e9)       /* rounding carried into a tenth digit */
+            {
+              d--;
+              r = floor (a * pow10_exact[d] + 0.5);
+            }
+          if (d >= 0 && r < 9007199254740992.0)
+            {
+              append_scaled (s, signbit (v) != 0, (guint64) r, d, TRUE);
+              return;
+            }
+        }
+    }
+  {
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.9g", v));
+  }
 }
 
 gboolean

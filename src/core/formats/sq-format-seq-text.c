@@ -309,8 +309,6 @@ seq_text_read (GBytes              *bytes,
 
   while (_sq_lines_next (&lines))
     {
-      const char *tok[MAX_TOKENS];
-      gsize tok_len[MAX_TOKENS];
       guint n;
       double num[11];
       gint64 ms;
@@ -359,30 +357,56 @@ seq_text_read (GBytes              *bytes,
           continue;
         }
 
-      n = _sq_split_tokens (lines.cur, lines.cur_len, tok, tok_len, MAX_TOKENS);
+      /* one pass: scan each field as a number where it stands */
+      {
+        const char *p = lines.cur, *end = lines.cur + lines.cur_len;
+
+        n = 0;
+        for (;;)
+          {
+            const char *field, *stop;
+
+            while (p < end && _sq_sep_table[(guint8) *p])
+              p++;
+            if (p >= end)
+              break;
+            field = p;
+            if (n >= 11)
+              {
+                sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                                      "limb “%s”: a key line has 8 or 11 numbers; this one has more", joint->name);
+                return NULL;
+              }
+            if (n == 0)
+              {
+                stop = p;
+                while (stop < end && !_sq_sep_table[(guint8) *stop])
+                  stop++;
+                if (!_sq_parse_int64 (field, stop - field, &ms))
+                  {
+                    sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                                          "the time must be a whole number of milliseconds");
+                    return NULL;
+                  }
+              }
+            else if ((stop = _sq_scan_double (field, end, &num[n])) == NULL
+                     || (stop < end && !_sq_sep_table[(guint8) *stop]))
+              {
+                sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                                      "not a number");
+                return NULL;
+              }
+            p = stop;
+            n++;
+          }
+      }
       if (n != 8 && n != 11)
         {
-          guint col = n > 11 ? (guint) (tok[11] - lines.cur) + 1 : (guint) lines.cur_len + 1;
-          if (n > 8 && n < 11)
-            col = (guint) lines.cur_len + 1;
-          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, col,
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
                                 "limb “%s” expects %" G_GINT64_FORMAT " more key line(s) of 8 or 11 numbers; this line has %u fields",
                                 joint->name, keys_left, n);
           return NULL;
         }
-      if (!_sq_parse_int64 (tok[0], tok_len[0], &ms))
-        {
-          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (tok[0] - lines.cur) + 1,
-                                "the time must be a whole number of milliseconds");
-          return NULL;
-        }
-      for (guint i = 1; i < n; i++)
-        if (!_sq_parse_double (tok[i], tok_len[i], &num[i]))
-          {
-            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (tok[i] - lines.cur) + 1,
-                                  "not a number");
-            return NULL;
-          }
 
       {
         SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
@@ -444,24 +468,6 @@ seq_text_read (GBytes              *bytes,
 }
 
 /* ---- writing ------------------------------------------------------------- */
-
-/* The spec's look (fixed decimals) when that reads back exactly, as numbers
- * read from text SEQ do; otherwise nine significant digits, which carry a
- * 32-bit float (binary SEQ's precision) exactly. */
-static void
-append_number (GString *s,
-               double   v,
-               int      decimals)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  char fmt[8];
-
-  g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
-  g_ascii_formatd (buf, sizeof buf, fmt, v);
-  if (g_ascii_strtod (buf, NULL) != v)
-    g_ascii_formatd (buf, sizeof buf, "%.9g", v);
-  g_string_append (s, buf);
-}
 
 typedef struct
 {
@@ -668,14 +674,14 @@ seq_text_write (const SqClip        *clip,
             for (guint c = 0; c < 3; c++)
               {
                 g_string_append_c (body, ' ');
-                append_number (body, ln->aa[c], 6);
+                _sq_append_number (body, ln->aa[c], 6);
               }
             g_string_append_c (body, ' ');
-            append_number (body, ln->aa[3], 4);
+            _sq_append_number (body, ln->aa[3], 4);
             for (guint c = 0; c < 3; c++)
               {
                 g_string_append_c (body, ' ');
-                append_number (body, ln->pos[c], 4);
+                _sq_append_number (body, ln->pos[c], 4);
               }
             if (scl->n_keys > 0)
               {
@@ -686,7 +692,7 @@ seq_text_write (const SqClip        *clip,
                 for (guint c = 0; c < 3; c++)
                   {
                     g_string_append_c (body, ' ');
-                    append_number (body, ln->scale[c], 4);
+                    _sq_append_number (body, ln->scale[c], 4);
                   }
               }
             g_string_append (body, "\r\n");
