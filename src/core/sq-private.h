@@ -189,13 +189,6 @@ void     _sq_lines_init            (SqLines      *lines,
                                     gsize         len);
 gboolean _sq_lines_next            (SqLines      *lines);
 
-/* Splits a line into tokens at spaces, tabs and commas; returns the count,
- * at most `max`; `starts` receive columns (0-based offsets in the line). */
-guint    _sq_split_tokens          (const char   *line,
-                                    gsize         len,
-                                    const char  **tok,
-                                    gsize        *tok_len,
-                                    guint         max);
 /* Scans one decimal number at `tok` (bit-identical to strtod, no locale);
  * returns where it ends, or NULL when there is none or it is not finite. */
 const char *_sq_scan_double        (const char   *tok,

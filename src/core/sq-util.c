@@ -199,43 +199,6 @@ const guint8 _sq_sep_table[256] = {
   [' '] = 1, ['\t'] = 1, [','] = 1, [';'] = 1, ['\v'] = 1, ['\f'] = 1,
 };
 
-static inline gboolean
-is_sep (char c)
-{
-  return _sq_sep_table[(guint8) c] != 0;
-}
-
-guint
-_sq_split_tokens (const char  *line,
-                  gsize        len,
-                  const char **tok,
-                  gsize       *tok_len,
-                  guint        max)
-{
-  guint n = 0;
-  gsize i = 0;
-
-  while (i < len)
-    {
-      gsize s;
-
-      while (i < len && is_sep (line[i]))
-        i++;
-      if (i >= len)
-        break;
-      s = i;
-      while (i < len && !is_sep (line[i]))
-        i++;
-      if (n < max)
-        {
-          tok[n] = line + s;
-          tok_len[n] = i - s;
-        }
-      n++;
-    }
-  return n;
-}
-
 /* Exact powers of ten a double holds */
 static const double pow10_exact[] = {
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,

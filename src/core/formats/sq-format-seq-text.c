@@ -24,8 +24,6 @@
 #include "sq-math.h"
 #include "sq-private.h"
 
-#define MAX_TOKENS 16
-
 static gboolean
 is_blank_or_comment (const char *line,
                      gsize       len)
