@@ -126,6 +126,71 @@ test_byte_changes (void)
   g_rand_free (rand);
 }
 
+/* Writing what was read back gives the same bytes (the fuzz-roundtrip
+ * harness's property) */
+static void
+assert_stable_writes (GBytes *bytes)
+{
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, NULL, NULL, NULL);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  gsize n_formats;
+  const SqFormat * const *formats = sq_formats (&n_formats);
+
+  if (clip == NULL)
+    return;
+  for (gsize f = 0; f < n_formats; f++)
+    {
+      g_autoptr(GBytes) once = sq_save_bytes (clip, formats[f], &opts, NULL, NULL);
+      g_autoptr(SqClip) back = NULL;
+      g_autoptr(GBytes) twice = NULL;
+
+      if (once == NULL)
+        continue;
+      back = sq_load_bytes (once, NULL, formats[f], NULL, NULL);
+      g_assert_nonnull (back);
+      twice = sq_save_bytes (back, formats[f], &opts, NULL, NULL);
+      g_assert_true (g_bytes_equal (once, twice));
+    }
+}
+
+/* Every file the fuzzers ever found, replayed */
+static void
+test_regressions (void)
+{
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "data", "regressions", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(GBytes) bytes = NULL;
+
+      if (g_str_equal (name, "README"))
+        continue;
+      bytes = tu_read (path);
+      gsize len;
+      const guint8 *data = g_bytes_get_data (bytes, &len);
+
+      g_test_message ("replaying %s", name);
+      try_all_readers (data, len);
+      assert_stable_writes (bytes);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
+static void
+test_stable_writes (void)
+{
+  g_autoptr(GPtrArray) inputs = test_inputs ();
+
+  for (guint i = 0; i < inputs->len; i++)
+    assert_stable_writes (inputs->pdata[i]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -140,5 +205,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/robustness/truncations", test_truncations);
   g_test_add_func ("/robustness/byte-changes", test_byte_changes);
+  g_test_add_func ("/robustness/regressions", test_regressions);
+  g_test_add_func ("/robustness/stable-writes", test_stable_writes);
   return g_test_run ();
 }

@@ -319,7 +319,7 @@ append_scaled (GString *s,
                gboolean neg,
                guint64  digits,
                int      decimals,
-               gboolean trim)
+               int      min_decimals)
 {
   char buf[48];
   int n = 0;
@@ -331,10 +331,11 @@ append_scaled (GString *s,
       digits /= 10;
     }
   while (digits > 0 || n <= decimals);
-  if (trim)
+  /* trailing zeros go, but never below min_decimals, so that the text
+   * reads back to a number that is written the same way again */
     {
       int skip = 0;
-      while (skip < decimals && buf[skip] == '0')
+      while (skip < decimals - min_decimals && buf[skip] == '0')
         skip++;
       memmove (buf, buf + skip, n - skip);
       n -= skip;
@@ -367,7 +368,7 @@ _sq_append_number (GString *s,
       double r = floor (a * pow10_exact[decimals] + 0.5);
       if (r / pow10_exact[decimals] == a)
         {
-          append_scaled (s, signbit (v) != 0, (guint64) r, decimals, FALSE);
+          append_scaled (s, signbit (v) != 0, (guint64) r, decimals, decimals);
           return;
         }
     }
@@ -386,7 +387,9 @@ _sq_append_number (GString *s,
             }
           if (d >= 0 && r < 9007199254740992.0)
             {
-              append_scaled (s, signbit (v) != 0, (guint64) r, d, TRUE);
+              for (; d < decimals; d++)
+                r *= 10;
+              append_scaled (s, signbit (v) != 0, (guint64) r, d, MAX (decimals, 0));
               return;
             }
         }
