@@ -689,7 +689,8 @@ seq_binary_write (const SqClip        *clip,
           for (gsize k = 0; k < n_frames; k++)
             {
               sq_put_be32 (out, (guint32) frames[k]);
-              g_byte_array_append (out, payload + k * size, size);
+              if (size > 0)
+                g_byte_array_append (out, payload + k * size, size);
             }
         }
     }
@@ -785,7 +786,7 @@ seq_binary_dump_field (GString    *out,
                                     b + 4, block_title (b + 4, size), n, size);
           for (gsize k = 0; k < n && (gsize) (k + 1) * size <= n_payload; k++)
             {
-              const guint8 *rec = payload + k * size;
+              const guint8 *rec = size > 0 ? payload + k * size : NULL;
 
               if (json)
                 g_string_append_printf (out, "%s[", k > 0 ? "," : "");

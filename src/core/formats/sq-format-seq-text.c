@@ -615,6 +615,7 @@ seq_text_write (const SqClip        *clip,
         const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
         const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
         g_autoptr(GByteArray) name = g_byte_array_new ();
+        guint not_numbers = 0;
 
         if (lines->len == 1)
           {
@@ -663,11 +664,24 @@ seq_text_write (const SqClip        *clip,
               sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, ln->rot);
             if (!have_alt)
               sq_quat_to_axis_angle (ln->rot, ln->aa);
+            /* text SEQ has no way to write a value that is not a number */
+            if (!isfinite (ln->aa[0] + ln->aa[1] + ln->aa[2] + ln->aa[3]))
+              {
+                static const double none[4] = { 0, 0, 1, 0 };
+                memcpy (ln->aa, none, sizeof none);
+                not_numbers++;
+              }
             if (ln->idx[1] >= 0)
               memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
             else
               sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
 
+            for (guint c = 0; c < 3; c++)
+              if (!isfinite (ln->pos[c]))
+                {
+                  ln->pos[c] = 0.0;
+                  not_numbers++;
+                }
             g_string_append_printf (body, "%" G_GINT64_FORMAT, ln->ms);
             for (guint c = 0; c < 3; c++)
               {
@@ -688,6 +702,12 @@ seq_text_write (const SqClip        *clip,
                 else
                   sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
                 for (guint c = 0; c < 3; c++)
+                  if (!isfinite (ln->scale[c]))
+                    {
+                      ln->scale[c] = 1.0;
+                      not_numbers++;
+                    }
+                for (guint c = 0; c < 3; c++)
                   {
                     g_string_append_c (body, ' ');
                     _sq_append_number (body, ln->scale[c], 4);
@@ -695,6 +715,9 @@ seq_text_write (const SqClip        *clip,
               }
             g_string_append (body, "\r\n");
           }
+        if (not_numbers > 0)
+          _sq_loss (losses, _("joint “%s”: %u values that are not numbers (NaN or infinite) written as no rotation, 0 or 1"),
+                    joint->name, not_numbers);
         n_limbs++;
       }
   }
