@@ -37,6 +37,7 @@ sq_dump_summary (const SqClip *clip)
 {
   SqClipSummary s;
   GString *out = g_string_new (NULL);
+  char fps[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
 
   sq_clip_summarize (clip, &s);
   g_string_append_printf (out, "%-10s %s\n", _("Format:"), s.format_name);
@@ -46,12 +47,13 @@ sq_dump_summary (const SqClip *clip)
   else
     g_string_append_printf (out, "%-10s %s %s\n", _("Root:"), sq_clip_get_effective_root (clip),
                             _("(blank in the header)"));
-  g_string_append_printf (out, "%-10s %" G_GSIZE_FORMAT "\n", _("Joints:"), s.n_joints);
-  g_string_append_printf (out, "%-10s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " rotation, %" G_GSIZE_FORMAT
-                          " translation, %" G_GSIZE_FORMAT " scale)\n",
-                          _("Keys:"), s.n_keys, s.n_rotation_keys, s.n_translation_keys, s.n_scale_keys);
-  g_string_append_printf (out, "%-10s %.3f s\n", _("Duration:"), s.duration);
-  g_string_append_printf (out, "%-10s %u (%g per second)\n", _("Frames:"), s.frames, clip->fps);
+  g_string_append_printf (out, "%-10s %zu\n", _("Joints:"), s.n_joints);
+  g_string_append_printf (out, "%-10s ", _("Keys:"));
+  g_string_append_printf (out, _("%zu (%zu rotation, %zu translation, %zu scale)\n"),
+                          s.n_keys, s.n_rotation_keys, s.n_translation_keys, s.n_scale_keys);
+  g_string_append_printf (out, "%-10s %s s\n", _("Duration:"), g_ascii_formatd (dur, sizeof dur, "%.3f", s.duration));
+  g_string_append_printf (out, "%-10s ", _("Frames:"));
+  g_string_append_printf (out, _("%u (%s per second)\n"), s.frames, g_ascii_formatd (fps, sizeof fps, "%g", clip->fps));
   if (clip->warnings->len > 0)
     g_string_append_printf (out, "%-10s %u\n", _("Warnings:"), clip->warnings->len);
   return g_string_free (out, FALSE);
@@ -233,6 +235,9 @@ sq_dump_json (const SqClip *clip)
 
 /* ---- readable text ------------------------------------------------------------ */
 
+/* numbers in the readable dump use a point whatever the locale */
+#define FX(fmt, v) g_ascii_formatd (fxbuf[fxi++ % 8], G_ASCII_DTOSTR_BUF_SIZE, fmt, v)
+
 static void
 text_props (GString       *out,
             const SqClip  *clip,
@@ -261,6 +266,8 @@ sq_dump_text (const SqClip *clip)
   GString *out = g_string_sized_new (1024 + sq_clip_count_keys (clip) * 96);
   g_autofree char *summary = sq_dump_summary (clip);
   char b[4][SQ_DOUBLE_BUF];
+  char fxbuf[8][G_ASCII_DTOSTR_BUF_SIZE];
+  guint fxi = 0;
 
   g_string_append (out, summary);
   text_props (out, clip, clip->extra, "");
@@ -275,12 +282,12 @@ sq_dump_text (const SqClip *clip)
       const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
       gboolean is_root = (gssize) j == sq_clip_get_root_index (clip);
 
-      g_string_append_printf (out, "\n%s %" G_GSIZE_FORMAT ": “%s”%s\n", _("Joint"), j + 1, joint->name,
+      g_string_append_printf (out, "\n%s %zu: “%s”%s\n", _("Joint"), j + 1, joint->name,
                               is_root ? _(" (root)") : "");
       text_props (out, clip, joint->extra, "  ");
       if (rot->n_keys > 0)
         {
-          g_string_append_printf (out, _("  Rotations: %" G_GSIZE_FORMAT " keys (frame, time, quaternion W X Y Z, axis X Y Z angle°)\n"),
+          g_string_append_printf (out, _("  Rotations: %zu keys (frame, time, quaternion W X Y Z, axis X Y Z angle°)\n"),
                                   rot->n_keys);
           for (gsize k = 0; k < rot->n_keys; k++)
             {
@@ -288,21 +295,25 @@ sq_dump_text (const SqClip *clip)
               double aa[4];
 
               sq_quat_to_axis_angle (key->v, aa);
-              g_string_append_printf (out, "    %6d  %9.4f s  %11.7f %11.7f %11.7f %11.7f   %9.6f %9.6f %9.6f %9.4f\n",
-                                      sq_clip_time_to_frame (clip, key->time), key->time,
-                                      key->v[0], key->v[1], key->v[2], key->v[3], aa[0], aa[1], aa[2], aa[3]);
+              g_string_append_printf (out, "    %6d  %s s ", sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time));
+              for (guint c = 0; c < 4; c++)
+                g_string_append_printf (out, " %s", FX ("%11.7f", key->v[c]));
+              g_string_append (out, "  ");
+              for (guint c = 0; c < 3; c++)
+                g_string_append_printf (out, " %s", FX ("%9.6f", aa[c]));
+              g_string_append_printf (out, " %s\n", FX ("%9.4f", aa[3]));
             }
         }
       if (pos->n_keys > 0)
         {
-          g_string_append_printf (out, _("  Translations: %" G_GSIZE_FORMAT " keys (frame, time, X Y Z)\n"), pos->n_keys);
+          g_string_append_printf (out, _("  Translations: %zu keys (frame, time, X Y Z)\n"), pos->n_keys);
           for (gsize k = 0; k < pos->n_keys; k++)
             {
               const SqKey *key = &pos->keys[k];
               guint8 p = pos->present ? pos->present[k] : SQ_PRESENT_ALL;
 
-              g_string_append_printf (out, "    %6d  %9.4f s  %s%s %s%s %s%s\n",
-                                      sq_clip_time_to_frame (clip, key->time), key->time,
+              g_string_append_printf (out, "    %6d  %s s  %s%s %s%s %s%s\n",
+                                      sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time),
                                       sq_format_double (b[0], sizeof b[0], key->v[0]), p & SQ_PRESENT_X ? "" : "~",
                                       sq_format_double (b[1], sizeof b[1], key->v[1]), p & SQ_PRESENT_Y ? "" : "~",
                                       sq_format_double (b[2], sizeof b[2], key->v[2]), p & SQ_PRESENT_Z ? "" : "~");
@@ -312,12 +323,12 @@ sq_dump_text (const SqClip *clip)
         }
       if (scl->n_keys > 0)
         {
-          g_string_append_printf (out, _("  Scales: %" G_GSIZE_FORMAT " keys (frame, time, X Y Z)\n"), scl->n_keys);
+          g_string_append_printf (out, _("  Scales: %zu keys (frame, time, X Y Z)\n"), scl->n_keys);
           for (gsize k = 0; k < scl->n_keys; k++)
             {
               const SqKey *key = &scl->keys[k];
-              g_string_append_printf (out, "    %6d  %9.4f s  %s %s %s\n",
-                                      sq_clip_time_to_frame (clip, key->time), key->time,
+              g_string_append_printf (out, "    %6d  %s s  %s %s %s\n",
+                                      sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time),
                                       sq_format_double (b[0], sizeof b[0], key->v[0]),
                                       sq_format_double (b[1], sizeof b[1], key->v[1]),
                                       sq_format_double (b[2], sizeof b[2], key->v[2]));

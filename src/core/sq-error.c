@@ -28,7 +28,7 @@ sq_set_error_at_offset (GError    **error,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   /* TRANSLATORS: the problem, then the byte offset in hex and decimal */
-  g_set_error (error, SQ_ERROR, code, _("%s at offset 0x%" G_GSIZE_MODIFIER "x (%" G_GSIZE_FORMAT ")"),
+  g_set_error (error, SQ_ERROR, code, _("%s at offset 0x%zx (%zu)"),
                msg, offset, offset);
 }
 

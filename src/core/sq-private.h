@@ -39,7 +39,7 @@ sq_reader_need (SqReader   *r,
   if (sq_reader_left (r) < n)
     {
       sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, r->pos,
-                              "file ends inside %s (%" G_GSIZE_FORMAT " bytes needed, %" G_GSIZE_FORMAT " left)",
+                              "file ends inside %s (%zu bytes needed, %zu left)",
                               what, n, sq_reader_left (r));
       return FALSE;
     }
@@ -101,7 +101,7 @@ sq_reader_check_count (SqReader   *r,
     {
       sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, count_offset,
                               "%s count %" G_GUINT64_FORMAT " needs at least %" G_GUINT64_FORMAT
-                              " bytes but only %" G_GSIZE_FORMAT " are left",
+                              " bytes but only %zu are left",
                               what, count, (guint64) count * size, sq_reader_left (r));
       return FALSE;
     }

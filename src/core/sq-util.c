@@ -372,26 +372,39 @@ _sq_append_number (GString *s,
           return;
         }
     }
-  if (isfinite (v) && a >= 1e-13 && a < 1e9)
+  if (isfinite (v) && a >= 1e-13 && a < 1e30)
     {
       int e = (int) floor (log10 (a));
       int d = 8 - e;
+      double r = 0;
 
+      for (guint tries = 0; tries < 2; tries++)
+        {
+          r = d >= 0 ? floor (a * pow10_exact[MIN (d, 22)] + 0.5) : floor (a / pow10_exact[MIN (-d, 22)] + 0.5);
+          if (r < 1e9)
+            break;
+          d--;          /* rounding carried into a tenth digit */
+        }
       if (d >= 0 && d <= 22)
         {
-          double r = floor (a * pow10_exact[d] + 0.5);
-          if (r >= 1e9)       /* rounding carried into a tenth digit */
+          for (; d < decimals; d++)
+            r *= 10;
+          append_scaled (s, signbit (v) != 0, (guint64) r, d, MAX (decimals, 0));
+          return;
+        }
+      if (d < 0 && d >= -22)
+        {
+          /* nine digits, then zeros up to the point, then the format's decimals */
+          append_scaled (s, signbit (v) != 0, (guint64) r, 0, 0);
+          for (int z = 0; z < -d; z++)
+            g_string_append_c (s, '0');
+          if (decimals > 0)
             {
-              d--;
-              r = floor (a * pow10_exact[d] + 0.5);
+              g_string_append_c (s, '.');
+              for (int z = 0; z < decimals; z++)
+                g_string_append_c (s, '0');
             }
-          if (d >= 0 && r < 9007199254740992.0)
-            {
-              for (; d < decimals; d++)
-                r *= 10;
-              append_scaled (s, signbit (v) != 0, (guint64) r, d, MAX (decimals, 0));
-              return;
-            }
+          return;
         }
     }
   {

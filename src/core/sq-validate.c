@@ -32,7 +32,7 @@ sq_clip_check (const SqClip *clip,
       const SqJoint *joint = &clip->joints[j];
 
       if (joint->name == NULL || !g_utf8_validate (joint->name, -1, NULL))
-        FAIL ("joint %" G_GSIZE_FORMAT " has no UTF-8 name", j);
+        FAIL ("joint %zu has no UTF-8 name", j);
       if (joint->extra == NULL)
         FAIL ("joint “%s” has no property list", joint->name);
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
@@ -44,12 +44,12 @@ sq_clip_check (const SqClip *clip,
           for (gsize k = 0; k < t->n_keys; k++)
             {
               if (!isfinite (t->keys[k].time))
-                FAIL ("joint “%s” channel %u key %" G_GSIZE_FORMAT ": time is not finite", joint->name, c, k);
+                FAIL ("joint “%s” channel %u key %zu: time is not finite", joint->name, c, k);
               if (k > 0 && !(t->keys[k].time > t->keys[k - 1].time))
-                FAIL ("joint “%s” channel %u key %" G_GSIZE_FORMAT ": times not strictly increasing",
+                FAIL ("joint “%s” channel %u key %zu: times not strictly increasing",
                       joint->name, c, k);
               if (t->present != NULL && (t->present[k] & ~SQ_PRESENT_ALL) != 0)
-                FAIL ("joint “%s” channel %u key %" G_GSIZE_FORMAT ": bad component mask", joint->name, c, k);
+                FAIL ("joint “%s” channel %u key %zu: bad component mask", joint->name, c, k);
             }
         }
     }
@@ -161,19 +161,19 @@ validate_aw (const SqClip *clip,
 
           if (!isfinite (n))
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
-                         _("joint “%s” key %" G_GSIZE_FORMAT " (frame %d): the rotation is not a finite number"),
+                         _("joint “%s” key %zu (frame %d): the rotation is not a finite number"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
           else if (fabs (n - 1.0) > 1e-3)
             add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
-                         _("joint “%s” key %" G_GSIZE_FORMAT " (frame %d): the quaternion's length is %.4f, not 1"),
+                         _("joint “%s” key %zu (frame %d): the quaternion's length is %.4f, not 1"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time), sqrt (n));
           if (rot->keys[k].time < -1e-9)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
-                         _("joint “%s” key %" G_GSIZE_FORMAT ": frame %d is before the first frame"),
+                         _("joint “%s” key %zu: frame %d is before the first frame"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
           else if (rot->keys[k].time > last_frame_time + 1e-9)
             add_finding (findings, text ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
-                         _("joint “%s” key %" G_GSIZE_FORMAT " at %.3f s (frame %d) is after the end of the animation (%.3f s)"),
+                         _("joint “%s” key %zu at %.3f s (frame %d) is after the end of the animation (%.3f s)"),
                          joint->name, k + 1, rot->keys[k].time,
                          sq_clip_time_to_frame (clip, rot->keys[k].time), clip->duration);
         }
@@ -182,7 +182,7 @@ validate_aw (const SqClip *clip,
         {
           if (rot->n_keys < 2)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
-                         _("limb “%s” has %" G_GSIZE_FORMAT " key(s); text SEQ needs at least two"),
+                         _("limb “%s” has %zu key(s); text SEQ needs at least two"),
                          joint->name, rot->n_keys);
           if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, 0,

@@ -456,7 +456,7 @@ seq_binary_read (GBytes              *bytes,
 
   if (sq_reader_left (&r) > 0)
     {
-      sq_clip_add_warning (clip, _("%" G_GSIZE_FORMAT " bytes after the last block at offset %" G_GSIZE_FORMAT " are kept as they are"),
+      sq_clip_add_warning (clip, _("%zu bytes after the last block at offset %zu are kept as they are"),
                            sq_reader_left (&r), r.pos);
       sq_props_set (clip->extra, "trailing",
                     g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, r.data + r.pos, sq_reader_left (&r), 1));
@@ -589,10 +589,10 @@ seq_binary_write (const SqClip        *clip,
 
       if ((gssize) j != root && joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0
           && track_has_nonzero (&joint->tracks[SQ_CHANNEL_TRANSLATION]))
-        _sq_loss (losses, _("joint “%s”: %" G_GSIZE_FORMAT " translation keys dropped (binary SEQ moves only the root)"),
+        _sq_loss (losses, _("joint “%s”: %zu translation keys dropped (binary SEQ moves only the root)"),
                   joint->name, joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys);
       if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
-        _sq_loss (losses, _("joint “%s”: %" G_GSIZE_FORMAT " scale keys dropped (binary SEQ has no scale)"),
+        _sq_loss (losses, _("joint “%s”: %zu scale keys dropped (binary SEQ has no scale)"),
                   joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
 
       if (rot->n_keys == 0 && sq_props_get_bool (joint->extra, "no-entry", FALSE))
@@ -680,7 +680,7 @@ seq_binary_write (const SqClip        *clip,
           if ((guint64) n_frames * size != n_payload)
             {
               g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                           _("Block %u is inconsistent (%" G_GSIZE_FORMAT " records of %u bytes, %" G_GSIZE_FORMAT " bytes)"),
+                           _("Block %u is inconsistent (%zu records of %u bytes, %zu bytes)"),
                            b + 4, n_frames, size, n_payload);
               return NULL;
             }
@@ -716,10 +716,10 @@ seq_binary_describe_field (const char *key,
       gsize n = g_variant_n_children (value);
       if (n == 1)
         return g_strdup (_("block 4 after the location (facing)"));
-      return g_strdup_printf (_("blocks 4–%" G_GSIZE_FORMAT " after the location (facing and unknown data)"), 3 + n);
+      return g_strdup_printf (_("blocks 4–%zu after the location (facing and unknown data)"), 3 + n);
     }
   if (g_str_equal (key, "trailing"))
-    return g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes after the last block"), g_variant_n_children (value));
+    return g_strdup_printf (_("%zu bytes after the last block"), g_variant_n_children (value));
   if (g_str_equal (key, "blocks-present"))
     return g_strdup (_("the absence of the block section"));
   if (g_str_equal (key, "location-blocks"))
@@ -779,10 +779,10 @@ seq_binary_dump_field (GString    *out,
           payload = g_variant_get_fixed_array (payload_v, &n_payload, 1);
           n_floats = size % 4 == 0 ? size / 4 : 0;
           if (json)
-            g_string_append_printf (out, "%s{\"block\":%" G_GSIZE_FORMAT ",\"record_size\":%u,\"keys\":[",
+            g_string_append_printf (out, "%s{\"block\":%zu,\"record_size\":%u,\"keys\":[",
                                     b > 0 ? "," : "", b + 4, size);
           else
-            g_string_append_printf (out, _("Block %" G_GSIZE_FORMAT " (%s): %" G_GSIZE_FORMAT " keys of %u bytes\n"),
+            g_string_append_printf (out, _("Block %zu (%s): %zu keys of %u bytes\n"),
                                     b + 4, block_title (b + 4, size), n, size);
           for (gsize k = 0; k < n && (gsize) (k + 1) * size <= n_payload; k++)
             {
@@ -791,7 +791,7 @@ seq_binary_dump_field (GString    *out,
               if (json)
                 g_string_append_printf (out, "%s[", k > 0 ? "," : "");
               if (json)
-                _sq_json_number (out, (frames[k] - 1) / 30.0);
+                _sq_json_number (out, ((double) frames[k] - 1.0) / 30.0);
               else
                 g_string_append_printf (out, "    %6d ", frames[k]);
               for (guint f = 0; f < n_floats; f++)
@@ -803,7 +803,10 @@ seq_binary_dump_field (GString    *out,
                       _sq_json_number (out, v);
                     }
                   else
-                    g_string_append_printf (out, " %12.7g", v);
+                    {
+                      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+                      g_string_append_printf (out, " %s", g_ascii_formatd (buf, sizeof buf, "%12.7g", v));
+                    }
                 }
               if (n_floats == 0)
                 for (guint i = 0; i < size; i++)

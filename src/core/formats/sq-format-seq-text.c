@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -175,7 +176,7 @@ check_limb_rules (SqClip     *clip,
                   guint       line)
 {
   if (rot->n_keys < 2)
-    sq_clip_add_warning (clip, _("line %u: limb “%s” has %" G_GSIZE_FORMAT " key(s); text SEQ needs at least two"),
+    sq_clip_add_warning (clip, _("line %u: limb “%s” has %zu key(s); text SEQ needs at least two"),
                          line, name, rot->n_keys);
   if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
     sq_clip_add_warning (clip, _("line %u: limb “%s” starts at %.0f ms; text SEQ needs a key at 0"),
@@ -184,7 +185,7 @@ check_limb_rules (SqClip     *clip,
     {
       double last = floor (rot->keys[rot->n_keys - 1].time * 1000.0 + 0.5);
       if (last > (double) duration_ms)
-        sq_clip_add_warning (clip, _("line %u: limb “%s” ends at %.0f ms, after the duration of %" G_GINT64_FORMAT " ms"),
+        sq_clip_add_warning (clip, _("line %u: limb “%s” ends at %.0f ms, after the duration of %" PRId64 " ms"),
                              line, name, last, duration_ms);
       else if (last <= 0.0 && rot->n_keys >= 2)
         sq_clip_add_warning (clip, _("line %u: limb “%s” has no key after 0 ms"), line, name);
@@ -290,14 +291,14 @@ seq_text_read (GBytes              *bytes,
   if (version < 0)
     sq_clip_add_warning (clip, _("line 1: the header has no Version; 1 is assumed"));
   else if (version != 1)
-    sq_clip_add_warning (clip, _("line 1: Version=%" G_GINT64_FORMAT " is not 1; read as version 1"), version);
+    sq_clip_add_warning (clip, _("line 1: Version=%" PRId64 " is not 1; read as version 1"), version);
   if (version != 1)
     sq_props_set (clip->extra, "version", g_variant_new_int64 (version));
   /* every limb takes at least a line of a few bytes */
   if ((guint64) n_limbs > len / 2 || (guint64) n_limbs > max_joints)
     {
       sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, 1, 1,
-                            "Limbs=%" G_GINT64_FORMAT " is more than the file can hold", n_limbs);
+                            "Limbs=%" PRId64 " is more than the file can hold", n_limbs);
       return NULL;
     }
 
@@ -326,7 +327,7 @@ seq_text_read (GBytes              *bytes,
           if (limbs_seen == n_limbs)
             {
               sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, 1,
-                                    "more data after the %" G_GINT64_FORMAT " limbs the header announces", n_limbs);
+                                    "more data after the %" PRId64 " limbs the header announces", n_limbs);
               return NULL;
             }
           if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
@@ -338,7 +339,7 @@ seq_text_read (GBytes              *bytes,
           if (frames < 1 || (guint64) frames > (len - lines.pos) / 2 + 1)
             {
               sq_set_error_at_line (error, frames < 1 ? SQ_ERROR_BAD_VALUE : SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
-                                    "frames=%" G_GINT64_FORMAT " for limb “%s” %s", frames, name,
+                                    "frames=%" PRId64 " for limb “%s” %s", frames, name,
                                     frames < 1 ? "must be at least 1" : "is more than the rest of the file can hold");
               return NULL;
             }
@@ -401,7 +402,7 @@ seq_text_read (GBytes              *bytes,
       if (n != 8 && n != 11)
         {
           sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
-                                "limb “%s” expects %" G_GINT64_FORMAT " more key line(s) of 8 or 11 numbers; this line has %u fields",
+                                "limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields",
                                 joint->name, keys_left, n);
           return NULL;
         }
@@ -448,14 +449,14 @@ seq_text_read (GBytes              *bytes,
   if (keys_left > 0)
     {
       sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            "the file ends %" G_GINT64_FORMAT " key line(s) short of limb “%s”",
+                            "the file ends %" PRId64 " key line(s) short of limb “%s”",
                             keys_left, joint->name);
       return NULL;
     }
   if (limbs_seen < n_limbs)
     {
       sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            "the header announces %" G_GINT64_FORMAT " limbs but the file has %" G_GINT64_FORMAT,
+                            "the header announces %" PRId64 " limbs but the file has %" G_GINT64_FORMAT,
                             n_limbs, limbs_seen);
       return NULL;
     }
@@ -511,7 +512,7 @@ seq_text_write (const SqClip        *clip,
     }
   duration_ms = (gint64) d;
   if (fabs (d - clip->duration * 1000.0) > 1e-6)
-    _sq_loss (losses, _("duration %.6f s rounded to %" G_GINT64_FORMAT " ms"), clip->duration, duration_ms);
+    _sq_loss (losses, _("duration %.6f s rounded to %" PRId64 " ms"), clip->duration, duration_ms);
 
   if (clip->name[0] != '\0')
     _sq_loss (losses, _("the model name “%s” (text SEQ has no model name)"), clip->name);
@@ -597,7 +598,7 @@ seq_text_write (const SqClip        *clip,
 
     if (last_ms > duration_ms)
       {
-        _sq_loss (losses, _("the duration is extended from %" G_GINT64_FORMAT " ms to %" G_GINT64_FORMAT " ms to cover the last key"),
+        _sq_loss (losses, _("the duration is extended from %" PRId64 " ms to %" PRId64 " ms to cover the last key"),
                   duration_ms, last_ms);
         duration_ms = last_ms;
       }
@@ -621,7 +622,7 @@ seq_text_write (const SqClip        *clip,
           {
             Line extra = { .ms = duration_ms, .idx = { -1, -1, -1 } };
             g_array_append_val (lines, extra);
-            _sq_loss (losses, _("joint “%s”: a key at %" G_GINT64_FORMAT " ms is added, holding the pose (text SEQ needs two)"),
+            _sq_loss (losses, _("joint “%s”: a key at %" PRId64 " ms is added, holding the pose (text SEQ needs two)"),
                       joint->name, duration_ms);
           }
 
@@ -725,7 +726,7 @@ seq_text_write (const SqClip        *clip,
   out = g_string_sized_new (body->len + 64);
   if (sq_props_get_bool (clip->extra, "bom", FALSE))
     g_string_append (out, "\xef\xbb\xbf");
-  g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" G_GINT64_FORMAT "\r\n", n_limbs, duration_ms);
+  g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" PRId64 "\r\n", n_limbs, duration_ms);
   g_string_append_len (out, body->str, body->len);
   return g_string_free_to_bytes (out);
 }
@@ -735,7 +736,7 @@ seq_text_describe_field (const char *key,
                          GVariant   *value)
 {
   if (g_str_equal (key, "version"))
-    return g_strdup_printf (_("the header's Version=%" G_GINT64_FORMAT), g_variant_get_int64 (value));
+    return g_strdup_printf (_("the header's Version=%" PRId64), g_variant_get_int64 (value));
   return NULL;
 }
 
