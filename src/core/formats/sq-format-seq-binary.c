@@ -175,15 +175,6 @@ loc_key_compare (gconstpointer a,
   return fa < fb ? -1 : fa > fb;
 }
 
-static int
-frame_compare (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data G_GNUC_UNUSED)
-{
-  gint32 fa = *(const gint32 *) a, fb = *(const gint32 *) b;
-  return fa < fb ? -1 : fa > fb;
-}
-
 /* Blocks 1-3 become the root's translation track, keyed at the union of the
  * blocks' frames; an axis without a key at a frame takes the linear
  * interpolation of its neighbours and is marked as not present. */
@@ -192,35 +183,37 @@ build_location_track (SqTrack       *track,
                       const LocAxis  axes[3],
                       guint          n_axes)
 {
-  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (gint32));
   gsize cursor[3] = { 0, 0, 0 };
+  gsize total = 0;
 
   for (guint a = 0; a < n_axes; a++)
-    for (gsize i = 0; i < axes[a].n; i++)
-      g_array_append_val (frames, axes[a].keys[i].frame);
-  g_qsort_with_data (frames->data, frames->len, sizeof (gint32), frame_compare, NULL);
-
-  sq_track_reserve (track, frames->len);
+    total += axes[a].n;
+  sq_track_reserve (track, total);
   sq_track_ensure_present (track);
-  for (guint i = 0; i < frames->len; i++)
+
+  /* merge the axes' sorted frame lists */
+  for (;;)
     {
-      gint32 f = g_array_index (frames, gint32, i);
+      gint64 f = G_MAXINT64;
       SqKey *key;
       guint8 present = 0;
 
-      if (i > 0 && g_array_index (frames, gint32, i - 1) == f)
-        continue;
+      for (guint a = 0; a < n_axes; a++)
+        if (cursor[a] < axes[a].n)
+          f = MIN (f, axes[a].keys[cursor[a]].frame);
+      if (f == G_MAXINT64)
+        break;
       key = sq_track_append (track, ((double) f - 1.0) / SEQ_FPS);
-      for (guint a = 0; a < 3; a++)
+      for (guint a = 0; a < n_axes; a++)
         {
-          if (a < n_axes && cursor[a] < axes[a].n && axes[a].keys[cursor[a]].frame == f)
+          if (cursor[a] < axes[a].n && axes[a].keys[cursor[a]].frame == f)
             {
               key->v[a] = axes[a].keys[cursor[a]].value;
               present |= 1u << a;
               cursor[a]++;
             }
-          else if (a < n_axes)
-            key->v[a] = loc_axis_at (&axes[a], f);
+          else
+            key->v[a] = loc_axis_at (&axes[a], (gint32) f);
         }
       track->present[track->n_keys - 1] = present;
     }
