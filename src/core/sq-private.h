@@ -9,6 +9,8 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "sq-clip.h"
@@ -39,8 +41,8 @@ sq_reader_need (SqReader   *r,
   if (sq_reader_left (r) < n)
     {
       sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, r->pos,
-                              "file ends inside %s (%zu bytes needed, %zu left)",
-                              what, n, sq_reader_left (r));
+                              _("file ends inside %s (%zu bytes needed, %zu left)"),
+                              g_dgettext (GETTEXT_PACKAGE, what), n, sq_reader_left (r));
       return FALSE;
     }
   return TRUE;
@@ -100,9 +102,8 @@ sq_reader_check_count (SqReader   *r,
   if (size > 0 && count > sq_reader_left (r) / size)
     {
       sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, count_offset,
-                              "%s count %" G_GUINT64_FORMAT " needs at least %" G_GUINT64_FORMAT
-                              " bytes but only %zu are left",
-                              what, count, (guint64) count * size, sq_reader_left (r));
+                              _("%s count %" PRIu64 " needs at least %" PRIu64 " bytes but only %zu are left"),
+                              g_dgettext (GETTEXT_PACKAGE, what), count, (guint64) count * size, sq_reader_left (r));
       return FALSE;
     }
   return TRUE;

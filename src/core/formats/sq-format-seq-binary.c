@@ -120,7 +120,7 @@ finish_track (SqClip     *clip,
   if (duplicate)
     {
       sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, first_offset + dup * record,
-                              "joint “%s”: two %s keys for frame %.0f", joint, what,
+                              _("joint “%s”: two %s keys for frame %.0f"), joint, what,
                               track->keys[dup].time * SEQ_FPS + 1);
       return FALSE;
     }
@@ -268,38 +268,38 @@ seq_binary_read (GBytes              *bytes,
   r.data = g_bytes_get_data (bytes, &r.len);
   g_variant_builder_init (&blocks, G_VARIANT_TYPE ("a(uaiay)"));
 
-  if (!sq_reader_be32 (&r, &magic, "the signature", error))
+  if (!sq_reader_be32 (&r, &magic, N_("the signature"), error))
     goto out;
   if (magic != SEQ_MAGIC_A && magic != SEQ_MAGIC_B)
     {
       sq_set_error_at_offset (error, SQ_ERROR_BAD_MAGIC, 0,
-                              "signature %08X is not a binary SEQ (7F7F7F79 or 7F7F7F7A)", magic);
+                              _("signature %08X is not a binary SEQ (7F7F7F79 or 7F7F7F7A)"), magic);
       goto out;
     }
-  if (!sq_reader_be16 (&r, &total_frames, "the frame count", error))
+  if (!sq_reader_be16 (&r, &total_frames, N_("the frame count"), error))
     goto out;
   count_offset = r.pos;
-  if (!sq_reader_be32 (&r, &n_joints, "the joint count", error))
+  if (!sq_reader_be32 (&r, &n_joints, N_("the joint count"), error))
     goto out;
   {
     char *model = NULL, *root = NULL;
 
-    if (!read_name_field (&r, "the model name", &model, &model_raw, error))
+    if (!read_name_field (&r, N_("the model name"), &model, &model_raw, error))
       goto out;
     g_free (clip->name);
     clip->name = model;
-    if (!read_name_field (&r, "the root joint name", &root, &root_raw, error))
+    if (!read_name_field (&r, N_("the root joint name"), &root, &root_raw, error))
       goto out;
     g_free (clip->root);
     clip->root = root;
   }
   /* a joint takes at least 10 bytes: name length, record size, key count */
-  if (!sq_reader_check_count (&r, n_joints, 10, count_offset, "joint", error))
+  if (!sq_reader_check_count (&r, n_joints, 10, count_offset, N_("joint"), error))
     goto out;
   if (n_joints > max_joints)
     {
       sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, count_offset,
-                              "%u joints, more than the limit of %u", n_joints, max_joints);
+                              _("%u joints, more than the limit of %u"), n_joints, max_joints);
       goto out;
     }
 
@@ -323,20 +323,20 @@ seq_binary_read (GBytes              *bytes,
       SqJoint *joint;
       SqTrack *track;
 
-      if (!read_name_field (&r, "a joint name", &name, &raw, error))
+      if (!read_name_field (&r, N_("a joint name"), &name, &raw, error))
         goto out;
       size_offset = r.pos;
-      if (!sq_reader_be32 (&r, &size, "a joint's record size", error))
+      if (!sq_reader_be32 (&r, &size, N_("a joint's record size"), error))
         goto out;
       if (size != SEQ_ROT_SIZE)
         {
           sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
-                                  "joint “%s”: record size %u, expected 16 (a quaternion)", name, size);
+                                  _("joint “%s”: record size %u, expected 16 (a quaternion)"), name, size);
           goto out;
         }
       count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &n_keys, "a joint's key count", error)
-          || !sq_reader_check_count (&r, n_keys, 4 + SEQ_ROT_SIZE, count_offset, "key", error))
+      if (!sq_reader_be32 (&r, &n_keys, N_("a joint's key count"), error)
+          || !sq_reader_check_count (&r, n_keys, 4 + SEQ_ROT_SIZE, count_offset, N_("key"), error))
         goto out;
 
       if (sq_clip_find_joint (clip, name) >= 0)
@@ -358,8 +358,8 @@ seq_binary_read (GBytes              *bytes,
   if (blocks_present)
     {
       count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &n_blocks, "the block count", error)
-          || !sq_reader_check_count (&r, n_blocks, 8, count_offset, "block", error))
+      if (!sq_reader_be32 (&r, &n_blocks, N_("the block count"), error)
+          || !sq_reader_check_count (&r, n_blocks, 8, count_offset, N_("block"), error))
         goto out;
     }
   else
@@ -370,18 +370,18 @@ seq_binary_read (GBytes              *bytes,
       guint32 size, count;
       gsize size_offset = r.pos;
 
-      if (!sq_reader_be32 (&r, &size, "a block's record size", error))
+      if (!sq_reader_be32 (&r, &size, N_("a block's record size"), error))
         goto out;
       count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &count, "a block's record count", error))
+      if (!sq_reader_be32 (&r, &count, N_("a block's record count"), error))
         goto out;
       if (size > SEQ_MAX_RECORD)
         {
           sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
-                                  "block %u: record size %u is larger than %u", b + 1, size, SEQ_MAX_RECORD);
+                                  _("block %u: record size %u is larger than %u"), b + 1, size, SEQ_MAX_RECORD);
           goto out;
         }
-      if (!sq_reader_check_count (&r, count, 4 + (gsize) size, count_offset, "block record", error))
+      if (!sq_reader_check_count (&r, count, 4 + (gsize) size, count_offset, N_("block record"), error))
         goto out;
 
       if (b < 3)
@@ -392,7 +392,7 @@ seq_binary_read (GBytes              *bytes,
           if (size != SEQ_LOC_SIZE)
             {
               sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
-                                      "location block %u: record size %u, expected 4 (a float)", b + 1, size);
+                                      _("location block %u: record size %u, expected 4 (a float)"), b + 1, size);
               goto out;
             }
           axis->keys = g_new (LocKey, MAX (count, 1));
@@ -416,7 +416,7 @@ seq_binary_read (GBytes              *bytes,
             if (axis->keys[k].frame == axis->keys[k - 1].frame)
               {
                 sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, count_offset + 4,
-                                        "location block %u has two keys for frame %d", b + 1,
+                                        _("location block %u has two keys for frame %d"), b + 1,
                                         axis->keys[k].frame);
                 goto out;
               }

@@ -209,7 +209,7 @@ finish_limb (SqClip   *clip,
         if (track->keys[k].time == track->keys[k - 1].time)
           {
             sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, line, 1,
-                                  "limb “%s” has two keys at %.0f ms", joint->name,
+                                  _("limb “%s” has two keys at %.0f ms"), joint->name,
                                   track->keys[k].time * 1000.0);
             return FALSE;
           }
@@ -245,14 +245,14 @@ seq_text_read (GBytes              *bytes,
   if (len > 0 && memchr (data, '\0', len) != NULL)
     {
       const char *nul = memchr (data, '\0', len);
-      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, "a NUL byte in a text SEQ file");
+      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a text SEQ file"));
       return NULL;
     }
 
   _sq_lines_init (&lines, data, len);
   if (!_sq_lines_next (&lines) || lines.cur_len < 4 || g_ascii_strncasecmp (lines.cur, "AWSQ", 4) != 0)
     {
-      sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, 1, 1, "the first line is not an “AWSQ …” header");
+      sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, 1, 1, _("the first line is not an “AWSQ …” header"));
       return NULL;
     }
 
@@ -278,14 +278,14 @@ seq_text_read (GBytes              *bytes,
         {
           g_autofree char *k = g_strndup (a->key, a->key_len);
           sq_set_error_at_line (error, SQ_ERROR_SYNTAX, 1, a->column,
-                                "“%s” needs a whole number ≥ 0 after “=”", k);
+                                _("“%s” needs a whole number ≥ 0 after “=”"), k);
           return NULL;
         }
     }
   if (n_limbs < 0 || duration_ms < 0)
     {
       sq_set_error_at_line (error, SQ_ERROR_SYNTAX, 1, lines.cur_len + 1,
-                            "the header needs Limbs=N and Duration=MS");
+                            _("the header needs Limbs=N and Duration=MS"));
       return NULL;
     }
   if (version < 0)
@@ -298,7 +298,7 @@ seq_text_read (GBytes              *bytes,
   if ((guint64) n_limbs > len / 2 || (guint64) n_limbs > max_joints)
     {
       sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, 1, 1,
-                            "Limbs=%" PRId64 " is more than the file can hold", n_limbs);
+                            _("Limbs=%" PRId64 " is more than the file can hold"), n_limbs);
       return NULL;
     }
 
@@ -327,20 +327,26 @@ seq_text_read (GBytes              *bytes,
           if (limbs_seen == n_limbs)
             {
               sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, 1,
-                                    "more data after the %" PRId64 " limbs the header announces", n_limbs);
+                                    _("more data after the %" PRId64 " limbs the header announces"), n_limbs);
               return NULL;
             }
           if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
             {
               sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, col,
-                                    "expected a limb header “name frames=K”");
+                                    _("expected a limb header “name frames=K”"));
               return NULL;
             }
-          if (frames < 1 || (guint64) frames > (len - lines.pos) / 2 + 1)
+          if (frames < 1)
             {
-              sq_set_error_at_line (error, frames < 1 ? SQ_ERROR_BAD_VALUE : SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
-                                    "frames=%" PRId64 " for limb “%s” %s", frames, name,
-                                    frames < 1 ? "must be at least 1" : "is more than the rest of the file can hold");
+              sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lines.line, col,
+                                    _("frames=%" PRId64 " for limb “%s” must be at least 1"), frames, name);
+              return NULL;
+            }
+          if ((guint64) frames > (len - lines.pos) / 2 + 1)
+            {
+              sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
+                                    _("frames=%" PRId64 " for limb “%s” is more than the rest of the file can hold"),
+                                    frames, name);
               return NULL;
             }
           if (sq_clip_find_joint (clip, name) >= 0)
@@ -373,7 +379,7 @@ seq_text_read (GBytes              *bytes,
             if (n >= 11)
               {
                 sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                      "limb “%s”: a key line has 8 or 11 numbers; this one has more", joint->name);
+                                      _("limb “%s”: a key line has 8 or 11 numbers; this one has more"), joint->name);
                 return NULL;
               }
             if (n == 0)
@@ -384,7 +390,7 @@ seq_text_read (GBytes              *bytes,
                 if (!_sq_parse_int64 (field, stop - field, &ms))
                   {
                     sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                          "the time must be a whole number of milliseconds");
+                                          _("the time must be a whole number of milliseconds"));
                     return NULL;
                   }
               }
@@ -392,7 +398,7 @@ seq_text_read (GBytes              *bytes,
                      || (stop < end && !_sq_sep_table[(guint8) *stop]))
               {
                 sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                      "not a number");
+                                      _("not a number"));
                 return NULL;
               }
             p = stop;
@@ -402,7 +408,7 @@ seq_text_read (GBytes              *bytes,
       if (n != 8 && n != 11)
         {
           sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
-                                "limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields",
+                                _("limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields"),
                                 joint->name, keys_left, n);
           return NULL;
         }
@@ -449,14 +455,14 @@ seq_text_read (GBytes              *bytes,
   if (keys_left > 0)
     {
       sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            "the file ends %" PRId64 " key line(s) short of limb “%s”",
+                            _("the file ends %" PRId64 " key line(s) short of limb “%s”"),
                             keys_left, joint->name);
       return NULL;
     }
   if (limbs_seen < n_limbs)
     {
       sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            "the header announces %" PRId64 " limbs but the file has %" G_GINT64_FORMAT,
+                            _("the header announces %" PRId64 " limbs but the file has %" PRId64),
                             n_limbs, limbs_seen);
       return NULL;
     }

@@ -1,0 +1,51 @@
+#!/bin/sh
+# check-mime.sh MIME-XML: builds a private shared-mime-info database from
+# MIME-XML in a temporary folder and checks, through GIO, that binary and text
+# SEQ files get Sequin's MIME types. Nothing outside the temporary folder is
+# read for the new types or written. Exits 77 (skip) without the tools.
+set -eu
+
+xml=${1:?usage: check-mime.sh MIME-XML}
+command -v update-mime-database >/dev/null 2>&1 || { echo "update-mime-database not found: skipped"; exit 77; }
+command -v gio >/dev/null 2>&1 || { echo "gio not found: skipped"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+mkdir -p "$tmp/data/mime/packages" "$tmp/files"
+cp "$xml" "$tmp/data/mime/packages/"
+
+# The private database comes first; the system one supplies text/plain and friends.
+XDG_DATA_HOME="$tmp/data"
+XDG_DATA_DIRS="${SEQUIN_SYSTEM_DATA_DIRS:-/usr/local/share:/usr/share}"
+GIO_USE_VFS=local
+export XDG_DATA_HOME XDG_DATA_DIRS GIO_USE_VFS
+
+update-mime-database "$tmp/data/mime"
+
+printf '\177\177\177\171\000\036\000\000\000\001' > "$tmp/files/wave.seq"
+printf '\177\177\177\172\000\036\000\000\000\001' > "$tmp/files/dance.seq"
+printf '\177\177\177\171\000\036\000\000\000\001' > "$tmp/files/binary-no-extension"
+printf 'AWSQ Version=1 Limbs=1 Duration=1000\r\npelvis 2\r\n0 0 0 1 0\r\n1000 0 0 1 0\r\n' > "$tmp/files/walk.seq"
+printf 'awsq version=1 limbs=0 duration=33\r\n' > "$tmp/files/lower.seq"
+printf 'AWSQ Version=1 Limbs=0 Duration=33\r\n' > "$tmp/files/text-no-extension"
+
+failures=0
+expect () {
+  got=$(gio info -a standard::content-type "$tmp/files/$1" | sed -n 's/^ *standard::content-type: *//p')
+  if [ "$got" = "$2" ]; then
+    echo "ok: $1 is $got"
+  else
+    echo "FAIL: $1 is '$got', expected $2"
+    failures=$((failures + 1))
+  fi
+}
+
+expect wave.seq application/x-activeworlds-seq
+expect dance.seq application/x-activeworlds-seq
+expect binary-no-extension application/x-activeworlds-seq
+expect walk.seq text/x-activeworlds-seq
+expect lower.seq text/x-activeworlds-seq
+expect text-no-extension text/x-activeworlds-seq
+
+[ "$failures" -eq 0 ]

@@ -1,0 +1,38 @@
+#!/bin/sh
+# take-screenshots.sh: the PNGs in this folder, from the real application
+#
+# Usage: screenshots/take-screenshots.sh [BUILD-DIR] [FILE]
+#   BUILD-DIR  a configured build folder (default: build)
+#   FILE       the animation to show (default: the bundled data/samples/wave.seq)
+#
+# Runs tests/ui/sequin-screenshots (the editor's own window, driven through
+# its actions) on a virtual X display and captures it with ImageMagick's
+# `import`. Needs xvfb-run, dbus-run-session and imagemagick.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=${1:-build}
+file=${2:-$top/data/samples/wave.seq}
+
+case $build in
+  /*) ;;
+  *) build=$top/$build ;;
+esac
+
+meson compile -C "$build" sequin-screenshots >/dev/null
+
+export GSETTINGS_BACKEND=memory
+export GSETTINGS_SCHEMA_DIR="$build/data"
+export GTK_USE_PORTAL=0
+export NO_AT_BRIDGE=1
+export XDG_DATA_HOME="${TMPDIR:-/tmp}/sequin-screenshots-data"
+export SEQUIN_SAMPLE_DIR="$top/data/samples"
+# the same look everywhere: GTK's own theme, English
+export GTK_THEME=Adwaita
+export LANGUAGE=en LC_ALL=C.UTF-8
+
+exec dbus-run-session -- xvfb-run -a -s "-screen 0 1100x720x24 -dpi 96" \
+  "$build/tests/ui/sequin-screenshots" "$here" "$file"

@@ -1,0 +1,634 @@
+/* sequin-document.c: one open animation: the clip, its file and its undo history
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The document owns its SqClip and changes it only through SqEdit, so every
+ * change can be undone exactly. Loading reads the file with GIO and parses in
+ * a worker thread; saving serialises a copy of the clip in a worker thread and
+ * writes it atomically with g_file_replace_contents_bytes_async, passing the
+ * etag of what was read so a file changed by another program is not silently
+ * overwritten.
+ */
+#define G_LOG_DOMAIN "sequin-document"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sequin-document.h"
+
+struct _SequinDocument
+{
+  GObject         parent_instance;
+
+  SqClip         *clip;
+  GFile          *file;
+  const SqFormat *format;          /* the format of `file` */
+  const SqFormat *accepted_losses; /* the user agreed to lose what this format cannot hold */
+  char           *etag;
+  char           *title;
+  guint64         saved_generation;
+  GPtrArray      *undo;            /* SqEdit*, most recent last */
+  GPtrArray      *redo;
+  gboolean        busy;
+  gboolean        modified;
+};
+
+G_DEFINE_FINAL_TYPE (SequinDocument, sequin_document, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (sequin-document-error-quark, sequin_document_error)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_MODIFIED,
+  PROP_BUSY,
+  PROP_TITLE,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+sequin_document_finalize (GObject *object)
+{
+  SequinDocument *self = (SequinDocument *)object;
+
+  g_clear_pointer (&self->clip, sq_clip_free);
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->etag, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->undo, g_ptr_array_unref);
+  g_clear_pointer (&self->redo, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (sequin_document_parent_class)->finalize (object);
+}
+
+static void
+sequin_document_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  SequinDocument *self = SEQUIN_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_MODIFIED:
+      g_value_set_boolean (value, self->modified);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, sequin_document_get_title (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sequin_document_class_init (SequinDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sequin_document_finalize;
+  object_class->get_property = sequin_document_get_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MODIFIED] =
+    g_param_spec_boolean ("modified", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* the clip changed: loaded, edited, undone or redone */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sequin_document_init (SequinDocument *self)
+{
+  self->undo = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+  self->redo = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+}
+
+SequinDocument *
+sequin_document_new (void)
+{
+  return g_object_new (SEQUIN_TYPE_DOCUMENT, NULL);
+}
+
+static void
+update_modified (SequinDocument *self)
+{
+  gboolean modified = self->clip != NULL && self->clip->generation != self->saved_generation;
+
+  if (modified != self->modified)
+    {
+      self->modified = modified;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+    }
+}
+
+static void
+set_busy (SequinDocument *self,
+          gboolean        busy)
+{
+  if (self->busy != busy)
+    {
+      self->busy = busy;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
+}
+
+static void
+emit_changed (SequinDocument *self)
+{
+  update_modified (self);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* ---- Loading --------------------------------------------------------------- */
+
+typedef struct
+{
+  GFile          *file;
+  GBytes         *bytes;
+  char           *name;
+  char           *etag;
+  SequinLoadFlags flags;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_clear_object (&data->file);
+  g_clear_pointer (&data->bytes, g_bytes_unref);
+  g_free (data->name);
+  g_free (data->etag);
+  g_free (data);
+}
+
+static void
+load_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  GError *error = NULL;
+  SqClip *clip;
+
+  clip = sq_load_bytes (data->bytes, data->name, NULL, NULL, &error);
+  if (clip == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, clip, (GDestroyNotify) sq_clip_free);
+}
+
+static void
+load_contents_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LoadData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, &data->etag, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  data->bytes = g_bytes_new_take (contents, length);
+  g_task_run_in_thread (task, load_worker);
+}
+
+void
+sequin_document_load_async (SequinDocument      *self,
+                            GFile               *file,
+                            SequinLoadFlags      flags,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
+
+  g_return_if_fail (SEQUIN_IS_DOCUMENT (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sequin_document_load_async);
+
+  if (self->busy)
+    {
+      g_task_return_new_error (task, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_BUSY,
+                               _("The document is busy"));
+      return;
+    }
+
+  data = g_new0 (LoadData, 1);
+  data->file = g_object_ref (file);
+  data->name = g_file_get_basename (file);
+  data->flags = flags;
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+
+  set_busy (self, TRUE);
+  g_file_load_contents_async (file, cancellable, load_contents_cb, g_steal_pointer (&task));
+}
+
+gboolean
+sequin_document_load_finish (SequinDocument  *self,
+                             GAsyncResult    *result,
+                             GError         **error)
+{
+  LoadData *data;
+  SqClip *clip;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  /* a task refused as busy has no data and did not make the document busy */
+  data = g_task_get_task_data (G_TASK (result));
+  if (data != NULL)
+    set_busy (self, FALSE);
+
+  clip = g_task_propagate_pointer (G_TASK (result), error);
+  if (clip == NULL)
+    return FALSE;
+
+  g_clear_pointer (&self->clip, sq_clip_free);
+  self->clip = clip;
+  self->format = clip->format;
+  self->accepted_losses = NULL;
+  self->saved_generation = clip->generation;
+  g_ptr_array_set_size (self->undo, 0);
+  g_ptr_array_set_size (self->redo, 0);
+
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->etag, g_free);
+  g_clear_object (&self->file);
+  self->title = g_strdup (data->name);
+  if (!(data->flags & SEQUIN_LOAD_AS_COPY))
+    {
+      self->file = g_object_ref (data->file);
+      self->etag = g_steal_pointer (&data->etag);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  emit_changed (self);
+  return TRUE;
+}
+
+/* ---- Saving ---------------------------------------------------------------- */
+
+typedef struct
+{
+  SqClip         *copy;
+  GFile          *file;
+  const SqFormat *format;
+  SequinSaveFlags flags;
+  guint64         generation;
+  GPtrArray      *losses;
+  GBytes         *bytes;
+  char           *new_etag;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_clear_pointer (&data->copy, sq_clip_free);
+  g_clear_object (&data->file);
+  g_clear_pointer (&data->losses, g_ptr_array_unref);
+  g_clear_pointer (&data->bytes, g_bytes_unref);
+  g_free (data->new_etag);
+  g_free (data);
+}
+
+static void
+save_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  GError *error = NULL;
+  GBytes *bytes;
+
+  bytes = sq_save_bytes (data->copy, data->format, NULL, data->losses, &error);
+  if (bytes == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+replace_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SaveData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, &data->new_etag, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+serialized_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  SequinDocument *self = SEQUIN_DOCUMENT (object);
+  g_autoptr(GTask) task = user_data;
+  SaveData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+  const char *etag = NULL;
+
+  data->bytes = g_task_propagate_pointer (G_TASK (result), &error);
+  if (data->bytes == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* changing format loses what the new one cannot hold: the user decides */
+  if (data->losses->len > 0 && data->format != self->format
+      && data->format != self->accepted_losses && !(data->flags & SEQUIN_SAVE_ACCEPT_LOSSES))
+    {
+      g_task_return_new_error (task, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_LOSSES,
+                               _("%s cannot hold everything this animation has"),
+                               sq_format_get_name (data->format));
+      return;
+    }
+
+  /* the file we read: refuse to overwrite what another program wrote since */
+  if (self->file != NULL && self->etag != NULL && g_file_equal (self->file, data->file)
+      && !(data->flags & SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK))
+    etag = self->etag;
+
+  g_file_replace_contents_bytes_async (data->file, data->bytes, etag, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION,
+                                       g_task_get_cancellable (task),
+                                       replace_cb, g_object_ref (task));
+}
+
+void
+sequin_document_save_async (SequinDocument      *self,
+                            GFile               *file,
+                            const SqFormat      *format,
+                            SequinSaveFlags      flags,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) worker = NULL;
+  SaveData *data;
+
+  g_return_if_fail (SEQUIN_IS_DOCUMENT (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sequin_document_save_async);
+
+  if (self->busy || self->clip == NULL)
+    {
+      g_task_return_new_error (task, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_BUSY,
+                               self->busy ? _("The document is busy") : _("There is nothing to save"));
+      return;
+    }
+
+  data = g_new0 (SaveData, 1);
+  /* the worker writes a copy, so the document stays editable meanwhile */
+  data->copy = sq_clip_copy (self->clip);
+  data->file = g_object_ref (file);
+  data->format = format != NULL ? format : self->format;
+  data->flags = flags;
+  data->generation = self->clip->generation;
+  data->losses = g_ptr_array_new_with_free_func (g_free);
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
+
+  if (data->format == NULL)
+    data->format = sq_format_by_id ("seq-binary");
+
+  set_busy (self, TRUE);
+
+  worker = g_task_new (self, cancellable, serialized_cb, g_object_ref (task));
+  g_task_set_source_tag (worker, save_worker);
+  g_task_set_task_data (worker, data, NULL);
+  g_task_run_in_thread (worker, save_worker);
+}
+
+gboolean
+sequin_document_save_finish (SequinDocument  *self,
+                             GAsyncResult    *result,
+                             GStrv           *losses,
+                             GError         **error)
+{
+  SaveData *data;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  data = g_task_get_task_data (G_TASK (result));
+  if (data != NULL)
+    set_busy (self, FALSE);
+
+  if (losses != NULL)
+    {
+      GStrvBuilder *builder = g_strv_builder_new ();
+
+      for (guint i = 0; data != NULL && i < data->losses->len; i++)
+        g_strv_builder_add (builder, data->losses->pdata[i]);
+      *losses = g_strv_builder_end (builder);
+      g_strv_builder_unref (builder);
+    }
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+
+  if (data->format != self->format && data->losses->len > 0)
+    self->accepted_losses = data->format;
+  self->format = data->format;
+  g_clear_pointer (&self->etag, g_free);
+  self->etag = g_steal_pointer (&data->new_etag);
+  self->saved_generation = data->generation;
+  if (self->file == NULL || !g_file_equal (self->file, data->file))
+    {
+      g_set_object (&self->file, data->file);
+      g_clear_pointer (&self->title, g_free);
+      self->title = g_file_get_basename (data->file);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+    }
+  update_modified (self);
+  return TRUE;
+}
+
+/* ---- Properties ------------------------------------------------------------ */
+
+const SqClip *
+sequin_document_get_clip (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->clip;
+}
+
+GFile *
+sequin_document_get_file (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->file;
+}
+
+const SqFormat *
+sequin_document_get_format (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->format;
+}
+
+const char *
+sequin_document_get_title (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->title != NULL ? self->title : _("Untitled Animation");
+}
+
+gboolean
+sequin_document_get_modified (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  return self->modified;
+}
+
+gboolean
+sequin_document_get_busy (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  return self->busy;
+}
+
+/* ---- Edits ----------------------------------------------------------------- */
+
+gboolean
+sequin_document_apply (SequinDocument  *self,
+                       SqEdit          *edit,
+                       GError         **error)
+{
+  g_autoptr(SqEdit) owned = edit;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  if (self->clip == NULL)
+    {
+      g_set_error_literal (error, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_BUSY,
+                           _("There is no animation to edit"));
+      return FALSE;
+    }
+  if (!sq_edit_apply (edit, self->clip, error))
+    return FALSE;
+
+  g_ptr_array_add (self->undo, g_steal_pointer (&owned));
+  g_ptr_array_set_size (self->redo, 0);
+  emit_changed (self);
+  return TRUE;
+}
+
+gboolean
+sequin_document_can_undo (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  return self->undo->len > 0;
+}
+
+gboolean
+sequin_document_can_redo (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+  return self->redo->len > 0;
+}
+
+const char *
+sequin_document_get_undo_label (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->undo->len > 0 ? sq_edit_get_label (g_ptr_array_index (self->undo, self->undo->len - 1)) : NULL;
+}
+
+const char *
+sequin_document_get_redo_label (SequinDocument *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
+  return self->redo->len > 0 ? sq_edit_get_label (g_ptr_array_index (self->redo, self->redo->len - 1)) : NULL;
+}
+
+gboolean
+sequin_document_undo (SequinDocument *self)
+{
+  SqEdit *edit;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+
+  if (self->undo->len == 0)
+    return FALSE;
+  edit = g_ptr_array_steal_index (self->undo, self->undo->len - 1);
+  sq_edit_undo (edit, self->clip);
+  g_ptr_array_add (self->redo, edit);
+  emit_changed (self);
+  return TRUE;
+}
+
+gboolean
+sequin_document_redo (SequinDocument *self)
+{
+  g_autoptr(GError) error = NULL;
+  SqEdit *edit;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+
+  if (self->redo->len == 0)
+    return FALSE;
+  edit = g_ptr_array_steal_index (self->redo, self->redo->len - 1);
+  if (!sq_edit_apply (edit, self->clip, &error))
+    {
+      /* cannot happen: undo put the clip back exactly as the edit found it */
+      g_warning ("Could not redo “%s”: %s", sq_edit_get_label (edit), error->message);
+      sq_edit_free (edit);
+      g_ptr_array_set_size (self->redo, 0);
+      return FALSE;
+    }
+  g_ptr_array_add (self->undo, edit);
+  emit_changed (self);
+  return TRUE;
+}

@@ -1,0 +1,738 @@
+/* sequin-joint-tree.c: joints that expand into their keyframes, in columns
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A GtkColumnView over a GtkTreeListModel. The top level is a SequinJointModel;
+ * a joint's children are its SequinKeyModel, made when the joint is expanded.
+ * Cells are plain labels filled in bind (GtkSignalListItemFactory), so only
+ * the visible rows have widgets, whatever the number of keys.
+ */
+#define G_LOG_DOMAIN "sequin-joint-tree"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sequin-joint-model.h"
+#include "sequin-joint-tree.h"
+#include "sequin-key-item.h"
+#include "sequin-key-model.h"
+#include "sequin-utils.h"
+
+typedef enum
+{
+  COLUMN_NAME,
+  COLUMN_FRAME,
+  COLUMN_ROTATION,
+  COLUMN_AXIS_ANGLE,
+  COLUMN_TRANSLATION,
+  COLUMN_SCALE,
+} Column;
+
+struct _SequinJointTree
+{
+  GtkWidget            parent_instance;
+
+  /* Template widgets */
+  GtkScrolledWindow   *scroller;
+  GtkColumnView       *column_view;
+  GtkColumnViewColumn *name_column;
+  GtkColumnViewColumn *frame_column;
+  GtkColumnViewColumn *rotation_column;
+  GtkColumnViewColumn *axis_angle_column;
+  GtkColumnViewColumn *translation_column;
+  GtkColumnViewColumn *scale_column;
+
+  /* Owned references */
+  SequinDocument      *document;
+  SequinJointModel    *joints;
+  GtkTreeListModel    *rows;
+  GtkMultiSelection   *selection;
+  GtkWidget           *context_menu;
+  const SqClip        *clip;      /* the document's, to notice a reload */
+};
+
+G_DEFINE_FINAL_TYPE (SequinJointTree, sequin_joint_tree, GTK_TYPE_WIDGET)
+
+enum {
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ---- Cells ----------------------------------------------------------------- */
+
+static GtkLabel *
+cell_label (GtkListItem *list_item)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  if (GTK_IS_TREE_EXPANDER (child))
+    return g_object_get_data (G_OBJECT (child), "sequin-name");
+  return GTK_LABEL (child);
+}
+
+static void
+set_text (GtkLabel   *label,
+          const char *text)
+{
+  gtk_label_set_text (label, text != NULL ? text : "");
+}
+
+static char *
+key_count_text (const SqJoint *joint,
+                SqChannel      channel)
+{
+  gsize n = joint->tracks[channel].n_keys;
+
+  if (n == 0)
+    return NULL;
+  switch (channel)
+    {
+    case SQ_CHANNEL_ROTATION:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu rotation key", "%zu rotation keys", n), n);
+    case SQ_CHANNEL_TRANSLATION:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu translation key", "%zu translation keys", n), n);
+    case SQ_CHANNEL_SCALE:
+    case SQ_N_CHANNELS:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu scale key", "%zu scale keys", n), n);
+    }
+}
+
+static void
+update_joint_cell (GtkListItem     *list_item,
+                   Column           column,
+                   SequinJointItem *item)
+{
+  const SqJoint *joint = sequin_joint_item_get_joint (item);
+  GtkLabel *label = cell_label (list_item);
+  g_autofree char *text = NULL;
+
+  if (joint == NULL)
+    {
+      set_text (label, NULL);
+      return;
+    }
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      {
+        GtkWidget *badge = g_object_get_data (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-badge");
+
+        /* a joint with no name shows as such rather than as an empty row */
+        if (joint->name[0] == '\0')
+          {
+            set_text (label, _("(no name)"));
+            gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+          }
+        else
+          {
+            set_text (label, joint->name);
+            gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+          }
+        gtk_widget_set_visible (badge, sequin_joint_item_is_root (item));
+        return;
+      }
+    case COLUMN_ROTATION:
+      text = key_count_text (joint, SQ_CHANNEL_ROTATION);
+      break;
+    case COLUMN_TRANSLATION:
+      text = key_count_text (joint, SQ_CHANNEL_TRANSLATION);
+      break;
+    case COLUMN_SCALE:
+      text = key_count_text (joint, SQ_CHANNEL_SCALE);
+      break;
+    case COLUMN_FRAME:
+    case COLUMN_AXIS_ANGLE:
+    default:
+      break;
+    }
+  gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+  set_text (label, text);
+}
+
+static void
+update_key_cell (GtkListItem   *list_item,
+                 Column         column,
+                 SequinKeyItem *item)
+{
+  const SequinKeyRow *row = sequin_key_item_get_data (item);
+  const SqClip *clip = sequin_joint_item_get_clip (sequin_key_item_get_joint (item));
+  GtkLabel *label = cell_label (list_item);
+  g_autofree char *text = NULL;
+  const SqKey *key;
+
+  gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+  if (row == NULL || clip == NULL)
+    {
+      set_text (label, NULL);
+      return;
+    }
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      {
+        GtkWidget *badge = g_object_get_data (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-badge");
+
+        gtk_widget_set_visible (badge, FALSE);
+        /* TRANSLATORS: a key's time in seconds */
+        text = g_strdup_printf (_("%.4f s"), row->time);
+      }
+      break;
+    case COLUMN_FRAME:
+      text = g_strdup_printf ("%d", sq_clip_time_to_frame (clip, row->time));
+      break;
+    case COLUMN_ROTATION:
+      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION)) != NULL)
+        text = sequin_format_vector (key->v, 4, 6);
+      break;
+    case COLUMN_AXIS_ANGLE:
+      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION)) != NULL)
+        {
+          double aa[4];
+          g_autofree char *axis = NULL;
+
+          sq_quat_to_axis_angle (key->v, aa);
+          axis = sequin_format_vector (aa, 3, 4);
+          /* TRANSLATORS: a rotation axis (three numbers) and its angle in degrees */
+          text = g_strdup_printf (_("%s  %.2f°"), axis, aa[3]);
+        }
+      break;
+    case COLUMN_TRANSLATION:
+      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_TRANSLATION)) != NULL)
+        text = sequin_format_vector (key->v, 3, 5);
+      break;
+    case COLUMN_SCALE:
+      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_SCALE)) != NULL)
+        text = sequin_format_vector (key->v, 3, 5);
+      break;
+    default:
+      break;
+    }
+  set_text (label, text);
+}
+
+static void
+update_cell (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  Column column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (child), "sequin-column"));
+  gpointer item;
+
+  if (row == NULL)
+    return;
+  item = gtk_tree_list_row_get_item (row);
+  if (SEQUIN_IS_JOINT_ITEM (item))
+    update_joint_cell (list_item, column, item);
+  else if (SEQUIN_IS_KEY_ITEM (item))
+    update_key_cell (list_item, column, item);
+  g_clear_object (&item);
+}
+
+static void
+context_pressed_cb (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    GtkListItem     *list_item)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  SequinJointTree *self = SEQUIN_JOINT_TREE (gtk_widget_get_ancestor (widget, SEQUIN_TYPE_JOINT_TREE));
+  guint position = gtk_list_item_get_position (list_item);
+  graphene_point_t point;
+
+  if (self == NULL || self->context_menu == NULL || position == GTK_INVALID_LIST_POSITION)
+    return;
+
+  if (!gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), position))
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+
+  if (!gtk_widget_compute_point (widget, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &point))
+    return;
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) point.x, (int) point.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+add_context_gesture (GtkWidget   *widget,
+                     GtkListItem *list_item)
+{
+  GtkGesture *gesture = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (gesture, "pressed", G_CALLBACK (context_pressed_cb), list_item, 0);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+}
+
+static void
+factory_setup_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *child;
+
+  if (column == COLUMN_NAME)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *name = gtk_label_new (NULL);
+      GtkWidget *badge = gtk_label_new (_("root"));
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (name, "numeric");
+      gtk_widget_add_css_class (badge, "root-badge");
+      gtk_widget_set_tooltip_text (badge, _("The root joint: its locations move the whole avatar"));
+      gtk_box_append (GTK_BOX (box), name);
+      gtk_box_append (GTK_BOX (box), badge);
+
+      child = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child), box);
+      g_object_set_data (G_OBJECT (child), "sequin-name", name);
+      g_object_set_data (G_OBJECT (child), "sequin-badge", badge);
+    }
+  else
+    {
+      child = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (child), column == COLUMN_FRAME ? 1 : 0);
+      gtk_widget_add_css_class (child, "numeric");
+    }
+  g_object_set_data (G_OBJECT (child), "sequin-column", GINT_TO_POINTER (column));
+  add_context_gesture (child, list_item);
+  gtk_list_item_set_child (list_item, child);
+}
+
+static void
+factory_bind_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(GObject) item = NULL;
+
+  if (row == NULL)
+    return;
+  if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
+    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), row);
+  item = gtk_tree_list_row_get_item (row);
+  g_signal_connect_object (item, "changed", G_CALLBACK (update_cell), list_item, G_CONNECT_SWAPPED);
+  update_cell (list_item);
+}
+
+static void
+factory_unbind_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(GObject) item = NULL;
+
+  if (row == NULL)
+    return;
+  item = gtk_tree_list_row_get_item (row);
+  if (item != NULL)
+    g_signal_handlers_disconnect_by_func (item, update_cell, list_item);
+  if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
+    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}
+
+static void
+set_factory (GtkColumnViewColumn *column,
+             Column               id)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (factory_setup_cb), GINT_TO_POINTER (id));
+  g_signal_connect (factory, "bind", G_CALLBACK (factory_bind_cb), GINT_TO_POINTER (id));
+  g_signal_connect (factory, "unbind", G_CALLBACK (factory_unbind_cb), GINT_TO_POINTER (id));
+  gtk_column_view_column_set_factory (column, factory);
+}
+
+/* ---- Models ---------------------------------------------------------------- */
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  const SqJoint *joint;
+  gsize n = 0;
+
+  if (!SEQUIN_IS_JOINT_ITEM (item) || (joint = sequin_joint_item_get_joint (item)) == NULL)
+    return NULL;
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    n += joint->tracks[c].n_keys;
+  if (n == 0)
+    return NULL;
+  return g_object_ref (G_LIST_MODEL (sequin_joint_item_get_keys (item)));
+}
+
+static void
+selection_changed_cb (SequinJointTree *self)
+{
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+static void
+update_scale_column (SequinJointTree *self)
+{
+  gboolean any = FALSE;
+
+  for (gsize j = 0; self->clip != NULL && j < self->clip->n_joints && !any; j++)
+    any = self->clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys > 0;
+  gtk_column_view_column_set_visible (self->scale_column, any);
+}
+
+static void
+rebuild (SequinJointTree *self)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  gtk_column_view_set_model (self->column_view, NULL);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->joints);
+  self->clip = clip;
+
+  if (clip != NULL)
+    {
+      self->joints = sequin_joint_model_new (clip);
+      self->rows = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->joints)), FALSE, FALSE,
+                                            create_children, NULL, NULL);
+      self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
+      g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+      gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+    }
+  update_scale_column (self);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+static void
+document_changed_cb (SequinJointTree *self,
+                     SequinDocument  *document)
+{
+  if (sequin_document_get_clip (document) != self->clip || self->joints == NULL)
+    rebuild (self);
+  else
+    {
+      sequin_joint_model_refresh (self->joints);
+      update_scale_column (self);
+      g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+    }
+}
+
+/* ---- GObject --------------------------------------------------------------- */
+
+static void
+sequin_joint_tree_dispose (GObject *object)
+{
+  SequinJointTree *self = (SequinJointTree *)object;
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEQUIN_TYPE_JOINT_TREE);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->joints);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (sequin_joint_tree_parent_class)->dispose (object);
+}
+
+static gboolean
+sequin_joint_tree_grab_focus (GtkWidget *widget)
+{
+  return gtk_widget_grab_focus (GTK_WIDGET (SEQUIN_JOINT_TREE (widget)->column_view));
+}
+
+static void
+sequin_joint_tree_class_init (SequinJointTreeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sequin_joint_tree_dispose;
+  widget_class->grab_focus = sequin_joint_tree_grab_focus;
+
+  /* the selection changed, or the rows did */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-joint-tree.ui");
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, scroller);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, column_view);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, name_column);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, frame_column);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, rotation_column);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, axis_angle_column);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, translation_column);
+  gtk_widget_class_bind_template_child (widget_class, SequinJointTree, scale_column);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+sequin_joint_tree_init (SequinJointTree *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  set_factory (self->name_column, COLUMN_NAME);
+  set_factory (self->frame_column, COLUMN_FRAME);
+  set_factory (self->rotation_column, COLUMN_ROTATION);
+  set_factory (self->axis_angle_column, COLUMN_AXIS_ANGLE);
+  set_factory (self->translation_column, COLUMN_TRANSLATION);
+  set_factory (self->scale_column, COLUMN_SCALE);
+}
+
+GtkWidget *
+sequin_joint_tree_new (void)
+{
+  return g_object_new (SEQUIN_TYPE_JOINT_TREE, NULL);
+}
+
+void
+sequin_joint_tree_set_document (SequinJointTree *self,
+                                SequinDocument  *document)
+{
+  g_return_if_fail (SEQUIN_IS_JOINT_TREE (self));
+  g_return_if_fail (document == NULL || SEQUIN_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    g_signal_connect_object (document, "changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  rebuild (self);
+}
+
+void
+sequin_joint_tree_set_context_menu (SequinJointTree *self,
+                                    GMenuModel      *menu)
+{
+  g_return_if_fail (SEQUIN_IS_JOINT_TREE (self));
+
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  if (menu == NULL)
+    return;
+  self->context_menu = gtk_popover_menu_new_from_model (menu);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+}
+
+GListModel *
+sequin_joint_tree_get_rows (SequinJointTree *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), NULL);
+  return self->rows != NULL ? G_LIST_MODEL (self->rows) : NULL;
+}
+
+GtkSelectionModel *
+sequin_joint_tree_get_selection (SequinJointTree *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), NULL);
+  return self->selection != NULL ? GTK_SELECTION_MODEL (self->selection) : NULL;
+}
+
+static GtkTreeListRow *
+joint_row (SequinJointTree *self,
+           gsize            joint)
+{
+  if (self->rows == NULL || joint > G_MAXUINT)
+    return NULL;
+  return gtk_tree_list_model_get_child_row (self->rows, (guint) joint);
+}
+
+gboolean
+sequin_joint_tree_expand_joint (SequinJointTree *self,
+                                gsize            joint,
+                                gboolean         expanded)
+{
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), FALSE);
+
+  if ((row = joint_row (self, joint)) == NULL)
+    return FALSE;
+  gtk_tree_list_row_set_expanded (row, expanded);
+  return gtk_tree_list_row_get_expanded (row) == expanded;
+}
+
+static void
+scroll_to (SequinJointTree *self,
+           guint            position)
+{
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): the column view's list
+   * (a GtkListView child) offers the action */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      {
+        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+        return;
+      }
+}
+
+void
+sequin_joint_tree_select_joint (SequinJointTree *self,
+                                gsize            joint)
+{
+  g_autoptr(GtkTreeListRow) row = NULL;
+  guint position;
+
+  g_return_if_fail (SEQUIN_IS_JOINT_TREE (self));
+
+  if ((row = joint_row (self, joint)) == NULL)
+    return;
+  position = gtk_tree_list_row_get_position (row);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+  scroll_to (self, position);
+}
+
+gboolean
+sequin_joint_tree_select_key (SequinJointTree *self,
+                              gsize            joint,
+                              SqChannel        channel,
+                              gsize            key)
+{
+  g_autoptr(GtkTreeListRow) row = NULL;
+  SequinJointItem *item;
+  gssize index;
+  guint position;
+
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), FALSE);
+
+  if ((row = joint_row (self, joint)) == NULL || channel >= SQ_N_CHANNELS)
+    return FALSE;
+  item = sequin_joint_model_get_joint (self->joints, joint);
+  index = sequin_key_model_find_key (sequin_joint_item_get_keys (item), channel, key);
+  if (index < 0)
+    return FALSE;
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  position = gtk_tree_list_row_get_position (row) + 1 + (guint) index;
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+  scroll_to (self, position);
+  return TRUE;
+}
+
+/* Calls `func` for the item of every selected row, until it returns FALSE */
+static void
+foreach_selected (SequinJointTree *self,
+                  gboolean       (*func) (gpointer item, gpointer data),
+                  gpointer         data)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  GtkBitsetIter iter;
+  guint position;
+
+  if (self->selection == NULL)
+    return;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
+       ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
+      g_autoptr(GObject) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+      if (item != NULL && !func (item, data))
+        return;
+    }
+}
+
+static gboolean
+collect_joint (gpointer item,
+               gpointer data)
+{
+  GArray *indices = data;
+  SequinJointItem *joint = SEQUIN_IS_KEY_ITEM (item) ? sequin_key_item_get_joint (item) : item;
+  gssize index = sequin_joint_item_get_index (joint);
+
+  if (index < 0)
+    return TRUE;
+  for (guint i = 0; i < indices->len; i++)
+    if (g_array_index (indices, gssize, i) == index)
+      return TRUE;
+  g_array_append_val (indices, index);
+  return TRUE;
+}
+
+char **
+sequin_joint_tree_dup_selected_joints (SequinJointTree *self)
+{
+  g_autoptr(GArray) indices = g_array_new (FALSE, FALSE, sizeof (gssize));
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **names;
+
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), NULL);
+
+  foreach_selected (self, collect_joint, indices);
+  for (guint i = 0; i < indices->len && self->clip != NULL; i++)
+    g_strv_builder_add (builder, self->clip->joints[g_array_index (indices, gssize, i)].name);
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
+gssize
+sequin_joint_tree_get_current_joint (SequinJointTree *self)
+{
+  g_autoptr(GArray) indices = g_array_new (FALSE, FALSE, sizeof (gssize));
+
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), -1);
+
+  foreach_selected (self, collect_joint, indices);
+  return indices->len == 1 ? g_array_index (indices, gssize, 0) : -1;
+}
+
+gboolean
+sequin_joint_tree_get_selected_key (SequinJointTree *self,
+                                    gssize          *joint,
+                                    SqChannel       *channel,
+                                    gssize          *key,
+                                    double          *time)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GObject) item = NULL;
+  const SequinKeyRow *data;
+  SqChannel c;
+  gsize k;
+
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), FALSE);
+
+  if (self->selection == NULL)
+    return FALSE;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_get_size (selected) != 1)
+    return FALSE;
+  row = g_list_model_get_item (G_LIST_MODEL (self->rows), gtk_bitset_get_minimum (selected));
+  item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  if (!SEQUIN_IS_KEY_ITEM (item) || !sequin_key_item_get_first (SEQUIN_KEY_ITEM (item), &c, &k))
+    return FALSE;
+  data = sequin_key_item_get_data (SEQUIN_KEY_ITEM (item));
+  if (joint != NULL)
+    *joint = sequin_joint_item_get_index (sequin_key_item_get_joint (SEQUIN_KEY_ITEM (item)));
+  if (channel != NULL)
+    *channel = c;
+  if (key != NULL)
+    *key = k;
+  if (time != NULL)
+    *time = data->time;
+  return TRUE;
+}

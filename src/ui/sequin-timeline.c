@@ -1,0 +1,1907 @@
+/* sequin-timeline.c: the cairo timeline of a clip's keys
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Geometry. The widget is split into a name column on the left (width
+ * names_w, measured from the joint names) and the lanes on the right, with
+ * the ruler across the top. A time t is drawn at
+ *
+ *   x = names_w + PAD_X + t * zoom - hoffset
+ *
+ * and joint j's lane starts at y = RULER_H + j * LANE_H - voffset, where
+ * hoffset and voffset are the values of the GtkScrollable adjustments. Each
+ * channel that has keys gets a row of its own within the lane.
+ *
+ * Drawing cost. Only visible lanes are drawn, and per track only the keys in
+ * the visible time range: the first one is found by binary search, and after
+ * drawing a mark in a pixel column the next key is found by a galloping
+ * search for the start of the next column, so a track costs
+ * O(visible columns × log n) whatever its number of keys. Marks are never
+ * wider than the frame spacing (keys on neighbouring frames do not overlap),
+ * thin ones are pixel-aligned boxes, and marks closer than RUN_GAP pixels
+ * merge into one band. Every mark of a channel goes into one cairo path,
+ * filled once. A clip change is O(joints).
+ */
+#define G_LOG_DOMAIN "sequin-timeline"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sequin-timeline.h"
+#include "sequin-timeline-private.h"
+
+#define LANE_H          24.0
+#define RULER_H         40.0
+#define RULER_SPLIT     20.0      /* seconds above, frames below */
+#define PAD_X           10.0      /* space before time 0 */
+#define PAD_END         40.0      /* space after the end, for the last labels */
+#define NAME_INDENT     18.0      /* room for the root badge */
+#define NAMES_W_MIN     96.0
+#define NAMES_W_MAX     220.0
+#define NAMES_MEASURED  2000      /* names measured for the column width */
+#define RUN_GAP         2.0       /* marks this close (px) merge into a band */
+#define HIT_SLOP        3.0       /* px added to a mark's radius for hits */
+#define WHEEL_STEP      48.0      /* px per wheel click */
+#define ZOOM_WHEEL      1.25      /* zoom factor per wheel click */
+#define ZOOM_DEFAULT    120.0
+#define ZOOM_FIT_MAX    1500.0    /* a new short clip is not blown up beyond this */
+
+struct _SequinTimeline
+{
+  GtkWidget           parent_instance;
+
+  /* Borrowed references */
+  const SqClip       *clip;
+
+  /* Owned references */
+  GtkAdjustment      *hadjustment;
+  GtkAdjustment      *vadjustment;
+
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
+
+  double              time;
+  double              zoom;
+  double              extent;        /* max (duration, last key time) */
+  gboolean            fit_pending;   /* zoom to fit once there is a size */
+
+  gssize              sel_joint;     /* -1: no selection */
+  SqChannel           sel_channel;
+  gssize              sel_key;
+
+  double              names_w;       /* 0: to be measured */
+  guint               names_font_hash;
+
+  double              pointer_x;
+  double              pointer_y;
+
+  gboolean            scrubbing;
+  double              drag_start_x;
+};
+
+enum {
+  PROP_0,
+  PROP_TIME,
+  PROP_ZOOM,
+  N_PROPS,
+
+  /* GtkScrollable */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+enum {
+  KEY_SELECTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SequinTimeline, sequin_timeline, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static const char *
+channel_name (SqChannel channel)
+{
+  switch (channel)
+    {
+    case SQ_CHANNEL_ROTATION:
+      return _("rotation");
+    case SQ_CHANNEL_TRANSLATION:
+      return _("translation");
+    case SQ_CHANNEL_SCALE:
+      return _("scale");
+    case SQ_N_CHANNELS:
+    default:
+      return "";
+    }
+}
+
+static double
+clip_fps (const SqClip *clip)
+{
+  if (clip != NULL && isfinite (clip->fps) && clip->fps > 0)
+    return clip->fps;
+  return 30.0;
+}
+
+static int
+clip_frame_base (const SqClip *clip)
+{
+  return clip != NULL ? clip->frame_base : 0;
+}
+
+static int
+frame_of (const SqClip *clip,
+          double        time)
+{
+  if (clip != NULL && isfinite (clip->fps) && clip->fps > 0)
+    return sq_clip_time_to_frame (clip, time);
+  return (int) floor (time * 30.0 + 0.5);
+}
+
+/* first index >= from whose time is >= t */
+static gsize
+lower_bound (const SqTrack *track,
+             double         t,
+             gsize          from)
+{
+  gsize lo = from, hi = track->n_keys;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (track->keys[mid].time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* the same, searching forward from `from` by doubling steps: cheap when the
+ * answer is near, as it is when walking a track column by column */
+static gsize
+gallop (const SqTrack *track,
+        double         t,
+        gsize          from)
+{
+  gsize lo = from, hi, step = 1;
+
+  if (lo >= track->n_keys || track->keys[lo].time >= t)
+    return lo;
+  /* keys[lo] < t: find hi with keys[hi] >= t (or the end) */
+  for (;;)
+    {
+      hi = lo + step;
+      if (hi >= track->n_keys)
+        {
+          hi = track->n_keys;
+          break;
+        }
+      if (track->keys[hi].time >= t)
+        break;
+      lo = hi;
+      step *= 2;
+    }
+  /* keys[lo] < t <= keys[hi] */
+  lo++;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (track->keys[mid].time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The channels of a joint that have keys, in order; returns how many. */
+static guint
+joint_rows (const SqJoint *joint,
+            SqChannel      rows[SQ_N_CHANNELS])
+{
+  guint n = 0;
+
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    if (joint->tracks[c].n_keys > 0)
+      rows[n++] = (SqChannel) c;
+  return n;
+}
+
+/* row index of a channel in its joint's lane, and the number of rows */
+static guint
+channel_row (const SqJoint *joint,
+             SqChannel      channel,
+             guint         *n_rows)
+{
+  SqChannel rows[SQ_N_CHANNELS];
+  guint n = joint_rows (joint, rows);
+  guint row = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (rows[i] == channel)
+      row = i;
+  *n_rows = MAX (n, 1);
+  return row;
+}
+
+static double
+mark_radius (guint n_rows)
+{
+  return n_rows <= 1 ? 5.5 : n_rows == 2 ? 4.5 : 3.5;
+}
+
+/* Half the width of a mark: narrower than its height when frames are close,
+ * so that marks of keys on neighbouring frames do not overlap. */
+static double
+mark_half_width (SequinTimeline *self,
+                 double          r)
+{
+  return CLAMP (self->zoom / clip_fps (self->clip) / 2 - 0.5, 1.0, r);
+}
+
+static double
+lanes_height (SequinTimeline *self)
+{
+  return MAX (0.0, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H);
+}
+
+static double
+hoffset (SequinTimeline *self)
+{
+  return gtk_adjustment_get_value (self->hadjustment);
+}
+
+static double
+voffset (SequinTimeline *self)
+{
+  return gtk_adjustment_get_value (self->vadjustment);
+}
+
+static void
+ensure_names_width (SequinTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+  guint hash = font != NULL ? pango_font_description_hash (font) : 0;
+  g_autoptr(PangoLayout) layout = NULL;
+  PangoAttrList *attrs;
+  int widest = 0;
+
+  if (self->names_w > 0 && hash == self->names_font_hash)
+    return;
+
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  attrs = pango_attr_list_new ();
+  pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+
+  if (self->clip != NULL)
+    for (gsize j = 0; j < MIN (self->clip->n_joints, NAMES_MEASURED); j++)
+      {
+        int w;
+
+        pango_layout_set_text (layout, self->clip->joints[j].name, -1);
+        pango_layout_get_pixel_size (layout, &w, NULL);
+        widest = MAX (widest, w);
+      }
+
+  self->names_w = CLAMP (ceil (NAME_INDENT + widest + 12), NAMES_W_MIN, NAMES_W_MAX);
+  self->names_font_hash = hash;
+}
+
+static double
+content_width (SequinTimeline *self)
+{
+  return PAD_X + self->extent * self->zoom + PAD_END;
+}
+
+/* Reconfigures both adjustments for the current size, zoom and clip, with
+ * the values asked for (clamped by the adjustments). */
+static void
+configure_adjustments (SequinTimeline *self,
+                       double          hvalue,
+                       double          vvalue)
+{
+  double page_w, page_h, upper_h;
+
+  if (self->hadjustment == NULL || self->vadjustment == NULL)
+    return;   /* disposed */
+  ensure_names_width (self);
+  page_w = MAX (0.0, gtk_widget_get_width (GTK_WIDGET (self)) - self->names_w);
+  page_h = lanes_height (self);
+  upper_h = self->clip != NULL ? self->clip->n_joints * LANE_H : 0;
+
+  gtk_adjustment_configure (self->hadjustment,
+                            CLAMP (hvalue, 0, MAX (0.0, content_width (self) - page_w)),
+                            0, MAX (content_width (self), page_w),
+                            WHEEL_STEP, page_w * 0.9, page_w);
+  gtk_adjustment_configure (self->vadjustment,
+                            CLAMP (vvalue, 0, MAX (0.0, upper_h - page_h)),
+                            0, MAX (upper_h, page_h),
+                            LANE_H, page_h * 0.9, page_h);
+}
+
+/* the selection still names a key of the clip (it always should, as long as
+ * the owner calls sequin_timeline_clip_changed() after every edit) */
+static gboolean
+has_selection (SequinTimeline *self)
+{
+  return self->clip != NULL
+         && self->sel_joint >= 0 && (gsize) self->sel_joint < self->clip->n_joints
+         && self->sel_key >= 0
+         && (gsize) self->sel_key < self->clip->joints[self->sel_joint].tracks[self->sel_channel].n_keys;
+}
+
+static void
+update_accessible (SequinTimeline *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *value_text = NULL;
+
+  value_text = g_strdup_printf (_("%.3f s, frame %d"),
+                                self->time, frame_of (self->clip, self->time));
+  g_string_append_printf (text, _("Playhead at %s"), value_text);
+
+  if (has_selection (self))
+    {
+      const SqJoint *joint = &self->clip->joints[self->sel_joint];
+      const SqKey *key = &joint->tracks[self->sel_channel].keys[self->sel_key];
+
+      g_string_append (text, "; ");
+      /* Translators: "selected: pelvis rotation key 5 at frame 12" */
+      g_string_append_printf (text, _("selected: %s %s key %zd at frame %d"),
+                              joint->name, channel_name (self->sel_channel),
+                              self->sel_key, frame_of (self->clip, key->time));
+    }
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, self->extent,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, self->time,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, value_text,
+                                  -1);
+}
+
+/* Scrolls horizontally so that x (widget coordinates) is in view; `lead` is
+ * where to put it, as a fraction of the lanes' width, when it is not. */
+static void
+scroll_x_into_view (SequinTimeline *self,
+                    double          x,
+                    double          lead)
+{
+  double left = _sequin_timeline_lanes_x (self);
+  double right = gtk_widget_get_width (GTK_WIDGET (self));
+  double margin = MIN (24.0, (right - left) / 4);
+
+  if (right - left <= 0)
+    return;
+  if (x >= left + margin && x <= right - margin)
+    return;
+  gtk_adjustment_set_value (self->hadjustment,
+                            hoffset (self) + x - (left + lead * (right - left)));
+}
+
+static void
+set_time_internal (SequinTimeline *self,
+                   double          seconds,
+                   gboolean        scroll)
+{
+  double t;
+
+  if (isnan (seconds))
+    return;
+  t = CLAMP (seconds, 0.0, self->extent);
+  if (t == self->time)
+    return;
+
+  if (scroll)
+    {
+      double x = _sequin_timeline_x_for_time (self, t);
+      scroll_x_into_view (self, x, t < self->time ? 0.9 : 0.1);
+    }
+
+  self->time = t;
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+}
+
+static void
+select_internal (SequinTimeline *self,
+                 gssize          joint,
+                 SqChannel       channel,
+                 gssize          key)
+{
+  if (joint < 0 || key < 0)
+    joint = key = -1;
+  self->sel_joint = joint;
+  self->sel_channel = joint < 0 ? SQ_CHANNEL_ROTATION : channel;
+  self->sel_key = key;
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- geometry (private API) ---------------------------------------------- */
+
+double
+_sequin_timeline_lanes_x (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+
+  ensure_names_width (self);
+  return self->names_w;
+}
+
+double
+_sequin_timeline_x_for_time (SequinTimeline *self,
+                             double          time)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+
+  return _sequin_timeline_lanes_x (self) + PAD_X + time * self->zoom - hoffset (self);
+}
+
+double
+_sequin_timeline_time_at_x (SequinTimeline *self,
+                            double          x)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+
+  return (x - _sequin_timeline_lanes_x (self) - PAD_X + hoffset (self)) / self->zoom;
+}
+
+double
+_sequin_timeline_y_for_key (SequinTimeline *self,
+                            gsize           joint,
+                            SqChannel       channel)
+{
+  guint row, n_rows = 1;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+  g_return_val_if_fail (self->clip != NULL && joint < self->clip->n_joints, 0);
+  g_return_val_if_fail (channel < SQ_N_CHANNELS, 0);
+
+  row = channel_row (&self->clip->joints[joint], channel, &n_rows);
+  return RULER_H + joint * LANE_H - voffset (self) + LANE_H * (row + 0.5) / n_rows;
+}
+
+double
+_sequin_timeline_get_hoffset (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+  return hoffset (self);
+}
+
+double
+_sequin_timeline_get_voffset (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+  return voffset (self);
+}
+
+/* ---- hit testing --------------------------------------------------------- */
+
+gboolean
+sequin_timeline_key_at (SequinTimeline *self,
+                        double          x,
+                        double          y,
+                        gssize         *joint,
+                        SqChannel      *channel,
+                        gssize         *key)
+{
+  const SqJoint *j;
+  const SqTrack *track;
+  SqChannel rows[SQ_N_CHANNELS];
+  guint n_rows, row;
+  double lane_y, r, t, tol, best_d = G_MAXDOUBLE;
+  gssize lane, best = -1;
+  gsize i;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  if (joint != NULL)
+    *joint = -1;
+  if (channel != NULL)
+    *channel = SQ_CHANNEL_ROTATION;
+  if (key != NULL)
+    *key = -1;
+
+  if (self->clip == NULL
+      || x < _sequin_timeline_lanes_x (self) || x >= gtk_widget_get_width (GTK_WIDGET (self))
+      || y < RULER_H || y >= gtk_widget_get_height (GTK_WIDGET (self)))
+    return FALSE;
+
+  lane_y = y - RULER_H + voffset (self);
+  lane = (gssize) floor (lane_y / LANE_H);
+  if (lane < 0 || (gsize) lane >= self->clip->n_joints)
+    return FALSE;
+
+  j = &self->clip->joints[lane];
+  n_rows = joint_rows (j, rows);
+  if (n_rows == 0)
+    return FALSE;
+  row = MIN ((guint) floor ((lane_y - lane * LANE_H) / (LANE_H / n_rows)), n_rows - 1);
+  track = &j->tracks[rows[row]];
+
+  r = mark_radius (n_rows);
+  t = _sequin_timeline_time_at_x (self, x);
+  tol = (mark_half_width (self, r) + HIT_SLOP) / self->zoom;
+
+  /* the nearest key on either side of t */
+  i = lower_bound (track, t, 0);
+  if (i < track->n_keys && track->keys[i].time - t <= tol)
+    {
+      best = i;
+      best_d = track->keys[i].time - t;
+    }
+  if (i > 0 && t - track->keys[i - 1].time <= tol && t - track->keys[i - 1].time <= best_d)
+    best = i - 1;
+
+  if (best < 0)
+    return FALSE;
+  if (joint != NULL)
+    *joint = lane;
+  if (channel != NULL)
+    *channel = rows[row];
+  if (key != NULL)
+    *key = best;
+  return TRUE;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+typedef struct
+{
+  GdkRGBA fg;
+  GdkRGBA bg;
+  GdkRGBA accent;      /* backgrounds */
+  GdkRGBA accent_fg;   /* lines and marks on the view background */
+  GdkRGBA channel[SQ_N_CHANNELS];
+  GdkRGBA playhead;
+} Colors;
+
+static void
+set_source (cairo_t       *cr,
+            const GdkRGBA *color,
+            double         alpha)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
+}
+
+static void
+lookup_colors (SequinTimeline *self,
+               Colors         *colors)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (self));
+  gboolean dark;
+
+  /* gtk_widget_get_color() is GTK 4.10; the style context is what 4.8 has */
+  gtk_style_context_get_color (style, &colors->fg);
+  dark = 0.299 * colors->fg.red + 0.587 * colors->fg.green + 0.114 * colors->fg.blue > 0.5;
+
+  if (!gtk_style_context_lookup_color (style, "view_bg_color", &colors->bg)
+      && !gtk_style_context_lookup_color (style, "theme_base_color", &colors->bg))
+    gdk_rgba_parse (&colors->bg, dark ? "#1e1e1e" : "#ffffff");
+  if (!gtk_style_context_lookup_color (style, "accent_bg_color", &colors->accent)
+      && !gtk_style_context_lookup_color (style, "theme_selected_bg_color", &colors->accent))
+    gdk_rgba_parse (&colors->accent, "#3584e4");
+  if (!gtk_style_context_lookup_color (style, "accent_color", &colors->accent_fg))
+    colors->accent_fg = colors->accent;
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  /* GNOME palette: blue, orange, green, red; lighter shades on dark themes */
+  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_ROTATION], dark ? "#62a0ea" : "#1c71d8");
+  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_TRANSLATION], dark ? "#ffa348" : "#e66100");
+  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_SCALE], dark ? "#57e389" : "#26a269");
+  gdk_rgba_parse (&colors->playhead, dark ? "#ff7b63" : "#e01b24");
+}
+
+/* One mark, or a band from xs to xe, added to the current path; w is the
+ * half width of a mark, r its half height. */
+static void
+add_mark (cairo_t   *cr,
+          SqChannel  channel,
+          double     xs,
+          double     xe,
+          double     cy,
+          double     w,
+          double     r)
+{
+  /* thin marks (dense keys) are pixel-aligned bars whatever the channel:
+   * they look the same at that size and cairo fills boxes much faster */
+  if (w <= 2)
+    {
+      double y0 = round (cy - r), y1 = round (cy + r);
+
+      cairo_rectangle (cr, floor (xs - w), y0, ceil (xe + w) - floor (xs - w), y1 - y0);
+      return;
+    }
+
+  switch (channel)
+    {
+    case SQ_CHANNEL_ROTATION:       /* diamond */
+      cairo_move_to (cr, xs - w, cy);
+      cairo_line_to (cr, xs, cy - r);
+      cairo_line_to (cr, xe, cy - r);
+      cairo_line_to (cr, xe + w, cy);
+      cairo_line_to (cr, xe, cy + r);
+      cairo_line_to (cr, xs, cy + r);
+      cairo_close_path (cr);
+      break;
+
+    case SQ_CHANNEL_TRANSLATION:    /* square */
+      w = MIN (w, r * 0.8);
+      r *= 0.8;
+      cairo_rectangle (cr, xs - w, cy - r, xe - xs + 2 * w, 2 * r);
+      break;
+
+    case SQ_CHANNEL_SCALE:          /* triangle */
+    case SQ_N_CHANNELS:
+    default:
+      cairo_move_to (cr, xs, cy - r);
+      cairo_line_to (cr, xe, cy - r);
+      cairo_line_to (cr, xe + w, cy + 0.8 * r);
+      cairo_line_to (cr, xs - w, cy + 0.8 * r);
+      cairo_close_path (cr);
+      break;
+    }
+}
+
+/* Adds the marks of the keys of `track` whose x lies in [x0, x1] to the path:
+ * one per pixel column, neighbours closer than RUN_GAP merged into bands. */
+static void
+add_track_marks (cairo_t       *cr,
+                 const SqTrack *track,
+                 SqChannel      channel,
+                 double         origin,
+                 double         zoom,
+                 double         x0,
+                 double         x1,
+                 double         cy,
+                 double         w,
+                 double         r)
+{
+  double run_start = 0, run_end = 0;
+  gboolean in_run = FALSE;
+  gsize i;
+
+  i = lower_bound (track, (x0 - origin) / zoom, 0);
+  while (i < track->n_keys)
+    {
+      double x = origin + track->keys[i].time * zoom;
+      double column, xc;
+
+      if (x > x1)
+        break;
+      column = floor (x);
+      xc = column + 0.5;
+      if (in_run && xc - run_end <= RUN_GAP)
+        run_end = xc;
+      else
+        {
+          if (in_run)
+            add_mark (cr, channel, run_start, run_end, cy, w, r);
+          run_start = run_end = xc;
+          in_run = TRUE;
+        }
+      /* the first key of the next pixel column */
+      i = gallop (track, (column + 1 - origin) / zoom, i + 1);
+    }
+  if (in_run)
+    add_mark (cr, channel, run_start, run_end, cy, w, r);
+}
+
+/* The smallest step of the 1-2-5 series (times `unit`) at least `min`. */
+static double
+nice_step (double min,
+           double unit)
+{
+  double base = pow (10, floor (log10 (MAX (min / unit, 1e-9))));
+
+  for (;;)
+    {
+      static const double mult[] = { 1, 2, 5 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (mult); i++)
+        if (base * mult[i] * unit >= min)
+          return base * mult[i] * unit;
+      base *= 10;
+    }
+}
+
+static void
+format_seconds (char   *buf,
+                gsize   size,
+                double  t,
+                int     decimals)
+{
+  /* Translators: a time on the ruler, in seconds */
+  g_snprintf (buf, size, _("%.*f s"), decimals, t);
+}
+
+static void
+draw_ruler (SequinTimeline *self,
+            cairo_t        *cr,
+            const Colors   *colors,
+            PangoLayout    *small,
+            double          width)
+{
+  double left = self->names_w;
+  double fps = clip_fps (self->clip);
+  int base = clip_frame_base (self->clip);
+  double t_start = MAX (0.0, _sequin_timeline_time_at_x (self, left));
+  double t_end = MIN (self->extent, _sequin_timeline_time_at_x (self, width));
+  double end_x = MIN (width, _sequin_timeline_x_for_time (self, self->extent));
+  char buf[64];
+  int label_w, label_h, decimals;
+  double step, fstep, minor;
+  long f_first, f_last;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, left, 0, width - left, RULER_H);
+  cairo_clip (cr);
+
+  set_source (cr, &colors->fg, 0.05);
+  cairo_paint (cr);
+
+  /* seconds: the smallest step that leaves room for the widest label
+   * written with as many decimals as that step needs */
+  step = nice_step (24 / self->zoom, 0.001);
+  for (;;)
+    {
+      decimals = (int) CLAMP (ceil (-log10 (step) - 1e-9), 0, 3);
+      format_seconds (buf, sizeof buf, MAX (self->extent, 10.0), decimals);
+      pango_layout_set_text (small, buf, -1);
+      pango_layout_get_pixel_size (small, &label_w, &label_h);
+      if (label_w + 16 <= step * self->zoom)
+        break;
+      step = nice_step (step * 1.5, 0.001);
+    }
+
+  for (double k = ceil (t_start / step - 1e-9); k * step <= t_end + 1e-9; k++)
+    {
+      double t = k * step + 0.0;   /* never -0 */
+      double x = floor (_sequin_timeline_x_for_time (self, t)) + 0.5;
+
+      set_source (cr, &colors->fg, 0.35);
+      cairo_move_to (cr, x, 2);
+      cairo_line_to (cr, x, RULER_SPLIT);
+      cairo_stroke (cr);
+
+      format_seconds (buf, sizeof buf, t, decimals);
+      pango_layout_set_text (small, buf, -1);
+      set_source (cr, &colors->fg, 0.8);
+      cairo_move_to (cr, x + 3, (RULER_SPLIT - label_h) / 2 + 1);
+      pango_cairo_show_layout (cr, small);
+    }
+
+  /* frames: labels on multiples of the step, minor ticks in between */
+  g_snprintf (buf, sizeof buf, "%d", frame_of (self->clip, self->extent) + 10);
+  pango_layout_set_text (small, buf, -1);
+  pango_layout_get_pixel_size (small, &label_w, &label_h);
+  fstep = nice_step (MAX (1.0, (label_w + 10) * fps / self->zoom), 1);
+  minor = fstep / 5 >= 1 && fstep / 5 * self->zoom / fps >= 5 ? fstep / 5
+        : fstep / 2 >= 1 && fstep / 2 * self->zoom / fps >= 5 ? fstep / 2
+        : 0;
+
+  f_first = (long) ceil (t_start * fps - 1e-6) + base;
+  f_last = (long) floor (t_end * fps + 1e-6) + base;
+  if (minor > 0)
+    {
+      set_source (cr, &colors->fg, 0.3);
+      for (long f = (long) (ceil (f_first / minor) * minor); f <= f_last; f += (long) minor)
+        {
+          double x = floor (_sequin_timeline_x_for_time (self, (f - base) / fps)) + 0.5;
+
+          cairo_move_to (cr, x, RULER_H - 4);
+          cairo_line_to (cr, x, RULER_H);
+        }
+      cairo_stroke (cr);
+    }
+  for (long f = (long) (ceil (f_first / fstep) * fstep); f <= f_last; f += (long) fstep)
+    {
+      double x = floor (_sequin_timeline_x_for_time (self, (f - base) / fps)) + 0.5;
+
+      set_source (cr, &colors->fg, 0.45);
+      cairo_move_to (cr, x, RULER_H - 8);
+      cairo_line_to (cr, x, RULER_H);
+      cairo_stroke (cr);
+
+      g_snprintf (buf, sizeof buf, "%ld", f);
+      pango_layout_set_text (small, buf, -1);
+      set_source (cr, &colors->fg, 0.6);
+      cairo_move_to (cr, x + 3, RULER_SPLIT + (RULER_H - RULER_SPLIT - label_h) / 2 - 1);
+      pango_cairo_show_layout (cr, small);
+    }
+
+  /* past the end */
+  if (end_x < width)
+    {
+      set_source (cr, &colors->fg, 0.06);
+      cairo_rectangle (cr, end_x, 0, width - end_x, RULER_H);
+      cairo_fill (cr);
+    }
+
+  cairo_restore (cr);
+
+  set_source (cr, &colors->fg, 0.2);
+  cairo_rectangle (cr, 0, RULER_H - 1, width, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_lanes (SequinTimeline *self,
+            cairo_t        *cr,
+            const Colors   *colors,
+            PangoLayout    *names,
+            double          width,
+            double          height)
+{
+  const SqClip *clip = self->clip;
+  double left = self->names_w;
+  double voff = voffset (self);
+  double origin = _sequin_timeline_x_for_time (self, 0);
+  double end_x = _sequin_timeline_x_for_time (self, self->extent);
+  gssize root = sq_clip_get_root_index (clip);
+  gsize first, last;
+  PangoAttrList *bold;
+
+  first = (gsize) MAX (0.0, floor (voff / LANE_H));
+  last = (gsize) MIN ((double) clip->n_joints, ceil ((voff + height - RULER_H) / LANE_H));
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, RULER_H, width, height - RULER_H);
+  cairo_clip (cr);
+
+  /* lane backgrounds */
+  for (gsize j = first; j < last; j++)
+    {
+      double y = RULER_H + j * LANE_H - voff;
+
+      if ((gssize) j == self->sel_joint)
+        {
+          set_source (cr, &colors->accent, 0.15);
+          cairo_rectangle (cr, 0, y, width, LANE_H);
+          cairo_fill (cr);
+        }
+      else if (j % 2 == 1)
+        {
+          set_source (cr, &colors->fg, 0.04);
+          cairo_rectangle (cr, 0, y, width, LANE_H);
+          cairo_fill (cr);
+        }
+    }
+
+  /* the lanes, clipped to the right of the name column */
+  cairo_save (cr);
+  cairo_rectangle (cr, left, RULER_H, width - left, height - RULER_H);
+  cairo_clip (cr);
+
+  if (end_x < width)
+    {
+      set_source (cr, &colors->fg, 0.06);
+      cairo_rectangle (cr, end_x, RULER_H, width - end_x, height - RULER_H);
+      cairo_fill (cr);
+      set_source (cr, &colors->fg, 0.3);
+      cairo_rectangle (cr, floor (end_x), RULER_H, 1, height - RULER_H);
+      cairo_fill (cr);
+    }
+
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    {
+      for (gsize j = first; j < last; j++)
+        {
+          const SqJoint *joint = &clip->joints[j];
+          guint row, n_rows;
+          double cy, r;
+
+          if (joint->tracks[c].n_keys == 0)
+            continue;
+          row = channel_row (joint, c, &n_rows);
+          r = mark_radius (n_rows);
+          cy = RULER_H + j * LANE_H - voff + LANE_H * (row + 0.5) / n_rows;
+          add_track_marks (cr, &joint->tracks[c], c, origin, self->zoom,
+                           left - r - 1, width + r + 1, cy, mark_half_width (self, r), r);
+        }
+      set_source (cr, &colors->channel[c], 1.0);
+      cairo_fill (cr);
+    }
+
+  /* the selected key, on top */
+  if (has_selection (self))
+    {
+      const SqJoint *joint = &clip->joints[self->sel_joint];
+      const SqKey *key = &joint->tracks[self->sel_channel].keys[self->sel_key];
+      double x = floor (origin + key->time * self->zoom) + 0.5;
+      double y = _sequin_timeline_y_for_key (self, self->sel_joint, self->sel_channel);
+      guint n_rows;
+      double r;
+
+      channel_row (joint, self->sel_channel, &n_rows);
+      r = mark_radius (n_rows) + 1.5;
+      add_mark (cr, self->sel_channel, x, x, y, r, r);
+      set_source (cr, &colors->channel[self->sel_channel], 1.0);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 2);
+      set_source (cr, &colors->fg, 1.0);
+      cairo_stroke (cr);
+    }
+
+  cairo_restore (cr);
+
+  /* name column */
+  set_source (cr, &colors->fg, 0.04);
+  cairo_rectangle (cr, 0, RULER_H, left, height - RULER_H);
+  cairo_fill (cr);
+  set_source (cr, &colors->fg, 0.2);
+  cairo_rectangle (cr, left - 1, 0, 1, height);
+  cairo_fill (cr);
+
+  bold = pango_attr_list_new ();
+  pango_attr_list_insert (bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  pango_layout_set_ellipsize (names, PANGO_ELLIPSIZE_END);
+  pango_layout_set_width (names, (int) ((left - NAME_INDENT - 6) * PANGO_SCALE));
+  for (gsize j = first; j < last; j++)
+    {
+      double y = RULER_H + j * LANE_H - voff;
+      int h;
+
+      pango_layout_set_text (names, clip->joints[j].name, -1);
+      pango_layout_set_attributes (names, (gssize) j == root ? bold : NULL);
+      pango_layout_get_pixel_size (names, NULL, &h);
+      set_source (cr, &colors->fg, (gssize) j == root ? 1.0 : 0.85);
+      cairo_move_to (cr, NAME_INDENT, y + (LANE_H - h) / 2);
+      pango_cairo_show_layout (cr, names);
+
+      if ((gssize) j == root)
+        {
+          /* the root badge: a filled dot before the name */
+          set_source (cr, &colors->accent_fg, 1.0);
+          cairo_arc (cr, NAME_INDENT / 2 + 1, y + LANE_H / 2, 3.5, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+    }
+  pango_layout_set_attributes (names, NULL);
+  pango_attr_list_unref (bold);
+
+  cairo_restore (cr);
+}
+
+static void
+draw_playhead (SequinTimeline *self,
+               cairo_t        *cr,
+               const Colors   *colors,
+               double          width,
+               double          height)
+{
+  double x = floor (_sequin_timeline_x_for_time (self, self->time)) + 0.5;
+  double left = self->names_w;
+
+  if (x < left - 6 || x > width + 6)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, left, 0, width - left, height);
+  cairo_clip (cr);
+
+  set_source (cr, &colors->playhead, 1.0);
+  cairo_rectangle (cr, x - 0.75, RULER_SPLIT, 1.5, height - RULER_SPLIT);
+  cairo_fill (cr);
+
+  /* the handle: a pentagon pointing down onto the frame row */
+  cairo_move_to (cr, x - 6, RULER_SPLIT - 2);
+  cairo_line_to (cr, x + 6, RULER_SPLIT - 2);
+  cairo_line_to (cr, x + 6, RULER_SPLIT + 6);
+  cairo_line_to (cr, x, RULER_SPLIT + 12);
+  cairo_line_to (cr, x - 6, RULER_SPLIT + 6);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+
+  cairo_restore (cr);
+}
+
+/* the top-left corner: the playhead's time and frame */
+static void
+draw_corner (SequinTimeline *self,
+             cairo_t        *cr,
+             const Colors   *colors,
+             PangoLayout    *small)
+{
+  char buf[64];
+  int w, h;
+
+  set_source (cr, &colors->fg, 0.05);
+  cairo_rectangle (cr, 0, 0, self->names_w - 1, RULER_H - 1);
+  cairo_fill (cr);
+
+  if (self->clip == NULL)
+    return;
+
+  format_seconds (buf, sizeof buf, self->time, 3);
+  pango_layout_set_width (small, (int) ((self->names_w - 12) * PANGO_SCALE));
+  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_END);
+  pango_layout_set_text (small, buf, -1);
+  pango_layout_get_pixel_size (small, &w, &h);
+  set_source (cr, &colors->fg, 0.9);
+  cairo_move_to (cr, 6, (RULER_SPLIT - h) / 2 + 1);
+  pango_cairo_show_layout (cr, small);
+
+  /* Translators: the frame number under the playhead */
+  g_snprintf (buf, sizeof buf, _("frame %d"), frame_of (self->clip, self->time));
+  pango_layout_set_text (small, buf, -1);
+  set_source (cr, &colors->fg, 0.6);
+  cairo_move_to (cr, 6, RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1);
+  pango_cairo_show_layout (cr, small);
+
+  pango_layout_set_width (small, -1);
+  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_NONE);
+}
+
+static void
+sequin_timeline_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  g_autoptr(PangoLayout) names = NULL;
+  g_autoptr(PangoLayout) small = NULL;
+  PangoFontDescription *font;
+  Colors colors;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  ensure_names_width (self);
+  lookup_colors (self, &colors);
+
+  names = gtk_widget_create_pango_layout (widget, NULL);
+  small = gtk_widget_create_pango_layout (widget, NULL);
+  font = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (small)));
+  if (pango_font_description_get_size (font) > 0)
+    {
+      if (pango_font_description_get_size_is_absolute (font))
+        pango_font_description_set_absolute_size (font, pango_font_description_get_size (font) * 0.85);
+      else
+        pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * 0.85));
+    }
+  pango_layout_set_font_description (small, font);
+  pango_font_description_free (font);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_line_width (cr, 1);
+
+  set_source (cr, &colors.bg, 1.0);
+  cairo_paint (cr);
+
+  draw_ruler (self, cr, &colors, small, width);
+  if (self->clip != NULL)
+    draw_lanes (self, cr, &colors, names, width, height);
+  else
+    {
+      int w, h;
+
+      pango_layout_set_text (names, _("No clip"), -1);
+      pango_layout_get_pixel_size (names, &w, &h);
+      set_source (cr, &colors.fg, 0.5);
+      cairo_move_to (cr, (width - w) / 2, RULER_H + (height - RULER_H - h) / 2);
+      pango_cairo_show_layout (cr, names);
+    }
+  draw_playhead (self, cr, &colors, width, height);
+  draw_corner (self, cr, &colors, small);
+
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      set_source (cr, &colors.accent_fg, 1.0);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
+      cairo_stroke (cr);
+    }
+
+  cairo_destroy (cr);
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+static gboolean
+select_key_at (SequinTimeline *self,
+               double          x,
+               double          y)
+{
+  gssize joint, key;
+  SqChannel channel;
+
+  if (!sequin_timeline_key_at (self, x, y, &joint, &channel, &key))
+    return FALSE;
+
+  select_internal (self, joint, channel, key);
+  set_time_internal (self, self->clip->joints[joint].tracks[channel].keys[key].time, FALSE);
+  g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
+  return TRUE;
+}
+
+void
+_sequin_timeline_press (SequinTimeline *self,
+                        int             n_press,
+                        double          x,
+                        double          y)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  if (self->clip == NULL || x < _sequin_timeline_lanes_x (self))
+    return;
+  if (select_key_at (self, x, y))
+    return;
+  set_time_internal (self, _sequin_timeline_time_at_x (self, x), FALSE);
+}
+
+void
+_sequin_timeline_drag_begin (SequinTimeline *self,
+                             double          x,
+                             double          y)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  /* a press on a key selects it (see _press) and does not scrub */
+  self->scrubbing = self->clip != NULL
+                    && x >= _sequin_timeline_lanes_x (self)
+                    && !sequin_timeline_key_at (self, x, y, NULL, NULL, NULL);
+  self->drag_start_x = x;
+}
+
+void
+_sequin_timeline_drag_update (SequinTimeline *self,
+                              double          dx,
+                              double          dy)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (!self->scrubbing)
+    return;
+  set_time_internal (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx), FALSE);
+}
+
+/* sets the zoom, keeping the time at widget x under x */
+static void
+zoom_to (SequinTimeline *self,
+         double          x,
+         double          zoom)
+{
+  double t;
+
+  zoom = CLAMP (zoom, SEQUIN_TIMELINE_ZOOM_MIN, SEQUIN_TIMELINE_ZOOM_MAX);
+  if (zoom == self->zoom)
+    return;
+
+  t = _sequin_timeline_time_at_x (self, x);
+  self->zoom = zoom;
+  /* x = lanes_x + PAD_X + t * zoom - hoffset, solved for hoffset */
+  configure_adjustments (self, _sequin_timeline_lanes_x (self) + PAD_X + t * zoom - x,
+                         voffset (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+/* zooms so that the whole clip fits, scrolled to its start */
+static void
+fit_clip (SequinTimeline *self)
+{
+  double page_w = gtk_widget_get_width (GTK_WIDGET (self)) - _sequin_timeline_lanes_x (self);
+
+  if (page_w <= 2 * (PAD_X + PAD_END))
+    return;
+  self->fit_pending = FALSE;
+  if (self->extent > 0)
+    zoom_to (self, _sequin_timeline_lanes_x (self),
+             MIN ((page_w - PAD_X - PAD_END) / self->extent, ZOOM_FIT_MAX));
+  gtk_adjustment_set_value (self->hadjustment, 0);
+}
+
+void
+_sequin_timeline_zoom_at (SequinTimeline *self,
+                          double          x,
+                          double          factor)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+  g_return_if_fail (isfinite (factor) && factor > 0);
+
+  zoom_to (self, x, self->zoom * factor);
+}
+
+gboolean
+_sequin_timeline_scroll (SequinTimeline  *self,
+                         double           x,
+                         double           y,
+                         double           dx,
+                         double           dy,
+                         GdkModifierType  state,
+                         gboolean         wheel)
+{
+  double step = wheel ? WHEEL_STEP : 1.0;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  if (self->clip == NULL)
+    return FALSE;
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      double d = dy != 0 ? dy : dx;
+
+      _sequin_timeline_zoom_at (self, MAX (x, _sequin_timeline_lanes_x (self)),
+                                wheel ? pow (ZOOM_WHEEL, -d) : exp (-d * 0.01));
+      return TRUE;
+    }
+
+  /* Shift turns vertical scrolling into horizontal, as everywhere */
+  if ((state & GDK_SHIFT_MASK) && dx == 0)
+    {
+      dx = dy;
+      dy = 0;
+    }
+  /* when every lane fits, vertical scrolling pans in time */
+  if (gtk_adjustment_get_upper (self->vadjustment) <= gtk_adjustment_get_page_size (self->vadjustment))
+    {
+      dx += dy;
+      dy = 0;
+    }
+
+  if (dx != 0)
+    gtk_adjustment_set_value (self->hadjustment, hoffset (self) + dx * step);
+  if (dy != 0)
+    gtk_adjustment_set_value (self->vadjustment, voffset (self) + dy * step);
+  return TRUE;
+}
+
+static void
+on_click_pressed (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  SequinTimeline  *self)
+{
+  _sequin_timeline_press (self, n_press, x, y);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               SequinTimeline *self)
+{
+  _sequin_timeline_drag_begin (self, x, y);
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                SequinTimeline *self)
+{
+  _sequin_timeline_drag_update (self, dx, dy);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             SequinTimeline *self)
+{
+  self->scrubbing = FALSE;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           SequinTimeline           *self)
+{
+  GdkModifierType state;
+  gboolean wheel;
+
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
+  return _sequin_timeline_scroll (self, self->pointer_x, self->pointer_y, dx, dy, state, wheel);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           SequinTimeline           *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+/* timeline.step-frames(i): moves the playhead by whole frames */
+static void
+step_frames_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  double fps = clip_fps (self->clip);
+  double frame = floor (self->time * fps + 0.5) + g_variant_get_int32 (parameter);
+
+  set_time_internal (self, frame / fps, TRUE);
+}
+
+/* timeline.go-to-start, timeline.go-to-end */
+static void
+go_to_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+
+  set_time_internal (self, g_str_equal (action_name, "timeline.go-to-end") ? self->extent : 0.0, TRUE);
+}
+
+static gboolean
+sequin_timeline_query_tooltip (GtkWidget  *widget,
+                               int         x,
+                               int         y,
+                               gboolean    keyboard_mode,
+                               GtkTooltip *tooltip)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  g_autoptr(GString) text = NULL;
+  gssize joint, key, lane;
+  SqChannel channel;
+  const SqJoint *j;
+
+  if (self->clip == NULL || keyboard_mode)
+    return FALSE;
+
+  if (sequin_timeline_key_at (self, x, y, &joint, &channel, &key))
+    {
+      const SqKey *k = &self->clip->joints[joint].tracks[channel].keys[key];
+      double kx = floor (_sequin_timeline_x_for_time (self, k->time));
+      double ky = _sequin_timeline_y_for_key (self, joint, channel);
+
+      text = g_string_new (NULL);
+      /* Translators: "pelvis: rotation key 5" */
+      g_string_append_printf (text, _("%s: %s key %zd"), self->clip->joints[joint].name,
+                              channel_name (channel), key);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Frame %d, %.4f s"), frame_of (self->clip, k->time), k->time);
+      g_string_append_c (text, '\n');
+      if (channel == SQ_CHANNEL_ROTATION)
+        {
+          double aa[4];
+
+          sq_quat_to_axis_angle (k->v, aa);
+          g_string_append_printf (text, "w %.5f  x %.5f  y %.5f  z %.5f\n", k->v[0], k->v[1], k->v[2], k->v[3]);
+          g_string_append_printf (text, _("axis (%.4f, %.4f, %.4f), angle %.3f°"), aa[0], aa[1], aa[2], aa[3]);
+        }
+      else
+        g_string_append_printf (text, "x %.5f  y %.5f  z %.5f", k->v[0], k->v[1], k->v[2]);
+
+      gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) kx - 6, (int) ky - 6, 13, 13 });
+      gtk_tooltip_set_text (tooltip, text->str);
+      return TRUE;
+    }
+
+  /* the name column: the whole name (it may be ellipsized) and the counts */
+  if (x >= _sequin_timeline_lanes_x (self) || y < RULER_H)
+    return FALSE;
+  lane = (gssize) floor ((y - RULER_H + voffset (self)) / LANE_H);
+  if (lane < 0 || (gsize) lane >= self->clip->n_joints)
+    return FALSE;
+  j = &self->clip->joints[lane];
+  text = g_string_new (j->name);
+  if (lane == sq_clip_get_root_index (self->clip))
+    g_string_append_printf (text, " (%s)", _("root joint"));
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    if (j->tracks[c].n_keys > 0)
+      {
+        g_string_append_c (text, '\n');
+        /* Translators: "120 rotation keys" */
+        g_string_append_printf (text, _("%zu %s keys"), j->tracks[c].n_keys,
+                                channel_name (c));
+      }
+  gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) {
+    0, (int) (RULER_H + lane * LANE_H - voffset (self)), (int) self->names_w, (int) LANE_H });
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
+/* ---- size and scrolling -------------------------------------------------- */
+
+static void
+sequin_timeline_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+
+  ensure_names_width (self);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = (int) (self->names_w + 120);
+      *natural = (int) (self->names_w + 600);
+    }
+  else
+    {
+      gsize n = self->clip != NULL ? self->clip->n_joints : 0;
+
+      *minimum = (int) (RULER_H + 2 * LANE_H);
+      *natural = (int) (RULER_H + MAX (2, MIN (n, 16)) * LANE_H);
+    }
+}
+
+static void
+sequin_timeline_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+
+  configure_adjustments (self, hoffset (self), voffset (self));
+  if (self->fit_pending)
+    fit_clip (self);
+}
+
+static void
+sequin_timeline_state_flags_changed (GtkWidget     *widget,
+                                     GtkStateFlags  previous)
+{
+  GTK_WIDGET_CLASS (sequin_timeline_parent_class)->state_flags_changed (widget, previous);
+
+  if ((gtk_widget_get_state_flags (widget) ^ previous) & GTK_STATE_FLAG_FOCUS_VISIBLE)
+    gtk_widget_queue_draw (widget);
+}
+
+static void
+on_adjustment_value_changed (GtkAdjustment  *adjustment,
+                             SequinTimeline *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_adjustment (SequinTimeline  *self,
+                GtkAdjustment  **slot,
+                GtkAdjustment   *adjustment)
+{
+  if (adjustment != NULL && adjustment == *slot)
+    return;
+
+  if (*slot != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (*slot, on_adjustment_value_changed, self);
+      g_clear_object (slot);
+    }
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect (adjustment, "value-changed", G_CALLBACK (on_adjustment_value_changed), self);
+  if (self->hadjustment != NULL && self->vadjustment != NULL)
+    configure_adjustments (self, hoffset (self), voffset (self));
+}
+
+/* ---- GObject ------------------------------------------------------------- */
+
+static void
+sequin_timeline_dispose (GObject *object)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (object);
+
+  self->clip = NULL;
+  if (self->hadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->hadjustment, on_adjustment_value_changed, self);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, on_adjustment_value_changed, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (sequin_timeline_parent_class)->dispose (object);
+}
+
+static void
+sequin_timeline_finalize (GObject *object)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (object);
+
+  /* a scrolled window may hand back adjustments after dispose */
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (sequin_timeline_parent_class)->finalize (object);
+}
+
+static void
+sequin_timeline_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME:
+      g_value_set_double (value, self->time);
+      break;
+    case PROP_ZOOM:
+      g_value_set_double (value, self->zoom);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sequin_timeline_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME:
+      sequin_timeline_set_time (self, g_value_get_double (value));
+      break;
+    case PROP_ZOOM:
+      sequin_timeline_set_zoom (self, g_value_get_double (value));
+      break;
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value));
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value));
+      break;
+    case PROP_HSCROLL_POLICY:
+      if (self->hscroll_policy != (GtkScrollablePolicy) g_value_get_enum (value))
+        {
+          self->hscroll_policy = g_value_get_enum (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_VSCROLL_POLICY:
+      if (self->vscroll_policy != (GtkScrollablePolicy) g_value_get_enum (value))
+        {
+          self->vscroll_policy = g_value_get_enum (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sequin_timeline_class_init (SequinTimelineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sequin_timeline_dispose;
+  object_class->finalize = sequin_timeline_finalize;
+  object_class->get_property = sequin_timeline_get_property;
+  object_class->set_property = sequin_timeline_set_property;
+
+  widget_class->snapshot = sequin_timeline_snapshot;
+  widget_class->measure = sequin_timeline_measure;
+  widget_class->size_allocate = sequin_timeline_size_allocate;
+  widget_class->query_tooltip = sequin_timeline_query_tooltip;
+  widget_class->state_flags_changed = sequin_timeline_state_flags_changed;
+
+  /**
+   * SequinTimeline:time:
+   *
+   * The playhead's time in seconds, in [0, duration].
+   */
+  properties[PROP_TIME] =
+    g_param_spec_double ("time", NULL, NULL,
+                         0, G_MAXDOUBLE, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SequinTimeline:zoom:
+   *
+   * The horizontal scale in pixels per second.
+   */
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL,
+                         SEQUIN_TIMELINE_ZOOM_MIN, SEQUIN_TIMELINE_ZOOM_MAX, ZOOM_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  /**
+   * SequinTimeline::key-selected:
+   * @self: the timeline
+   * @joint: the joint's index
+   * @channel: the #SqChannel
+   * @key: the key's index in the joint's track of that channel
+   *
+   * The user clicked a key; not emitted by sequin_timeline_select_key().
+   */
+  signals[KEY_SELECTED] =
+    g_signal_new ("key-selected",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_INT64);
+
+  gtk_widget_class_install_action (widget_class, "timeline.step-frames", "i", step_frames_action);
+  gtk_widget_class_install_action (widget_class, "timeline.go-to-start", NULL, go_to_action);
+  gtk_widget_class_install_action (widget_class, "timeline.go-to-end", NULL, go_to_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.step-frames", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "timeline.step-frames", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.step-frames", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "timeline.step-frames", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.go-to-start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "timeline.go-to-start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, 0, "timeline.go-to-end", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_End, 0, "timeline.go-to-end", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_SLIDER);
+}
+
+static void
+sequin_timeline_init (SequinTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *click, *drag;
+  GtkEventController *scroll, *motion;
+
+  self->zoom = ZOOM_DEFAULT;
+  self->sel_joint = self->sel_key = -1;
+  self->sel_channel = SQ_CHANNEL_ROTATION;
+  self->hadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
+  g_signal_connect (self->hadjustment, "value-changed", G_CALLBACK (on_adjustment_value_changed), self);
+  g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (on_adjustment_value_changed), self);
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, scroll);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (widget, motion);
+
+  gtk_widget_action_set_enabled (widget, "timeline.step-frames", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.go-to-start", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.go-to-end", FALSE);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
+                                  -1);
+  update_accessible (self);
+}
+
+/* ---- public API ---------------------------------------------------------- */
+
+GtkWidget *
+sequin_timeline_new (void)
+{
+  return g_object_new (SEQUIN_TYPE_TIMELINE, NULL);
+}
+
+void
+sequin_timeline_set_clip (SequinTimeline *self,
+                          const SqClip   *clip)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (clip != self->clip)
+    {
+      self->clip = clip;
+      self->sel_joint = self->sel_key = -1;
+      self->fit_pending = clip != NULL;
+      gtk_adjustment_set_value (self->hadjustment, 0);
+      gtk_adjustment_set_value (self->vadjustment, 0);
+    }
+  sequin_timeline_clip_changed (self);
+  if (self->fit_pending)
+    fit_clip (self);
+}
+
+void
+sequin_timeline_clip_changed (SequinTimeline *self)
+{
+  const SqClip *clip;
+  double extent = 0;
+
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  clip = self->clip;
+  if (clip != NULL)
+    {
+      if (isfinite (clip->duration))
+        extent = MAX (0.0, clip->duration);
+      for (gsize j = 0; j < clip->n_joints; j++)
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            const SqTrack *track = &clip->joints[j].tracks[c];
+
+            if (track->n_keys > 0 && isfinite (track->keys[track->n_keys - 1].time))
+              extent = MAX (extent, track->keys[track->n_keys - 1].time);
+          }
+    }
+  self->extent = extent;
+
+  /* the selection survives an edit when its key still exists */
+  if (!has_selection (self))
+    self->sel_joint = self->sel_key = -1;
+
+  /* without a clip the keys fall through to focus navigation */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
+
+  self->names_w = 0;
+  configure_adjustments (self, hoffset (self), voffset (self));
+
+  if (self->time > extent)
+    {
+      self->time = extent;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+    }
+  update_accessible (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+sequin_timeline_set_time (SequinTimeline *self,
+                          double          seconds)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+  g_return_if_fail (!isnan (seconds));
+
+  set_time_internal (self, seconds, TRUE);
+}
+
+double
+sequin_timeline_get_time (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+
+  return self->time;
+}
+
+void
+sequin_timeline_select_key (SequinTimeline *self,
+                            gssize          joint,
+                            SqChannel       channel,
+                            gssize          key)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (joint < 0 || key < 0 || self->clip == NULL)
+    {
+      select_internal (self, -1, SQ_CHANNEL_ROTATION, -1);
+      return;
+    }
+  g_return_if_fail ((gsize) joint < self->clip->n_joints);
+  g_return_if_fail (channel < SQ_N_CHANNELS);
+  g_return_if_fail ((gsize) key < self->clip->joints[joint].tracks[channel].n_keys);
+
+  select_internal (self, joint, channel, key);
+
+  /* into view: the lane vertically, the key horizontally (centred) */
+  {
+    double lane_top = joint * LANE_H;
+    double page = lanes_height (self);
+    double x = _sequin_timeline_x_for_time (self, self->clip->joints[joint].tracks[channel].keys[key].time);
+
+    if (lane_top < voffset (self))
+      gtk_adjustment_set_value (self->vadjustment, lane_top);
+    else if (lane_top + LANE_H > voffset (self) + page)
+      gtk_adjustment_set_value (self->vadjustment, lane_top + LANE_H - page);
+    scroll_x_into_view (self, x, 0.5);
+  }
+}
+
+gboolean
+sequin_timeline_get_selected_key (SequinTimeline *self,
+                                  gssize         *joint,
+                                  SqChannel      *channel,
+                                  gssize         *key)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  if (joint != NULL)
+    *joint = self->sel_joint;
+  if (channel != NULL)
+    *channel = self->sel_channel;
+  if (key != NULL)
+    *key = self->sel_key;
+  return self->sel_joint >= 0;
+}
+
+void
+sequin_timeline_set_zoom (SequinTimeline *self,
+                          double          pixels_per_second)
+{
+  double x, left;
+
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+  g_return_if_fail (isfinite (pixels_per_second) && pixels_per_second > 0);
+
+  /* keep the playhead where it is when it is visible, else the left edge */
+  left = _sequin_timeline_lanes_x (self);
+  x = _sequin_timeline_x_for_time (self, self->time);
+  if (x < left || x > gtk_widget_get_width (GTK_WIDGET (self)))
+    x = left;
+  zoom_to (self, x, pixels_per_second);
+}
+
+double
+sequin_timeline_get_zoom (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
+
+  return self->zoom;
+}

@@ -1,0 +1,72 @@
+/* sequin-timeline.h: the cairo timeline of a clip's keys
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * SequinTimeline draws a clip as a ruler (seconds above, frame numbers
+ * below), a fixed name column, one lane per joint with a mark per key
+ * (rotation: diamonds, translation: squares, scale: triangles; each channel
+ * a row of its own within the lane) and a playhead. It only reads the clip,
+ * which stays owned by the caller; call sequin_timeline_clip_changed() after
+ * every edit or undo.
+ *
+ * Scrolling: the widget implements GtkScrollable. The horizontal adjustment
+ * is the time pan in pixels, the vertical one the lanes in pixels; the ruler
+ * and the name column never scroll away. Put it in a GtkScrolledWindow to get
+ * scrollbars, or use it on its own (it then keeps its own adjustments). It
+ * handles the wheel itself in both cases: Ctrl+scroll zooms around the
+ * pointer, Shift+scroll and horizontal (touchpad) scrolling pan in time, and
+ * plain scrolling moves the lanes when they do not all fit, and pans in time
+ * when they do.
+ *
+ * Input: a click on a key selects it, moves the playhead to it and emits
+ * ::key-selected; a click or drag on the ruler or on a lane moves ("scrubs")
+ * the playhead. Left/Right step one frame, Home/End go to the start/end;
+ * these keys activate the widget actions timeline.step-frames(i),
+ * timeline.go-to-start and timeline.go-to-end, enabled while there is a clip.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sq-core.h"
+
+G_BEGIN_DECLS
+
+#define SEQUIN_TYPE_TIMELINE (sequin_timeline_get_type ())
+
+G_DECLARE_FINAL_TYPE (SequinTimeline, sequin_timeline, SEQUIN, TIMELINE, GtkWidget)
+
+GtkWidget *sequin_timeline_new              (void);
+/* `clip` is borrowed: it must outlive the timeline or be unset (NULL clears).
+ * A new clip resets the view: scrolled to the start, zoomed to fit (at most
+ * 1500 px/s), no selection. */
+void       sequin_timeline_set_clip         (SequinTimeline *self,
+                                             const SqClip   *clip);
+/* after an edit or undo: joints and keys may have changed; O(joints) */
+void       sequin_timeline_clip_changed     (SequinTimeline *self);
+/* moves the playhead (clamped to [0, duration]) and scrolls it into view */
+void       sequin_timeline_set_time         (SequinTimeline *self,
+                                             double          seconds);
+double     sequin_timeline_get_time         (SequinTimeline *self);
+/* joint or key -1: no selection; scrolls the key into view; no signal */
+void       sequin_timeline_select_key       (SequinTimeline *self,
+                                             gssize          joint,
+                                             SqChannel       channel,
+                                             gssize          key);
+gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
+                                             gssize         *joint,
+                                             SqChannel      *channel,
+                                             gssize         *key);
+/* pixels per second; keeps the playhead in place when it is visible */
+void       sequin_timeline_set_zoom         (SequinTimeline *self,
+                                             double          pixels_per_second);
+double     sequin_timeline_get_zoom         (SequinTimeline *self);
+/* for tests and accessibility: the key under a widget point, FALSE if none */
+gboolean   sequin_timeline_key_at           (SequinTimeline *self,
+                                             double          x,
+                                             double          y,
+                                             gssize         *joint,
+                                             SqChannel      *channel,
+                                             gssize         *key);
+
+G_END_DECLS

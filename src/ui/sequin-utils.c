@@ -1,0 +1,150 @@
+/* sequin-utils.c: small helpers shared by the editor's classes
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sequin-utils"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sequin-utils.h"
+
+gboolean
+sequin_parse_number (const char *text,
+                     double     *value)
+{
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+  double v;
+
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (text == NULL)
+    return FALSE;
+  copy = g_strstrip (g_strdup (text));
+  if (copy[0] == '\0')
+    return FALSE;
+  /* one decimal comma, and no point, reads as a decimal point */
+  if (strchr (copy, '.') == NULL)
+    {
+      char *comma = strchr (copy, ',');
+      if (comma != NULL && strchr (comma + 1, ',') == NULL)
+        *comma = '.';
+    }
+  /* only plain decimal numbers: no hexadecimal, "inf" or "nan" */
+  for (const char *p = copy; *p != '\0'; p++)
+    if (!g_ascii_isdigit (*p) && strchr ("+-.eE", *p) == NULL)
+      return FALSE;
+  v = g_ascii_strtod (copy, &end);
+  if (end == copy || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static void
+add_suffixes (GtkFileFilter  *filter,
+              const SqFormat *format)
+{
+  for (guint i = 0; format->extensions[i] != NULL; i++)
+    gtk_file_filter_add_suffix (filter, format->extensions[i]);
+  if (format->mime_type != NULL)
+    gtk_file_filter_add_mime_type (filter, format->mime_type);
+}
+
+void
+sequin_add_format_filters (GtkFileChooser *chooser,
+                           gboolean        for_writing,
+                           const SqFormat *only)
+{
+  gsize n = 0;
+  const SqFormat * const *formats = sq_formats (&n);
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) any = gtk_file_filter_new ();
+
+  if (only != NULL)
+    {
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, sq_format_get_name (only));
+      add_suffixes (filter, only);
+      gtk_file_chooser_add_filter (chooser, filter);
+      gtk_file_chooser_set_filter (chooser, filter);
+      return;
+    }
+
+  gtk_file_filter_set_name (all, _("All Animations"));
+  gtk_file_chooser_add_filter (chooser, all);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GtkFileFilter) filter = NULL;
+
+      if (for_writing ? !sq_format_can_write (formats[i]) : !(formats[i]->flags & SQ_FORMAT_READ))
+        continue;
+      add_suffixes (all, formats[i]);
+      filter = gtk_file_filter_new ();
+      gtk_file_filter_set_name (filter, sq_format_get_name (formats[i]));
+      add_suffixes (filter, formats[i]);
+      gtk_file_chooser_add_filter (chooser, filter);
+    }
+  gtk_file_filter_set_name (any, _("All Files"));
+  gtk_file_filter_add_pattern (any, "*");
+  gtk_file_chooser_add_filter (chooser, any);
+  gtk_file_chooser_set_filter (chooser, all);
+}
+
+const char *
+sequin_format_get_extension (const SqFormat *format)
+{
+  if (format == NULL || format->extensions == NULL || format->extensions[0] == NULL)
+    return "seq";
+  return format->extensions[0];
+}
+
+GFile *
+sequin_find_sample (void)
+{
+  const char *dirs[3];
+  guint n = 0;
+
+  dirs[n++] = g_getenv ("SEQUIN_SAMPLE_DIR");
+  dirs[n++] = PKGDATADIR G_DIR_SEPARATOR_S "samples";
+#ifdef SEQUIN_SOURCE_SAMPLE_DIR
+  dirs[n++] = SEQUIN_SOURCE_SAMPLE_DIR;
+#endif
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (dirs[i] == NULL || dirs[i][0] == '\0')
+        continue;
+      path = g_build_filename (dirs[i], "wave.seq", NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_file_new_for_path (path);
+    }
+  return NULL;
+}
+
+char *
+sequin_format_vector (const double *v,
+                      guint         n,
+                      int           digits)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%.*f", digits, v[i]);
+
+      /* what rounds to zero shows as 0, not −0: that sign means nothing to a reader */
+      if (text[0] == '-' && strspn (text + 1, "0.,") == strlen (text + 1))
+        memmove (text, text + 1, strlen (text));
+      if (i > 0)
+        g_string_append (out, "  ");
+      g_string_append (out, text);
+    }
+  return g_string_free (out, FALSE);
+}

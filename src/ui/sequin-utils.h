@@ -1,0 +1,37 @@
+/* sequin-utils.h: small helpers shared by the editor's classes
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sq-core.h"
+
+G_BEGIN_DECLS
+
+/* A number typed by a person: surrounding blanks allowed, a decimal point or
+ * (as many locales write it) a decimal comma. FALSE for anything else,
+ * including text after the number, infinities and NaN. */
+gboolean        sequin_parse_number          (const char     *text,
+                                              double         *value);
+
+/* File chooser filters built from the core's registry: one for every
+ * readable (or writable) format, plus "All animations" first when `all`. */
+void            sequin_add_format_filters    (GtkFileChooser *chooser,
+                                              gboolean        for_writing,
+                                              const SqFormat *only);
+
+/* The first extension of a format, for a suggested file name */
+const char     *sequin_format_get_extension  (const SqFormat *format);
+
+/* Where the bundled sample is, or NULL */
+GFile          *sequin_find_sample           (void);
+
+/* Numbers as the tree shows them (in the user's locale) */
+char           *sequin_format_vector         (const double   *v,
+                                              guint           n,
+                                              int             digits);
+
+G_END_DECLS

@@ -1,0 +1,432 @@
+/* sequin-window-actions.c: the window's actions, and what is enabled when
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every win.* action is installed on the class here; their keyboard
+ * shortcuts are set in sequin-application.c so that menus show them.
+ * _sequin_window_actions_update() is the one place that decides which
+ * actions are enabled.
+ */
+#define G_LOG_DOMAIN "sequin-window-actions"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sequin-utils.h"
+#include "sequin-window-private.h"
+
+void
+_sequin_window_actions_update (SequinWindow *self)
+{
+  SequinDocument *doc = self->document;
+  const SqClip *clip = doc != NULL ? sequin_document_get_clip (doc) : NULL;
+  gboolean has_clip = clip != NULL;
+  gboolean busy = doc != NULL && sequin_document_get_busy (doc);
+  gboolean can_undo = has_clip && sequin_document_can_undo (doc);
+  gboolean can_redo = has_clip && sequin_document_can_redo (doc);
+  gssize current = has_clip ? sequin_joint_tree_get_current_joint (self->joint_tree) : -1;
+  g_auto(GStrv) selected = has_clip ? sequin_joint_tree_dup_selected_joints (self->joint_tree) : NULL;
+  gboolean any_selected = selected != NULL && selected[0] != NULL;
+  g_autofree char *undo_tip = NULL;
+  g_autofree char *redo_tip = NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_clip && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_clip && !busy);
+  /* a menu button does not follow the actions of its menu */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_as_button), has_clip && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", can_undo);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", can_redo);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.invert-xz-all", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.invert-xz-selected", any_selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-joint", current >= 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-joint", current >= 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-root", has_clip);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
+
+  /* TRANSLATORS: %s names an edit, like “Rename Joint” */
+  undo_tip = can_undo ? g_strdup_printf (_("Undo %s"), sequin_document_get_undo_label (doc)) : g_strdup (_("Undo"));
+  redo_tip = can_redo ? g_strdup_printf (_("Redo %s"), sequin_document_get_redo_label (doc)) : g_strdup (_("Redo"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->undo_button), undo_tip);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->redo_button), redo_tip);
+}
+
+/* ---- File ------------------------------------------------------------------ */
+
+static GFile *
+last_folder (SequinWindow *self)
+{
+  g_autofree char *path = NULL;
+  GFile *file = self->document != NULL ? sequin_document_get_file (self->document) : NULL;
+
+  if (file != NULL)
+    return g_file_get_parent (file);
+  if (self->settings == NULL)
+    return NULL;
+  path = g_settings_get_string (self->settings, "last-folder");
+  if (path[0] == '\0' || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return g_file_new_for_path (path);
+}
+
+static void
+remember_folder (SequinWindow *self,
+                 GFile        *file)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *path = parent != NULL ? g_file_get_path (parent) : NULL;
+
+  if (self->settings != NULL && path != NULL)
+    g_settings_set_string (self->settings, "last-folder", path);
+}
+
+static void
+drop_chooser (SequinWindow *self)
+{
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_destroy (self->file_chooser);
+      g_clear_object (&self->file_chooser);
+    }
+}
+
+static void
+open_response_cb (GtkNativeDialog *chooser,
+                  int              response,
+                  SequinWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          if (i == 0)
+            remember_folder (self, file);
+          sequin_window_open_file (self, file, FALSE);
+        }
+    }
+  drop_chooser (self);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  g_autoptr(GFile) folder = last_folder (self);
+  GtkFileChooserNative *chooser;
+
+  drop_chooser (self);
+  chooser = gtk_file_chooser_native_new (_("Open Animation"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  sequin_add_format_filters (GTK_FILE_CHOOSER (chooser), FALSE, NULL);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  self->file_chooser = GTK_NATIVE_DIALOG (chooser);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (self->file_chooser);
+}
+
+static void
+open_sample_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  g_autoptr(GFile) sample = sequin_find_sample ();
+  GtkWidget *dialog;
+
+  if (sample != NULL)
+    {
+      /* a copy: saving asks where, instead of writing into the installation */
+      sequin_window_open_file (self, sample, TRUE);
+      return;
+    }
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", _("The Sample Is Missing"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("The sample animation wave.seq was not installed with Sequin."));
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  _sequin_window_show_message (self, dialog);
+}
+
+typedef struct
+{
+  SequinWindow   *self;
+  const SqFormat *format;
+} SaveAsData;
+
+static void
+save_as_response_cb (GtkNativeDialog *chooser,
+                     int              response,
+                     gpointer         user_data)
+{
+  SaveAsData *data = user_data;
+  SequinWindow *self = data->self;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      remember_folder (self, file);
+      sequin_window_save_to (self, file, data->format);
+    }
+  else
+    self->close_after_save = FALSE;
+  drop_chooser (self);
+}
+
+static char *
+suggested_name (SequinWindow   *self,
+                const SqFormat *format)
+{
+  const char *title = sequin_document_get_title (self->document);
+  const char *dot = strrchr (title, '.');
+  g_autofree char *stem = dot != NULL && dot != title ? g_strndup (title, dot - title) : g_strdup (title);
+
+  /* another format gets another name, so the original is not replaced by accident */
+  if (format != sequin_document_get_format (self->document))
+    return g_strdup_printf ("%s-%s.%s", stem, format->id, sequin_format_get_extension (format));
+  return g_strdup_printf ("%s.%s", stem, sequin_format_get_extension (format));
+}
+
+void
+_sequin_window_save (SequinWindow   *self,
+                     gboolean        ask_for_file,
+                     const SqFormat *format)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  SaveAsData *data;
+  GFile *file;
+
+  g_assert (SEQUIN_IS_WINDOW (self));
+
+  if (self->document == NULL)
+    return;
+  if (format == NULL)
+    format = sequin_document_get_format (self->document);
+  if (format == NULL || !sq_format_can_write (format))
+    format = sq_format_by_id ("seq-binary");
+
+  file = sequin_document_get_file (self->document);
+  if (!ask_for_file && file != NULL)
+    {
+      sequin_window_save_to (self, file, format);
+      return;
+    }
+
+  drop_chooser (self);
+  /* TRANSLATORS: the title of the save dialog; %s is a format */
+  title = g_strdup_printf (_("Save As %s"), sq_format_get_name (format));
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  sequin_add_format_filters (GTK_FILE_CHOOSER (chooser), TRUE, format);
+  folder = last_folder (self);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  name = suggested_name (self, format);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+
+  data = g_new0 (SaveAsData, 1);
+  data->self = self;
+  data->format = format;
+  g_signal_connect_data (chooser, "response", G_CALLBACK (save_as_response_cb), data,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  self->file_chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->file_chooser);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  _sequin_window_save (SEQUIN_WINDOW (widget), FALSE, NULL);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  const char *id = g_variant_get_string (param, NULL);
+
+  _sequin_window_save (SEQUIN_WINDOW (widget), TRUE, id[0] != '\0' ? sq_format_by_id (id) : NULL);
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+/* ---- Edit ------------------------------------------------------------------ */
+
+static void
+apply_edit (SequinWindow *self,
+            SqEdit       *edit)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *primary = NULL;
+  const char *label = sq_edit_get_label (edit);
+  GtkWidget *dialog;
+
+  if (sequin_document_apply (self->document, edit, &error))
+    return;
+
+  /* TRANSLATORS: %s names an edit, like “Delete Joint” */
+  primary = g_strdup_printf (_("Could Not %s"), label);
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  _sequin_window_show_message (self, dialog);
+}
+
+static void
+show_edit_dialog (SequinWindow   *self,
+                  SequinEditKind  kind,
+                  gssize          joint)
+{
+  if (self->document == NULL || sequin_document_get_clip (self->document) == NULL)
+    return;
+  if (self->edit_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->edit_dialog));
+
+  self->edit_dialog = sequin_edit_dialog_new (GTK_WINDOW (self), self->document, kind, joint);
+  g_object_add_weak_pointer (G_OBJECT (self->edit_dialog), (gpointer *) &self->edit_dialog);
+  gtk_window_present (GTK_WINDOW (self->edit_dialog));
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+
+  if (self->document != NULL)
+    sequin_document_undo (self->document);
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+
+  if (self->document != NULL)
+    sequin_document_redo (self->document);
+}
+
+static void
+invert_xz_all_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+
+  if (self->document != NULL)
+    apply_edit (self, sq_edit_invert_xz_new (NULL));
+}
+
+static void
+invert_xz_selected_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  g_auto(GStrv) names = sequin_joint_tree_dup_selected_joints (self->joint_tree);
+
+  /* an empty list would mean every joint: not what "selected" says */
+  if (self->document != NULL && names != NULL && names[0] != NULL)
+    apply_edit (self, sq_edit_invert_xz_new ((const char * const *) names));
+}
+
+static void
+rename_joint_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  gssize joint = sequin_joint_tree_get_current_joint (self->joint_tree);
+
+  if (joint >= 0)
+    show_edit_dialog (self, SEQUIN_EDIT_RENAME_JOINT, joint);
+}
+
+static void
+delete_joint_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  gssize joint = sequin_joint_tree_get_current_joint (self->joint_tree);
+  const SqClip *clip;
+
+  if (joint < 0 || self->document == NULL)
+    return;
+  clip = sequin_document_get_clip (self->document);
+  /* no question asked: Undo brings the joint back */
+  apply_edit (self, sq_edit_delete_joint_new (clip->joints[joint].name));
+}
+
+static void
+rename_root_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_RENAME_ROOT, -1);
+}
+
+static void
+rescale_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_RESCALE, -1);
+}
+
+static void
+set_first_frame_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_SET_FIRST_FRAME, -1);
+}
+
+void
+_sequin_window_class_actions_init (SequinWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", "s", save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
+  gtk_widget_class_install_action (widget_class, "win.invert-xz-all", NULL, invert_xz_all_action);
+  gtk_widget_class_install_action (widget_class, "win.invert-xz-selected", NULL, invert_xz_selected_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-joint", NULL, rename_joint_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-joint", NULL, delete_joint_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-root", NULL, rename_root_action);
+  gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
+  gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
+}

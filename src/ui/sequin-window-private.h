@@ -1,0 +1,72 @@
+/* sequin-window-private.h: what the window's files (and the tests) share
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "sequin-edit-dialog.h"
+#include "sequin-joint-tree.h"
+#include "sequin-line-model.h"
+#include "sequin-timeline.h"
+#include "sequin-window.h"
+
+G_BEGIN_DECLS
+
+struct _SequinWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template widgets */
+  GtkHeaderBar        *header_bar;
+  GtkLabel            *title_label;
+  GtkLabel            *subtitle_label;
+  GtkButton           *undo_button;
+  GtkButton           *redo_button;
+  GtkMenuButton       *save_as_button;
+  GtkStack            *main_stack;
+  GtkStack            *view_stack;
+  SequinJointTree     *joint_tree;
+  GtkListView         *structure_view;
+  GtkBox              *timeline_box;
+  GtkLabel            *format_value;
+  GtkLabel            *model_value;
+  GtkLabel            *root_value;
+  GtkLabel            *joints_value;
+  GtkLabel            *keys_value;
+  GtkLabel            *frames_value;
+  GtkLabel            *duration_value;
+  GtkWidget           *warnings_box;
+  GtkLabel            *warnings_label;
+  GtkPaned            *content_paned;
+  GMenuModel          *context_menu;
+
+  /* Borrowed references */
+  GtkWidget           *timeline;         /* SequinTimeline, in timeline_box */
+  GtkWidget           *message_dialog;   /* the question or error shown now, if any */
+  SequinEditDialog    *edit_dialog;      /* the edit dialog open now, if any */
+
+  /* Owned references */
+  SequinDocument      *document;
+  GCancellable        *cancellable;      /* cancelled when the window goes */
+  GSettings           *settings;         /* NULL when the schema is not installed */
+  GtkNativeDialog     *file_chooser;
+  SequinLineModel     *structure_lines;
+
+  guint64              structure_generation;
+  guint                loading;          /* loads that may still open here */
+  guint                syncing : 1;      /* tree and timeline follow each other */
+  guint                close_after_save : 1;
+  guint                force_close : 1;
+  guint                structure_stale : 1;
+};
+
+void _sequin_window_class_actions_init (SequinWindowClass *klass);
+void _sequin_window_actions_update     (SequinWindow      *self);
+void _sequin_window_show_message       (SequinWindow      *self,
+                                        GtkWidget         *dialog);
+void _sequin_window_save               (SequinWindow      *self,
+                                        gboolean           ask_for_file,
+                                        const SqFormat    *format);
+
+G_END_DECLS

@@ -1,0 +1,885 @@
+/* sequin-window.c: a window showing one animation
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window arranges the views of its document: the header in the side
+ * panel, the joint/keyframe tree and the structure text in a stack, the
+ * timeline below. It opens and saves through SequinDocument and asks the
+ * questions that keep work from being lost. Actions live in
+ * sequin-window-actions.c.
+ */
+#define G_LOG_DOMAIN "sequin-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sequin-utils.h"
+#include "sequin-window-private.h"
+
+G_DEFINE_FINAL_TYPE (SequinWindow, sequin_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* the losses listed in the question before a lossy save; the rest are counted */
+#define MAX_LOSSES_SHOWN 10
+
+/* ---- Messages -------------------------------------------------------------- */
+
+void
+_sequin_window_show_message (SequinWindow *self,
+                             GtkWidget    *dialog)
+{
+  g_assert (SEQUIN_IS_WINDOW (self));
+
+  if (self->message_dialog != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
+  self->message_dialog = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static GtkWidget *
+message_new (SequinWindow   *self,
+             GtkMessageType  type,
+             const char     *primary,
+             const char     *secondary)
+{
+  GtkWidget *dialog;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   type, GTK_BUTTONS_NONE, "%s", primary);
+  if (secondary != NULL)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  return dialog;
+}
+
+static void
+error_response_cb (GtkDialog *dialog,
+                   int        response)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+show_error (SequinWindow *self,
+            const char   *primary,
+            const char   *secondary)
+{
+  GtkWidget *dialog = message_new (self, GTK_MESSAGE_ERROR, primary, secondary);
+
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Close"), GTK_RESPONSE_CLOSE);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  g_signal_connect (dialog, "response", G_CALLBACK (error_response_cb), NULL);
+  _sequin_window_show_message (self, dialog);
+}
+
+/* ---- Views of the document ------------------------------------------------- */
+
+static char *
+display_folder (GFile *file)
+{
+  g_autoptr(GFile) parent = file != NULL ? g_file_get_parent (file) : NULL;
+  g_autofree char *path = NULL;
+  const char *home = g_get_home_dir ();
+
+  if (parent == NULL)
+    return NULL;
+  path = g_file_get_path (parent);
+  if (path == NULL)
+    return g_file_get_parse_name (parent);
+  if (home != NULL && g_str_has_prefix (path, home) && (path[strlen (home)] == '/' || path[strlen (home)] == '\0'))
+    return g_strconcat ("~", path + strlen (home), NULL);
+  return g_steal_pointer (&path);
+}
+
+static void
+update_title (SequinWindow *self)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *window_title = NULL;
+  g_autofree char *folder = NULL;
+
+  if (self->document == NULL)
+    {
+      gtk_label_set_text (self->title_label, _("Sequin"));
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
+      gtk_window_set_title (GTK_WINDOW (self), _("Sequin"));
+      return;
+    }
+
+  if (sequin_document_get_modified (self->document))
+    /* TRANSLATORS: the title of a document with unsaved changes */
+    title = g_strdup_printf (_("• %s"), sequin_document_get_title (self->document));
+  else
+    title = g_strdup (sequin_document_get_title (self->document));
+  gtk_label_set_text (self->title_label, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label),
+                               sequin_document_get_modified (self->document) ? _("Modified: not saved yet") : NULL);
+
+  folder = display_folder (sequin_document_get_file (self->document));
+  gtk_label_set_text (self->subtitle_label, folder != NULL ? folder : _("Not saved to a file yet"));
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+
+  /* TRANSLATORS: the window title: a file name, then the program */
+  window_title = g_strdup_printf (_("%s — Sequin"), title);
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+}
+
+static void
+update_side_panel (SequinWindow *self)
+{
+  const SqClip *clip = sequin_document_get_clip (self->document);
+  const SqFormat *format = sequin_document_get_format (self->document);
+  SqClipSummary s;
+  g_autofree char *root = NULL;
+  g_autofree char *keys = NULL;
+  g_autofree char *frames = NULL;
+  g_autofree char *joints = NULL;
+  g_autofree char *duration = NULL;
+
+  sq_clip_summarize (clip, &s);
+  gtk_label_set_text (self->format_value, format != NULL ? sq_format_get_name (format) : s.format_name);
+  gtk_label_set_text (self->model_value, clip->name[0] != '\0' ? clip->name : _("(none)"));
+  if (clip->root[0] != '\0')
+    root = g_strdup (clip->root);
+  else
+    /* TRANSLATORS: the root joint when the file leaves it blank; %s is the name used instead */
+    root = g_strdup_printf (_("%s (blank in the header)"), sq_clip_get_effective_root (clip));
+  gtk_label_set_text (self->root_value, root);
+
+  joints = g_strdup_printf ("%zu", s.n_joints);
+  gtk_label_set_text (self->joints_value, joints);
+  if (s.n_scale_keys > 0)
+    keys = g_strdup_printf (_("%zu (%zu rotation, %zu translation, %zu scale)"),
+                            s.n_keys, s.n_rotation_keys, s.n_translation_keys, s.n_scale_keys);
+  else
+    keys = g_strdup_printf (_("%zu (%zu rotation, %zu translation)"),
+                            s.n_keys, s.n_rotation_keys, s.n_translation_keys);
+  gtk_label_set_text (self->keys_value, keys);
+  frames = g_strdup_printf (_("%u at %g per second"), s.frames, clip->fps);
+  gtk_label_set_text (self->frames_value, frames);
+  duration = g_strdup_printf (_("%.3f s"), s.duration);
+  gtk_label_set_text (self->duration_value, duration);
+
+  if (clip->warnings->len > 0)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i < clip->warnings->len; i++)
+        g_string_append_printf (text, "%s• %s", i > 0 ? "\n" : "", (const char *) clip->warnings->pdata[i]);
+      gtk_label_set_text (self->warnings_label, text->str);
+    }
+  gtk_widget_set_visible (self->warnings_box, clip->warnings->len > 0);
+}
+
+/* A selectable label that had the focus keeps its text selected (GTK selects
+ * it all on focus): not wanted once the focus moved on. */
+static void
+unselect_side_panel (SequinWindow *self)
+{
+  GtkLabel *labels[] = { self->format_value, self->model_value, self->root_value, self->joints_value,
+                         self->keys_value, self->frames_value, self->duration_value, self->warnings_label };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    gtk_label_select_region (labels[i], 0, 0);
+}
+
+static void
+update_structure (SequinWindow *self)
+{
+  const SqClip *clip;
+
+  if (self->document == NULL || (clip = sequin_document_get_clip (self->document)) == NULL)
+    {
+      sequin_line_model_set_text (self->structure_lines, NULL);
+      return;
+    }
+  /* the dump can be long: make it only when it is shown */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "structure") != 0)
+    {
+      self->structure_stale = TRUE;
+      return;
+    }
+  if (!self->structure_stale && self->structure_generation == clip->generation)
+    return;
+  sequin_line_model_set_text (self->structure_lines, sq_dump_text (clip));
+  self->structure_generation = clip->generation;
+  self->structure_stale = FALSE;
+}
+
+static void
+view_changed_cb (SequinWindow *self)
+{
+  update_structure (self);
+}
+
+static void
+document_changed_cb (SequinWindow *self)
+{
+  update_side_panel (self);
+  update_title (self);
+  self->structure_stale = TRUE;
+  update_structure (self);
+  sequin_timeline_clip_changed (SEQUIN_TIMELINE (self->timeline));
+  _sequin_window_actions_update (self);
+}
+
+static void
+document_notify_cb (SequinWindow *self)
+{
+  update_title (self);
+  update_side_panel (self);
+  _sequin_window_actions_update (self);
+}
+
+static void
+set_document (SequinWindow   *self,
+              SequinDocument *document)
+{
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+
+  sequin_joint_tree_set_document (self->joint_tree, document);
+  sequin_timeline_set_clip (SEQUIN_TIMELINE (self->timeline),
+                            document != NULL ? sequin_document_get_clip (document) : NULL);
+  if (document != NULL)
+    {
+      g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
+      g_signal_connect_swapped (document, "notify::modified", G_CALLBACK (document_notify_cb), self);
+      g_signal_connect_swapped (document, "notify::title", G_CALLBACK (document_notify_cb), self);
+      g_signal_connect_swapped (document, "notify::file", G_CALLBACK (document_notify_cb), self);
+      g_signal_connect_swapped (document, "notify::busy", G_CALLBACK (document_notify_cb), self);
+      update_side_panel (self);
+      gtk_stack_set_visible_child_name (self->main_stack, "document");
+      gtk_widget_grab_focus (GTK_WIDGET (self->joint_tree));
+      unselect_side_panel (self);
+    }
+  else
+    gtk_stack_set_visible_child_name (self->main_stack, "empty");
+
+  self->structure_stale = TRUE;
+  update_structure (self);
+  update_title (self);
+  _sequin_window_actions_update (self);
+}
+
+/* ---- Tree and timeline follow each other ----------------------------------- */
+
+static void
+tree_selection_changed_cb (SequinWindow *self)
+{
+  gssize joint, key;
+  SqChannel channel;
+  double time;
+
+  _sequin_window_actions_update (self);
+  if (self->syncing || self->timeline == NULL)
+    return;
+  if (sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
+    {
+      self->syncing = TRUE;
+      sequin_timeline_select_key (SEQUIN_TIMELINE (self->timeline), joint, channel, key);
+      sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), time);
+      self->syncing = FALSE;
+    }
+}
+
+static void
+timeline_key_selected_cb (SequinWindow *self,
+                          gint64        joint,
+                          int           channel,
+                          gint64        key,
+                          gpointer      timeline)
+{
+  if (self->syncing || joint < 0 || key < 0 || channel < 0 || channel >= SQ_N_CHANNELS)
+    return;
+  self->syncing = TRUE;
+  sequin_joint_tree_select_key (self->joint_tree, joint, channel, key);
+  self->syncing = FALSE;
+}
+
+/* ---- Opening --------------------------------------------------------------- */
+
+typedef struct
+{
+  SequinWindow   *self;
+  SequinDocument *document;
+  GFile          *file;
+  gboolean        here;      /* this window is empty and waits for this file */
+  gboolean        as_copy;
+} OpenRequest;
+
+static void
+open_request_free (OpenRequest *req)
+{
+  g_clear_object (&req->self);
+  g_clear_object (&req->document);
+  g_clear_object (&req->file);
+  g_free (req);
+}
+
+static void
+add_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  OpenRequest *req = user_data;
+  SequinWindow *self = req->self;
+  g_autoptr(GError) error = NULL;
+
+  if (req->here)
+    self->loading--;
+
+  if (!sequin_document_load_finish (req->document, result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *name = g_file_get_basename (req->file);
+          g_autofree char *primary = g_strdup_printf (_("Could Not Open “%s”"), name);
+
+          show_error (self, primary, error->message);
+        }
+      open_request_free (req);
+      return;
+    }
+
+  if (!req->as_copy)
+    add_recent (req->file);
+
+  if (req->here && self->document == NULL)
+    set_document (self, req->document);
+  else
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      SequinWindow *window = sequin_window_new (SEQUIN_APPLICATION (app));
+
+      set_document (window, req->document);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+  open_request_free (req);
+}
+
+void
+sequin_window_open_file (SequinWindow *self,
+                         GFile        *file,
+                         gboolean      as_copy)
+{
+  OpenRequest *req;
+
+  g_return_if_fail (SEQUIN_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  req = g_new0 (OpenRequest, 1);
+  req->self = g_object_ref (self);
+  req->document = sequin_document_new ();
+  req->file = g_object_ref (file);
+  req->as_copy = as_copy;
+  req->here = self->document == NULL && self->loading == 0;
+  if (req->here)
+    self->loading++;
+
+  sequin_document_load_async (req->document, file, as_copy ? SEQUIN_LOAD_AS_COPY : SEQUIN_LOAD_DEFAULT,
+                              self->cancellable, load_cb, req);
+}
+
+/* ---- Saving ---------------------------------------------------------------- */
+
+typedef struct
+{
+  SequinWindow   *self;
+  GFile          *file;
+  const SqFormat *format;
+  SequinSaveFlags flags;
+} SaveRequest;
+
+static void
+save_request_free (SaveRequest *req)
+{
+  g_clear_object (&req->self);
+  g_clear_object (&req->file);
+  g_free (req);
+}
+
+static void save_request_start (SaveRequest *req);
+
+static void
+save_question_response_cb (GtkDialog   *dialog,
+                           int          response,
+                           SaveRequest *req)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      save_request_start (req);
+      return;
+    }
+  req->self->close_after_save = FALSE;
+  save_request_free (req);
+}
+
+static void
+ask_about_losses (SaveRequest *req,
+                  GStrv        losses)
+{
+  SequinWindow *self = req->self;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *primary = NULL;
+  guint n = g_strv_length (losses);
+  GtkWidget *dialog;
+  GtkWidget *button;
+
+  /* TRANSLATORS: %s is a file format, like “ActiveWorlds text SEQ” */
+  primary = g_strdup_printf (_("Save as %s?"), sq_format_get_name (req->format));
+  g_string_append_printf (text, _("%s cannot keep everything this animation has:"),
+                          sq_format_get_name (req->format));
+  for (guint i = 0; i < n && i < MAX_LOSSES_SHOWN; i++)
+    g_string_append_printf (text, "\n• %s", losses[i]);
+  if (n > MAX_LOSSES_SHOWN)
+    {
+      g_string_append (text, "\n• ");
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more",
+                                                 n - MAX_LOSSES_SHOWN), n - MAX_LOSSES_SHOWN);
+    }
+
+  dialog = message_new (self, GTK_MESSAGE_QUESTION, primary, text->str);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save Anyway"), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  req->flags |= SEQUIN_SAVE_ACCEPT_LOSSES;
+  g_signal_connect (dialog, "response", G_CALLBACK (save_question_response_cb), req);
+  _sequin_window_show_message (self, dialog);
+}
+
+static void
+ask_about_changes_on_disk (SaveRequest *req)
+{
+  SequinWindow *self = req->self;
+  g_autofree char *name = g_file_get_basename (req->file);
+  g_autofree char *primary = NULL;
+  GtkWidget *dialog;
+  GtkWidget *button;
+
+  primary = g_strdup_printf (_("“%s” Changed on Disk"), name);
+  dialog = message_new (self, GTK_MESSAGE_WARNING, primary,
+                        _("Another program changed the file since Sequin read it. "
+                          "Saving replaces its changes with this animation."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Replace"), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  req->flags |= SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK;
+  g_signal_connect (dialog, "response", G_CALLBACK (save_question_response_cb), req);
+  _sequin_window_show_message (self, dialog);
+}
+
+static void
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  SaveRequest *req = user_data;
+  SequinWindow *self = req->self;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) losses = NULL;
+
+  if (sequin_document_save_finish (SEQUIN_DOCUMENT (object), result, &losses, &error))
+    {
+      add_recent (req->file);
+      _sequin_window_actions_update (self);
+      if (self->close_after_save)
+        {
+          self->close_after_save = FALSE;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+      save_request_free (req);
+      return;
+    }
+
+  if (g_error_matches (error, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_LOSSES))
+    {
+      ask_about_losses (req, losses);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG))
+    {
+      ask_about_changes_on_disk (req);
+      return;
+    }
+
+  self->close_after_save = FALSE;
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *name = g_file_get_basename (req->file);
+      g_autofree char *primary = g_strdup_printf (_("Could Not Save “%s”"), name);
+      g_autofree char *secondary = g_strdup_printf (_("%s\nThe file on disk was not changed."), error->message);
+
+      show_error (self, primary, secondary);
+    }
+  save_request_free (req);
+}
+
+static void
+save_request_start (SaveRequest *req)
+{
+  sequin_document_save_async (req->self->document, req->file, req->format, req->flags,
+                              req->self->cancellable, save_cb, req);
+}
+
+void
+sequin_window_save_to (SequinWindow   *self,
+                       GFile          *file,
+                       const SqFormat *format)
+{
+  SaveRequest *req;
+
+  g_return_if_fail (SEQUIN_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (self->document != NULL);
+
+  req = g_new0 (SaveRequest, 1);
+  req->self = g_object_ref (self);
+  req->file = g_object_ref (file);
+  req->format = format != NULL ? format : sequin_document_get_format (self->document);
+  if (req->format == NULL)
+    req->format = sq_format_by_id ("seq-binary");
+  save_request_start (req);
+}
+
+/* ---- Closing --------------------------------------------------------------- */
+
+static void
+save_window_state (SequinWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+static gboolean
+close_now (gpointer data)
+{
+  SequinWindow *self = data;
+
+  self->force_close = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+close_response_cb (GtkDialog    *dialog,
+                   int           response,
+                   SequinWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  switch (response)
+    {
+    case GTK_RESPONSE_ACCEPT:
+      self->close_after_save = TRUE;
+      _sequin_window_save (self, FALSE, NULL);
+      break;
+    case GTK_RESPONSE_REJECT:
+      /* once the question is gone: it must not outlive the window it is transient for */
+      g_idle_add (close_now, g_object_ref (self));
+      break;
+    default:
+      break;
+    }
+}
+
+static gboolean
+sequin_window_close_request (GtkWindow *window)
+{
+  SequinWindow *self = SEQUIN_WINDOW (window);
+
+  if (!self->force_close && self->document != NULL && sequin_document_get_modified (self->document))
+    {
+      g_autofree char *primary = NULL;
+      GtkWidget *dialog;
+      GtkWidget *button;
+
+      primary = g_strdup_printf (_("Save Changes to “%s”?"), sequin_document_get_title (self->document));
+      dialog = message_new (self, GTK_MESSAGE_QUESTION, primary,
+                            _("If you close without saving, your changes are lost."));
+      gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+      button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT);
+      gtk_widget_add_css_class (button, "destructive-action");
+      button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save"), GTK_RESPONSE_ACCEPT);
+      gtk_widget_add_css_class (button, "suggested-action");
+      gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+      g_signal_connect_object (dialog, "response", G_CALLBACK (close_response_cb), self, 0);
+      _sequin_window_show_message (self, dialog);
+      gtk_window_present (window);
+      return TRUE;
+    }
+
+  save_window_state (self);
+  return GTK_WINDOW_CLASS (sequin_window_parent_class)->close_request (window);
+}
+
+/* ---- Drag and drop --------------------------------------------------------- */
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         SequinWindow  *self)
+{
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
+
+      for (GSList *l = files; l != NULL; l = l->next)
+        sequin_window_open_file (self, l->data, FALSE);
+      g_slist_free (files);
+      return files != NULL;
+    }
+  if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    {
+      sequin_window_open_file (self, g_value_get_object (value), FALSE);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- GObject --------------------------------------------------------------- */
+
+static void
+sequin_window_dispose (GObject *object)
+{
+  SequinWindow *self = (SequinWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  if (self->message_dialog != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
+      self->message_dialog = NULL;
+    }
+  if (self->edit_dialog != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->edit_dialog), (gpointer *) &self->edit_dialog);
+      self->edit_dialog = NULL;
+    }
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_destroy (self->file_chooser);
+      g_clear_object (&self->file_chooser);
+    }
+  /* no gtk_widget_dispose_template (): GtkWindow unparents its own child and
+   * titlebar, and would find them gone (GTK 4.8) */
+  g_clear_object (&self->document);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->structure_lines);
+
+  G_OBJECT_CLASS (sequin_window_parent_class)->dispose (object);
+}
+
+static void
+sequin_window_finalize (GObject *object)
+{
+  SequinWindow *self = (SequinWindow *)object;
+
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (sequin_window_parent_class)->finalize (object);
+}
+
+static void
+sequin_window_class_init (SequinWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = sequin_window_dispose;
+  object_class->finalize = sequin_window_finalize;
+  window_class->close_request = sequin_window_close_request;
+
+  g_type_ensure (SEQUIN_TYPE_JOINT_TREE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, undo_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, redo_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, save_as_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, joint_tree);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, structure_view);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, timeline_box);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, format_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, model_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, root_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, joints_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, keys_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, frames_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, duration_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, content_paned);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, context_menu);
+  gtk_widget_class_bind_template_callback (widget_class, view_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tree_selection_changed_cb);
+
+  _sequin_window_class_actions_init (klass);
+}
+
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  /* running uninstalled without the compiled schema: remember nothing */
+  if (source == NULL || (schema = g_settings_schema_source_lookup (source, APP_ID, TRUE)) == NULL)
+    return NULL;
+  return g_settings_new (APP_ID);
+}
+
+static void
+build_save_as_menu (SequinWindow *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) section = g_menu_new ();
+  gsize n = 0;
+  const SqFormat * const *formats = sq_formats (&n);
+
+  /* one entry per format the core can write */
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!sq_format_can_write (formats[i]))
+        continue;
+      /* TRANSLATORS: a menu item that saves in a format, like “ActiveWorlds binary SEQ…” */
+      label = g_strdup_printf (_("%s…"), sq_format_get_name (formats[i]));
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.save-as", g_variant_new_string (formats[i]->id));
+      g_menu_append_item (section, item);
+    }
+  g_menu_append_section (menu, _("Save As"), G_MENU_MODEL (section));
+  gtk_menu_button_set_menu_model (self->save_as_button, G_MENU_MODEL (menu));
+}
+
+static void
+structure_setup_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+structure_bind_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item)
+{
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (gtk_list_item_get_item (item)));
+}
+
+static void
+setup_structure_view (SequinWindow *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  self->structure_lines = sequin_line_model_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (structure_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (structure_bind_cb), NULL);
+  gtk_list_view_set_factory (self->structure_view, factory);
+  gtk_list_view_set_model (self->structure_view,
+                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->structure_lines)))));
+}
+
+static void
+sequin_window_init (SequinWindow *self)
+{
+  GtkDropTarget *target;
+  GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->settings = settings_new ();
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+
+  setup_structure_view (self);
+
+  self->timeline = sequin_timeline_new ();
+  gtk_widget_set_vexpand (self->timeline, TRUE);
+  gtk_widget_set_hexpand (self->timeline, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
+                                  -1);
+  gtk_box_append (self->timeline_box, self->timeline);
+  g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  sequin_joint_tree_set_context_menu (self->joint_tree, self->context_menu);
+  build_save_as_menu (self);
+
+  target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (target, types, G_N_ELEMENTS (types));
+  g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+
+  gtk_paned_set_position (self->content_paned, 420);
+
+  set_document (self, NULL);
+}
+
+SequinWindow *
+sequin_window_new (SequinApplication *application)
+{
+  return g_object_new (SEQUIN_TYPE_WINDOW,
+                       "application", application,
+                       NULL);
+}
+
+SequinDocument *
+sequin_window_get_document (SequinWindow *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_WINDOW (self), NULL);
+  return self->document;
+}
+
+gboolean
+sequin_window_is_empty (SequinWindow *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_WINDOW (self), FALSE);
+  return self->document == NULL;
+}

@@ -1,0 +1,127 @@
+/* sequin-screenshots.c: the screenshots in screenshots/, taken from the real
+ * application (run by screenshots/take-screenshots.sh under Xvfb)
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Usage: sequin-screenshots OUTPUT-FOLDER FILE
+ * Opens FILE as `sequin FILE` does, drives the window through its actions
+ * and captures the X screen with ImageMagick's `import`.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
+#include "sequin-test-ui.h"
+#include "sequin-window-private.h"
+
+static void
+settle (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      g_usleep (5000);
+    }
+}
+
+static void
+shot (const char *folder,
+      const char *name)
+{
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "import", "-window", "root", path, NULL };
+  int status = 0;
+
+  settle (800);
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    g_error ("import failed: %s", error->message);
+  g_print ("wrote %s\n", path);
+}
+
+/* Without a window manager a dialog opens in the corner: put it where a
+ * window manager would, over the middle of its parent. */
+static void
+center_over (GtkWindow *dialog,
+             GtkWindow *parent)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (dialog));
+  GdkSurface *parent_surface = gtk_native_get_surface (GTK_NATIVE (parent));
+
+  if (GDK_IS_X11_SURFACE (surface))
+    {
+      Display *display = gdk_x11_display_get_xdisplay (gdk_surface_get_display (surface));
+      int x = (gdk_surface_get_width (parent_surface) - gdk_surface_get_width (surface)) / 2;
+      int y = (gdk_surface_get_height (parent_surface) - gdk_surface_get_height (surface)) / 3;
+
+      XMoveWindow (display, gdk_x11_surface_get_xid (surface), MAX (x, 0), MAX (y, 0));
+      XFlush (display);
+    }
+#endif
+}
+
+static SequinWindow *
+find_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
+    if (SEQUIN_IS_WINDOW (l->data))
+      return l->data;
+  return NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GFile) file = NULL;
+  SequinWindow *window;
+  const char *folder;
+
+  gtk_init ();
+  if (argc != 3)
+    {
+      g_printerr ("Usage: sequin-screenshots OUTPUT-FOLDER FILE\n");
+      return 2;
+    }
+  folder = argv[1];
+  file = g_file_new_for_commandline_arg (argv[2]);
+
+  /* what `sequin FILE` does */
+  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
+  SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+
+  /* the main window: a joint expanded, one of its keys selected (the timeline follows) */
+  sequin_joint_tree_expand_joint (window->joint_tree, 2, TRUE);
+  sequin_joint_tree_select_key (window->joint_tree, 2, SQ_CHANNEL_ROTATION, 4);
+  shot (folder, "main-window.png");
+
+  /* an edit dialog, with a name typed in */
+  sequin_joint_tree_select_joint (window->joint_tree, 2);
+  settle (100);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.rename-joint", NULL);
+  SEQUIN_TEST_WAIT_UNTIL (window->edit_dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (window->edit_dialog)));
+  sequin_edit_dialog_set_text (window->edit_dialog, 0, "nape");
+  settle (300);
+  center_over (GTK_WINDOW (window->edit_dialog), GTK_WINDOW (window));
+  shot (folder, "edit-dialog.png");
+  gtk_window_destroy (GTK_WINDOW (window->edit_dialog));
+
+  /* the structure view */
+  gtk_stack_set_visible_child_name (window->view_stack, "structure");
+  shot (folder, "structure-view.png");
+
+  window->force_close = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (100);
+  return 0;
+}

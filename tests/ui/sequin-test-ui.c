@@ -1,0 +1,148 @@
+/* sequin-test-ui.c: helpers for the editor's tests
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "sequin-test-ui.h"
+
+char *
+sequin_test_corpus_file (const char *name)
+{
+  const char *corpus = g_getenv ("SEQUIN_CORPUS");
+  g_autofree char *path = NULL;
+
+  if (corpus == NULL)
+    return NULL;
+  path = g_build_filename (corpus, name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+GBytes *
+sequin_test_read_bytes (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, len);
+}
+
+SqClip *
+sequin_test_load_clip (const char *path)
+{
+  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
+  SqClip *clip = sq_load_bytes (bytes, name, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  return clip;
+}
+
+static SequinApplication *application;
+
+SequinApplication *
+sequin_test_application (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (application != NULL)
+    return application;
+  application = sequin_application_new ();
+  g_application_set_flags (G_APPLICATION (application),
+                           g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  /* as if running: keeps the application alive without windows */
+  g_application_hold (G_APPLICATION (application));
+  return application;
+}
+
+static char *tmpdir;
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+remove_tmpdir (void)
+{
+  if (tmpdir != NULL)
+    remove_tree (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+const char *
+sequin_test_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (tmpdir == NULL)
+    {
+      tmpdir = g_dir_make_tmp ("sequin-ui-test-XXXXXX", &error);
+      g_assert_no_error (error);
+      atexit (remove_tmpdir);
+    }
+  return tmpdir;
+}
+
+void
+sequin_test_flush (void)
+{
+  for (guint i = 0; i < 5; i++)
+    {
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+gboolean
+sequin_test_clips_close (const SqClip *a,
+                         const SqClip *b,
+                         double        time_eps,
+                         double        quat_eps)
+{
+  if (a->n_joints != b->n_joints)
+    return FALSE;
+  for (gsize j = 0; j < a->n_joints; j++)
+    {
+      const SqTrack *ta = &a->joints[j].tracks[SQ_CHANNEL_ROTATION];
+      const SqTrack *tb = &b->joints[j].tracks[SQ_CHANNEL_ROTATION];
+
+      if (g_strcmp0 (a->joints[j].name, b->joints[j].name) != 0 || ta->n_keys != tb->n_keys)
+        return FALSE;
+      for (gsize k = 0; k < ta->n_keys; k++)
+        {
+          if (fabs (ta->keys[k].time - tb->keys[k].time) > time_eps)
+            return FALSE;
+          for (guint c = 0; c < 4; c++)
+            if (fabs (ta->keys[k].v[c] - tb->keys[k].v[c]) > quat_eps)
+              return FALSE;
+        }
+    }
+  return TRUE;
+}

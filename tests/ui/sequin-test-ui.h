@@ -1,0 +1,45 @@
+/* sequin-test-ui.h: helpers for the editor's tests
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sequin-application.h"
+#include "sq-core.h"
+
+G_BEGIN_DECLS
+
+/* The corpus file, or NULL (the test is then skipped) */
+char              *sequin_test_corpus_file  (const char *name);
+/* Reads a file through the core, as the editor does but synchronously */
+SqClip            *sequin_test_load_clip    (const char *path);
+GBytes            *sequin_test_read_bytes   (const char *path);
+/* One application per test program, registered but not run */
+SequinApplication *sequin_test_application  (void);
+/* A new empty folder, removed with everything in it at exit */
+const char        *sequin_test_tmpdir       (void);
+/* Runs the main loop until there is nothing left to do */
+void               sequin_test_flush        (void);
+/* Runs the main loop until `cond` is true, failing after 20 s */
+#define SEQUIN_TEST_WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("timed out waiting for %s", #cond); \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+/* Close within `eps` for the text format's precision */
+gboolean           sequin_test_clips_close  (const SqClip *a,
+                                             const SqClip *b,
+                                             double        time_eps,
+                                             double        quat_eps);
+
+G_END_DECLS
