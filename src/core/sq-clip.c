@@ -254,12 +254,13 @@ sq_track_append (SqTrack *track,
   return key;
 }
 
-/* Index of the first key at or after `time` (n_keys when none). */
-static gsize
+gsize
 sq_track_lower_bound (const SqTrack *track,
-                      double         time)
+                      double         time,
+                      gsize          from,
+                      gsize          to)
 {
-  gsize lo = 0, hi = track->n_keys;
+  gsize lo = from, hi = MIN (to, track->n_keys);
 
   while (lo < hi)
     {
@@ -276,7 +277,7 @@ gssize
 sq_track_find (const SqTrack *track,
                double         time)
 {
-  gsize i = sq_track_lower_bound (track, time);
+  gsize i = sq_track_lower_bound (track, time, 0, track->n_keys);
 
   return i < track->n_keys && track->keys[i].time == time ? (gssize) i : -1;
 }
@@ -287,7 +288,7 @@ sq_track_bracket (const SqTrack *track,
                   gsize         *next,
                   double        *frac)
 {
-  gsize i = sq_track_lower_bound (track, time);
+  gsize i = sq_track_lower_bound (track, time, 0, track->n_keys);
 
   g_return_val_if_fail (track->n_keys > 0, 0);
 
@@ -343,7 +344,7 @@ gsize
 sq_track_insert (SqTrack *track,
                  double   time)
 {
-  gsize lo = sq_track_lower_bound (track, time);
+  gsize lo = sq_track_lower_bound (track, time, 0, track->n_keys);
 
   if (lo < track->n_keys && track->keys[lo].time == time)
     return lo;

@@ -109,6 +109,12 @@ gsize       sq_track_insert            (SqTrack      *track,
                                         double        time);
 gssize      sq_track_find              (const SqTrack *track,
                                         double        time);
+/* The first key in [from, to) whose time is at or after `time` (`to` when
+ * none): binary search over the sorted keys. */
+gsize       sq_track_lower_bound       (const SqTrack *track,
+                                        double        time,
+                                        gsize         from,
+                                        gsize         to);
 /* The keys around `time`: returns the one before (or at) it, `next` the one
  * after, `frac` how far between; both the same key beyond the ends. The
  * track must have keys. */

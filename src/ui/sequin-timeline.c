@@ -153,18 +153,7 @@ lower_bound (const SqTrack *track,
              double         t,
              gsize          from)
 {
-  gsize lo = from, hi = track->n_keys;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (track->keys[mid].time < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return sq_track_lower_bound (track, t, from, track->n_keys);
 }
 
 /* the same, searching forward from `from` by doubling steps: cheap when the
@@ -193,17 +182,7 @@ gallop (const SqTrack *track,
       step *= 2;
     }
   /* keys[lo] < t <= keys[hi] */
-  lo++;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (track->keys[mid].time < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return sq_track_lower_bound (track, t, lo + 1, hi);
 }
 
 /* The channels of a joint that have keys, in order; returns how many. */

@@ -427,16 +427,34 @@ save_question_response_cb (GtkDialog   *dialog,
   save_request_free (req);
 }
 
+/* A question before a save: Cancel, or go on with `flag` set. */
+static void
+ask_save_question (SaveRequest    *req,
+                   GtkMessageType  type,
+                   const char     *primary,
+                   const char     *secondary,
+                   const char     *accept_label,
+                   guint           flag)
+{
+  GtkWidget *dialog = message_new (req->self, type, primary, secondary);
+  GtkWidget *button;
+
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), accept_label, GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  req->flags |= flag;
+  g_signal_connect (dialog, "response", G_CALLBACK (save_question_response_cb), req);
+  _sequin_window_show_message (req->self, dialog);
+}
+
 static void
 ask_about_losses (SaveRequest *req,
                   GStrv        losses)
 {
-  SequinWindow *self = req->self;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *primary = NULL;
   guint n = g_strv_length (losses);
-  GtkWidget *dialog;
-  GtkWidget *button;
 
   /* TRANSLATORS: %s is a file format, like “ActiveWorlds text SEQ” */
   primary = g_strdup_printf (_("Save as %s?"), sq_format_get_name (req->format));
@@ -451,36 +469,21 @@ ask_about_losses (SaveRequest *req,
                                                  n - MAX_LOSSES_SHOWN), n - MAX_LOSSES_SHOWN);
     }
 
-  dialog = message_new (self, GTK_MESSAGE_QUESTION, primary, text->str);
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save Anyway"), GTK_RESPONSE_ACCEPT);
-  gtk_widget_add_css_class (button, "destructive-action");
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
-  req->flags |= SEQUIN_SAVE_ACCEPT_LOSSES;
-  g_signal_connect (dialog, "response", G_CALLBACK (save_question_response_cb), req);
-  _sequin_window_show_message (self, dialog);
+  ask_save_question (req, GTK_MESSAGE_QUESTION, primary, text->str, _("_Save Anyway"),
+                     SEQUIN_SAVE_ACCEPT_LOSSES);
 }
 
 static void
 ask_about_changes_on_disk (SaveRequest *req)
 {
-  SequinWindow *self = req->self;
   g_autofree char *name = g_file_get_basename (req->file);
   g_autofree char *primary = NULL;
-  GtkWidget *dialog;
-  GtkWidget *button;
 
   primary = g_strdup_printf (_("“%s” Changed on Disk"), name);
-  dialog = message_new (self, GTK_MESSAGE_WARNING, primary,
-                        _("Another program changed the file since Sequin read it. "
-                          "Saving replaces its changes with this animation."));
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Replace"), GTK_RESPONSE_ACCEPT);
-  gtk_widget_add_css_class (button, "destructive-action");
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
-  req->flags |= SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK;
-  g_signal_connect (dialog, "response", G_CALLBACK (save_question_response_cb), req);
-  _sequin_window_show_message (self, dialog);
+  ask_save_question (req, GTK_MESSAGE_WARNING, primary,
+                     _("Another program changed the file since Sequin read it. "
+                       "Saving replaces its changes with this animation."),
+                     _("_Replace"), SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK);
 }
 
 static void
