@@ -1838,7 +1838,11 @@ sequin_timeline_select_key (SequinTimeline *self,
     if (lane_top < voffset (self))
       gtk_adjustment_set_value (self->vadjustment, lane_top);
     else if (lane_top + LANE_H > voffset (self) + page)
-      gtk_adjustment_set_value (self->vadjustment, lane_top + LANE_H - page);
+      {
+        /* scroll by whole lanes, so no lane is cut under the ruler */
+        double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
+        gtk_adjustment_set_value (self->vadjustment, value <= lane_top ? value : lane_top + LANE_H - page);
+      }
     scroll_x_into_view (self, x, 0.5);
   }
 }

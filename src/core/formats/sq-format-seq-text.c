@@ -484,18 +484,31 @@ typedef struct
   double scale[4];
 } Line;
 
+/* A limb name as the header parser will read it back: no line breaks, no
+ * separators at its ends (they are trimmed), not empty and not starting
+ * like a comment. Returns TRUE when the name had to change. */
 static gboolean
-name_writable (const char *name)
+sanitize_name (GByteArray *name)
 {
-  gsize len = strlen (name);
+  gboolean changed = FALSE;
 
-  if (len == 0 || name[0] == '#' || g_str_has_prefix (name, "//"))
-    return FALSE;
-  if (name[0] == ' ' || name[0] == '\t' || name[len - 1] == ' ' || name[len - 1] == '\t' || name[len - 1] == ',')
-    return FALSE;
-  if (strpbrk (name, "\r\n") != NULL)
-    return FALSE;
-  return TRUE;
+  for (guint i = 0; i < name->len; i++)
+    {
+      guint8 c = name->data[i];
+      gboolean edge = i == 0 || i == name->len - 1;
+
+      if (c == '\r' || c == '\n' || (edge && (c == ' ' || c == '\t' || c == ',' || c == ';')))
+        {
+          name->data[i] = '_';
+          changed = TRUE;
+        }
+    }
+  if (name->len == 0 || name->data[0] == '#' || (name->len >= 2 && name->data[0] == '/' && name->data[1] == '/'))
+    {
+      g_byte_array_prepend (name, (const guint8 *) "_", 1);
+      changed = TRUE;
+    }
+  return changed;
 }
 
 static GBytes *
@@ -634,14 +647,11 @@ seq_text_write (const SqClip        *clip,
 
         if (!_sq_utf8_to_latin1 (joint->name, name))
           _sq_loss (losses, _("joint “%s”: characters outside Latin-1 are written as “?”"), joint->name);
-        if (!name_writable (joint->name))
+        if (sanitize_name (name))
           {
-            _sq_loss (losses, _("joint “%s”: the name cannot stand in a text SEQ limb header as it is; written as “_%s”"),
-                      joint->name, joint->name);
-            g_byte_array_prepend (name, (const guint8 *) "_", 1);
-            for (guint i = 0; i < name->len; i++)
-              if (name->data[i] == '\r' || name->data[i] == '\n')
-                name->data[i] = '_';
+            g_autofree char *written = _sq_latin1_to_utf8 (name->data, name->len);
+            _sq_loss (losses, _("joint “%s”: the name cannot stand in a text SEQ limb header as it is; written as “%s”"),
+                      joint->name, written);
           }
         g_string_append_len (body, (const char *) name->data, name->len);
         g_string_append_printf (body, " frames=%u\r\n", lines->len);
