@@ -119,6 +119,8 @@ static const struct {
   { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
   { "win.rename-joint", { "F2", NULL } },
   { "win.delete-joint", { "Delete", NULL } },
+  { "win.show-view('tree')", { "<Alt>1", NULL } },
+  { "win.show-view('structure')", { "<Alt>2", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
 };
 

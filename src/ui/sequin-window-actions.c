@@ -410,6 +410,17 @@ set_first_frame_action (GtkWidget  *widget,
   show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_SET_FIRST_FRAME, -1);
 }
 
+/* Alt+1 / Alt+2: the tree or the structure view */
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+
+  gtk_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
+}
+
 void
 _sequin_window_class_actions_init (SequinWindowClass *klass)
 {
@@ -429,4 +440,5 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.rename-root", NULL, rename_root_action);
   gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
 }
