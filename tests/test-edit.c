@@ -268,6 +268,33 @@ test_corpus_edits_save (void)
     }
 }
 
+static void
+test_delete_reparents (void)
+{
+  /* hierarchies keep parent indices in the "parent" extra (BVH) */
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  g_autoptr(SqClip) before = NULL;
+  g_autoptr(SqEdit) edit = sq_edit_delete_joint_new ("B");
+  const char *names[] = { "A", "B", "C", "D", "E" };
+  const gint32 parents[] = { -1, 0, 1, 0, 2 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, names[i]);
+      sq_props_set (joint->extra, "parent", g_variant_new_int32 (parents[i]));
+      sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], 0)->v[0] = 1;
+    }
+  before = sq_clip_copy (clip);
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_cmpuint (clip->n_joints, ==, 4);
+  /* A, C (was under B: now under A), D, E (under C, which moved to 1) */
+  g_assert_cmpint (g_variant_get_int32 (sq_props_get (clip->joints[1].extra, "parent")), ==, 0);
+  g_assert_cmpint (g_variant_get_int32 (sq_props_get (clip->joints[2].extra, "parent")), ==, 0);
+  g_assert_cmpint (g_variant_get_int32 (sq_props_get (clip->joints[3].extra, "parent")), ==, 1);
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -277,5 +304,6 @@ main (int    argc,
   g_test_add_func ("/edit/refusals", test_refusals);
   g_test_add_func ("/edit/first-frame-creates-location", test_first_frame_creates_location);
   g_test_add_func ("/edit/corpus-edits-save", test_corpus_edits_save);
+  g_test_add_func ("/edit/delete-reparents", test_delete_reparents);
   return g_test_run ();
 }

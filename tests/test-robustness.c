@@ -11,10 +11,16 @@
 
 #include "test-utils.h"
 
+static guint n_tries;
+
 static void
 try_all_readers (const guint8 *data,
                  gsize         len)
 {
+  /* every reader on every input; the writers on a deterministic tenth of
+   * the inputs that load (they are the slow half, and the stable-writes and
+   * regressions tests write every file they have) */
+  gboolean write = n_tries++ % 10 == 0;
   gsize n_formats;
   const SqFormat * const *formats = sq_formats (&n_formats);
   g_autoptr(GBytes) bytes = g_bytes_new (data, len);
@@ -39,7 +45,7 @@ try_all_readers (const guint8 *data,
           g_assert_no_error (error);
           g_assert_true (sq_clip_check (clip, NULL));
           /* a valid clip must also write in every format (or refuse cleanly) */
-          for (gsize w = 0; w < n_formats; w++)
+          for (gsize w = 0; write && w < n_formats; w++)
             {
               SqSaveOptions opts = { .no_source_copy = TRUE };
               g_autoptr(GBytes) o = sq_save_bytes (clip, formats[w], &opts, NULL, &werr);
@@ -115,7 +121,7 @@ test_byte_changes (void)
         }
       /* and the header bytes, each through every value */
       for (gsize pos = 0; pos < MIN (len, 24); pos++)
-        for (guint v = 0; v < 256; v += 5)
+        for (guint v = 0; v < 256; v += 7)
           {
             guint8 old = copy[pos];
             copy[pos] = v;

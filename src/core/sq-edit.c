@@ -218,6 +218,38 @@ find_or_fail (const SqClip *clip,
   return i;
 }
 
+/* Formats with a hierarchy (BVH) keep each joint's parent index in the
+ * "parent" extra. Before joint `j` goes, its children move to its parent and
+ * later indices shift down; the joints changed are journalled first, so undo
+ * (which re-inserts `j`, then restores them) gives the clip back exactly. */
+static void
+reparent_children (SqEdit *edit,
+                   SqClip *clip,
+                   gssize  j)
+{
+  GVariant *v = sq_props_get (clip->joints[j].extra, "parent");
+  gint32 grandparent = v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32 (v) : -1;
+
+  if (grandparent > j)
+    grandparent--;
+  for (gsize k = 0; k < clip->n_joints; k++)
+    {
+      gint32 p, np;
+
+      if ((gssize) k == j)
+        continue;
+      v = sq_props_get (clip->joints[k].extra, "parent");
+      if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+        continue;
+      p = g_variant_get_int32 (v);
+      np = p == j ? grandparent : p > j ? p - 1 : p;
+      if (np == p)
+        continue;
+      save_joint (edit, clip, k);
+      sq_props_set (clip->joints[k].extra, "parent", g_variant_new_int32 (np));
+    }
+}
+
 static void
 invert_joint (SqClip *clip,
               gsize   index)
@@ -308,6 +340,7 @@ sq_edit_apply (SqEdit  *edit,
     case EDIT_DELETE_JOINT:
       if ((j = find_or_fail (clip, edit->name, error)) < 0)
         return FALSE;
+      reparent_children (edit, clip, j);
       {
         SavedJoint s = { j, TRUE, clip->joints[j] };
         /* the clip's joint moves into the journal as it is */

@@ -18,6 +18,9 @@
 static const SqFormat * const formats[] = {
   &_sq_format_seq_binary,
   &_sq_format_seq_text,
+  &_sq_format_bvh,
+  &_sq_format_dx,
+  &_sq_format_sl_anim,
 };
 
 const SqFormat * const *

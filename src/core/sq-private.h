@@ -217,5 +217,8 @@ void     _sq_json_variant          (GString      *out,
 
 extern const SqFormat _sq_format_seq_binary;
 extern const SqFormat _sq_format_seq_text;
+extern const SqFormat _sq_format_bvh;
+extern const SqFormat _sq_format_dx;
+extern const SqFormat _sq_format_sl_anim;
 
 G_END_DECLS

@@ -1,0 +1,1687 @@
+/* sq-format-bvh.c: Biovision Hierarchy (BVH) motion capture text
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Grammar (shared/docs/formats.md 2.1):
+ *   HIERARCHY
+ *   ROOT name { OFFSET x y z  CHANNELS n ch…  (JOINT name { … } | End Site { OFFSET x y z })* }
+ *   MOTION
+ *   Frames: N
+ *   Frame Time: seconds
+ *   N lines of numbers, one per channel in depth-first (file) order
+ *
+ * Read by tokens, so line breaks, tabs, spaces, CR / LF / CRLF are all the
+ * same to the grammar; keywords are case-insensitive. One ROOT per file (a
+ * second one is refused); the nesting is read without recursion and capped
+ * at BVH_MAX_DEPTH levels.
+ *
+ * Rotation convention: the rotation channels of a joint are applied in the
+ * order listed, intrinsic, in degrees: `Zrotation Xrotation Yrotation` is
+ * R = Rz · Rx · Ry (column vectors), the quaternion q = qz ⊗ qx ⊗ qy. This is
+ * what the Second Life viewer and Blender do.
+ *
+ * Model: every ROOT / JOINT is one SqJoint in file order; its extras hold
+ * "parent" (int32 index or -1), "offset" (ddd), "channels" (as) and, for a
+ * leaf, "end-site" (ddd). Frame f is at f × frame time; every animated
+ * channel has a key at every frame. Rotation keys keep the file's angles in
+ * SqTrack.alt (channel order, then 0), so an unedited key is written with
+ * its own numbers. Position channels are translation keys in file units.
+ *
+ * Exact writing: the clip extras keep the layout (the hierarchy text itself,
+ * used while it still says exactly what the joints say; separators, the line
+ * end, the number of decimals, the original Frame Time text and what follows
+ * the last frame), so the writer reproduces files with a regular motion
+ * section byte for byte on its own.
+ */
+#define G_LOG_DOMAIN "sq-bvh"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sq-math.h"
+#include "sq-private.h"
+
+#define BVH_MAX_DEPTH 256
+/* what the writer produces at most: about 160 MB of text */
+#define BVH_MAX_WRITE_VALUES 16000000
+
+/* ---- rotations ----------------------------------------------------------- */
+
+/* Shared with tests/test-bvh.c (candidates for sq-math.h). */
+void     _sq_bvh_euler_to_quat (const double *angles,
+                                const int    *axes,
+                                guint         n,
+                                double        q[4]);
+gboolean _sq_bvh_quat_to_euler (const double  q[4],
+                                const int    *axes,
+                                guint         n,
+                                double        out[3]);
+
+/* axes: 0 X, 1 Y, 2 Z; angles in degrees; n rotation channels (0..3) */
+void
+_sq_bvh_euler_to_quat (const double *angles,
+                   const int    *axes,
+                   guint         n,
+                   double        q[4])
+{
+  q[0] = 1.0;
+  q[1] = q[2] = q[3] = 0.0;
+  for (guint i = 0; i < n; i++)
+    {
+      double h = angles[i] * (G_PI / 360.0);
+      double s = sin (h), c = cos (h);
+      double r[4] = { c, 0, 0, 0 };
+      double o[4];
+
+      r[1 + axes[i]] = s;
+      /* q ⊗ r */
+      o[0] = q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3];
+      o[1] = q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2];
+      o[2] = q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1];
+      o[3] = q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0];
+      memcpy (q, o, sizeof o);
+    }
+}
+
+/* Unit quaternion → R = R_i(a) · R_j(b) · R_k(c) for three distinct axes;
+ * a, c in (-180, 180], b in [-90, 90]. */
+static void
+bvh_quat_to_euler3 (const double  qin[4],
+                    const int     axes[3],
+                    double        out[3])
+{
+  double q[4];
+  double n = sqrt (qin[0] * qin[0] + qin[1] * qin[1] + qin[2] * qin[2] + qin[3] * qin[3]);
+  double R[3][3];
+  int i = axes[0], j = axes[1], k = axes[2];
+  double s = ((j - i + 3) % 3 == 1) ? 1.0 : -1.0;
+  double w, x, y, z, cb;
+
+  if (!(n > 0) || !isfinite (n))
+    {
+      out[0] = out[1] = out[2] = 0.0;
+      return;
+    }
+  for (guint c = 0; c < 4; c++)
+    q[c] = qin[c] / n;
+  w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0][0] = 1 - 2 * (y * y + z * z);
+  R[0][1] = 2 * (x * y - w * z);
+  R[0][2] = 2 * (x * z + w * y);
+  R[1][0] = 2 * (x * y + w * z);
+  R[1][1] = 1 - 2 * (x * x + z * z);
+  R[1][2] = 2 * (y * z - w * x);
+  R[2][0] = 2 * (x * z - w * y);
+  R[2][1] = 2 * (y * z + w * x);
+  R[2][2] = 1 - 2 * (x * x + y * y);
+
+  cb = sqrt (R[i][i] * R[i][i] + R[i][j] * R[i][j]);
+  out[1] = atan2 (s * R[i][k], cb);
+  if (cb > 1e-12)
+    {
+      out[0] = atan2 (-s * R[j][k], R[k][k]);
+      out[2] = atan2 (-s * R[i][j], R[i][i]);
+    }
+  else
+    {
+      /* gimbal lock: only a ± c is defined; c = 0 */
+      out[0] = atan2 (s * R[k][j], R[j][j]);
+      out[2] = 0.0;
+    }
+  for (guint c = 0; c < 3; c++)
+    out[c] *= 180.0 / G_PI;
+}
+
+/* n rotation channels on `axes`: the missing axes are appended so any
+ * rotation decomposes; returns FALSE when they would carry a rotation. */
+gboolean
+_sq_bvh_quat_to_euler (const double q[4],
+                   const int   *axes,
+                   guint        n,
+                   double       out[3])
+{
+  int full[3];
+  guint m = 0;
+  gboolean used[3] = { FALSE, FALSE, FALSE };
+
+  for (guint i = 0; i < n; i++)
+    {
+      full[m++] = axes[i];
+      used[axes[i]] = TRUE;
+    }
+  for (int a = 0; a < 3; a++)
+    if (!used[a])
+      full[m++] = a;
+  bvh_quat_to_euler3 (q, full, out);
+  for (guint i = n; i < 3; i++)
+    {
+      if (fabs (out[i]) > 1e-9)
+        return FALSE;
+      out[i] = 0.0;
+    }
+  return TRUE;
+}
+
+/* ---- tokens -------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *data;
+  gsize       len;
+  gsize       pos;
+  guint       line;
+  gsize       line_start;
+  /* the token last read */
+  const char *tok;
+  gsize       tok_len;
+  guint       tok_line;
+  guint       tok_col;
+  gsize       tok_pos;
+  gboolean    newline_before;   /* a line end between the previous token and this one */
+} Lexer;
+
+static void
+lexer_init (Lexer      *lx,
+            const char *data,
+            gsize       len)
+{
+  memset (lx, 0, sizeof *lx);
+  lx->data = data;
+  lx->len = len;
+  lx->line = 1;
+}
+
+/* Skips blanks and line ends; returns TRUE when a line end was crossed. */
+static gboolean
+lexer_skip_space (Lexer *lx)
+{
+  gboolean nl = FALSE;
+
+  while (lx->pos < lx->len)
+    {
+      char c = lx->data[lx->pos];
+
+      if (c == '\n' || c == '\r')
+        {
+          lx->pos++;
+          if (c == '\r' && lx->pos < lx->len && lx->data[lx->pos] == '\n')
+            lx->pos++;
+          lx->line++;
+          lx->line_start = lx->pos;
+          nl = TRUE;
+        }
+      else if (c == ' ' || c == '\t' || c == '\v' || c == '\f')
+        lx->pos++;
+      else
+        break;
+    }
+  return nl;
+}
+
+static gboolean
+lexer_next (Lexer *lx)
+{
+  gsize start;
+
+  lx->newline_before = lexer_skip_space (lx);
+  lx->tok_line = lx->line;
+  lx->tok_col = (guint) MIN (lx->pos - lx->line_start + 1, G_MAXUINT);
+  lx->tok_pos = lx->pos;
+  if (lx->pos >= lx->len)
+    {
+      lx->tok = lx->data + lx->len;
+      lx->tok_len = 0;
+      return FALSE;
+    }
+  start = lx->pos;
+  while (lx->pos < lx->len)
+    {
+      char c = lx->data[lx->pos];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+        break;
+      lx->pos++;
+    }
+  lx->tok = lx->data + start;
+  lx->tok_len = lx->pos - start;
+  return TRUE;
+}
+
+static gboolean
+tok_is (const Lexer *lx,
+        const char  *word)
+{
+  return strlen (word) == lx->tok_len && g_ascii_strncasecmp (lx->tok, word, lx->tok_len) == 0;
+}
+
+static char *
+tok_dup (const char *p,
+         gsize       len)
+{
+  if (g_utf8_validate (p, len, NULL))
+    return g_strndup (p, len);
+  return _sq_latin1_to_utf8 ((const guint8 *) p, len);
+}
+
+static void
+error_at_token (const Lexer *lx,
+                GError     **error,
+                SqErrorCode  code,
+                const char  *message)
+{
+  if (lx->tok_len == 0)
+    sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx->tok_line, lx->tok_col,
+                          _("the file ends where %s was expected"), message);
+  else
+    {
+      g_autofree char *t = tok_dup (lx->tok, MIN (lx->tok_len, 40));
+      sq_set_error_at_line (error, code, lx->tok_line, lx->tok_col,
+                            _("expected %s, found “%s”"), message, t);
+    }
+}
+
+static gboolean
+expect_number (Lexer      *lx,
+               double     *out,
+               const char *what,
+               GError    **error)
+{
+  if (!lexer_next (lx) || !_sq_parse_double (lx->tok, lx->tok_len, out))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, what);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- channels ------------------------------------------------------------ */
+
+/* 0..2 Xposition..Zposition, 3..5 Xrotation..Zrotation, -1 unknown */
+static int
+channel_code (const char *tok,
+              gsize       len)
+{
+  static const char * const names[] = { "Xposition", "Yposition", "Zposition",
+                                        "Xrotation", "Yrotation", "Zrotation" };
+  for (int i = 0; i < 6; i++)
+    if (strlen (names[i]) == len && g_ascii_strncasecmp (tok, names[i], len) == 0)
+      return i;
+  return -1;
+}
+
+static const char * const channel_names[] = { "Xposition", "Yposition", "Zposition",
+                                              "Xrotation", "Yrotation", "Zrotation" };
+
+typedef struct
+{
+  int    codes[6];
+  guint  n;
+  int    rot_axes[3];
+  guint  n_rot;
+  guint  n_pos;
+} Channels;
+
+static void
+channels_index (Channels *ch)
+{
+  ch->n_rot = ch->n_pos = 0;
+  for (guint i = 0; i < ch->n; i++)
+    if (ch->codes[i] >= 3)
+      ch->rot_axes[ch->n_rot++] = ch->codes[i] - 3;
+    else
+      ch->n_pos++;
+}
+
+/* The "channels" extra of a joint, when it is a valid list. */
+static gboolean
+channels_from_props (const SqProps *props,
+                     Channels      *ch)
+{
+  GVariant *v = sq_props_get (props, "channels");
+  gsize n;
+  guint seen = 0;
+
+  memset (ch, 0, sizeof *ch);
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
+    return FALSE;
+  n = g_variant_n_children (v);
+  if (n > 6)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *s;
+      int code;
+
+      g_variant_get_child (v, i, "&s", &s);
+      code = channel_code (s, strlen (s));
+      if (code < 0 || (seen & (1u << code)))
+        return FALSE;
+      seen |= 1u << code;
+      ch->codes[ch->n++] = code;
+    }
+  channels_index (ch);
+  return TRUE;
+}
+
+static GVariant *
+channels_variant (const Channels *ch)
+{
+  const char *names[6];
+
+  for (guint i = 0; i < ch->n; i++)
+    names[i] = channel_names[ch->codes[i]];
+  return g_variant_new_strv (names, ch->n);
+}
+
+/* ---- reading: the hierarchy ---------------------------------------------- */
+
+typedef struct
+{
+  Channels ch;
+  gsize    first_value;   /* index of its first channel in a frame */
+} JointInfo;
+
+static GVariant *
+vec3_variant (const double v[3])
+{
+  return g_variant_new ("(ddd)", v[0], v[1], v[2]);
+}
+
+/* Reads from HIERARCHY up to and including the MOTION keyword into `clip`
+ * (joints with their extras) and `infos`. */
+static gboolean
+read_hierarchy (Lexer        *lx,
+                SqClip       *clip,
+                GArray       *infos,
+                guint         max_joints,
+                GError      **error)
+{
+  GArray *stack = g_array_new (FALSE, FALSE, sizeof (gint32));
+  GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gboolean have_root = FALSE;
+  gsize n_values = 0;
+  gboolean ok = FALSE;
+
+  if (!lexer_next (lx) || !tok_is (lx, "HIERARCHY"))
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, lx->tok_line, lx->tok_col,
+                            _("a BVH file starts with “HIERARCHY”"));
+      goto out;
+    }
+
+  for (;;)
+    {
+      if (!lexer_next (lx))
+        {
+          error_at_token (lx, error, SQ_ERROR_SYNTAX, stack->len ? _("“}”") : _("“MOTION”"));
+          goto out;
+        }
+
+      if (stack->len == 0)
+        {
+          if (tok_is (lx, "MOTION"))
+            {
+              if (!have_root)
+                {
+                  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lx->tok_line, lx->tok_col,
+                                        _("“MOTION” before any ROOT joint"));
+                  goto out;
+                }
+              break;
+            }
+          if (!tok_is (lx, "ROOT"))
+            {
+              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“ROOT” or “MOTION”"));
+              goto out;
+            }
+          if (have_root)
+            {
+              sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, lx->tok_line, lx->tok_col,
+                                    _("a second ROOT: Sequin reads one skeleton per BVH file "
+                                      "(join the roots under one ROOT to read it)"));
+              goto out;
+            }
+        }
+      else if (tok_is (lx, "}"))
+        {
+          g_array_set_size (stack, stack->len - 1);
+          continue;
+        }
+      else if (tok_is (lx, "End"))
+        {
+          /* End Site [name] { OFFSET x y z } */
+          double off[3];
+          gint32 top = g_array_index (stack, gint32, stack->len - 1);
+          guint line = lx->tok_line, col = lx->tok_col;
+
+          if (!lexer_next (lx) || !tok_is (lx, "Site"))
+            {
+              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Site” after “End”"));
+              goto out;
+            }
+          do
+            if (!lexer_next (lx))
+              {
+                error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
+                goto out;
+              }
+          while (!tok_is (lx, "{") && !lx->newline_before);
+          if (!tok_is (lx, "{"))
+            {
+              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
+              goto out;
+            }
+          if (!lexer_next (lx) || !tok_is (lx, "OFFSET"))
+            {
+              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“OFFSET”"));
+              goto out;
+            }
+          for (guint c = 0; c < 3; c++)
+            if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
+              goto out;
+          if (!lexer_next (lx) || !tok_is (lx, "}"))
+            {
+              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“}” closing the End Site"));
+              goto out;
+            }
+          if (sq_props_get (clip->joints[top].extra, "end-site") != NULL)
+            {
+              sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, line, col,
+                                    _("joint “%s” has a second End Site"), clip->joints[top].name);
+              goto out;
+            }
+          sq_props_set (clip->joints[top].extra, "end-site", vec3_variant (off));
+          continue;
+        }
+      else if (!tok_is (lx, "JOINT"))
+        {
+          error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“JOINT”, “End Site” or “}”"));
+          goto out;
+        }
+
+      /* ROOT or JOINT: the name is the rest of the line */
+      {
+        guint kw_line = lx->tok_line, kw_col = lx->tok_col;
+        const char *name_start, *name_end;
+        gboolean brace_on_line = FALSE;
+        g_autofree char *name = NULL;
+        SqJoint *joint;
+        JointInfo info = { 0 };
+        gint32 index;
+        gboolean have_offset = FALSE, have_channels = FALSE;
+        double off[3] = { 0, 0, 0 };
+
+        if (stack->len >= BVH_MAX_DEPTH)
+          {
+            sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
+                                  _("joints nested more than %d levels deep"), BVH_MAX_DEPTH);
+            goto out;
+          }
+        if (clip->n_joints >= max_joints)
+          {
+            sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
+                                  _("more than %u joints"), max_joints);
+            goto out;
+          }
+        if (!lexer_next (lx) || lx->newline_before)
+          {
+            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
+                                  _("a joint name must follow ROOT or JOINT on its line"));
+            goto out;
+          }
+        name_start = name_end = lx->tok;
+        for (;;)
+          {
+            if (tok_is (lx, "{"))
+              {
+                brace_on_line = TRUE;
+                break;
+              }
+            name_end = lx->tok + lx->tok_len;
+            {
+              gsize save_pos = lx->pos, save_ls = lx->line_start;
+              guint save_line = lx->line;
+              gboolean nl = lexer_skip_space (lx);
+
+              lx->pos = save_pos;
+              lx->line = save_line;
+              lx->line_start = save_ls;
+              if (nl || lx->pos >= lx->len)
+                break;
+            }
+            lexer_next (lx);
+          }
+        if (name_end == name_start)
+          {
+            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
+                                  _("a joint name must follow ROOT or JOINT on its line"));
+            goto out;
+          }
+        name = tok_dup (name_start, name_end - name_start);
+        if (!brace_on_line && (!lexer_next (lx) || !tok_is (lx, "{")))
+          {
+            error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{” after the joint name"));
+            goto out;
+          }
+        if (!g_hash_table_add (names, g_strdup (name)))
+          sq_clip_add_warning (clip, _("line %u: joint “%s” appears more than once; edits by name act on the first"),
+                               kw_line, name);
+
+        /* OFFSET and CHANNELS, in either order, before the children */
+        for (guint part = 0; part < 2; part++)
+          {
+            gsize save_pos = lx->pos, save_ls = lx->line_start;
+            guint save_line = lx->line;
+
+            lexer_next (lx);
+            if (tok_is (lx, "OFFSET") && !have_offset)
+              {
+                for (guint c = 0; c < 3; c++)
+                  if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
+                    goto out;
+                have_offset = TRUE;
+              }
+            else if (tok_is (lx, "CHANNELS") && !have_channels)
+              {
+                gint64 n;
+                guint seen = 0;
+
+                if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, &n) || n < 0 || n > 6)
+                  {
+                    error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a channel count from 0 to 6"));
+                    goto out;
+                  }
+                for (gint64 c = 0; c < n; c++)
+                  {
+                    int code;
+
+                    if (!lexer_next (lx) || (code = channel_code (lx->tok, lx->tok_len)) < 0)
+                      {
+                        error_at_token (lx, error, SQ_ERROR_SYNTAX,
+                                        _("a channel name (Xposition … Zrotation)"));
+                        goto out;
+                      }
+                    if (seen & (1u << code))
+                      {
+                        sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lx->tok_line, lx->tok_col,
+                                              _("joint “%s” lists %s twice"), name, channel_names[code]);
+                        goto out;
+                      }
+                    seen |= 1u << code;
+                    info.ch.codes[info.ch.n++] = code;
+                  }
+                channels_index (&info.ch);
+                have_channels = TRUE;
+              }
+            else
+              {
+                /* not ours: read it again as a child or "}" */
+                lx->pos = save_pos;
+                lx->line = save_line;
+                lx->line_start = save_ls;
+                break;
+              }
+          }
+        if (!have_offset)
+          sq_clip_add_warning (clip, _("line %u: joint “%s” has no OFFSET; 0 0 0 is used"), kw_line, name);
+
+        index = (gint32) clip->n_joints;
+        joint = sq_clip_add_joint (clip, name);
+        sq_props_set (joint->extra, "parent",
+                      g_variant_new_int32 (stack->len ? g_array_index (stack, gint32, stack->len - 1) : -1));
+        sq_props_set (joint->extra, "offset", vec3_variant (off));
+        sq_props_set (joint->extra, "channels", channels_variant (&info.ch));
+        info.first_value = n_values;
+        n_values += info.ch.n;
+        g_array_append_val (infos, info);
+        g_array_append_val (stack, index);
+        if (!have_root)
+          {
+            g_free (clip->root);
+            clip->root = g_strdup (name);
+          }
+        have_root = TRUE;
+      }
+    }
+  ok = TRUE;
+out:
+  g_array_unref (stack);
+  g_hash_table_unref (names);
+  return ok;
+}
+
+/* ---- reading: the motion ------------------------------------------------- */
+
+static GVariant *
+bytes_variant (const char *p,
+               gsize       len)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p, len, 1);
+}
+
+static gboolean
+read_frames_header (Lexer   *lx,
+                    SqClip  *clip,
+                    gint64  *n_frames,
+                    double  *frame_time,
+                    guint   *count_line,
+                    guint   *count_col,
+                    GError **error)
+{
+  gsize frames_start, count_end, ft_start, ft_end;
+
+  /* "Frames:" or "Frames :" */
+  if (!lexer_next (lx) || !(tok_is (lx, "Frames:") || tok_is (lx, "Frames")))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Frames:” after MOTION"));
+      return FALSE;
+    }
+  frames_start = lx->tok_pos;
+  if (tok_is (lx, "Frames") && (!lexer_next (lx) || !tok_is (lx, ":")))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“:” after “Frames”"));
+      return FALSE;
+    }
+  {
+    gsize gap_start = lx->pos;
+
+    if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, n_frames) || *n_frames < 0)
+      {
+        error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a frame count (a whole number ≥ 0)"));
+        return FALSE;
+      }
+    *count_line = lx->tok_line;
+    *count_col = lx->tok_col;
+    sq_props_set (clip->extra, "frames-gap", bytes_variant (lx->data + gap_start, lx->tok_pos - gap_start));
+    count_end = lx->pos;
+  }
+  if (!lexer_next (lx) || !tok_is (lx, "Frame"))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Frame Time:”"));
+      return FALSE;
+    }
+  if (!lexer_next (lx) || !(tok_is (lx, "Time:") || tok_is (lx, "Time")))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Time:” after “Frame”"));
+      return FALSE;
+    }
+  if (tok_is (lx, "Time") && (!lexer_next (lx) || !tok_is (lx, ":")))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“:” after “Frame Time”"));
+      return FALSE;
+    }
+  if (!lexer_next (lx) || !_sq_parse_double (lx->tok, lx->tok_len, frame_time))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("the frame time in seconds"));
+      return FALSE;
+    }
+  ft_start = lx->tok_pos;
+  ft_end = lx->pos;
+  if (!(*frame_time >= 1e-6 && *frame_time <= 3600.0))
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lx->tok_line, lx->tok_col,
+                            _("a frame time of %g s: Sequin reads frame times from 1 µs to 1 hour"),
+                            *frame_time);
+      return FALSE;
+    }
+  sq_props_set (clip->extra, "hierarchy-text", bytes_variant (lx->data, frames_start));
+  sq_props_set (clip->extra, "frame-time-head", bytes_variant (lx->data + count_end, ft_start - count_end));
+  sq_props_set (clip->extra, "frame-time-text", bytes_variant (lx->data + ft_start, ft_end - ft_start));
+  sq_props_set (clip->extra, "frame-time", g_variant_new_double (*frame_time));
+  return TRUE;
+}
+
+static SqClip *
+bvh_read (GBytes              *bytes,
+          const SqLoadOptions *options,
+          GError             **error)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  guint max_joints = options->max_joints ? options->max_joints : 65536;
+  Lexer lx;
+  gint64 n_frames;
+  double ft;
+  gsize n_values = 0;
+  guint frames_line, frames_col;
+  const char *nul;
+
+  if (len > 0 && (nul = memchr (data, '\0', len)) != NULL)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a BVH file"));
+      return NULL;
+    }
+  lexer_init (&lx, data, len);
+  if (!read_hierarchy (&lx, clip, infos, max_joints, error))
+    return NULL;
+  for (guint j = 0; j < infos->len; j++)
+    n_values += g_array_index (infos, JointInfo, j).ch.n;
+
+  if (!read_frames_header (&lx, clip, &n_frames, &ft, &frames_line, &frames_col, error))
+    return NULL;
+
+  /* every value takes at least two bytes (a digit and a separator), every
+   * frame at least a line end */
+  if ((n_values > 0 && (guint64) n_frames > (len - lx.pos) / 2 / n_values + 1)
+      || (n_values == 0 && (guint64) n_frames > len - lx.pos))
+    {
+      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, frames_line, frames_col,
+                            _("Frames: %" PRId64 " of %zu values each needs more than the %zu bytes left"),
+                            n_frames, n_values, len - lx.pos);
+      return NULL;
+    }
+
+  clip->fps = 1.0 / ft;
+  clip->frame_base = 0;
+  clip->duration = n_frames > 1 ? (double) (n_frames - 1) * ft : 0.0;
+  sq_props_set (clip->extra, "frames", g_variant_new_uint32 ((guint32) n_frames));
+
+  /* the line end of the Frame Time line */
+  {
+    gsize p = lx.pos;
+    const char *eol = "\n";
+
+    while (p < len && (data[p] == ' ' || data[p] == '\t'))
+      p++;
+    if (p < len && data[p] == '\r')
+      eol = p + 1 < len && data[p + 1] == '\n' ? "\r\n" : "\r";
+    sq_props_set (clip->extra, "line-end", g_variant_new_string (eol));
+  }
+
+  for (guint j = 0; j < clip->n_joints; j++)
+    {
+      JointInfo *info = &g_array_index (infos, JointInfo, j);
+      SqJoint *joint = &clip->joints[j];
+
+      if (info->ch.n_rot > 0)
+        {
+          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n_frames);
+          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+        }
+      if (info->ch.n_pos > 0)
+        sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], n_frames);
+    }
+
+  {
+    g_autofree double *values = g_new0 (double, MAX (n_values, 1));
+    int decimals = -2;          /* -2 none seen yet, -1 irregular */
+    gboolean layout_ok = TRUE;
+    const char *sep = NULL;
+    gsize sep_len = 0;
+    const char *trail = NULL;
+    gsize trail_len = 0;
+
+    for (gint64 f = 0; f < n_frames && n_values > 0; f++)
+      {
+        double t = (double) f * ft;
+
+        for (gsize v = 0; v < n_values; v++)
+          {
+            gsize before = lx.pos;
+            gsize dot;
+            int d;
+
+            if (!lexer_next (&lx) || !_sq_parse_double (lx.tok, lx.tok_len, &values[v]))
+              {
+                if (lx.tok_len == 0)
+                  sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
+                                        _("the file ends in frame %" PRId64 " of %" PRId64 " (value %zu of %zu)"),
+                                        f + 1, n_frames, v + 1, n_values);
+                else
+                  error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
+                return NULL;
+              }
+            /* layout: one frame per line, one separator, fixed decimals */
+            if (layout_ok)
+              {
+                if ((v == 0) != lx.newline_before)
+                  layout_ok = FALSE;
+                else if (v > 0)
+                  {
+                    if (sep == NULL)
+                      {
+                        sep = lx.data + before;
+                        sep_len = lx.tok_pos - before;
+                      }
+                    else if (lx.tok_pos - before != sep_len || memcmp (lx.data + before, sep, sep_len) != 0)
+                      layout_ok = FALSE;
+                  }
+                for (dot = 0; dot < lx.tok_len && lx.tok[dot] != '.'; dot++)
+                  ;
+                d = dot < lx.tok_len ? (int) (lx.tok_len - dot - 1) : 0;
+                if (decimals == -2)
+                  decimals = d;
+                else if (decimals != d)
+                  decimals = -1;
+              }
+          }
+        /* what stands between the last value and the line end */
+        if (layout_ok && n_values > 0)
+          {
+            gsize p = lx.pos;
+            while (p < len && (data[p] == ' ' || data[p] == '\t'))
+              p++;
+            if (trail == NULL)
+              {
+                trail = data + lx.pos;
+                trail_len = p - lx.pos;
+              }
+            else if (p - lx.pos != trail_len || memcmp (data + lx.pos, trail, trail_len) != 0)
+              layout_ok = FALSE;
+          }
+
+        for (guint j = 0; j < clip->n_joints; j++)
+          {
+            JointInfo *info = &g_array_index (infos, JointInfo, j);
+            SqJoint *joint = &clip->joints[j];
+            double angles[3] = { 0, 0, 0 };
+            double pos[3] = { 0, 0, 0 };
+            guint8 mask = 0;
+            guint r = 0;
+
+            if (info->ch.n == 0)
+              continue;
+            for (guint c = 0; c < info->ch.n; c++)
+              {
+                int code = info->ch.codes[c];
+                double val = values[info->first_value + c];
+
+                if (code >= 3)
+                  angles[r++] = val;
+                else
+                  {
+                    pos[code] = val;
+                    mask |= 1u << code;
+                  }
+              }
+            if (info->ch.n_rot > 0)
+              {
+                SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+                SqKey *key = sq_track_append (rot, t);
+                double *alt = &rot->alt[(rot->n_keys - 1) * 4];
+
+                _sq_bvh_euler_to_quat (angles, info->ch.rot_axes, info->ch.n_rot, key->v);
+                alt[0] = angles[0];
+                alt[1] = angles[1];
+                alt[2] = angles[2];
+                alt[3] = 0.0;
+              }
+            if (info->ch.n_pos > 0)
+              {
+                SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+                SqKey *key = sq_track_append (tr, t);
+
+                key->v[0] = pos[0];
+                key->v[1] = pos[1];
+                key->v[2] = pos[2];
+                key->v[3] = 0.0;
+                if (mask != SQ_PRESENT_ALL)
+                  {
+                    sq_track_ensure_present (tr);
+                    tr->present[tr->n_keys - 1] = mask;
+                  }
+              }
+          }
+      }
+
+    if (layout_ok && sep != NULL)
+      sq_props_set (clip->extra, "value-sep", bytes_variant (sep, sep_len));
+    if (layout_ok && trail != NULL && trail_len > 0)
+      sq_props_set (clip->extra, "line-trail", bytes_variant (trail, trail_len));
+    if (layout_ok && decimals >= 0)
+      sq_props_set (clip->extra, "decimals", g_variant_new_int32 (decimals));
+    if (!layout_ok)
+      sq_props_set (clip->extra, "irregular-layout", g_variant_new_boolean (TRUE));
+  }
+
+  /* what follows the last frame's line end (without values, the frames
+   * are empty lines) */
+  {
+    gsize p = lx.pos;
+    gint64 ends = 1 + (n_values == 0 ? n_frames : 0);
+    gboolean final_eol = TRUE;
+
+    for (gint64 e = 0; e < ends; e++)
+      {
+        gsize q = p;
+        while (q < len && (data[q] == ' ' || data[q] == '\t'))
+          q++;
+        if (q < len && (data[q] == '\r' || data[q] == '\n'))
+          p = q + ((data[q] == '\r' && q + 1 < len && data[q + 1] == '\n') ? 2 : 1);
+        else
+          {
+            /* the spaces ending the last line are its line-trail */
+            if (e == 0 && n_values > 0)
+              p = q;
+            final_eol = FALSE;
+            break;
+          }
+      }
+    if (!final_eol)
+      sq_props_set (clip->extra, "no-final-line-end", g_variant_new_boolean (TRUE));
+    if (p < len)
+      {
+        Lexer rest = lx;
+
+        sq_props_set (clip->extra, "tail", bytes_variant (data + p, len - p));
+        if (lexer_next (&rest))
+          sq_clip_add_warning (clip, _("line %u: text after the %" PRId64 " frames the header announces is ignored "
+                                       "(kept for saving)"),
+                               rest.tok_line, n_frames);
+      }
+  }
+
+  return g_steal_pointer (&clip);
+}
+
+static int
+bvh_probe (const guint8 *data,
+           gsize         len)
+{
+  gsize i = 0;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+    i++;
+  if (len - i >= 9 && g_ascii_strncasecmp ((const char *) data + i, "HIERARCHY", 9) == 0)
+    return 100;
+  return 0;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Only spaces and tabs (and at least `min` of them) */
+static gboolean
+all_blank (const char *p,
+           gsize       len,
+           gsize       min)
+{
+  if (len < min)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (p[i] != ' ' && p[i] != '\t')
+      return FALSE;
+  return TRUE;
+}
+
+static const char *
+props_bytes (const SqProps *props,
+             const char    *key,
+             gsize         *len)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  *len = 0;
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_BYTESTRING))
+    return NULL;
+  return g_variant_get_fixed_array (v, len, 1);
+}
+
+static gboolean
+props_vec3 (const SqProps *props,
+            const char    *key,
+            double         out[3])
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("(ddd)")))
+    return FALSE;
+  g_variant_get (v, "(ddd)", &out[0], &out[1], &out[2]);
+  return TRUE;
+}
+
+/* The kept hierarchy text, when it still describes exactly these joints in
+ * this order. */
+static gboolean
+hierarchy_text_matches (const SqClip *clip,
+                        const char   *text,
+                        gsize         len,
+                        const gint32 *order,
+                        const gint32 *parents,
+                        const Channels *chans)
+{
+  g_autoptr(SqClip) parsed = sq_clip_new ();
+  g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
+  Lexer lx;
+
+  lexer_init (&lx, text, len);
+  if (!read_hierarchy (&lx, parsed, infos, 65536, NULL) || lexer_next (&lx))
+    return FALSE;
+  if (parsed->n_joints != clip->n_joints)
+    return FALSE;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *a = &clip->joints[order[j]];
+      const SqJoint *b = &parsed->joints[j];
+      Channels bc;
+      double ao[3], bo[3];
+      gboolean ae, be;
+
+      if (strcmp (a->name, b->name) != 0)
+        return FALSE;
+      if (g_variant_get_int32 (sq_props_get (b->extra, "parent")) != parents[j])
+        return FALSE;
+      channels_from_props (b->extra, &bc);
+      if (bc.n != chans[j].n || memcmp (bc.codes, chans[j].codes, sizeof (int) * bc.n) != 0)
+        return FALSE;
+      if (!props_vec3 (a->extra, "offset", ao))
+        ao[0] = ao[1] = ao[2] = 0.0;
+      props_vec3 (b->extra, "offset", bo);
+      if (memcmp (ao, bo, sizeof ao) != 0)
+        return FALSE;
+      ae = props_vec3 (a->extra, "end-site", ao);
+      be = props_vec3 (b->extra, "end-site", bo);
+      if (ae != be || (ae && memcmp (ao, bo, sizeof ao) != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A name as the reader takes it back: the rest of a line, trimmed. */
+static char *
+sanitize_name (const char *name,
+               gboolean   *changed)
+{
+  GString *s = g_string_new (NULL);
+
+  *changed = FALSE;
+  for (const char *p = name; *p; p++)
+    {
+      char c = *p;
+      if (c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == '\t')
+        {
+          c = c == '\t' ? ' ' : '_';
+          *changed = TRUE;
+        }
+      g_string_append_c (s, c);
+    }
+  while (s->len > 0 && s->str[s->len - 1] == ' ')
+    {
+      g_string_truncate (s, s->len - 1);
+      *changed = TRUE;
+    }
+  while (s->len > 0 && s->str[0] == ' ')
+    {
+      g_string_erase (s, 0, 1);
+      *changed = TRUE;
+    }
+  /* the last word must not read as the opening brace */
+  if (s->len == 0 || s->str[s->len - 1] == '{')
+    {
+      g_string_append_c (s, '_');
+      *changed = TRUE;
+    }
+  if (s->len == 1 && s->str[0] == '_' && name[0] == '\0')
+    *changed = TRUE;
+  return g_string_free (s, FALSE);
+}
+
+static void
+append_indent (GString *out,
+               guint    depth)
+{
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (out, '\t');
+}
+
+static void
+append_vec3 (GString      *out,
+             const double  v[3])
+{
+  for (guint c = 0; c < 3; c++)
+    {
+      g_string_append_c (out, ' ');
+      _sq_append_number (out, isfinite (v[c]) ? v[c] : 0.0, 6);
+    }
+}
+
+static GBytes *
+bvh_write (const SqClip        *clip,
+           const SqSaveOptions *options G_GNUC_UNUSED,
+           GPtrArray           *losses,
+           GError             **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  gsize n = clip->n_joints;
+  g_autofree gint32 *order = g_new0 (gint32, MAX (n, 1));    /* written position → clip index */
+  g_autofree gint32 *parents = g_new0 (gint32, MAX (n, 1));  /* parent as a written position */
+  g_autofree guint *depths = g_new0 (guint, MAX (n, 1));
+  g_autofree Channels *chans = g_new0 (Channels, MAX (n, 1));
+  g_autofree gint32 *clip_parent = g_new0 (gint32, MAX (n, 1));
+  g_autofree gint32 *written_at = g_new0 (gint32, MAX (n, 1));
+  const char *eol;
+  double ft = 0;
+  gsize len;
+  const char *p;
+  gint64 n_frames = 0;
+  int decimals = 6;
+  gint32 first_root = -1;
+  guint max_depth = 0;
+
+  if (n == 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                           _("A BVH file needs at least one joint"));
+      return NULL;
+    }
+
+  /* line end */
+  {
+    GVariant *v = sq_props_get (clip->extra, "line-end");
+    const char *s = v && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : "\n";
+    eol = strcmp (s, "\r\n") == 0 ? "\r\n" : strcmp (s, "\r") == 0 ? "\r" : "\n";
+  }
+
+  /* the tree: parents from the extras when they point backwards; other
+   * roots go under the first one */
+  for (gsize j = 0; j < n; j++)
+    {
+      GVariant *v = sq_props_get (clip->joints[j].extra, "parent");
+      gint32 par = -1;
+
+      if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+        par = g_variant_get_int32 (v);
+      if (par < -1 || par >= (gint32) j)
+        par = -1;
+      if (par == -1)
+        {
+          if (first_root < 0)
+            first_root = (gint32) j;
+          else
+            {
+              _sq_loss (losses, _("joint “%s” has no parent in the clip; BVH has one ROOT, so it is written under “%s”"),
+                        clip->joints[j].name, clip->joints[first_root].name);
+              par = first_root;
+            }
+        }
+      clip_parent[j] = par;
+    }
+  /* depth-first order, children in clip order, without recursion */
+  {
+    g_autofree gint32 *first_child = g_new (gint32, n);
+    g_autofree gint32 *next_sibling = g_new (gint32, n);
+    g_autofree gint32 *last_child = g_new (gint32, n);
+    g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
+    gsize w = 0;
+
+    for (gsize j = 0; j < n; j++)
+      first_child[j] = next_sibling[j] = last_child[j] = -1;
+    for (gsize j = 0; j < n; j++)
+      if (clip_parent[j] >= 0)
+        {
+          gint32 par = clip_parent[j];
+          if (last_child[par] < 0)
+            first_child[par] = (gint32) j;
+          else
+            next_sibling[last_child[par]] = (gint32) j;
+          last_child[par] = (gint32) j;
+        }
+    g_array_append_val (stack, first_root);
+    while (stack->len > 0)
+      {
+        gint32 j = g_array_index (stack, gint32, stack->len - 1);
+        g_array_set_size (stack, stack->len - 1);
+        written_at[j] = (gint32) w;
+        order[w] = j;
+        parents[w] = clip_parent[j] >= 0 ? written_at[clip_parent[j]] : -1;
+        depths[w] = clip_parent[j] >= 0 ? depths[parents[w]] + 1 : 0;
+        max_depth = MAX (max_depth, depths[w]);
+        w++;
+        /* push children in reverse so the first comes out first */
+        {
+          g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (gint32));
+          for (gint32 c = first_child[j]; c >= 0; c = next_sibling[c])
+            g_array_append_val (kids, c);
+          for (guint k = kids->len; k > 0; k--)
+            g_array_append_val (stack, g_array_index (kids, gint32, k - 1));
+        }
+      }
+    g_assert (w == n);
+  }
+  if (max_depth >= BVH_MAX_DEPTH)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("The joints are nested %u levels deep; BVH files Sequin writes stay below %d"),
+                   max_depth + 1, BVH_MAX_DEPTH);
+      return NULL;
+    }
+
+  /* channels */
+  for (gsize w = 0; w < n; w++)
+    {
+      const SqJoint *joint = &clip->joints[order[w]];
+      gboolean has_rot = joint->tracks[SQ_CHANNEL_ROTATION].n_keys > 0;
+      gboolean has_pos = joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0;
+      Channels *ch = &chans[w];
+
+      if (!channels_from_props (joint->extra, ch))
+        {
+          static const int pos_rot[6] = { 0, 1, 2, 5, 3, 4 };
+          memset (ch, 0, sizeof *ch);
+          if (has_pos)
+            for (guint c = 0; c < 3; c++)
+              ch->codes[ch->n++] = pos_rot[c];
+          for (guint c = 3; c < 6; c++)
+            ch->codes[ch->n++] = pos_rot[c];
+          channels_index (ch);
+        }
+      if (has_pos && ch->n_pos == 0)
+        _sq_loss (losses, _("joint “%s”: translation keys left out (its CHANNELS list has no position channels)"),
+                  joint->name);
+      if (has_rot && ch->n_rot == 0)
+        _sq_loss (losses, _("joint “%s”: rotation keys left out (its CHANNELS list has no rotation channels)"),
+                  joint->name);
+      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+        _sq_loss (losses, _("joint “%s”: %zu scale keys (BVH has no scale channels)"),
+                  joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
+    }
+
+  /* frame time */
+  {
+    GVariant *v = sq_props_get (clip->extra, "frame-time");
+    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE)
+        && g_variant_get_double (v) > 0 && 1.0 / g_variant_get_double (v) == clip->fps)
+      ft = g_variant_get_double (v);
+    else if (clip->fps > 0 && isfinite (clip->fps) && 1.0 / clip->fps >= 1e-6 && 1.0 / clip->fps <= 3600.0)
+      ft = 1.0 / clip->fps;
+    else
+      {
+        g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                     _("The frame rate %g does not give a BVH frame time"), clip->fps);
+        return NULL;
+      }
+  }
+
+  {
+    GVariant *v = sq_props_get (clip->extra, "decimals");
+    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32)
+        && g_variant_get_int32 (v) >= 0 && g_variant_get_int32 (v) <= 17)
+      decimals = g_variant_get_int32 (v);
+  }
+
+  /* the keys on the frame grid */
+  {
+    g_autofree GArray **kept = g_new0 (GArray *, n * 2);
+    g_autofree GArray **steps = g_new0 (GArray *, n * 2);
+    g_autofree gsize *cursor = g_new0 (gsize, n * 2);
+    gboolean any_key = FALSE;
+    gint64 last = -1;
+    guint negative = 0;
+    g_autofree double *values = NULL;
+    gsize n_values = 0;
+    guint not_numbers = 0;
+    g_autofree guint *lost_axis = g_new0 (guint, n);
+
+    for (gsize w = 0; w < n; w++)
+      for (guint c = 0; c < 2; c++)
+        {
+          const SqJoint *joint = &clip->joints[order[w]];
+          const SqTrack *track = &joint->tracks[c];
+          GArray *st;
+
+          kept[w * 2 + c] = _sq_track_to_grid (track, 1.0 / ft, 0, 0.0, joint->name,
+                                               c == 0 ? _("rotation") : _("translation"),
+                                               &steps[w * 2 + c], losses);
+          st = steps[w * 2 + c];
+          while (cursor[w * 2 + c] < st->len && g_array_index (st, gint64, cursor[w * 2 + c]) < 0)
+            {
+              cursor[w * 2 + c]++;
+              negative++;
+            }
+          if (st->len > 0)
+            {
+              any_key = TRUE;
+              last = MAX (last, g_array_index (st, gint64, st->len - 1));
+            }
+        }
+    if (negative > 0)
+      _sq_loss (losses, _("%u keys before time 0 left out (BVH frames start at 0)"), negative);
+
+    {
+      double d = floor (clip->duration / ft + 0.5);
+      if (!(d >= 0 && d < 1e9))
+        d = 0;
+      if (any_key || clip->duration > 0)
+        n_frames = MAX (last + 1, (gint64) d + 1);
+      else
+        n_frames = MIN (sq_props_get_uint (clip->extra, "frames", 0), 1);
+      if (fabs (d * ft - clip->duration) > 1e-9 * MAX (1.0, clip->duration) && clip->duration > 0)
+        _sq_loss (losses, _("the duration %.6f s is rounded to whole frames of %.6g s"), clip->duration, ft);
+    }
+    for (gsize w = 0; w < n; w++)
+      n_values += chans[w].n;
+    if ((guint64) n_frames * MAX (n_values, 1) > BVH_MAX_WRITE_VALUES)
+      {
+        g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                     _("%" PRId64 " frames of %zu values is more than Sequin writes in a BVH file (%d values)"),
+                     n_frames, n_values, BVH_MAX_WRITE_VALUES);
+        for (gsize i = 0; i < n * 2; i++)
+          {
+            g_array_unref (kept[i]);
+            g_array_unref (steps[i]);
+          }
+        return NULL;
+      }
+
+    /* the hierarchy: the kept text while it still says the same */
+    p = props_bytes (clip->extra, "hierarchy-text", &len);
+    if (p != NULL && hierarchy_text_matches (clip, p, len, order, parents, chans))
+      g_string_append_len (out, p, len);
+    else
+      {
+        g_string_append (out, "HIERARCHY");
+        g_string_append (out, eol);
+        for (gsize w = 0; w < n; w++)
+          {
+            const SqJoint *joint = &clip->joints[order[w]];
+            gboolean changed;
+            g_autofree char *name = sanitize_name (joint->name, &changed);
+            double v[3];
+
+            if (changed)
+              _sq_loss (losses, _("joint “%s”: the name cannot stand on a BVH line as it is; written as “%s”"),
+                        joint->name, name);
+            append_indent (out, depths[w]);
+            g_string_append (out, depths[w] == 0 ? "ROOT " : "JOINT ");
+            g_string_append (out, name);
+            g_string_append (out, eol);
+            append_indent (out, depths[w]);
+            g_string_append_c (out, '{');
+            g_string_append (out, eol);
+            append_indent (out, depths[w] + 1);
+            g_string_append (out, "OFFSET");
+            if (!props_vec3 (joint->extra, "offset", v))
+              v[0] = v[1] = v[2] = 0.0;
+            append_vec3 (out, v);
+            g_string_append (out, eol);
+            append_indent (out, depths[w] + 1);
+            g_string_append_printf (out, "CHANNELS %u", chans[w].n);
+            for (guint c = 0; c < chans[w].n; c++)
+              {
+                g_string_append_c (out, ' ');
+                g_string_append (out, channel_names[chans[w].codes[c]]);
+              }
+            g_string_append (out, eol);
+            /* a leaf: its End Site, or one at 0 0 0 for a clip from another format */
+            if (props_vec3 (joint->extra, "end-site", v)
+                || ((w + 1 == n || depths[w + 1] <= depths[w])
+                    && sq_props_get (joint->extra, "channels") == NULL
+                    && (v[0] = v[1] = v[2] = 0.0, TRUE)))
+              {
+                append_indent (out, depths[w] + 1);
+                g_string_append (out, "End Site");
+                g_string_append (out, eol);
+                append_indent (out, depths[w] + 1);
+                g_string_append_c (out, '{');
+                g_string_append (out, eol);
+                append_indent (out, depths[w] + 2);
+                g_string_append (out, "OFFSET");
+                append_vec3 (out, v);
+                g_string_append (out, eol);
+                append_indent (out, depths[w] + 1);
+                g_string_append_c (out, '}');
+                g_string_append (out, eol);
+              }
+            /* close this joint and the ancestors the next one leaves */
+            {
+              guint next_depth = w + 1 < n ? depths[w + 1] : 0;
+              for (guint d = depths[w] + 1; d > next_depth; d--)
+                {
+                  append_indent (out, d - 1);
+                  g_string_append_c (out, '}');
+                  g_string_append (out, eol);
+                }
+            }
+          }
+        g_string_append (out, "MOTION");
+        g_string_append (out, eol);
+      }
+
+    g_string_append (out, "Frames:");
+    p = props_bytes (clip->extra, "frames-gap", &len);
+    if (p != NULL && all_blank (p, len, 1))
+      g_string_append_len (out, p, len);
+    else
+      g_string_append_c (out, ' ');
+    g_string_append_printf (out, "%" PRId64, n_frames);
+    p = props_bytes (clip->extra, "frame-time-head", &len);
+    {
+      /* the kept "<line end>Frame Time:<gap>" while it is only that */
+      gboolean kept_head = FALSE;
+      if (p != NULL)
+        {
+          gsize i = 0, k;
+          while (i < len && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+          k = i;
+          while (k < len && (p[k] == '\r' || p[k] == '\n'))
+            k++;
+          if (k > i && k - i <= 2 && len - k >= 11 && g_ascii_strncasecmp (p + k, "Frame Time:", 11) == 0
+              && all_blank (p + k + 11, len - k - 11, 1))
+            kept_head = TRUE;
+        }
+      if (kept_head)
+        g_string_append_len (out, p, len);
+      else
+        {
+          g_string_append (out, eol);
+          g_string_append (out, "Frame Time: ");
+        }
+    }
+    {
+      double kept_ft;
+      p = props_bytes (clip->extra, "frame-time-text", &len);
+      if (p != NULL && _sq_parse_double (p, len, &kept_ft) && kept_ft == ft)
+        g_string_append_len (out, p, len);
+      else
+        {
+          /* the shortest text that reads back as this frame time */
+          char buf[SQ_DOUBLE_BUF];
+          g_string_append (out, sq_format_double (buf, sizeof buf, ft));
+        }
+    }
+
+    /* the frames */
+    values = g_new0 (double, MAX (n_values, 1));
+    {
+      const char *sep, *trail;
+      gsize sep_len, trail_len;
+      gboolean final_eol = !sq_props_get_bool (clip->extra, "no-final-line-end", FALSE);
+
+      sep = props_bytes (clip->extra, "value-sep", &sep_len);
+      if (sep == NULL || !all_blank (sep, sep_len, 1))
+        sep = " ", sep_len = 1;
+      trail = props_bytes (clip->extra, "line-trail", &trail_len);
+      if (trail == NULL || !all_blank (trail, trail_len, 0))
+        trail = "", trail_len = 0;
+
+      for (gint64 f = 0; f < n_frames; f++)
+        {
+          double t = (double) f * ft;
+          gsize v = 0;
+
+          g_string_append (out, eol);
+          for (gsize w = 0; w < n; w++)
+            {
+              const SqJoint *joint = &clip->joints[order[w]];
+              const Channels *ch = &chans[w];
+              double angles[3] = { 0, 0, 0 };
+              double pos[4] = { 0, 0, 0, 0 };
+              guint r = 0;
+
+              if (ch->n == 0)
+                continue;
+              if (ch->n_rot > 0)
+                {
+                  const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+                  GArray *kp = kept[w * 2], *st = steps[w * 2];
+                  gsize *cur = &cursor[w * 2];
+                  gboolean have = FALSE;
+
+                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                    {
+                      gsize k = g_array_index (kp, gsize, *cur);
+                      const double *q = rot->keys[k].v;
+
+                      (*cur)++;
+                      if (rot->alt != NULL)
+                        {
+                          double back[4];
+                          _sq_bvh_euler_to_quat (&rot->alt[k * 4], ch->rot_axes, ch->n_rot, back);
+                          if (memcmp (back, q, sizeof back) == 0)
+                            {
+                              memcpy (angles, &rot->alt[k * 4], sizeof angles);
+                              have = TRUE;
+                            }
+                        }
+                      if (!have && !_sq_bvh_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                        lost_axis[w]++;
+                    }
+                  else if (rot->n_keys > 0)
+                    {
+                      double q[4];
+                      sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, q);
+                      if (!_sq_bvh_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                        lost_axis[w]++;
+                    }
+                }
+              if (ch->n_pos > 0)
+                {
+                  const SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+                  GArray *kp = kept[w * 2 + 1], *st = steps[w * 2 + 1];
+                  gsize *cur = &cursor[w * 2 + 1];
+
+                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                    {
+                      memcpy (pos, tr->keys[g_array_index (kp, gsize, *cur)].v, sizeof pos);
+                      (*cur)++;
+                    }
+                  else if (tr->n_keys > 0)
+                    sq_track_sample (tr, SQ_CHANNEL_TRANSLATION, t, pos);
+                }
+              for (guint c = 0; c < ch->n; c++)
+                {
+                  double val = ch->codes[c] >= 3 ? angles[r++] : pos[ch->codes[c]];
+
+                  if (!isfinite (val))
+                    {
+                      val = 0.0;
+                      not_numbers++;
+                    }
+                  if (v > 0)
+                    g_string_append_len (out, sep, sep_len);
+                  _sq_append_number (out, val, decimals);
+                  v++;
+                }
+            }
+          g_string_append_len (out, trail, trail_len);
+        }
+      if (final_eol || n_frames == 0)
+        g_string_append (out, eol);
+    }
+    if (not_numbers > 0)
+      _sq_loss (losses, _("%u values that are not numbers (NaN or infinite) written as 0"), not_numbers);
+    for (gsize w = 0; w < n; w++)
+      if (lost_axis[w] > 0)
+        _sq_loss (losses, _("joint “%s”: %u rotations turn about an axis its CHANNELS list lacks; that part is lost"),
+                  clip->joints[order[w]].name, lost_axis[w]);
+
+    for (gsize i = 0; i < n * 2; i++)
+      {
+        g_array_unref (kept[i]);
+        g_array_unref (steps[i]);
+      }
+  }
+
+  p = props_bytes (clip->extra, "tail", &len);
+  if (p != NULL && len > 0)
+    g_string_append_len (out, p, len);
+
+  return g_bytes_new (out->str, out->len);
+}
+
+/* ---- fields -------------------------------------------------------------- */
+
+static char *
+bvh_describe_field (const char *key,
+                    GVariant   *value)
+{
+  if (g_str_equal (key, "offset") && g_variant_is_of_type (value, G_VARIANT_TYPE ("(ddd)")))
+    {
+      double v[3];
+      g_variant_get (value, "(ddd)", &v[0], &v[1], &v[2]);
+      return g_strdup_printf (_("the rest OFFSET %g %g %g"), v[0], v[1], v[2]);
+    }
+  if (g_str_equal (key, "end-site") && g_variant_is_of_type (value, G_VARIANT_TYPE ("(ddd)")))
+    {
+      double v[3];
+      g_variant_get (value, "(ddd)", &v[0], &v[1], &v[2]);
+      return g_strdup_printf (_("the End Site at %g %g %g"), v[0], v[1], v[2]);
+    }
+  if (g_str_equal (key, "channels") && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING_ARRAY))
+    {
+      g_autofree const char **names = g_variant_get_strv (value, NULL);
+      g_autofree char *list = g_strjoinv (" ", (char **) names);
+      return g_strdup_printf (_("the channel order “%s”"), list);
+    }
+  if (g_str_equal (key, "parent") && g_variant_is_of_type (value, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (value) >= 0 ? g_strdup (_("its place in the joint hierarchy")) : NULL;
+  if (g_str_equal (key, "tail"))
+    return g_strdup (_("the text after the last frame"));
+  /* frame time, frame count and the layout: the clip's own times and fps hold them */
+  return NULL;
+}
+
+static gboolean
+bvh_dump_field (GString    *out,
+                const char *key,
+                GVariant   *value,
+                gboolean    json)
+{
+  gsize len;
+  const char *p;
+  g_autofree char *text = NULL;
+
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return FALSE;
+  p = g_variant_get_fixed_array (value, &len, 1);
+  text = tok_dup (p, len);
+  if (json)
+    _sq_json_string (out, text);
+  else if (g_str_equal (key, "hierarchy-text") || g_str_equal (key, "tail"))
+    g_string_append_printf (out, "    %s: %zu bytes kept for exact saves\n", key, len);
+  else
+    {
+      g_autofree char *esc = g_strescape (text, NULL);
+      g_string_append_printf (out, "    %s: \"%s\"\n", key, esc);
+    }
+  return TRUE;
+}
+
+static const char * const bvh_extensions[] = { "bvh", NULL };
+static const char * const bvh_fields[] = {
+  "parent", "offset", "channels", "end-site",
+  "frame-time", "frame-time-text", "frame-time-head", "frames", "frames-gap", "hierarchy-text",
+  "line-end", "value-sep", "line-trail", "decimals", "irregular-layout", "no-final-line-end", "tail",
+  NULL
+};
+
+const SqFormat _sq_format_bvh = {
+  .id = "bvh",
+  .name = N_("Biovision Hierarchy (BVH)"),
+  .extensions = bvh_extensions,
+  .mime_type = "application/x-bvh",
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT,
+  .fields = bvh_fields,
+  .describe_field = bvh_describe_field,
+  .dump_field = bvh_dump_field,
+  .probe = bvh_probe,
+  .read = bvh_read,
+  .write = bvh_write,
+};

@@ -1,0 +1,1181 @@
+/* sq-format-sl-anim.c: Second Life internal animation (.anim, OpenSim .dat)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Layout (formats.md 1.2, SLV LLKeyframeMotion::serialize/deserialize), all
+ * numbers little-endian, strings NUL-terminated without a length:
+ *   u16 version, u16 sub-version, s32 base priority, f32 duration,
+ *   emote name, f32 loop in, f32 loop out, s32 loop, f32 ease in,
+ *   f32 ease out, u32 hand pose, u32 joint count;
+ *   per joint: name, s32 priority, s32 rotation key count, keys of
+ *   { u16 time, u16 x, u16 y, u16 z }, s32 position key count, keys alike;
+ *   s32 constraint count, 86-byte constraint records.
+ * Version 1.0 quantises times to [0, duration] and values to [-1, 1]
+ * (rotation x, y, z; w is implied ≥ 0) or [-5, 5] m (positions). The old 0.1
+ * variant holds f32 seconds, Euler angles in degrees (mayaQ, ZYX order) and
+ * f32 metres.
+ *
+ * Exactness: the viewer's decode → encode is not stable (formats.md 1.4), so
+ * the raw codes of every key are kept in SqTrack.alt as {time, x, y, z} and
+ * written back while they still decode to exactly the key; only keys an edit
+ * changed are quantised again (to the nearest code). Volume name fields keep
+ * their 16 raw bytes, names that are not UTF-8 keep their raw bytes.
+ */
+#define G_LOG_DOMAIN "sq-sl-anim"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "sq-math.h"
+#include "sq-private.h"
+
+#define SL_U16MAX        65535.0
+#define SL_ROT_RANGE     1.0
+#define SL_POS_RANGE     5.0
+#define SL_KEY_SIZE      8u
+#define SL_OLD_KEY_SIZE  16u
+#define SL_CONSTRAINT_SIZE 86u
+#define SL_VOLUME_SIZE   16u
+#define SL_MAX_CONSTRAINTS 10
+
+/* Each constraint: chain length, type, source volume (16 raw bytes), source
+ * offset, target volume (16 raw bytes), target offset, target direction,
+ * ease in start/stop, ease out start/stop. */
+#define SL_CONSTRAINT_TYPE "(yyay(ddd)ay(ddd)(ddd)dddd)"
+#define SL_CONSTRAINTS_TYPE "a" SL_CONSTRAINT_TYPE
+
+/* Defaults for a clip from another format (LLBVHLoader::reset) */
+#define SL_DEFAULT_PRIORITY 2
+#define SL_DEFAULT_EASE     0.3
+#define SL_DEFAULT_HAND     1
+
+/* ---- primitives ---------------------------------------------------------- */
+
+static inline guint16
+le16 (const guint8 *p)
+{
+  return (guint16) (p[0] | ((guint) p[1] << 8));
+}
+
+static inline guint32
+le32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+static inline double
+le_float (const guint8 *p)
+{
+  return sq_float_bits_to_double (le32 (p));
+}
+
+static gboolean
+rd_u16 (SqReader *r, guint16 *out, const char *what, GError **error)
+{
+  if (!sq_reader_need (r, 2, what, error))
+    return FALSE;
+  *out = le16 (r->data + r->pos);
+  r->pos += 2;
+  return TRUE;
+}
+
+static gboolean
+rd_u32 (SqReader *r, guint32 *out, const char *what, GError **error)
+{
+  if (!sq_reader_need (r, 4, what, error))
+    return FALSE;
+  *out = le32 (r->data + r->pos);
+  r->pos += 4;
+  return TRUE;
+}
+
+static gboolean
+rd_f32 (SqReader *r, double *out, const char *what, GError **error)
+{
+  if (!sq_reader_need (r, 4, what, error))
+    return FALSE;
+  *out = le_float (r->data + r->pos);
+  r->pos += 4;
+  return TRUE;
+}
+
+static void
+put_le16 (GByteArray *out, guint v)
+{
+  guint8 b[2] = { v & 0xff, (v >> 8) & 0xff };
+  g_byte_array_append (out, b, 2);
+}
+
+static void
+put_le32 (GByteArray *out, guint32 v)
+{
+  guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
+  g_byte_array_append (out, b, 4);
+}
+
+static void
+put_f32 (GByteArray *out, double v)
+{
+  put_le32 (out, sq_double_to_float_bits (v));
+}
+
+/* A C string: UTF-8 as it is; anything else is read as Latin-1 and its raw
+ * bytes are kept in *raw. */
+static gboolean
+rd_cstring (SqReader   *r,
+            const char *what,
+            char      **str,
+            GVariant  **raw,
+            GError    **error)
+{
+  const guint8 *p = r->data + r->pos;
+  const guint8 *nul = memchr (p, 0, sq_reader_left (r));
+  gsize n;
+
+  *raw = NULL;
+  if (nul == NULL)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, r->pos,
+                              _("file ends inside %s (no terminating NUL in the %zu bytes left)"),
+                              g_dgettext (GETTEXT_PACKAGE, what), sq_reader_left (r));
+      return FALSE;
+    }
+  n = (gsize) (nul - p);
+  if (g_utf8_validate ((const char *) p, n, NULL))
+    *str = g_strndup ((const char *) p, n);
+  else
+    {
+      *str = _sq_latin1_to_utf8 (p, n);
+      *raw = g_variant_ref_sink (g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p, n, 1));
+    }
+  r->pos += n + 1;
+  return TRUE;
+}
+
+/* Writes `str` as a C string: the raw bytes when they still read as `str`. */
+static void
+put_cstring (GByteArray *out,
+             const char *str,
+             GVariant   *raw)
+{
+  if (raw != NULL && g_variant_is_of_type (raw, G_VARIANT_TYPE_BYTESTRING))
+    {
+      gsize n;
+      const guint8 *p = g_variant_get_fixed_array (raw, &n, 1);
+      g_autofree char *decoded = NULL;
+
+      if (memchr (p, 0, n) == NULL)
+        {
+          decoded = _sq_latin1_to_utf8 (p, n);
+          if (g_strcmp0 (decoded, str) == 0)
+            {
+              g_byte_array_append (out, p, n);
+              g_byte_array_append (out, (const guint8 *) "", 1);
+              return;
+            }
+        }
+    }
+  g_byte_array_append (out, (const guint8 *) str, strlen (str) + 1);
+}
+
+/* ---- quantisation (formats.md 1.3) --------------------------------------- */
+
+/* The viewer's U16_to_F32 in double precision, with its zero snap. */
+static inline double
+code_to_value (guint code, double range)
+{
+  double v = (double) code * (2.0 * range) / SL_U16MAX - range;
+
+  if (fabs (v) < (2.0 * range) / SL_U16MAX)
+    v = 0.0;
+  return v;
+}
+
+static inline double
+code_to_time (guint code, double duration)
+{
+  return (double) code * duration / SL_U16MAX;
+}
+
+/* The code that decodes nearest to v (the lower one on a tie: 0 → 32767 as
+ * the viewer writes it). v must be finite and within the range. */
+static guint
+value_to_code (double v, double range)
+{
+  double c = floor ((v + range) / (2.0 * range) * SL_U16MAX);
+  guint best = 0;
+  double best_d = INFINITY;
+
+  for (int d = -1; d <= 2; d++)
+    {
+      double cc = c + d;
+      double dist;
+
+      if (cc < 0 || cc > SL_U16MAX)
+        continue;
+      dist = fabs (code_to_value ((guint) cc, range) - v);
+      if (dist < best_d)
+        {
+          best_d = dist;
+          best = (guint) cc;
+        }
+    }
+  return best;
+}
+
+static guint
+time_to_code (double t, double duration)
+{
+  double c;
+  guint best = 0;
+  double best_d = INFINITY;
+
+  if (!(duration > 0))
+    return 0;
+  c = floor (t / duration * SL_U16MAX);
+  for (int d = -1; d <= 2; d++)
+    {
+      double cc = c + d, dist;
+
+      if (cc < 0 || cc > SL_U16MAX)
+        continue;
+      dist = fabs (code_to_time ((guint) cc, duration) - t);
+      if (dist < best_d)
+        {
+          best_d = dist;
+          best = (guint) cc;
+        }
+    }
+  return best;
+}
+
+/* LLQuaternion::unpackFromVector3: w from the other three, no renormalising. */
+static void
+rotation_from_codes (guint x, guint y, guint z, double q[4])
+{
+  double t;
+
+  q[1] = code_to_value (x, SL_ROT_RANGE);
+  q[2] = code_to_value (y, SL_ROT_RANGE);
+  q[3] = code_to_value (z, SL_ROT_RANGE);
+  t = 1.0 - (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  q[0] = t > 0 ? sqrt (t) : 0.0;
+}
+
+/* ---- the old 0.1 variant: Euler degrees, mayaQ(x, y, z, ZYX) --------------- */
+
+static void
+quat_mul (const double a[4], const double b[4], double out[4])
+{
+  double r[4];
+
+  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  memcpy (out, r, sizeof r);
+}
+
+/* LL's zQ * yQ * xQ is, in Hamilton order, qx ⊗ qy ⊗ qz. */
+static void
+euler_zyx_to_quat (const double deg[3], double q[4])
+{
+  double qa[3][4] = { { 0 } };
+
+  for (int i = 0; i < 3; i++)
+    {
+      double h = deg[i] * G_PI / 360.0;
+      qa[i][0] = cos (h);
+      qa[i][1 + i] = sin (h);
+    }
+  quat_mul (qa[0], qa[1], q);
+  quat_mul (q, qa[2], q);
+}
+
+static void
+quat_to_euler_zyx (const double q_in[4], double deg[3])
+{
+  double q[4];
+  double w, x, y, z, r02, r12, r22, r01, r00;
+
+  memcpy (q, q_in, sizeof q);
+  sq_quat_normalize (q);
+  w = q[0], x = q[1], y = q[2], z = q[3];
+  r00 = 1 - 2 * (y * y + z * z);
+  r01 = 2 * (x * y - w * z);
+  r02 = 2 * (x * z + w * y);
+  r12 = 2 * (y * z - w * x);
+  r22 = 1 - 2 * (x * x + y * y);
+  deg[1] = asin (CLAMP (r02, -1.0, 1.0)) * 180.0 / G_PI;
+  deg[0] = atan2 (-r12, r22) * 180.0 / G_PI;
+  deg[2] = atan2 (-r01, r00) * 180.0 / G_PI;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int
+sl_probe (const guint8 *data,
+          gsize         len)
+{
+  guint16 version, sub;
+  gint32 priority;
+  double duration;
+  const guint8 *nul;
+
+  if (len < 12)
+    return 0;
+  version = le16 (data);
+  sub = le16 (data + 2);
+  if (!((version == 1 && sub == 0) || (version == 0 && sub == 1)))
+    return 0;
+  priority = (gint32) le32 (data + 4);
+  duration = le_float (data + 8);
+  if (priority < -1 || priority > 127 || !(duration >= 0 && duration <= 3600))
+    return 10;
+  nul = memchr (data + 12, 0, len - 12);
+  return nul != NULL ? 80 : 40;
+}
+
+typedef struct
+{
+  double time;
+  gsize  index;
+} KeyOrder;
+
+static int
+key_order_compare (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data G_GNUC_UNUSED)
+{
+  const KeyOrder *ka = a, *kb = b;
+
+  if (ka->time != kb->time)
+    return ka->time < kb->time ? -1 : 1;
+  return ka->index < kb->index ? -1 : ka->index > kb->index;
+}
+
+/* Keys in time order with distinct times. The viewer keeps keys in a map by
+ * time: keys are sorted, and of keys at the same time the last one read wins.
+ * That is done here too, with a warning (the file no longer saves back byte
+ * for byte). */
+static void
+finish_track (SqClip     *clip,
+              SqTrack    *track,
+              const char *joint,
+              const char *what)
+{
+  gboolean ordered = TRUE;
+  g_autofree KeyOrder *order = NULL;
+  g_autofree SqKey *keys = NULL;
+  g_autofree double *alt = NULL;
+  gsize n = 0, dropped = 0;
+
+  for (gsize i = 1; i < track->n_keys; i++)
+    if (!(track->keys[i].time > track->keys[i - 1].time))
+      ordered = FALSE;
+  if (ordered)
+    return;
+
+  order = g_new (KeyOrder, track->n_keys);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      order[i].time = track->keys[i].time;
+      order[i].index = i;
+    }
+  g_qsort_with_data (order, (gint) track->n_keys, sizeof (KeyOrder), key_order_compare, NULL);
+  keys = g_new (SqKey, track->n_keys);
+  alt = g_new (double, track->n_keys * 4);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      /* of equal times keep the last read, which sorts last */
+      if (i + 1 < track->n_keys && order[i + 1].time == order[i].time)
+        {
+          dropped++;
+          continue;
+        }
+      keys[n] = track->keys[order[i].index];
+      memcpy (&alt[n * 4], &track->alt[order[i].index * 4], 4 * sizeof (double));
+      n++;
+    }
+  memcpy (track->keys, keys, n * sizeof (SqKey));
+  memcpy (track->alt, alt, n * 4 * sizeof (double));
+  track->n_keys = n;
+  if (dropped > 0)
+    sq_clip_add_warning (clip, _("joint “%s”: %zu %s keys share a time with a later key and are dropped, "
+                                 "as the viewer does"), joint, dropped, what);
+  else
+    sq_clip_add_warning (clip, _("joint “%s”: %s keys are not in time order; they are sorted"), joint, what);
+}
+
+static gboolean
+read_keys (SqClip     *clip,
+           SqReader   *r,
+           SqTrack    *track,
+           SqChannel   channel,
+           gboolean    old,
+           const char *joint,
+           GError    **error)
+{
+  guint32 count;
+  gsize count_offset = r->pos;
+  gsize size = old ? SL_OLD_KEY_SIZE : SL_KEY_SIZE;
+  const char *what = channel == SQ_CHANNEL_ROTATION ? _("rotation") : _("position");
+
+  if (!rd_u32 (r, &count, channel == SQ_CHANNEL_ROTATION ? N_("a rotation key count")
+                                                         : N_("a position key count"), error))
+    return FALSE;
+  if ((gint32) count < 0)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, count_offset,
+                              _("joint “%s”: negative %s key count %d"), joint, what, (gint32) count);
+      return FALSE;
+    }
+  if (!sq_reader_check_count (r, count, size, count_offset, N_("key"), error))
+    return FALSE;
+
+  sq_track_reserve (track, count);
+  sq_track_ensure_alt (track);
+  for (guint32 k = 0; k < count; k++)
+    {
+      const guint8 *p = r->data + r->pos;
+      gsize key_offset = r->pos;
+      SqKey *key = &track->keys[k];
+      double *alt = &track->alt[k * 4];
+
+      if (!old)
+        {
+          guint t = le16 (p), x = le16 (p + 2), y = le16 (p + 4), z = le16 (p + 6);
+
+          key->time = code_to_time (t, clip->duration);
+          if (channel == SQ_CHANNEL_ROTATION)
+            rotation_from_codes (x, y, z, key->v);
+          else
+            {
+              key->v[0] = code_to_value (x, SL_POS_RANGE);
+              key->v[1] = code_to_value (y, SL_POS_RANGE);
+              key->v[2] = code_to_value (z, SL_POS_RANGE);
+              key->v[3] = 0.0;
+            }
+          alt[0] = t, alt[1] = x, alt[2] = y, alt[3] = z;
+        }
+      else
+        {
+          double v[3];
+
+          key->time = le_float (p);
+          for (int c = 0; c < 3; c++)
+            v[c] = le_float (p + 4 + 4 * c);
+          if (!isfinite (key->time) || !isfinite (v[0]) || !isfinite (v[1]) || !isfinite (v[2]))
+            {
+              sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, key_offset,
+                                      _("joint “%s”: %s key %u holds a number that is not finite"),
+                                      joint, what, k);
+              return FALSE;
+            }
+          if (channel == SQ_CHANNEL_ROTATION)
+            {
+              euler_zyx_to_quat (v, key->v);
+              memcpy (alt, v, sizeof v);
+              alt[3] = 0.0;
+            }
+          else
+            {
+              memcpy (key->v, v, sizeof v);
+              key->v[3] = 0.0;
+              alt[0] = alt[1] = alt[2] = alt[3] = NAN;
+              if (fabs (v[0]) > SL_POS_RANGE || fabs (v[1]) > SL_POS_RANGE || fabs (v[2]) > SL_POS_RANGE)
+                sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
+                                             "the viewer clamps it"), joint, k, key_offset);
+            }
+        }
+      r->pos += size;
+    }
+  track->n_keys = count;
+  finish_track (clip, track, joint, what);
+  return TRUE;
+}
+
+static GVariant *
+read_constraint (const guint8 *p)
+{
+  double v[13];
+  const guint8 *f = p + 2;
+
+  /* source offset, target offset, target direction, four ease times */
+  for (int i = 0; i < 3; i++)
+    v[i] = le_float (p + 18 + 4 * i);
+  for (int i = 0; i < 6; i++)
+    v[3 + i] = le_float (p + 46 + 4 * i);
+  for (int i = 0; i < 4; i++)
+    v[9 + i] = le_float (p + 70 + 4 * i);
+  return g_variant_new ("(yy@ay(ddd)@ay(ddd)(ddd)dddd)", p[0], p[1],
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, f, SL_VOLUME_SIZE, 1),
+                        v[0], v[1], v[2],
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p + 30, SL_VOLUME_SIZE, 1),
+                        v[3], v[4], v[5], v[6], v[7], v[8],
+                        v[9], v[10], v[11], v[12]);
+}
+
+static void
+set_float_prop (SqProps *props, const char *key, double v)
+{
+  sq_props_set (props, key, g_variant_new_double (v));
+}
+
+static SqClip *
+sl_read (GBytes              *bytes,
+         const SqLoadOptions *options,
+         GError             **error)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  SqReader r = { 0 };
+  guint16 version, sub;
+  guint32 priority, loop, hand, n_joints, n_constraints;
+  double duration, loop_in, loop_out, ease_in, ease_out;
+  g_autofree char *emote = NULL;
+  g_autoptr(GVariant) emote_raw = NULL;
+  gsize offset;
+  gboolean old;
+  guint max_joints = options->max_joints ? options->max_joints : 65536;
+
+  r.data = g_bytes_get_data (bytes, &r.len);
+
+  if (!rd_u16 (&r, &version, N_("the version"), error)
+      || !rd_u16 (&r, &sub, N_("the sub-version"), error))
+    return NULL;
+  if (!((version == 1 && sub == 0) || (version == 0 && sub == 1)))
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_UNSUPPORTED, 0,
+                              _("version %u.%u is not a Second Life animation (1.0, or the old 0.1)"),
+                              version, sub);
+      return NULL;
+    }
+  old = version == 0;
+  if (!rd_u32 (&r, &priority, N_("the base priority"), error))
+    return NULL;
+  offset = r.pos;
+  if (!rd_f32 (&r, &duration, N_("the duration"), error))
+    return NULL;
+  if (!isfinite (duration) || duration < 0)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, offset,
+                              _("duration %g s is not a finite time ≥ 0"), duration);
+      return NULL;
+    }
+  if (!rd_cstring (&r, N_("the emote name"), &emote, &emote_raw, error)
+      || !rd_f32 (&r, &loop_in, N_("the loop in point"), error)
+      || !rd_f32 (&r, &loop_out, N_("the loop out point"), error)
+      || !rd_u32 (&r, &loop, N_("the loop flag"), error)
+      || !rd_f32 (&r, &ease_in, N_("the ease in time"), error)
+      || !rd_f32 (&r, &ease_out, N_("the ease out time"), error)
+      || !rd_u32 (&r, &hand, N_("the hand pose"), error))
+    return NULL;
+  offset = r.pos;
+  if (!rd_u32 (&r, &n_joints, N_("the joint count"), error))
+    return NULL;
+  /* a joint takes at least 13 bytes: a NUL, priority and two key counts */
+  if (!sq_reader_check_count (&r, n_joints, 13, offset, N_("joint"), error))
+    return NULL;
+  if (n_joints > max_joints)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, offset,
+                              _("%u joints, more than the limit of %u"), n_joints, max_joints);
+      return NULL;
+    }
+
+  clip->duration = duration;
+  clip->fps = 30.0;
+  clip->frame_base = 0;
+  sq_props_set (clip->extra, "version", g_variant_new_uint16 (version));
+  sq_props_set (clip->extra, "sub-version", g_variant_new_uint16 (sub));
+  sq_props_set (clip->extra, "priority", g_variant_new_int32 ((gint32) priority));
+  sq_props_set (clip->extra, "emote", g_variant_new_string (emote));
+  if (emote_raw)
+    sq_props_set (clip->extra, "emote-field", emote_raw);
+  set_float_prop (clip->extra, "loop-in", loop_in);
+  set_float_prop (clip->extra, "loop-out", loop_out);
+  sq_props_set (clip->extra, "loop", g_variant_new_int32 ((gint32) loop));
+  set_float_prop (clip->extra, "ease-in", ease_in);
+  set_float_prop (clip->extra, "ease-out", ease_out);
+  sq_props_set (clip->extra, "hand-pose", g_variant_new_uint32 (hand));
+
+  for (guint32 j = 0; j < n_joints; j++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GVariant) raw = NULL;
+      guint32 jprio;
+      SqJoint *joint;
+
+      if (!rd_cstring (&r, N_("a joint name"), &name, &raw, error)
+          || !rd_u32 (&r, &jprio, N_("a joint priority"), error))
+        return NULL;
+      if (sq_clip_find_joint (clip, name) >= 0)
+        sq_clip_add_warning (clip, _("joint “%s” appears more than once; edits by name act on the first"), name);
+      joint = sq_clip_add_joint (clip, name);
+      if (raw)
+        sq_props_set (joint->extra, "name-bytes", raw);
+      sq_props_set (joint->extra, "priority", g_variant_new_int32 ((gint32) jprio));
+      if (!read_keys (clip, &r, &joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, old, name, error)
+          || !read_keys (clip, &r, &joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, old, name,
+                         error))
+        return NULL;
+    }
+
+  offset = r.pos;
+  if (!rd_u32 (&r, &n_constraints, N_("the constraint count"), error))
+    return NULL;
+  if ((gint32) n_constraints < 0
+      || ((gint32) n_constraints > SL_MAX_CONSTRAINTS
+          && n_constraints > sq_reader_left (&r) / SL_CONSTRAINT_SIZE))
+    {
+      /* the viewer ignores the constraints then, whatever follows */
+      sq_clip_add_warning (clip, _("constraint count %d at offset %zu is out of range; the viewer ignores "
+                                   "the constraints"), (gint32) n_constraints, offset);
+      sq_props_set (clip->extra, "constraint-count", g_variant_new_int32 ((gint32) n_constraints));
+    }
+  else
+    {
+      GVariantBuilder b;
+
+      if (!sq_reader_check_count (&r, n_constraints, SL_CONSTRAINT_SIZE, offset, N_("constraint"), error))
+        return NULL;
+      if (n_constraints > SL_MAX_CONSTRAINTS)
+        sq_clip_add_warning (clip, _("%u constraints, more than 10: the viewer ignores them all"), n_constraints);
+      g_variant_builder_init (&b, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE));
+      for (guint32 c = 0; c < n_constraints; c++)
+        {
+          g_variant_builder_add_value (&b, read_constraint (r.data + r.pos));
+          r.pos += SL_CONSTRAINT_SIZE;
+        }
+      sq_props_set (clip->extra, "constraints", g_variant_builder_end (&b));
+    }
+
+  if (sq_reader_left (&r) > 0)
+    {
+      sq_clip_add_warning (clip, _("%zu bytes after the constraints at offset %zu are kept as they are"),
+                           sq_reader_left (&r), r.pos);
+      sq_props_set (clip->extra, "trailing",
+                    g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, r.data + r.pos, sq_reader_left (&r), 1));
+    }
+  return g_steal_pointer (&clip);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+typedef struct
+{
+  const SqClip *clip;
+  gboolean      own;          /* alt holds this format's codes */
+  gboolean      old;
+  double        duration;     /* as written, single precision */
+  GPtrArray    *losses;
+  gsize         requantised;
+  gsize         clamped;
+  gsize         nonfinite;
+} WriteState;
+
+static gint32
+prop_int (const SqProps *props, const char *key, gint32 fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (v);
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
+    return (gint32) g_variant_get_uint32 (v);
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (v);
+  return fallback;
+}
+
+static double
+prop_double (const SqProps *props, const char *key, double fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
+    return g_variant_get_double (v);
+  return fallback;
+}
+
+static double
+finite_or_zero (WriteState *st, double v)
+{
+  if (isfinite (v))
+    return v;
+  st->nonfinite++;
+  return 0.0;
+}
+
+static double
+clamp_range (WriteState *st, double v, double range)
+{
+  v = finite_or_zero (st, v);
+  if (v > range || v < -range)
+    {
+      st->clamped++;
+      return CLAMP (v, -range, range);
+    }
+  return v;
+}
+
+/* The codes of one key for version 1.0: the kept ones while they still
+ * decode to exactly the key, else quantised again. */
+static void
+key_codes (WriteState    *st,
+           const SqTrack *track,
+           SqChannel      channel,
+           gsize          k,
+           guint          codes[4])
+{
+  const SqKey *key = &track->keys[k];
+  double t;
+
+  if (st->own && track->alt != NULL)
+    {
+      const double *alt = &track->alt[k * 4];
+      gboolean ok = TRUE;
+
+      for (int c = 0; c < 4; c++)
+        if (!(alt[c] >= 0 && alt[c] <= SL_U16MAX && alt[c] == floor (alt[c])))
+          ok = FALSE;
+      if (ok)
+        {
+          double v[4];
+
+          for (int c = 0; c < 4; c++)
+            codes[c] = (guint) alt[c];
+          if (channel == SQ_CHANNEL_ROTATION)
+            rotation_from_codes (codes[1], codes[2], codes[3], v);
+          else
+            {
+              for (int c = 0; c < 3; c++)
+                v[c] = code_to_value (codes[c + 1], SL_POS_RANGE);
+              v[3] = key->v[3];
+            }
+          if (code_to_time (codes[0], st->duration) == key->time
+              && memcmp (v, key->v, sizeof v) == 0)
+            return;
+        }
+    }
+
+  st->requantised++;
+  t = finite_or_zero (st, key->time);
+  if (t < 0 || t > st->duration)
+    st->clamped++;
+  codes[0] = time_to_code (CLAMP (t, 0.0, st->duration), st->duration);
+  if (channel == SQ_CHANNEL_ROTATION)
+    {
+      double q[4];
+
+      for (int c = 0; c < 4; c++)
+        q[c] = key->v[c];
+      if (!(isfinite (q[0]) && isfinite (q[1]) && isfinite (q[2]) && isfinite (q[3])))
+        {
+          st->nonfinite++;
+          q[0] = 1, q[1] = q[2] = q[3] = 0;
+        }
+      sq_quat_normalize (q);
+      if (q[0] < 0)
+        q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
+      for (int c = 1; c < 4; c++)
+        codes[c] = value_to_code (CLAMP (q[c], -1.0, 1.0), SL_ROT_RANGE);
+    }
+  else
+    for (int c = 0; c < 3; c++)
+      codes[c + 1] = value_to_code (clamp_range (st, key->v[c], SL_POS_RANGE), SL_POS_RANGE);
+}
+
+static void
+write_track (WriteState    *st,
+             GByteArray    *out,
+             const SqJoint *joint,
+             SqChannel      channel)
+{
+  const SqTrack *track = &joint->tracks[channel];
+  gsize count_pos = out->len;
+  guint32 count = 0;
+  gsize dropped = 0;
+  gint64 last = -1;
+  double last_time = -INFINITY;
+
+  put_le32 (out, 0);
+  for (gsize k = 0; k < track->n_keys; k++)
+    {
+      if (!st->old)
+        {
+          guint codes[4];
+
+          key_codes (st, track, channel, k, codes);
+          if ((gint64) codes[0] <= last)
+            {
+              dropped++;
+              continue;
+            }
+          last = codes[0];
+          for (int c = 0; c < 4; c++)
+            put_le16 (out, codes[c]);
+        }
+      else
+        {
+          const SqKey *key = &track->keys[k];
+          double t = sq_float_bits_to_double (sq_double_to_float_bits (finite_or_zero (st, key->time)));
+          double v[3];
+
+          if (!(t > last_time))
+            {
+              dropped++;
+              continue;
+            }
+          last_time = t;
+          if (channel == SQ_CHANNEL_ROTATION)
+            {
+              const double *alt = st->own && track->alt ? &track->alt[k * 4] : NULL;
+              double q[4];
+
+              if (alt != NULL && isfinite (alt[0]) && isfinite (alt[1]) && isfinite (alt[2]))
+                {
+                  euler_zyx_to_quat (alt, q);
+                  if (memcmp (q, key->v, sizeof q) != 0)
+                    alt = NULL;
+                }
+              else
+                alt = NULL;
+              if (alt != NULL)
+                memcpy (v, alt, sizeof v);
+              else
+                {
+                  for (int c = 0; c < 4; c++)
+                    q[c] = finite_or_zero (st, key->v[c]);
+                  if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+                    q[0] = 1;
+                  quat_to_euler_zyx (q, v);
+                  st->requantised++;
+                }
+            }
+          else
+            for (int c = 0; c < 3; c++)
+              v[c] = finite_or_zero (st, key->v[c]);
+          put_f32 (out, t);
+          for (int c = 0; c < 3; c++)
+            put_f32 (out, v[c]);
+        }
+      count++;
+    }
+  out->data[count_pos] = count & 0xff;
+  out->data[count_pos + 1] = (count >> 8) & 0xff;
+  out->data[count_pos + 2] = (count >> 16) & 0xff;
+  out->data[count_pos + 3] = count >> 24;
+  if (dropped > 0)
+    _sq_loss (st->losses, _("joint “%s”: %zu %s keys fall on the same time step as the key before and are "
+                            "dropped"), joint->name, dropped,
+              channel == SQ_CHANNEL_ROTATION ? _("rotation") : _("position"));
+}
+
+static void
+put_volume (GByteArray *out,
+            GVariant   *field)
+{
+  gsize n = 0;
+  const guint8 *p = g_variant_get_fixed_array (field, &n, 1);
+  guint8 buf[SL_VOLUME_SIZE] = { 0 };
+
+  memcpy (buf, p, MIN (n, SL_VOLUME_SIZE));
+  g_byte_array_append (out, buf, SL_VOLUME_SIZE);
+}
+
+static void
+write_constraints (GByteArray   *out,
+                   const SqClip *clip,
+                   gboolean      own,
+                   GPtrArray    *losses)
+{
+  GVariant *v = sq_props_get (clip->extra, "constraints");
+  GVariant *count_v = sq_props_get (clip->extra, "constraint-count");
+  gsize n = 0;
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE)))
+    n = g_variant_n_children (v);
+  if (n == 0 && own && count_v != NULL && g_variant_is_of_type (count_v, G_VARIANT_TYPE_INT32))
+    {
+      put_le32 (out, (guint32) g_variant_get_int32 (count_v));
+      return;
+    }
+  put_le32 (out, (guint32) n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) c = g_variant_get_child_value (v, i);
+      g_autoptr(GVariant) src = NULL, dst = NULL;
+      guint8 chain, type;
+      double so[3], to[3], dir[3], e[4];
+
+      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
+                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      if (g_variant_n_children (src) > SL_VOLUME_SIZE || g_variant_n_children (dst) > SL_VOLUME_SIZE)
+        _sq_loss (losses, _("constraint %zu: a volume name longer than 16 bytes is cut"), i + 1);
+      g_byte_array_append (out, &chain, 1);
+      g_byte_array_append (out, &type, 1);
+      put_volume (out, src);
+      for (int k = 0; k < 3; k++)
+        put_f32 (out, so[k]);
+      put_volume (out, dst);
+      for (int k = 0; k < 3; k++)
+        put_f32 (out, to[k]);
+      for (int k = 0; k < 3; k++)
+        put_f32 (out, dir[k]);
+      for (int k = 0; k < 4; k++)
+        put_f32 (out, e[k]);
+    }
+}
+
+static GBytes *
+sl_write (const SqClip        *clip,
+          const SqSaveOptions *options G_GNUC_UNUSED,
+          GPtrArray           *losses,
+          GError             **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (64 + sq_clip_count_keys (clip) * 8);
+  WriteState st = { 0 };
+  const SqProps *x = clip->extra;
+  gboolean own = clip->format == &_sq_format_sl_anim;
+  guint version = sq_props_get_uint (x, "version", 1), sub = 0;
+  GVariant *v;
+  float dur_f;
+
+  if ((v = sq_props_get (x, "version")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT16))
+    version = g_variant_get_uint16 (v);
+  if ((v = sq_props_get (x, "sub-version")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT16))
+    sub = g_variant_get_uint16 (v);
+  st.old = version == 0 && sub == 1;
+  if (!st.old)
+    version = 1, sub = 0;
+
+  if (!isfinite (clip->duration) || clip->duration < 0 || clip->duration > G_MAXFLOAT)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("The duration %g s cannot be written as a single-precision number"), clip->duration);
+      return NULL;
+    }
+  dur_f = (float) clip->duration;
+  st.clip = clip;
+  st.own = own;
+  st.duration = dur_f;
+  st.losses = losses;
+
+  if (clip->name != NULL && clip->name[0] != '\0')
+    _sq_loss (losses, _("the model name “%s” has no place in a Second Life animation"), clip->name);
+
+  put_le16 (out, version);
+  put_le16 (out, sub);
+  put_le32 (out, (guint32) prop_int (x, "priority", SL_DEFAULT_PRIORITY));
+  put_f32 (out, clip->duration);
+  {
+    GVariant *emote = sq_props_get (x, "emote");
+    const char *s = emote && g_variant_is_of_type (emote, G_VARIANT_TYPE_STRING)
+                    ? g_variant_get_string (emote, NULL) : "";
+    put_cstring (out, s, own ? sq_props_get (x, "emote-field") : NULL);
+  }
+  put_f32 (out, prop_double (x, "loop-in", 0.0));
+  put_f32 (out, prop_double (x, "loop-out", clip->duration));
+  put_le32 (out, (guint32) prop_int (x, "loop", 0));
+  put_f32 (out, prop_double (x, "ease-in", SL_DEFAULT_EASE));
+  put_f32 (out, prop_double (x, "ease-out", SL_DEFAULT_EASE));
+  put_le32 (out, (guint32) prop_int (x, "hand-pose", SL_DEFAULT_HAND));
+  if (clip->n_joints > G_MAXINT32)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE, _("Too many joints"));
+      return NULL;
+    }
+  put_le32 (out, (guint32) clip->n_joints);
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+
+      put_cstring (out, joint->name, own ? sq_props_get (joint->extra, "name-bytes") : NULL);
+      put_le32 (out, (guint32) prop_int (joint->extra, "priority", prop_int (x, "priority", SL_DEFAULT_PRIORITY)));
+      write_track (&st, out, joint, SQ_CHANNEL_ROTATION);
+      write_track (&st, out, joint, SQ_CHANNEL_TRANSLATION);
+      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+        _sq_loss (losses, _("joint “%s”: %zu scale keys dropped (Second Life animations have no scale)"),
+                  joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
+    }
+  write_constraints (out, clip, own, losses);
+
+  /* raw leftovers are only this format's own */
+  if (own && (v = sq_props_get (x, "trailing")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BYTESTRING))
+    {
+      gsize n;
+      const guint8 *p = g_variant_get_fixed_array (v, &n, 1);
+      g_byte_array_append (out, p, n);
+    }
+
+  if (st.requantised > 0)
+    {
+      if (st.old)
+        _sq_loss (losses, _("%zu rotation keys written as Euler angles in single precision"), st.requantised);
+      else
+        _sq_loss (losses, _("%zu keys quantised to 16 bits (times in steps of %g s, rotations of 3.1e-5, "
+                            "positions of 0.15 mm)"), st.requantised, (double) dur_f / SL_U16MAX);
+    }
+  if (st.clamped > 0)
+    _sq_loss (losses, _("%zu key times or positions outside the duration or ±5 m are clamped"), st.clamped);
+  if (st.nonfinite > 0)
+    _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* ---- descriptions and dumps ---------------------------------------------- */
+
+static const char * const hand_poses[] = {
+  "spread", "relaxed", "point", "fist", "relaxed left", "point left", "fist left", "relaxed right",
+  "point right", "fist right", "salute right", "typing", "peace right", "palm right",
+};
+
+static char *
+volume_name (GVariant *field)
+{
+  gsize n;
+  const guint8 *p = g_variant_get_fixed_array (field, &n, 1);
+  const guint8 *nul = memchr (p, 0, n);
+
+  return _sq_latin1_to_utf8 (p, nul ? (gsize) (nul - p) : n);
+}
+
+static char *
+sl_describe_field (const char *key,
+                   GVariant   *value)
+{
+  if (g_str_equal (key, "priority") && g_variant_is_of_type (value, G_VARIANT_TYPE_INT32))
+    return g_strdup_printf (_("priority %d"), g_variant_get_int32 (value));
+  if (g_str_equal (key, "emote") && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    return g_variant_get_string (value, NULL)[0] == '\0' ? NULL
+           : g_strdup_printf (_("the emote “%s”"), g_variant_get_string (value, NULL));
+  if (g_str_equal (key, "loop") && g_variant_is_of_type (value, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (value) != 0 ? g_strdup (_("looping")) : NULL;
+  if ((g_str_equal (key, "loop-in") || g_str_equal (key, "loop-out") || g_str_equal (key, "ease-in")
+       || g_str_equal (key, "ease-out")) && g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    return g_strdup_printf (_("the %s time %g s"), key, g_variant_get_double (value));
+  if (g_str_equal (key, "hand-pose") && g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
+    {
+      guint32 h = g_variant_get_uint32 (value);
+      return g_strdup_printf (_("hand pose %u (%s)"), h, h < G_N_ELEMENTS (hand_poses) ? hand_poses[h] : "?");
+    }
+  if (g_str_equal (key, "constraints") && g_variant_is_of_type (value, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE)))
+    return g_variant_n_children (value) == 0 ? NULL
+           : g_strdup_printf (_("%zu constraints"), g_variant_n_children (value));
+  if (g_str_equal (key, "trailing"))
+    return g_strdup_printf (_("%zu bytes after the constraints"), g_variant_n_children (value));
+  if (g_str_equal (key, "version") || g_str_equal (key, "sub-version"))
+    return NULL;
+  if (g_str_equal (key, "constraint-count"))
+    return g_strdup (_("an out-of-range constraint count"));
+  /* emote-field, name-bytes: raw spellings of names that are kept anyway */
+  return NULL;
+}
+
+static void
+json_vec (GString *out, double a, double b, double c)
+{
+  g_string_append_c (out, '[');
+  _sq_json_number (out, a);
+  g_string_append_c (out, ',');
+  _sq_json_number (out, b);
+  g_string_append_c (out, ',');
+  _sq_json_number (out, c);
+  g_string_append_c (out, ']');
+}
+
+static gboolean
+sl_dump_field (GString    *out,
+               const char *key,
+               GVariant   *value,
+               gboolean    json)
+{
+  gsize n;
+
+  if (!g_str_equal (key, "constraints") || !g_variant_is_of_type (value, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE)))
+    return FALSE;
+  n = g_variant_n_children (value);
+  if (json)
+    g_string_append_c (out, '[');
+  else
+    g_string_append_printf (out, _("Constraints: %zu\n"), n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) c = g_variant_get_child_value (value, i);
+      g_autoptr(GVariant) src = NULL, dst = NULL;
+      g_autofree char *src_name = NULL, *dst_name = NULL;
+      guint8 chain, type;
+      double so[3], to[3], dir[3], e[4];
+
+      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
+                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      src_name = volume_name (src);
+      dst_name = volume_name (dst);
+      if (json)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          g_string_append_printf (out, "{\"chain_length\":%u,\"type\":%u,\"source_volume\":", chain, type);
+          _sq_json_string (out, src_name);
+          g_string_append (out, ",\"source_offset\":");
+          json_vec (out, so[0], so[1], so[2]);
+          g_string_append (out, ",\"target_volume\":");
+          _sq_json_string (out, dst_name);
+          g_string_append (out, ",\"target_offset\":");
+          json_vec (out, to[0], to[1], to[2]);
+          g_string_append (out, ",\"target_dir\":");
+          json_vec (out, dir[0], dir[1], dir[2]);
+          g_string_append (out, ",\"ease_in\":[");
+          _sq_json_number (out, e[0]);
+          g_string_append_c (out, ',');
+          _sq_json_number (out, e[1]);
+          g_string_append (out, "],\"ease_out\":[");
+          _sq_json_number (out, e[2]);
+          g_string_append_c (out, ',');
+          _sq_json_number (out, e[3]);
+          g_string_append (out, "]}");
+        }
+      else
+        {
+          char b[13][G_ASCII_DTOSTR_BUF_SIZE];
+          const double *vals[13] = { &so[0], &so[1], &so[2], &to[0], &to[1], &to[2],
+                                     &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3] };
+
+          for (int k = 0; k < 13; k++)
+            g_ascii_formatd (b[k], sizeof b[k], "%g", *vals[k]);
+          g_string_append_printf (out, _("  %zu: %s chain %u, %s (%s %s %s) → %s (%s %s %s), "
+                                         "direction (%s %s %s), ease in %s–%s s, out %s–%s s\n"),
+                                  i + 1, type == 0 ? "point" : type == 1 ? "plane" : "?", chain,
+                                  src_name, b[0], b[1], b[2], dst_name, b[3], b[4], b[5],
+                                  b[6], b[7], b[8], b[9], b[10], b[11], b[12]);
+        }
+    }
+  if (json)
+    g_string_append_c (out, ']');
+  return TRUE;
+}
+
+static const char * const sl_extensions[] = { "anim", "dat", NULL };
+static const char * const sl_fields[] = {
+  "version", "sub-version", "priority", "emote", "emote-field", "loop-in", "loop-out", "loop", "ease-in",
+  "ease-out", "hand-pose", "constraints", "constraint-count", "trailing", "name-bytes", NULL
+};
+
+const SqFormat _sq_format_sl_anim = {
+  .id = "sl-anim",
+  .name = N_("Second Life animation"),
+  .extensions = sl_extensions,
+  .mime_type = "application/x-secondlife-animation",
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE,
+  .fields = sl_fields,
+  .describe_field = sl_describe_field,
+  .dump_field = sl_dump_field,
+  .probe = sl_probe,
+  .read = sl_read,
+  .write = sl_write,
+};

@@ -1,0 +1,541 @@
+/* test-bvh.c: Biovision Hierarchy (BVH)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "test-utils.h"
+
+/* from sq-format-bvh.c */
+void     _sq_bvh_euler_to_quat (const double *angles,
+                                const int    *axes,
+                                guint         n,
+                                double        q[4]);
+gboolean _sq_bvh_quat_to_euler (const double  q[4],
+                                const int    *axes,
+                                guint         n,
+                                double        out[3]);
+
+static SqClip *
+load_text (const char *text,
+           GError    **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  return sq_load_bytes (bytes, NULL, NULL, NULL, error);
+}
+
+static gboolean
+has_line (GPtrArray  *lines,
+          const char *fragment)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (strstr (lines->pdata[i], fragment) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Rotation about one axis as a 3x3 matrix, angle in degrees */
+static void
+axis_matrix (int    axis,
+             double deg,
+             double m[3][3])
+{
+  double r = deg * G_PI / 180.0, c = cos (r), s = sin (r);
+  int a = (axis + 1) % 3, b = (axis + 2) % 3;
+
+  memset (m, 0, sizeof (double) * 9);
+  m[axis][axis] = 1;
+  m[a][a] = c;
+  m[a][b] = -s;
+  m[b][a] = s;
+  m[b][b] = c;
+}
+
+static void
+mat_mul (double a[3][3],
+         double b[3][3],
+         double out[3][3])
+{
+  double t[3][3];
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      t[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  memcpy (out, t, sizeof t);
+}
+
+static void
+quat_matrix (const double q[4],
+             double       R[3][3])
+{
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+
+  R[0][0] = 1 - 2 * (y * y + z * z);
+  R[0][1] = 2 * (x * y - w * z);
+  R[0][2] = 2 * (x * z + w * y);
+  R[1][0] = 2 * (x * y + w * z);
+  R[1][1] = 1 - 2 * (x * x + z * z);
+  R[1][2] = 2 * (y * z - w * x);
+  R[2][0] = 2 * (x * z - w * y);
+  R[2][1] = 2 * (y * z + w * x);
+  R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+/* The same rotation (q and -q are one) */
+static void
+assert_same_rotation (const double a[4],
+                      const double b[4],
+                      double       eps)
+{
+  double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+
+  g_assert_cmpfloat (1.0 - fabs (dot), <, eps);
+}
+
+static const int orders[6][3] = {
+  { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+};
+
+static void
+test_euler_orders (void)
+{
+  GRand *rand = g_rand_new_with_seed (4);
+
+  for (guint o = 0; o < 6; o++)
+    for (guint round = 0; round < 2000; round++)
+      {
+        double ang[3], q[4], back[3], q2[4], M[3][3], A[3][3], R[3][3];
+
+        /* the canonical ranges, where the decomposition is unique */
+        ang[0] = g_rand_double_range (rand, -179.999, 179.999);
+        ang[1] = g_rand_double_range (rand, -89.999, 89.999);
+        ang[2] = g_rand_double_range (rand, -179.999, 179.999);
+        _sq_bvh_euler_to_quat (ang, orders[o], 3, q);
+
+        /* the convention: R = R_first · R_second · R_third */
+        axis_matrix (orders[o][0], ang[0], M);
+        axis_matrix (orders[o][1], ang[1], A);
+        mat_mul (M, A, M);
+        axis_matrix (orders[o][2], ang[2], A);
+        mat_mul (M, A, M);
+        quat_matrix (q, R);
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++)
+            g_assert_cmpfloat_with_epsilon (R[i][j], M[i][j], 1e-12);
+
+        g_assert_true (_sq_bvh_quat_to_euler (q, orders[o], 3, back));
+        for (int c = 0; c < 3; c++)
+          g_assert_cmpfloat_with_epsilon (back[c], ang[c], 1e-9);
+
+        /* any angles, also beyond the ranges and at gimbal lock: the same rotation */
+        ang[0] = g_rand_double_range (rand, -720, 720);
+        ang[1] = round % 10 == 0 ? (round % 20 == 0 ? 90.0 : -90.0) : g_rand_double_range (rand, -720, 720);
+        ang[2] = g_rand_double_range (rand, -720, 720);
+        _sq_bvh_euler_to_quat (ang, orders[o], 3, q);
+        _sq_bvh_quat_to_euler (q, orders[o], 3, back);
+        _sq_bvh_euler_to_quat (back, orders[o], 3, q2);
+        assert_same_rotation (q, q2, 1e-12);
+      }
+  g_rand_free (rand);
+}
+
+static const char small_bvh[] =
+  "HIERARCHY\n"
+  "ROOT hip\n"
+  "{\n"
+  "\tOFFSET 0.000000 0.000000 0.000000\n"
+  "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+  "\tJOINT abdomen\n"
+  "\t{\n"
+  "\t\tOFFSET 0.000000 3.500000 -0.500000\n"
+  "\t\tCHANNELS 3 Xrotation Zrotation Yrotation\n"
+  "\t\tEnd Site\n"
+  "\t\t{\n"
+  "\t\t\tOFFSET 0.000000 2.000000 0.000000\n"
+  "\t\t}\n"
+  "\t}\n"
+  "\tJOINT lThigh\n"
+  "\t{\n"
+  "\t\tOFFSET 4.000000 -1.000000 0.000000\n"
+  "\t\tCHANNELS 2 Yposition Yrotation\n"
+  "\t}\n"
+  "}\n"
+  "MOTION\n"
+  "Frames: 2\n"
+  "Frame Time: 0.041667\n"
+  "1.000000 43.500000 -2.000000 10.000000 20.000000 30.000000 90.000000 0.000000 -45.000000 0.500000 12.000000 \n"
+  "0.000000 43.000000 0.000000 0.000000 0.000000 0.000000 0.000000 0.000000 0.000000 -0.000000 0.000000 \n";
+
+static void
+test_known_answer (void)
+{
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new_static (small_bvh, strlen (small_bvh));
+  const SqTrack *rot, *pos;
+  GVariant *v;
+  double M[3][3], A[3][3], R[3][3];
+  double h;
+
+  clip = tu_load_ok (bytes);
+  g_assert_cmpstr (clip->format->id, ==, "bvh");
+  g_assert_cmpuint (clip->n_joints, ==, 3);
+  g_assert_cmpuint (clip->warnings->len, ==, 0);
+  g_assert_cmpstr (clip->joints[0].name, ==, "hip");
+  g_assert_cmpstr (clip->joints[1].name, ==, "abdomen");
+  g_assert_cmpstr (clip->joints[2].name, ==, "lThigh");
+  g_assert_cmpstr (clip->root, ==, "hip");
+  g_assert_cmpfloat (clip->fps, ==, 1.0 / 0.041667);
+  g_assert_cmpfloat (clip->duration, ==, 0.041667);
+
+  /* extras */
+  v = sq_props_get (clip->joints[0].extra, "parent");
+  g_assert_cmpint (g_variant_get_int32 (v), ==, -1);
+  v = sq_props_get (clip->joints[2].extra, "parent");
+  g_assert_cmpint (g_variant_get_int32 (v), ==, 0);
+  v = sq_props_get (clip->joints[1].extra, "channels");
+  {
+    g_autofree const char **names = g_variant_get_strv (v, NULL);
+    g_assert_cmpstr (names[0], ==, "Xrotation");
+    g_assert_cmpstr (names[1], ==, "Zrotation");
+    g_assert_cmpstr (names[2], ==, "Yrotation");
+  }
+  {
+    double x, y, z;
+    g_variant_get (sq_props_get (clip->joints[1].extra, "offset"), "(ddd)", &x, &y, &z);
+    g_assert_cmpfloat (y, ==, 3.5);
+    g_assert_cmpfloat (z, ==, -0.5);
+    g_variant_get (sq_props_get (clip->joints[1].extra, "end-site"), "(ddd)", &x, &y, &z);
+    g_assert_cmpfloat (y, ==, 2.0);
+    g_assert_null (sq_props_get (clip->joints[0].extra, "end-site"));
+  }
+
+  /* hip frame 0: position 1 43.5 -2, rotation Rz(10) Rx(20) Ry(30) */
+  pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+  rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  g_assert_cmpuint (pos->n_keys, ==, 2);
+  g_assert_cmpuint (rot->n_keys, ==, 2);
+  g_assert_cmpfloat (pos->keys[0].v[0], ==, 1.0);
+  g_assert_cmpfloat (pos->keys[0].v[1], ==, 43.5);
+  g_assert_cmpfloat (pos->keys[0].v[2], ==, -2.0);
+  g_assert_cmpfloat (rot->keys[1].time, ==, 0.041667);
+  axis_matrix (2, 10, M);
+  axis_matrix (0, 20, A);
+  mat_mul (M, A, M);
+  axis_matrix (1, 30, A);
+  mat_mul (M, A, M);
+  quat_matrix (rot->keys[0].v, R);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      g_assert_cmpfloat_with_epsilon (R[i][j], M[i][j], 1e-14);
+  /* by hand: qz(10) ⊗ qx(20) ⊗ qy(30) */
+  {
+    double cz = cos (G_PI / 36), sz = sin (G_PI / 36);
+    double cx = cos (G_PI / 18), sx = sin (G_PI / 18);
+    double cy = cos (G_PI / 12), sy = sin (G_PI / 12);
+    double w = cz * cx * cy - sz * sx * sy;
+    double x = cz * sx * cy - sz * cx * sy;
+    double y = cz * cx * sy + sz * sx * cy;
+    double z = sz * cx * cy + cz * sx * sy;
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[0], w, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[1], x, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[2], y, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[3], z, 1e-15);
+  }
+  g_assert_nonnull (rot->alt);
+  g_assert_cmpfloat (rot->alt[0], ==, 10.0);
+  g_assert_cmpfloat (rot->alt[1], ==, 20.0);
+  g_assert_cmpfloat (rot->alt[2], ==, 30.0);
+  g_assert_cmpfloat (rot->alt[3], ==, 0.0);
+
+  /* abdomen: Rx(90) Rz(0) Ry(-45) */
+  rot = &clip->joints[1].tracks[SQ_CHANNEL_ROTATION];
+  h = sqrt (0.5);
+  {
+    double c = cos (-G_PI / 8), s = sin (-G_PI / 8);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[0], h * c, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[1], h * c, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[2], h * s, 1e-15);
+    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[3], h * s, 1e-15);
+  }
+  g_assert_null (clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION].keys);
+
+  /* lThigh: a Y position only */
+  pos = &clip->joints[2].tracks[SQ_CHANNEL_TRANSLATION];
+  g_assert_cmpuint (pos->n_keys, ==, 2);
+  g_assert_cmpfloat (pos->keys[0].v[1], ==, 0.5);
+  g_assert_nonnull (pos->present);
+  g_assert_cmpuint (pos->present[0], ==, SQ_PRESENT_Y);
+
+  /* the writer gives the file back by itself */
+  {
+    g_autoptr(GBytes) out = tu_save (clip, "bvh", NULL);
+    gsize len;
+    const char *data = g_bytes_get_data (out, &len);
+    g_assert_cmpmem (data, len, small_bvh, strlen (small_bvh));
+  }
+}
+
+static void
+test_line_ends_and_loose_numbers (void)
+{
+  /* CR only, tabs after the colons, a leading-dot frame time, a name with
+   * spaces, the brace on the ROOT line, End Site with a name, mixed case */
+  const char *text =
+    "hierarchy\rROOT my hips {\r  offset 0 0 0\r  CHANNELS 3 Yrotation Xrotation Zrotation\r"
+    "  End Site tip\r  {\r    OFFSET 0 1 .5\r  }\r}\rMotion\rFrames:\t3\rFrame Time:\t.0083333\r"
+    "1 2 3\r-.5 +4 5e1\r7 8 9";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_text (text, &error);
+  g_autoptr(GBytes) out = NULL;
+  const SqTrack *rot;
+
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, NULL));
+  g_assert_cmpstr (clip->joints[0].name, ==, "my hips");
+  g_assert_cmpfloat (clip->fps, ==, 1.0 / 0.0083333);
+  rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  g_assert_cmpuint (rot->n_keys, ==, 3);
+  g_assert_cmpfloat (rot->alt[4], ==, -0.5);
+  g_assert_cmpfloat (rot->alt[6], ==, 50.0);
+  g_assert_cmpfloat (rot->keys[2].time, ==, 2 * 0.0083333);
+
+  /* written back with CR line ends and its own frame time text */
+  out = tu_save (clip, "bvh", NULL);
+  {
+    gsize len;
+    const char *data = g_bytes_get_data (out, &len);
+    g_autofree char *s = g_strndup (data, len);
+    g_assert_null (strchr (s, '\n'));
+    g_assert_nonnull (strstr (s, "Frame Time:\t.0083333\r"));
+  }
+}
+
+static void
+assert_error (const char *text,
+              gsize       len,
+              SqErrorCode code,
+              const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new (text, len);
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("bvh"), NULL, &error);
+
+  g_assert_null (clip);
+  g_assert_error (error, SQ_ERROR, (gint) code);
+  g_assert_nonnull (strstr (error->message, "line "));
+  if (fragment != NULL && strstr (error->message, fragment) == NULL)
+    g_error ("“%s” not in “%s”", fragment, error->message);
+}
+
+static void
+test_malformed (void)
+{
+  const char *head = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
+                     "End Site\n{\nOFFSET 0 1 0\n}\n}\n";
+  g_autofree char *huge = g_strconcat (head, "MOTION\nFrames: 2147483647\nFrame Time: 0.1\n0 0 0\n", NULL);
+  g_autofree char *two_roots = g_strconcat (head, "ROOT b\n{\nOFFSET 0 0 0\nCHANNELS 0\n}\nMOTION\nFrames: 0\nFrame Time: 0.1\n", NULL);
+  g_autofree char *no_motion = g_strdup (head);
+  g_autofree char *short_frames = g_strconcat (head, "MOTION\nFrames: 3\nFrame Time: 0.1\n0 0 0\n1 1 1\n", NULL);
+  g_autofree char *bad_number = g_strconcat (head, "MOTION\nFrames: 1\nFrame Time: 0.1\n0 x 0\n", NULL);
+  g_autofree char *zero_time = g_strconcat (head, "MOTION\nFrames: 1\nFrame Time: 0\n0 0 0\n", NULL);
+  g_autofree char *bad_channel = g_strdup ("HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 2 Xrotation Wrotation\n}\n");
+  g_autofree char *twice = g_strdup ("HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 2 Xrotation Xrotation\n}\n");
+  GString *deep = g_string_new ("HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 0\n");
+
+  assert_error (huge, strlen (huge), SQ_ERROR_LIMIT_EXCEEDED, "line 12, column 9");
+  assert_error (two_roots, strlen (two_roots), SQ_ERROR_UNSUPPORTED, "line 11, column 1");
+  assert_error (no_motion, strlen (no_motion), SQ_ERROR_TRUNCATED, "MOTION");
+  assert_error (short_frames, strlen (short_frames), SQ_ERROR_TRUNCATED, "frame 3 of 3");
+  assert_error (bad_number, strlen (bad_number), SQ_ERROR_SYNTAX, "line 14, column 3");
+  assert_error (zero_time, strlen (zero_time), SQ_ERROR_BAD_VALUE, NULL);
+  assert_error (bad_channel, strlen (bad_channel), SQ_ERROR_SYNTAX, "Wrotation");
+  assert_error (twice, strlen (twice), SQ_ERROR_BAD_VALUE, "twice");
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append (deep, "JOINT j\n{\nOFFSET 0 0 0\nCHANNELS 0\n");
+  assert_error (deep->str, deep->len, SQ_ERROR_LIMIT_EXCEEDED, "levels");
+  g_string_free (deep, TRUE);
+
+  /* every truncation of a small file: a clean error or a valid clip */
+  for (gsize n = 0; n < strlen (small_bvh); n++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = g_bytes_new (small_bvh, n);
+      g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("bvh"), NULL, &error);
+
+      if (clip == NULL)
+        {
+          g_assert_nonnull (error);
+          g_assert_true (strstr (error->message, "line ") != NULL || strstr (error->message, "offset") != NULL);
+        }
+      else
+        g_assert_true (sq_clip_check (clip, NULL));
+    }
+}
+
+/* Two clips say the same within the printing precision. */
+static void
+assert_clips_close (const SqClip *a,
+                    const SqClip *b)
+{
+  g_assert_cmpuint (a->n_joints, ==, b->n_joints);
+  g_assert_cmpfloat_with_epsilon (a->fps, b->fps, 1e-9 * a->fps);
+  g_assert_cmpfloat_with_epsilon (a->duration, b->duration, 1e-9);
+  for (gsize j = 0; j < a->n_joints; j++)
+    {
+      g_assert_cmpstr (a->joints[j].name, ==, b->joints[j].name);
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          const SqTrack *ta = &a->joints[j].tracks[c], *tb = &b->joints[j].tracks[c];
+
+          g_assert_cmpuint (ta->n_keys, ==, tb->n_keys);
+          for (gsize k = 0; k < ta->n_keys; k++)
+            {
+              g_assert_cmpfloat_with_epsilon (ta->keys[k].time, tb->keys[k].time, 1e-9);
+              if (c == SQ_CHANNEL_ROTATION)
+                assert_same_rotation (ta->keys[k].v, tb->keys[k].v, 1e-12);
+              else
+                for (int i = 0; i < 3; i++)
+                  g_assert_cmpfloat_with_epsilon (ta->keys[k].v[i], tb->keys[k].v[i],
+                                                  1e-6 * MAX (1.0, fabs (ta->keys[k].v[i])));
+            }
+        }
+    }
+}
+
+static void
+test_corpus (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  guint n_read = 0, n_exact = 0;
+  GString *not_exact = g_string_new (NULL);
+
+  if (files->len == 0)
+    {
+      g_test_skip ("no BVH corpus");
+      g_string_free (not_exact, TRUE);
+      return;
+    }
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = files->pdata[i];
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(SqClip) clip = NULL;
+      g_autoptr(GBytes) out = NULL;
+      g_autoptr(GBytes) again = NULL;
+      g_autoptr(SqClip) back = NULL;
+      g_autoptr(GBytes) twice = NULL;
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+
+      if (!g_str_has_suffix (path, ".bvh"))
+        continue;
+      bytes = tu_read (path);
+      clip = tu_load_ok (bytes);
+      g_assert_cmpstr (clip->format->id, ==, "bvh");
+      g_assert_cmpuint (clip->n_joints, >, 0);
+      n_read++;
+
+      /* the registry gives an unedited file back as it was */
+      again = sq_save_bytes (clip, clip->format, NULL, NULL, NULL);
+      g_assert_true (g_bytes_equal (bytes, again));
+
+      /* the writer on its own */
+      out = tu_save (clip, "bvh", losses);
+      g_assert_cmpuint (losses->len, ==, 0);
+      if (g_bytes_equal (bytes, out))
+        n_exact++;
+      else
+        {
+          g_autofree char *base = g_path_get_basename (path);
+          g_string_append_printf (not_exact, " %s", base);
+        }
+      back = tu_load_ok (out);
+      assert_clips_close (clip, back);
+      twice = tu_save (back, "bvh", NULL);
+      g_assert_true (g_bytes_equal (out, twice));
+    }
+  g_test_message ("%u BVH files read, %u written back byte for byte by the writer; not exact:%s",
+                  n_read, n_exact, not_exact->str);
+  /* the ones with a regular motion section (one separator, fixed decimals) */
+  g_assert_cmpuint (n_exact, >=, 30);
+  g_string_free (not_exact, TRUE);
+}
+
+static void
+test_edit_uses_quaternion (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (small_bvh, strlen (small_bvh));
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqTrack *rot = &clip->joints[1].tracks[SQ_CHANNEL_ROTATION];
+  double ang[3] = { 12.5, -33.25, 140.0 };
+  static const int xzy[3] = { 0, 2, 1 };
+
+  /* a new value: the alt no longer matches, the Euler angles are recomputed */
+  _sq_bvh_euler_to_quat (ang, xzy, 3, rot->keys[1].v);
+  clip->generation++;
+  out = tu_save (clip, "bvh", NULL);
+  back = tu_load_ok (out);
+  assert_same_rotation (back->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[1].v, rot->keys[1].v, 1e-14);
+  g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[4], 12.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[5], -33.25, 1e-6);
+  g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[6], 140.0, 1e-6);
+}
+
+static void
+test_conversions (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (small_bvh, strlen (small_bvh));
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) seq = NULL;
+  g_autoptr(SqClip) from_seq = NULL;
+  g_autoptr(GBytes) bvh = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GBytes) spec = g_bytes_new_static (tu_spec_example, strlen (tu_spec_example));
+
+  /* BVH → text SEQ: the hierarchy, offsets and channel orders are reported */
+  seq = tu_save (clip, "seq-text", losses);
+  g_assert_true (has_line (losses, "OFFSET"));
+  g_assert_true (has_line (losses, "channel order"));
+  g_assert_true (has_line (losses, "End Site"));
+  g_assert_true (has_line (losses, "hierarchy"));
+
+  /* text SEQ → BVH: one ROOT, the others under it, keys on the frame grid */
+  from_seq = tu_load_ok (spec);
+  g_ptr_array_set_size (losses, 0);
+  bvh = tu_save (from_seq, "bvh", losses);
+  g_assert_true (has_line (losses, "ROOT"));
+  back = tu_load_ok (bvh);
+  g_assert_cmpuint (back->n_joints, ==, from_seq->n_joints);
+  g_assert_cmpstr (back->joints[0].name, ==, "pelvis");
+  g_assert_cmpfloat_with_epsilon (back->fps, 30.0, 1e-9);
+  /* frame 0 keeps the rotation, sampled or keyed */
+  assert_same_rotation (back->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[0].v,
+                        from_seq->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[0].v, 1e-12);
+  {
+    /* and the second write is the first */
+    g_autoptr(GBytes) twice = tu_save (back, "bvh", NULL);
+    g_assert_true (g_bytes_equal (bvh, twice));
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/bvh/euler-orders", test_euler_orders);
+  g_test_add_func ("/bvh/known-answer", test_known_answer);
+  g_test_add_func ("/bvh/line-ends-loose-numbers", test_line_ends_and_loose_numbers);
+  g_test_add_func ("/bvh/malformed", test_malformed);
+  g_test_add_func ("/bvh/corpus", test_corpus);
+  g_test_add_func ("/bvh/edit", test_edit_uses_quaternion);
+  g_test_add_func ("/bvh/conversions", test_conversions);
+  return g_test_run ();
+}
