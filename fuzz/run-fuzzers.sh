@@ -16,7 +16,10 @@ seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 cp data/samples/*.seq "$seeds"/ 2>/dev/null || true
 cp tests/data/regressions/* "$seeds"/ 2>/dev/null || true
-for f in ../shared/corpus/seq-binary/*; do [ -f "$f" ] && cp "$f" "$seeds"/; done
+for f in ../shared/corpus/seq-binary/* ../shared/corpus/sl-anim/* ../shared/corpus/bvh/* ../shared/corpus/dx-anim/*; do
+  # the fuzzers take inputs up to 64 KiB
+  if [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ]; then cp "$f" "$seeds/$(basename "$f" | tr ' ~' '__')"; fi
+done
 "$build/src/cli/sequin-cli" convert --to seq-text data/samples/wave.seq "$seeds/wave-text.seq" 2>/dev/null
 cat fuzz/dicts/*.dict > "$seeds.dict"
 status=0

@@ -190,21 +190,14 @@ test_first_frame_creates_location (void)
 {
   /* a file without blocks: set first frame creates the root's location and
    * the binary writer then writes the three location blocks */
-  GByteArray *b = g_byte_array_new ();
+  GByteArray *b = tu_seq_header (10, 1);
   g_autoptr(GBytes) bytes = NULL, out = NULL;
   g_autoptr(SqClip) clip = NULL, again = NULL;
   g_autoptr(SqEdit) edit = sq_edit_set_first_frame_new (0, 0, 0);
   g_autoptr(SqEdit) rescale = sq_edit_rescale_new (3);
   g_autoptr(GError) error = NULL;
 
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 10);
-  tu_be32 (b, 1);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
-  tu_name (b, "back");
-  tu_be32 (b, 16); tu_be32 (b, 1);
-  tu_be32 (b, 1); tu_f32 (b, 1); tu_f32 (b, 0); tu_f32 (b, 0); tu_f32 (b, 0);
+  tu_seq_joint (b, "back", 1);
   bytes = g_byte_array_free_to_bytes (b);
   clip = tu_load_ok (bytes);
 

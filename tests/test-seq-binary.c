@@ -226,15 +226,10 @@ test_nan_payload (void)
 static void
 test_unsorted_keys (void)
 {
-  GByteArray *b = g_byte_array_new ();
+  GByteArray *b = tu_seq_header (10, 1);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(SqClip) clip = NULL;
 
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 10);
-  tu_be32 (b, 1);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
   tu_name (b, "back");
   tu_be32 (b, 16); tu_be32 (b, 2);
   tu_be32 (b, 9); tu_f32 (b, 1); tu_f32 (b, 0); tu_f32 (b, 0); tu_f32 (b, 0);
@@ -268,24 +263,14 @@ test_errors (void)
   g_autoptr(GBytes) huge = NULL, magic = NULL, size = NULL, dup = NULL, keys = NULL;
 
   /* 60 bytes that announce four billion joints: refused before allocating */
-  b = g_byte_array_new ();
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 30);
-  tu_be32 (b, 0xffffffff);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
+  b = tu_seq_header (30, 0xffffffff);
   while (b->len < 60)
     g_byte_array_append (b, (const guint8 *) "", 1);
   huge = g_byte_array_free_to_bytes (b);
   expect_error (huge, SQ_ERROR_LIMIT_EXCEEDED, "4294967295");
 
   /* a key count four billion in a short file */
-  b = g_byte_array_new ();
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 30);
-  tu_be32 (b, 1);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
+  b = tu_seq_header (30, 1);
   tu_name (b, "back");
   tu_be32 (b, 16);
   tu_be32 (b, 0xfffffff0);
@@ -298,24 +283,14 @@ test_errors (void)
   magic = g_byte_array_free_to_bytes (b);
   expect_error (magic, SQ_ERROR_BAD_MAGIC, "7F7F7F78");
 
-  b = g_byte_array_new ();
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 30);
-  tu_be32 (b, 1);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
+  b = tu_seq_header (30, 1);
   tu_name (b, "back");
   tu_be32 (b, 12);
   tu_be32 (b, 0);
   size = g_byte_array_free_to_bytes (b);
   expect_error (size, SQ_ERROR_BAD_VALUE, "record size 12");
 
-  b = g_byte_array_new ();
-  tu_be32 (b, 0x7f7f7f79);
-  tu_be16 (b, 30);
-  tu_be32 (b, 1);
-  tu_name (b, "m");
-  tu_name (b, "pelvis");
+  b = tu_seq_header (30, 1);
   tu_name (b, "back");
   tu_be32 (b, 16); tu_be32 (b, 2);
   tu_be32 (b, 3); tu_f32 (b, 1); tu_f32 (b, 0); tu_f32 (b, 0); tu_f32 (b, 0);

@@ -42,6 +42,35 @@ tu_name (GByteArray *b,
   g_byte_array_append (b, (const guint8 *) latin1, n);
 }
 
+GByteArray *
+tu_seq_header (guint16 frames,
+               guint32 n_joints)
+{
+  GByteArray *b = g_byte_array_new ();
+
+  tu_be32 (b, 0x7f7f7f79);
+  tu_be16 (b, frames);
+  tu_be32 (b, n_joints);
+  tu_name (b, "m");
+  tu_name (b, "pelvis");
+  return b;
+}
+
+void
+tu_seq_joint (GByteArray *b,
+              const char *name,
+              guint32     n)
+{
+  tu_name (b, name);
+  tu_be32 (b, 16);
+  tu_be32 (b, n);
+  for (guint32 k = 0; k < n; k++)
+    {
+      tu_be32 (b, k + 1);
+      tu_f32 (b, 1); tu_f32 (b, 0); tu_f32 (b, 0); tu_f32 (b, 0);
+    }
+}
+
 const char *
 tu_corpus_dir (void)
 {

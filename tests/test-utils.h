@@ -13,6 +13,11 @@ void        tu_be32       (GByteArray *b, guint32 v);
 void        tu_be16       (GByteArray *b, guint16 v);
 void        tu_f32        (GByteArray *b, float v);
 void        tu_name       (GByteArray *b, const char *latin1);
+/* A binary SEQ header: magic 7F7F7F79, frame and joint counts, model "m"
+ * and root "pelvis" */
+GByteArray *tu_seq_header (guint16 frames, guint32 n_joints);
+/* A joint entry with `n` rotation keys, all identity, at frames 1, 2, … */
+void        tu_seq_joint  (GByteArray *b, const char *name, guint32 n);
 
 /* The shared corpus folder, or NULL (tests skip) */
 const char *tu_corpus_dir (void);
