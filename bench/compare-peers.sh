@@ -4,7 +4,10 @@
 # ratio Sequin/peer per format and size.
 #   binary SEQ: aw-sequence-parser (npm), the only other SEQ reader available
 #   text SEQ:   no other reader exists
-# (Assimp, from Debian's assimp-utils, joins when the BVH and .x readers land.)
+#   BVH, .x:    Assimp 5.2 (Debian's assimp-utils: `assimp info FILE --raw`,
+#               its own "import took" figure, so process start-up is not counted);
+#               for .x also the corpus files, since Assimp wants a frame hierarchy
+#               that an animation-only file does not have
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -28,6 +31,29 @@ for f in "$work"/seq-binary-*.seq; do
   theirs=$(cd "$peers" && RUNS=$runs node peer-aw-sequence-parser.mjs "$f" | awk '{ print $2 }')
   printf '%-22s %12s %12s %7.1fx\n' "$(basename "$f")" "$ours" "$theirs" "$(echo "$ours / $theirs" | bc -l)"
 done
+ours_mbs () {
+  "$build/bench/sequin-bench" --runs "$runs" "$1" | awk '/MB\/s/ { for (i = 1; i <= NF; i++) if ($i == "read") print $(i + 1) }'
+}
+assimp_mbs () {
+  local secs
+  secs=$(assimp info "$1" --raw 2>/dev/null | awk '/import took/ { print $4 }')
+  if [ -z "$secs" ]; then echo "refused"; return; fi
+  echo "$(stat -c %s "$1") / 1000000 / $secs" | bc -l | xargs printf '%.1f'
+}
+if command -v assimp >/dev/null; then
+  for f in "$work"/bvh-*.bvh "$work"/dx-*.x ../shared/corpus/dx-anim/BCN_Epileptic.X ../shared/corpus/dx-anim/Testwuson.X; do
+    [ -f "$f" ] || continue
+    ours=$(ours_mbs "$f")
+    theirs=$(assimp_mbs "$f")
+    if [ "$theirs" = refused ]; then
+      printf '%-22s %12s %12s %8s\n' "$(basename "$f")" "$ours" "(refused)" "-"
+    else
+      printf '%-22s %12s %12s %7.1fx\n' "$(basename "$f")" "$ours" "$theirs" "$(echo "$ours / $theirs" | bc -l)"
+    fi
+  done
+else
+  echo "# assimp not installed (apt-get install assimp-utils): BVH and .x peers skipped"
+fi
 for f in "$work"/seq-text-*.seq; do
   ours=$("$build/bench/sequin-bench" --runs "$runs" "$f" | awk '/MB\/s/ { for (i = 1; i <= NF; i++) if ($i == "read") print $(i + 1) }')
   printf '%-22s %12s %12s %8s\n' "$(basename "$f")" "$ours" "(none)" "-"
