@@ -75,6 +75,10 @@ test_usage (void)
   g_assert_cmpint (run (NULL, NULL, "edit", sample (), NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--rescale", "abc", NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "validate", "--target", "sl2", sample (), NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--hand-pose", "abc", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--loop", "1", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--joint-priority", "neck", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", "/tmp/x", "--delete-constraint", "0", NULL), ==, 2);
 }
 
 static void
@@ -227,6 +231,71 @@ test_validate (void)
   g_assert_nonnull (strstr (out, "needs one at 0"));
 }
 
+static void
+test_sl (void)
+{
+  g_autofree char *anim = tmp ("wave.anim"), *dest = tmp ("edited.anim"), *out = NULL, *err = NULL;
+  g_autoptr(GBytes) in = NULL;
+  g_autoptr(SqClip) expect = NULL;
+  SqEdit *edits[] = {
+    sq_edit_sl_priority_new (4),
+    sq_edit_sl_joint_priority_new ("neck", 5),
+    sq_edit_sl_loop_new (TRUE, 0.5, 1.5),
+    sq_edit_sl_ease_new (0.1, 0.2),
+    sq_edit_sl_hand_pose_new (3),
+    sq_edit_sl_emote_new ("express_smile"),
+    sq_edit_sl_loop_new (FALSE, 0, 0),
+  };
+
+  g_assert_cmpint (run (&out, NULL, "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "--joint-priority JOINT=N"));
+  g_assert_nonnull (strstr (out, "--delete-constraint N"));
+  g_clear_pointer (&out, g_free);
+
+  /* the sample's ActiveWorlds names are not Second Life joints: warnings */
+  g_assert_cmpint (run (NULL, NULL, "convert", sample (), anim, NULL), ==, 0);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", anim, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "warning: joint “rtelbow” is not a Second Life joint name"));
+  g_assert_null (strstr (out, ": error:"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target=sl", sample (), NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "not a Second Life joint name"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run (NULL, NULL, "edit", anim, "-o", dest, "--priority", "4", "--joint-priority", "neck=5",
+                        "--loop", "0.5,1.5", "--ease=0.1,0.2", "--hand-pose", "3", "--emote", "express_smile",
+                        "--no-loop", NULL), ==, 0);
+  in = tu_read (anim);
+  expect = tu_load_ok (in);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      g_assert_true (sq_edit_apply (edits[i], expect, NULL));
+      sq_edit_free (edits[i]);
+    }
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(GBytes) want = tu_save (expect, "sl-anim", NULL);
+    g_assert_true (g_bytes_equal (got, want));
+  }
+  g_assert_cmpint (run (&out, NULL, "dump", dest, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "hand-pose: 3"));
+  g_clear_pointer (&out, g_free);
+
+  /* refusals: exit 1, the message names the value, OUT untouched */
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", dest, "--hand-pose", "14", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "14"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", dest, "--loop", "1.5,0.5", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", dest, "--delete-constraint", "1", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "constraint 1"));
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(GBytes) want = tu_save (expect, "sl-anim", NULL);
+    g_assert_true (g_bytes_equal (got, want));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -241,6 +310,7 @@ main (int    argc,
   g_test_add_func ("/cli/bad-input-leaves-output", test_bad_input_leaves_output);
   g_test_add_func ("/cli/edit-matches-core", test_edit_matches_core);
   g_test_add_func ("/cli/validate", test_validate);
+  g_test_add_func ("/cli/sl", test_sl);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -1,4 +1,5 @@
-/* test-edit.c: the six SeqFileViewer edits, with exact undo and redo
+/* test-edit.c: the six SeqFileViewer edits and the Second Life field edits,
+ * with exact undo and redo
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -288,6 +289,242 @@ test_delete_reparents (void)
   g_assert_true (sq_clip_equal (before, clip));
 }
 
+/* ---- Second Life fields ---------------------------------------------------- */
+
+static GVariant *
+sl_constraint (guint8 chain, const char *src)
+{
+  guint8 s[16] = { 0 }, d[16] = "GROUND";
+
+  memcpy (s, src, MIN (strlen (src), 16));
+  return g_variant_new ("(yy@ay(ddd)@ay(ddd)(ddd)dddd)", chain, 0,
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, s, 16, 1), 0.0, 0.0, 0.0,
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, d, 16, 1), 0.0, 0.0, 0.0,
+                        0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 2.0);
+}
+
+/* A .anim read back: mPelvis, mHipLeft, mKneeLeft, mAnkleLeft, two constraints */
+static SqClip *
+sl_sample (void)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  const char *names[] = { "mPelvis", "mHipLeft", "mKneeLeft", "mAnkleLeft" };
+  GVariant *c[] = { sl_constraint (2, "L_FOOT"), sl_constraint (1, "L_LOWER_LEG") };
+  g_autoptr(GBytes) bytes = NULL;
+
+  clip->duration = 2.0;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, names[i]);
+      sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], 0.0)->v[0] = 1;
+      sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], 2.0)->v[0] = 1;
+    }
+  sq_props_set (clip->extra, "constraints",
+                g_variant_new_array (G_VARIANT_TYPE ("(yyay(ddd)ay(ddd)(ddd)dddd)"), c, 2));
+  bytes = tu_save (clip, "sl-anim", NULL);
+  return tu_load_ok (bytes);
+}
+
+/* the edited clip writes as .anim and reads back with the same fields */
+static void
+check_sl_roundtrip (const SqClip *a)
+{
+  g_autoptr(GBytes) bytes = tu_save (a, "sl-anim", NULL);
+  g_autoptr(SqClip) again = tu_load_ok (bytes);
+
+  g_assert_true (sq_clip_equal (again, a));
+}
+
+static gint32
+extra_int (const SqProps *props, const char *key)
+{
+  GVariant *v = sq_props_get (props, key);
+  g_assert_nonnull (v);
+  return g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32) ? (gint32) g_variant_get_uint32 (v) : g_variant_get_int32 (v);
+}
+
+static double
+extra_double (const SqProps *props, const char *key)
+{
+  GVariant *v = sq_props_get (props, key);
+  g_assert_nonnull (v);
+  return g_variant_get_double (v);
+}
+
+static void
+check_sl_priority (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpint (extra_int (b->extra, "priority"), ==, 2);
+  g_assert_cmpint (extra_int (a->extra, "priority"), ==, 5);
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_joint_priority (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpint (extra_int (a->joints[2].extra, "priority"), ==, -1);
+  g_assert_cmpint (extra_int (a->joints[1].extra, "priority"), ==, extra_int (b->joints[1].extra, "priority"));
+  g_assert_true (sq_props_equal (a->extra, b->extra));
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_loop (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpint (extra_int (a->extra, "loop"), ==, 1);
+  g_assert_cmpfloat (extra_double (a->extra, "loop-in"), ==, 0.5);
+  g_assert_cmpfloat (extra_double (a->extra, "loop-out"), ==, 2.0);
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_no_loop (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpint (extra_int (a->extra, "loop"), ==, 0);
+  g_assert_cmpfloat (extra_double (a->extra, "loop-out"), ==, extra_double (b->extra, "loop-out"));
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_ease (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpfloat (extra_double (a->extra, "ease-in"), ==, 0.25);
+  g_assert_cmpfloat (extra_double (a->extra, "ease-out"), ==, 0);
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_hand_pose (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpint (extra_int (a->extra, "hand-pose"), ==, 13);
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_emote (const SqClip *b, const SqClip *a)
+{
+  g_assert_cmpstr (g_variant_get_string (sq_props_get (a->extra, "emote"), NULL), ==, "express_smile");
+  check_sl_roundtrip (a);
+}
+
+static void
+check_sl_emote_latin1 (const SqClip *b, const SqClip *a)
+{
+  g_autoptr(GBytes) bytes = tu_save (a, "sl-anim", NULL);
+  g_autoptr(SqClip) again = tu_load_ok (bytes);
+
+  g_assert_cmpstr (g_variant_get_string (sq_props_get (a->extra, "emote"), NULL), ==, "Grüße");
+  /* written as Latin-1 bytes, read back as the same name */
+  g_assert_nonnull (memmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "Gr\xfc\xdf" "e", 6));
+  g_assert_cmpstr (g_variant_get_string (sq_props_get (again->extra, "emote"), NULL), ==, "Grüße");
+}
+
+static void
+check_sl_delete_constraint (const SqClip *b, const SqClip *a)
+{
+  GVariant *c = sq_props_get (a->extra, "constraints");
+  g_autoptr(GVariant) first = g_variant_get_child_value (c, 0);
+  g_autoptr(GVariant) was_second = g_variant_get_child_value (sq_props_get (b->extra, "constraints"), 1);
+
+  g_assert_cmpuint (g_variant_n_children (c), ==, 1);
+  g_assert_true (g_variant_equal (first, was_second));
+  check_sl_roundtrip (a);
+}
+
+static void
+test_sl_edits (void)
+{
+  struct { SqEdit *edit; void (*check) (const SqClip *, const SqClip *); } cases[] = {
+    { sq_edit_sl_priority_new (5), check_sl_priority },
+    { sq_edit_sl_joint_priority_new ("mKneeLeft", -1), check_sl_joint_priority },
+    { sq_edit_sl_loop_new (TRUE, 0.5, 2.0), check_sl_loop },
+    { sq_edit_sl_loop_new (FALSE, 0, 0), check_sl_no_loop },
+    { sq_edit_sl_ease_new (0.25, 0), check_sl_ease },
+    { sq_edit_sl_hand_pose_new (13), check_sl_hand_pose },
+    { sq_edit_sl_emote_new ("express_smile"), check_sl_emote },
+    { sq_edit_sl_emote_new ("Grüße"), check_sl_emote_latin1 },
+    { sq_edit_sl_delete_constraint_new (0), check_sl_delete_constraint },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SqClip) clip = sl_sample ();
+      g_autofree char *what = sq_edit_describe (cases[i].edit);
+
+      g_test_message ("%s: %s", sq_edit_get_label (cases[i].edit), what);
+      apply_undo_redo (clip, cases[i].edit, cases[i].check);
+      sq_edit_free (cases[i].edit);
+    }
+
+  /* on a clip from another format the fields are added, and undo removes them */
+  {
+    g_autoptr(SqClip) clip = sample ();
+    g_autoptr(SqClip) before = sq_clip_copy (clip);
+    g_autoptr(SqEdit) e1 = sq_edit_sl_priority_new (4);
+    g_autoptr(SqEdit) e2 = sq_edit_sl_joint_priority_new ("neck", 3);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(SqClip) again = NULL;
+
+    g_assert_true (sq_edit_apply (e1, clip, NULL));
+    g_assert_true (sq_edit_apply (e2, clip, NULL));
+    bytes = tu_save (clip, "sl-anim", NULL);
+    again = tu_load_ok (bytes);
+    g_assert_cmpint (extra_int (again->extra, "priority"), ==, 4);
+    g_assert_cmpint (extra_int (again->joints[sq_clip_find_joint (again, "neck")].extra, "priority"), ==, 3);
+    g_assert_cmpint (extra_int (again->joints[0].extra, "priority"), ==, 4);
+    sq_edit_undo (e2, clip);
+    sq_edit_undo (e1, clip);
+    g_assert_true (sq_clip_equal (before, clip));
+  }
+}
+
+static void
+test_sl_refusals (void)
+{
+  g_autoptr(SqClip) clip = sl_sample ();
+  g_autoptr(SqClip) before = sq_clip_copy (clip);
+  g_autofree char *long_name = g_strnfill (SQ_SL_EMOTE_MAX_BYTES + 1, 'a');
+  struct { SqEdit *edit; SqErrorCode code; } cases[] = {
+    { sq_edit_sl_priority_new (-2), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_priority_new (7), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_joint_priority_new ("mKneeLeft", 7), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_joint_priority_new ("mKneeLeft", -2), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_joint_priority_new ("nosuch", 1), SQ_ERROR_NOT_FOUND },
+    { sq_edit_sl_loop_new (TRUE, 1.5, 1.0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_loop_new (TRUE, -0.1, 1.0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_loop_new (TRUE, 0, 2.01), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_loop_new (TRUE, NAN, 1), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_ease_new (-1, 0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_ease_new (0, INFINITY), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_ease_new (NAN, 0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_hand_pose_new (14), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_hand_pose_new (G_MAXUINT32), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_emote_new ("smile \u263A"), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_emote_new (long_name), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_sl_delete_constraint_new (2), SQ_ERROR_INVALID_ARGUMENT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (sq_edit_apply (cases[i].edit, clip, &error));
+      g_assert_error (error, SQ_ERROR, (int) cases[i].code);
+      g_assert_true (sq_clip_equal (before, clip));
+      g_assert_false (sq_clip_is_modified (clip));
+      sq_edit_free (cases[i].edit);
+    }
+  /* no constraints at all */
+  {
+    g_autoptr(SqClip) seq = sample ();
+    g_autoptr(SqEdit) edit = sq_edit_sl_delete_constraint_new (0);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (sq_edit_apply (edit, seq, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -298,5 +535,7 @@ main (int    argc,
   g_test_add_func ("/edit/first-frame-creates-location", test_first_frame_creates_location);
   g_test_add_func ("/edit/corpus-edits-save", test_corpus_edits_save);
   g_test_add_func ("/edit/delete-reparents", test_delete_reparents);
+  g_test_add_func ("/edit/sl-fields", test_sl_edits);
+  g_test_add_func ("/edit/sl-refusals", test_sl_refusals);
   return g_test_run ();
 }

@@ -30,7 +30,7 @@ static const char *usage_text =
   "  sequin-cli dump [--json] FILE\n"
   "  sequin-cli convert [--to FORMAT] IN OUT\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] OPERATION…\n"
-  "  sequin-cli validate [--target aw] FILE…\n"
+  "  sequin-cli validate [--target aw|sl] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli --help | --version\n"
   "\n"
@@ -41,6 +41,14 @@ static const char *usage_text =
   "  --rename-root NAME        rename the root joint (the header's root and its joint)\n"
   "  --rescale FACTOR          multiply the root's locations by FACTOR\n"
   "  --set-first-frame[=X,Y,Z] set the root's location at the first frame (default 0,0,0)\n"
+  "Second Life (.anim) fields, kept when the clip is saved as sl-anim:\n"
+  "  --priority N              base priority, -1 to 6\n"
+  "  --joint-priority JOINT=N  one joint's priority, -1 to 6\n"
+  "  --loop IN,OUT | --no-loop loop between IN and OUT seconds (0 ≤ IN ≤ OUT ≤ duration), or not\n"
+  "  --ease IN,OUT             ease in and ease out times in seconds (≥ 0)\n"
+  "  --hand-pose N             hand pose, 0 to 13\n"
+  "  --emote NAME              emote name (Latin-1; \"\" for none)\n"
+  "  --delete-constraint N     delete constraint N (1 = the first, as `dump` lists them)\n"
   "\n"
   "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
   "extension; .seq means the input's own kind of SEQ (binary or text).\n"
@@ -255,6 +263,35 @@ parse_number (const char *text,
 }
 
 static gboolean
+parse_int (const char *text,
+           gint64     *out)
+{
+  char *end = NULL;
+  gint64 v;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoll (text, &end, 10);
+  if (*end != '\0' || errno != 0)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+parse_pair (const char *text,
+            double      v[2])
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  parts = g_strsplit (text, ",", -1);
+  return g_strv_length (parts) == 2 && parse_number (parts[0], &v[0]) && parse_number (parts[1], &v[1]);
+}
+
+static gboolean
 parse_xyz (const char *text,
            double      v[3])
 {
@@ -374,6 +411,64 @@ cmd_edit (int    argc,
             return usage_error ("--set-first-frame needs X,Y,Z (finite numbers), not “%s”", argv[i + 1]);
           g_ptr_array_add (edits, sq_edit_set_first_frame_new (xyz[0], xyz[1], xyz[2]));
         }
+      else if (option_is (a, "--priority"))
+        {
+          gint64 n;
+          if ((v = option_value (argc, argv, &i, "--priority")) == NULL || !parse_int (v, &n)
+              || n < G_MININT32 || n > G_MAXINT32)
+            return usage_error ("--priority needs a whole number");
+          g_ptr_array_add (edits, sq_edit_sl_priority_new ((gint32) n));
+        }
+      else if (option_is (a, "--joint-priority"))
+        {
+          g_autofree char *joint = NULL;
+          const char *eq;
+          gint64 n;
+
+          if ((v = option_value (argc, argv, &i, "--joint-priority")) == NULL || (eq = strrchr (v, '=')) == NULL
+              || !parse_int (eq + 1, &n) || n < G_MININT32 || n > G_MAXINT32)
+            return usage_error ("--joint-priority needs JOINT=N");
+          joint = g_strndup (v, eq - v);
+          g_ptr_array_add (edits, sq_edit_sl_joint_priority_new (joint, (gint32) n));
+        }
+      else if (option_is (a, "--loop"))
+        {
+          double io[2];
+          if ((v = option_value (argc, argv, &i, "--loop")) == NULL || !parse_pair (v, io))
+            return usage_error ("--loop needs IN,OUT (seconds)");
+          g_ptr_array_add (edits, sq_edit_sl_loop_new (TRUE, io[0], io[1]));
+        }
+      else if (strcmp (a, "--no-loop") == 0)
+        g_ptr_array_add (edits, sq_edit_sl_loop_new (FALSE, 0, 0));
+      else if (option_is (a, "--ease"))
+        {
+          double io[2];
+          if ((v = option_value (argc, argv, &i, "--ease")) == NULL || !parse_pair (v, io))
+            return usage_error ("--ease needs IN,OUT (seconds)");
+          g_ptr_array_add (edits, sq_edit_sl_ease_new (io[0], io[1]));
+        }
+      else if (option_is (a, "--hand-pose"))
+        {
+          gint64 n;
+          if ((v = option_value (argc, argv, &i, "--hand-pose")) == NULL || !parse_int (v, &n)
+              || n < 0 || n > G_MAXUINT32)
+            return usage_error ("--hand-pose needs a number from 0 to 13");
+          g_ptr_array_add (edits, sq_edit_sl_hand_pose_new ((guint32) n));
+        }
+      else if (option_is (a, "--emote"))
+        {
+          if ((v = option_value (argc, argv, &i, "--emote")) == NULL)
+            return usage_error ("--emote needs NAME (\"\" for none)");
+          g_ptr_array_add (edits, sq_edit_sl_emote_new (v));
+        }
+      else if (option_is (a, "--delete-constraint"))
+        {
+          gint64 n;
+          if ((v = option_value (argc, argv, &i, "--delete-constraint")) == NULL || !parse_int (v, &n)
+              || n < 1 || n > G_MAXUINT)
+            return usage_error ("--delete-constraint needs N (1 = the first constraint)");
+          g_ptr_array_add (edits, sq_edit_sl_delete_constraint_new ((guint) (n - 1)));
+        }
       else if (a[0] == '-' && a[1] != '\0')
         return usage_error ("edit: unknown option “%s”", a);
       else if (in == NULL)
@@ -409,9 +504,9 @@ cmd_validate (int    argc,
     if (option_is (argv[i], "--target"))
       {
         if ((target = option_value (argc, argv, &i, "--target")) == NULL)
-          return usage_error ("--target needs a world (aw)");
+          return usage_error ("--target needs a world (aw, sl)");
         if (!g_strv_contains (sq_validate_targets (), target))
-          return usage_error ("unknown target “%s” (known: aw)", target);
+          return usage_error ("unknown target “%s” (known: aw, sl)", target);
       }
 
   for (int i = 0; i < argc; i++)

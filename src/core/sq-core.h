@@ -10,4 +10,5 @@
 #include "sq-error.h"
 #include "sq-format.h"
 #include "sq-math.h"
+#include "sq-sl-skeleton.h"
 #include "sq-validate.h"

@@ -8,6 +8,9 @@
  * joints it adds, the header's root name and the clip's generation. Undo puts
  * all of that back, so the clip is bitwise what it was; apply again redoes.
  * Inverting quaternion signs is its own exact inverse and records nothing.
+ * The Second Life edits change the clip's format fields: the journal keeps a
+ * copy of the clip's property list from before (it is small), or the one
+ * joint they change.
  */
 #define G_LOG_DOMAIN "sq-edit"
 
@@ -27,7 +30,19 @@ typedef enum
   EDIT_RENAME_ROOT,
   EDIT_RESCALE,
   EDIT_SET_FIRST_FRAME,
+  EDIT_SL_PRIORITY,
+  EDIT_SL_JOINT_PRIORITY,
+  EDIT_SL_LOOP,
+  EDIT_SL_EASE,
+  EDIT_SL_HAND_POSE,
+  EDIT_SL_EMOTE,
+  EDIT_SL_DELETE_CONSTRAINT,
 } EditKind;
+
+#define SL_MIN_PRIORITY -1
+#define SL_MAX_PRIORITY 6
+#define SL_N_HAND_POSES 14
+#define SL_CONSTRAINTS_TYPE "a(yyay(ddd)ay(ddd)(ddd)dddd)"
 
 typedef struct
 {
@@ -43,6 +58,7 @@ struct _SqEdit
   char     *name;      /* rename/delete: the joint; rename root: the new name */
   char     *new_name;
   double    value[3];
+  gint64    number;    /* SL: priority, hand pose, constraint index; loop on/off */
 
   /* journal of the last apply */
   gboolean  applied;
@@ -50,6 +66,7 @@ struct _SqEdit
   GArray   *added;     /* gsize: indices of joints the edit appended */
   GArray   *inverted;  /* gsize: joints whose signs were flipped */
   char     *old_root;
+  SqProps  *old_extra; /* the clip's property list from before */
   guint64   old_generation;
 };
 
@@ -126,6 +143,77 @@ sq_edit_set_first_frame_new (double x,
   return edit;
 }
 
+SqEdit *
+sq_edit_sl_priority_new (gint32 priority)
+{
+  SqEdit *edit = edit_new (EDIT_SL_PRIORITY);
+
+  edit->number = priority;
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_joint_priority_new (const char *joint,
+                               gint32      priority)
+{
+  SqEdit *edit = edit_new (EDIT_SL_JOINT_PRIORITY);
+
+  edit->name = g_strdup (joint);
+  edit->number = priority;
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_loop_new (gboolean loop,
+                     double   in,
+                     double   out)
+{
+  SqEdit *edit = edit_new (EDIT_SL_LOOP);
+
+  edit->number = loop != FALSE;
+  edit->value[0] = in;
+  edit->value[1] = out;
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_ease_new (double ease_in,
+                     double ease_out)
+{
+  SqEdit *edit = edit_new (EDIT_SL_EASE);
+
+  edit->value[0] = ease_in;
+  edit->value[1] = ease_out;
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_hand_pose_new (guint32 hand_pose)
+{
+  SqEdit *edit = edit_new (EDIT_SL_HAND_POSE);
+
+  edit->number = hand_pose;
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_emote_new (const char *emote)
+{
+  SqEdit *edit = edit_new (EDIT_SL_EMOTE);
+
+  edit->new_name = g_strdup (emote ? emote : "");
+  return edit;
+}
+
+SqEdit *
+sq_edit_sl_delete_constraint_new (guint index)
+{
+  SqEdit *edit = edit_new (EDIT_SL_DELETE_CONSTRAINT);
+
+  edit->number = index;
+  return edit;
+}
+
 static void
 journal_clear (SqEdit *edit)
 {
@@ -135,6 +223,7 @@ journal_clear (SqEdit *edit)
   g_array_set_size (edit->added, 0);
   g_array_set_size (edit->inverted, 0);
   g_clear_pointer (&edit->old_root, g_free);
+  g_clear_pointer (&edit->old_extra, sq_props_free);
   edit->applied = FALSE;
 }
 
@@ -304,6 +393,180 @@ root_translations (SqClip  *clip,
   return *index >= 0 ? &clip->joints[*index].tracks[SQ_CHANNEL_TRANSLATION] : NULL;
 }
 
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  if (error != NULL)
+    *error = g_error_new_valist (SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+static gboolean
+check_priority (gint64   priority,
+                GError **error)
+{
+  if (priority < SL_MIN_PRIORITY || priority > SL_MAX_PRIORITY)
+    return invalid (error, _("The priority %" PRId64 " is not one of -1 to %d"), priority, SL_MAX_PRIORITY);
+  return TRUE;
+}
+
+/* A time the .anim header holds: finite, ≥ 0 and a single-precision number */
+static gboolean
+is_sl_time (double t)
+{
+  return isfinite (t) && t >= 0 && t <= G_MAXFLOAT;
+}
+
+/* The emote's bytes in the file: Latin-1, as the .anim reader reads any name
+ * that is not UTF-8. NULL when a character is beyond Latin-1. */
+static GBytes *
+emote_latin1 (const char *emote)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+  if (!g_utf8_validate (emote, -1, NULL))
+    return NULL;
+  for (const char *p = emote; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      guint8 b = (guint8) c;
+
+      if (c > 0xff)
+        return NULL;
+      g_byte_array_append (bytes, &b, 1);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
+}
+
+static gboolean
+apply_sl (SqEdit  *edit,
+          SqClip  *clip,
+          GError **error)
+{
+  gssize j = -1;
+  GVariant *constraints = NULL;
+  g_autoptr(GBytes) latin1 = NULL;
+
+  /* check everything first */
+  switch (edit->kind)
+    {
+    case EDIT_SL_PRIORITY:
+      if (!check_priority (edit->number, error))
+        return FALSE;
+      break;
+    case EDIT_SL_JOINT_PRIORITY:
+      if ((j = find_or_fail (clip, edit->name, error)) < 0 || !check_priority (edit->number, error))
+        return FALSE;
+      break;
+    case EDIT_SL_LOOP:
+      if (edit->number
+          && !(is_sl_time (edit->value[0]) && is_sl_time (edit->value[1]) && edit->value[0] <= edit->value[1]
+               && edit->value[1] <= clip->duration))
+        return invalid (error, _("The loop needs 0 ≤ in ≤ out ≤ %g s (the duration); in %g s, out %g s is not"),
+                        clip->duration, edit->value[0], edit->value[1]);
+      break;
+    case EDIT_SL_EASE:
+      if (!is_sl_time (edit->value[0]) || !is_sl_time (edit->value[1]))
+        return invalid (error, _("The ease times must be finite numbers of seconds ≥ 0, not %g and %g"),
+                        edit->value[0], edit->value[1]);
+      break;
+    case EDIT_SL_HAND_POSE:
+      if (edit->number < 0 || edit->number >= SL_N_HAND_POSES)
+        return invalid (error, _("The hand pose %" PRId64 " is not one of 0 to %d"), edit->number,
+                        SL_N_HAND_POSES - 1);
+      break;
+    case EDIT_SL_EMOTE:
+      if ((latin1 = emote_latin1 (edit->new_name)) == NULL)
+        return invalid (error, _("The emote name “%s” has characters that a Second Life animation cannot hold "
+                                 "(it takes Latin-1)"), edit->new_name);
+      if (g_bytes_get_size (latin1) > SQ_SL_EMOTE_MAX_BYTES)
+        return invalid (error, _("The emote name is %zu characters long; at most %d fit"),
+                        g_bytes_get_size (latin1), SQ_SL_EMOTE_MAX_BYTES);
+      break;
+    case EDIT_SL_DELETE_CONSTRAINT:
+      constraints = sq_props_get (clip->extra, "constraints");
+      if (constraints == NULL || !g_variant_is_of_type (constraints, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE))
+          || edit->number < 0 || (guint64) edit->number >= g_variant_n_children (constraints))
+        return invalid (error, _("There is no constraint %" PRId64 " (the animation has %zu)"), edit->number + 1,
+                        constraints != NULL && g_variant_is_of_type (constraints, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE))
+                        ? g_variant_n_children (constraints) : (gsize) 0);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (edit->kind == EDIT_SL_JOINT_PRIORITY)
+    {
+      save_joint (edit, clip, j);
+      sq_props_set (clip->joints[j].extra, "priority", g_variant_new_int32 ((gint32) edit->number));
+      return TRUE;
+    }
+
+  edit->old_extra = sq_props_copy (clip->extra);
+  switch (edit->kind)
+    {
+    case EDIT_SL_PRIORITY:
+      sq_props_set (clip->extra, "priority", g_variant_new_int32 ((gint32) edit->number));
+      break;
+    case EDIT_SL_LOOP:
+      sq_props_set (clip->extra, "loop", g_variant_new_int32 ((gint32) edit->number));
+      if (edit->number)
+        {
+          sq_props_set (clip->extra, "loop-in", g_variant_new_double (edit->value[0]));
+          sq_props_set (clip->extra, "loop-out", g_variant_new_double (edit->value[1]));
+        }
+      break;
+    case EDIT_SL_EASE:
+      sq_props_set (clip->extra, "ease-in", g_variant_new_double (edit->value[0]));
+      sq_props_set (clip->extra, "ease-out", g_variant_new_double (edit->value[1]));
+      break;
+    case EDIT_SL_HAND_POSE:
+      sq_props_set (clip->extra, "hand-pose", g_variant_new_uint32 ((guint32) edit->number));
+      break;
+    case EDIT_SL_EMOTE:
+      sq_props_set (clip->extra, "emote", g_variant_new_string (edit->new_name));
+      /* the bytes as Latin-1 when they read back so (not as UTF-8), else
+       * the writer's UTF-8 */
+      if (!g_utf8_validate (g_bytes_get_data (latin1, NULL), (gssize) g_bytes_get_size (latin1), NULL))
+        sq_props_set (clip->extra, "emote-field",
+                      g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, g_bytes_get_data (latin1, NULL),
+                                                 g_bytes_get_size (latin1), 1));
+      else
+        sq_props_remove (clip->extra, "emote-field");
+      break;
+    case EDIT_SL_DELETE_CONSTRAINT:
+      {
+        GVariantBuilder b;
+        gsize n = g_variant_n_children (constraints);
+
+        g_variant_builder_init (&b, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE));
+        for (gsize i = 0; i < n; i++)
+          if (i != (gsize) edit->number)
+            {
+              g_autoptr(GVariant) c = g_variant_get_child_value (constraints, i);
+              g_variant_builder_add_value (&b, c);
+            }
+        /* `constraints` belongs to the list until this replaces it */
+        sq_props_set (clip->extra, "constraints", g_variant_builder_end (&b));
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
 gboolean
 sq_edit_apply (SqEdit  *edit,
                SqClip  *clip,
@@ -408,6 +671,20 @@ sq_edit_apply (SqEdit  *edit,
       }
       break;
 
+    case EDIT_SL_PRIORITY:
+    case EDIT_SL_JOINT_PRIORITY:
+    case EDIT_SL_LOOP:
+    case EDIT_SL_EASE:
+    case EDIT_SL_HAND_POSE:
+    case EDIT_SL_EMOTE:
+    case EDIT_SL_DELETE_CONSTRAINT:
+      if (!apply_sl (edit, clip, error))
+        {
+          journal_clear (edit);
+          return FALSE;
+        }
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -459,6 +736,11 @@ sq_edit_undo (SqEdit *edit,
       g_free (clip->root);
       clip->root = g_steal_pointer (&edit->old_root);
     }
+  if (edit->old_extra != NULL)
+    {
+      sq_props_free (clip->extra);
+      clip->extra = g_steal_pointer (&edit->old_extra);
+    }
 
   clip->generation = edit->old_generation;
   journal_clear (edit);
@@ -475,6 +757,13 @@ sq_edit_get_label (const SqEdit *edit)
     case EDIT_RENAME_ROOT: return _("Rename Root Joint");
     case EDIT_RESCALE: return _("Rescale Distances");
     case EDIT_SET_FIRST_FRAME: return _("Set First Frame");
+    case EDIT_SL_PRIORITY: return _("Set Priority");
+    case EDIT_SL_JOINT_PRIORITY: return _("Set Joint Priority");
+    case EDIT_SL_LOOP: return _("Set Loop");
+    case EDIT_SL_EASE: return _("Set Ease In and Out");
+    case EDIT_SL_HAND_POSE: return _("Set Hand Pose");
+    case EDIT_SL_EMOTE: return _("Set Emote");
+    case EDIT_SL_DELETE_CONSTRAINT: return _("Delete Constraint");
     default: g_assert_not_reached ();
     }
 }
@@ -502,6 +791,22 @@ sq_edit_describe (const SqEdit *edit)
     case EDIT_SET_FIRST_FRAME:
       return g_strdup_printf (_("Set the root's location at the first frame to (%g, %g, %g)"),
                               edit->value[0], edit->value[1], edit->value[2]);
+    case EDIT_SL_PRIORITY:
+      return g_strdup_printf (_("Set the base priority to %" PRId64), edit->number);
+    case EDIT_SL_JOINT_PRIORITY:
+      return g_strdup_printf (_("Set the priority of joint “%s” to %" PRId64), edit->name, edit->number);
+    case EDIT_SL_LOOP:
+      return edit->number ? g_strdup_printf (_("Loop from %g s to %g s"), edit->value[0], edit->value[1])
+                          : g_strdup (_("Turn looping off"));
+    case EDIT_SL_EASE:
+      return g_strdup_printf (_("Set the ease in to %g s and the ease out to %g s"), edit->value[0], edit->value[1]);
+    case EDIT_SL_HAND_POSE:
+      return g_strdup_printf (_("Set the hand pose to %" PRId64), edit->number);
+    case EDIT_SL_EMOTE:
+      return edit->new_name[0] == '\0' ? g_strdup (_("Remove the emote"))
+                                        : g_strdup_printf (_("Set the emote to “%s”"), edit->new_name);
+    case EDIT_SL_DELETE_CONSTRAINT:
+      return g_strdup_printf (_("Delete constraint %" PRId64), edit->number + 1);
     default:
       g_assert_not_reached ();
     }

@@ -29,6 +29,31 @@ SqEdit     *sq_edit_set_first_frame_new (double      x,
                                          double      y,
                                          double      z);
 
+/* Second Life animation fields (the "sl-anim" extras, formats.md 1.2); any
+ * clip takes them, they are used when it is saved as .anim. Out-of-range
+ * values are refused with SQ_ERROR_INVALID_ARGUMENT. */
+#define SQ_SL_EMOTE_MAX_BYTES 255
+/* base priority, -1..6 */
+SqEdit     *sq_edit_sl_priority_new     (gint32      priority);
+/* one joint's priority, -1..6 */
+SqEdit     *sq_edit_sl_joint_priority_new (const char *joint,
+                                         gint32      priority);
+/* loop on between `in` and `out` (0 ≤ in ≤ out ≤ duration), or off (the
+ * points are kept) */
+SqEdit     *sq_edit_sl_loop_new         (gboolean    loop,
+                                         double      in,
+                                         double      out);
+/* ease in and out times, finite and ≥ 0 */
+SqEdit     *sq_edit_sl_ease_new         (double      ease_in,
+                                         double      ease_out);
+/* hand pose 0..13 (formats.md 1.7) */
+SqEdit     *sq_edit_sl_hand_pose_new    (guint32     hand_pose);
+/* emote name, "" for none: Latin-1 characters, at most
+ * SQ_SL_EMOTE_MAX_BYTES of them */
+SqEdit     *sq_edit_sl_emote_new        (const char *emote);
+/* removes constraint `index` (0 = the first) */
+SqEdit     *sq_edit_sl_delete_constraint_new (guint   index);
+
 gboolean    sq_edit_apply               (SqEdit     *edit,
                                          SqClip     *clip,
                                          GError    **error);

@@ -9,7 +9,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "sq-math.h"
 #include "sq-private.h"
+#include "sq-sl-skeleton.h"
 #include "sq-validate.h"
 
 gboolean
@@ -225,7 +227,309 @@ validate_aw (const SqClip *clip,
     }
 }
 
-static const char * const targets[] = { "aw", NULL };
+
+/* ---- Second Life ------------------------------------------------------------ */
+
+/* formats.md 1.5 (LLKeyframeMotion::deserialize) and 1.6 (upload) */
+#define SL_MAX_SIZE          250000
+#define SL_MAX_DURATION      60.0
+#define SL_MAX_JOINTS        216
+#define SL_MAX_CONSTRAINTS   10
+#define SL_MAX_SAFE_CHAIN    3
+#define SL_NUM_HAND_POSES    14
+#define SL_MAX_PRIORITY      6
+#define SL_POS_RANGE         5.0
+#define SL_CONSTRAINTS_TYPE  "a(yyay(ddd)ay(ddd)(ddd)dddd)"
+/* what the sl-anim writer uses for a clip without these fields */
+#define SL_DEFAULT_PRIORITY  2
+#define SL_DEFAULT_EASE      0.3
+#define SL_DEFAULT_HAND      1
+
+static gint64
+sl_prop_int (const SqProps *props, const char *key, gint64 fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (v);
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
+    return g_variant_get_uint32 (v);
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (v);
+  return fallback;
+}
+
+static double
+sl_prop_double (const SqProps *props, const char *key, double fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
+    return g_variant_get_double (v);
+  return fallback;
+}
+
+/* the value as the writer stores it, in single precision */
+static double
+sl_f32 (double v)
+{
+  return sq_float_bits_to_double (sq_double_to_float_bits (v));
+}
+
+static char *
+sl_volume_name (GVariant *field)
+{
+  gsize n;
+  const guint8 *p = g_variant_get_fixed_array (field, &n, 1);
+  const guint8 *nul = memchr (p, 0, MIN (n, 16));
+
+  /* the viewer terminates the 16 bytes at the first NUL, or at byte 16 */
+  return _sq_latin1_to_utf8 (p, nul ? (gsize) (nul - p) : MIN (n, 15));
+}
+
+/* The clip's joint that a skeleton bone is, by its name or an alias */
+static gssize
+sl_find_bone (const SqClip *clip,
+              const char   *bone)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const char *b = NULL;
+      SqSlNameKind kind = sq_sl_lookup_name (clip->joints[j].name, &b);
+
+      if ((kind == SQ_SL_NAME_BONE || kind == SQ_SL_NAME_ALIAS) && g_strcmp0 (b, bone) == 0)
+        return j;
+    }
+  return -1;
+}
+
+static void
+validate_sl_constraints (const SqClip *clip,
+                         GPtrArray    *findings)
+{
+  GVariant *v = sq_props_get (clip->extra, "constraints");
+  GVariant *count_v = sq_props_get (clip->extra, "constraint-count");
+  gsize n = 0;
+
+  if (count_v != NULL && g_variant_is_of_type (count_v, G_VARIANT_TYPE_INT32)
+      && (v == NULL || g_variant_n_children (v) == 0))
+    {
+      add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                   _("the constraint count %d is out of range: Second Life ignores the constraints"),
+                   g_variant_get_int32 (count_v));
+      return;
+    }
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE)))
+    return;
+  n = g_variant_n_children (v);
+  if (n > SL_MAX_CONSTRAINTS)
+    {
+      add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                   _("%zu constraints, more than %d: Second Life ignores them all"), n, SL_MAX_CONSTRAINTS);
+      return;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) c = g_variant_get_child_value (v, i);
+      g_autoptr(GVariant) src = NULL, dst = NULL;
+      g_autofree char *src_name = NULL, *dst_name = NULL;
+      guint8 chain, type;
+      double so[3], to[3], dir[3], e[4];
+      const char *bone;
+      gssize joint;
+      gboolean finite = TRUE;
+
+      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
+                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      src_name = sl_volume_name (src);
+      dst_name = sl_volume_name (dst);
+      bone = sq_sl_collision_volume_bone (src_name);
+      joint = bone ? sl_find_bone (clip, bone) : -1;
+
+      if (chain > SL_MAX_SAFE_CHAIN)
+        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: chain length %u is more than %d; the viewer's arrays hold 4 joints "
+                       "and it crashes or misplays"), i + 1, chain, SL_MAX_SAFE_CHAIN);
+      if (chain > clip->n_joints)
+        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: chain length %u is more than the %zu joints of the animation"),
+                     i + 1, chain, clip->n_joints);
+      if (type > 1)
+        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: type %u is neither 0 (point) nor 1 (plane)"), i + 1, type);
+      if (bone == NULL)
+        add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: the source volume “%s” is not a collision volume"), i + 1, src_name);
+      if (strcmp (dst_name, "GROUND") != 0 && sq_sl_collision_volume_bone (dst_name) == NULL)
+        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: the target volume “%s” is neither GROUND nor a collision volume"),
+                     i + 1, dst_name);
+      for (int k = 0; k < 3; k++)
+        finite = finite && isfinite (sl_f32 (so[k])) && isfinite (sl_f32 (to[k])) && isfinite (sl_f32 (dir[k]));
+      for (int k = 0; k < 4; k++)
+        finite = finite && isfinite (sl_f32 (e[k]));
+      if (!finite)
+        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                     _("constraint %zu: an offset, the direction or an ease time is not a finite number"), i + 1);
+
+      /* the chain: the volume's bone and chain length more parents, each one
+       * of the animation's joints */
+      if (bone != NULL && chain <= SL_MAX_SAFE_CHAIN)
+        {
+          const char *b = bone;
+
+          for (guint k = 0; k <= chain; k++)
+            {
+              if (b == NULL)
+                {
+                  add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                               _("constraint %zu: the chain of %u from “%s” goes past the skeleton's root"),
+                               i + 1, chain, src_name);
+                  break;
+                }
+              if (sl_find_bone (clip, b) < 0)
+                {
+                  add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                               _("constraint %zu: the chain from “%s” needs joint “%s”, which the animation "
+                                 "does not have"), i + 1, src_name, b);
+                  break;
+                }
+              b = sq_sl_bone_parent (b);
+            }
+        }
+    }
+}
+
+static void
+validate_sl (const SqClip *clip,
+             GPtrArray    *findings)
+{
+  const SqProps *x = clip->extra;
+  gint64 base = sl_prop_int (x, "priority", SL_DEFAULT_PRIORITY);
+  gint64 hand = sl_prop_int (x, "hand-pose", SL_DEFAULT_HAND);
+  double duration = sl_f32 (clip->duration);
+  const char *fields[] = { "loop-in", "loop-out", "ease-in", "ease-out" };
+  const char *labels[] = { N_("loop in point"), N_("loop out point"), N_("ease in time"), N_("ease out time") };
+  double defaults[] = { 0.0, clip->duration, SL_DEFAULT_EASE, SL_DEFAULT_EASE };
+
+  /* the exact size of the file Second Life gets */
+  {
+    SqSaveOptions options = { .no_source_copy = TRUE };
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) bytes = sq_save_bytes (clip, sq_format_by_id ("sl-anim"), &options, NULL, &error);
+
+    if (bytes == NULL)
+      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                   _("the animation cannot be written as a Second Life animation: %s"), error->message);
+    else if (g_bytes_get_size (bytes) > SL_MAX_SIZE)
+      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                   _("the animation is %zu bytes as a Second Life animation, more than the upload limit of "
+                     "%d bytes"), g_bytes_get_size (bytes), SL_MAX_SIZE);
+  }
+
+  if (!isfinite (duration) || duration > SL_MAX_DURATION)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("the animation lasts %.3f s; Second Life allows at most %.0f s"), clip->duration, SL_MAX_DURATION);
+
+  if (base < -1)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("the base priority %" PRId64 " is below -1: Second Life rejects the animation"), base);
+  else if (base > SL_MAX_PRIORITY)
+    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("the base priority %" PRId64 " is above %d: Second Life uses %d"), base, SL_MAX_PRIORITY,
+                 SL_MAX_PRIORITY);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (!isfinite (sl_f32 (sl_prop_double (x, fields[i], defaults[i]))))
+      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the %s is not a finite number"),
+                   g_dgettext (GETTEXT_PACKAGE, labels[i]));
+
+  if (hand < 0 || hand > SL_NUM_HAND_POSES)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("hand pose %" PRId64 " is not one of 0–13: Second Life rejects the animation"), hand);
+  else if (hand == SL_NUM_HAND_POSES)
+    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("hand pose 14 is not one of 0–13; the viewer accepts it only through an off-by-one error"));
+
+  if (clip->n_joints == 0)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
+  else if (clip->n_joints > SL_MAX_JOINTS)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("the animation has %zu joints; Second Life allows at most %d"), clip->n_joints, SL_MAX_JOINTS);
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      gint64 prio = sl_prop_int (joint->extra, "priority", base);
+      SqSlNameKind kind = sq_sl_lookup_name (joint->name, NULL);
+
+      if (kind == SQ_SL_NAME_SPECIAL)
+        add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” cannot be animated: Second Life rejects the animation"), joint->name);
+      else if (kind == SQ_SL_NAME_UNKNOWN)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” is not a Second Life joint name: viewers ignore it, and the upload of the "
+                       "file refuses it"), joint->name);
+      if (j > 0 && sq_clip_find_joint (clip, joint->name) != (gssize) j)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” appears more than once"), joint->name);
+
+      if (prio < -1)
+        add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s”: priority %" PRId64 " is below -1: Second Life rejects the animation"),
+                     joint->name, prio);
+      else if (prio > SL_MAX_PRIORITY)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s”: priority %" PRId64 " is above %d, the highest Second Life priority"),
+                     joint->name, prio, SL_MAX_PRIORITY);
+
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          const SqTrack *t = &joint->tracks[c];
+          gboolean rot = c == SQ_CHANNEL_ROTATION;
+
+          if (c == SQ_CHANNEL_SCALE)
+            {
+              if (t->n_keys > 0)
+                add_finding (findings, SQ_SEVERITY_WARNING, j, c, -1,
+                             _("joint “%s”: %zu scale keys; Second Life animations have no scale"),
+                             joint->name, t->n_keys);
+              continue;
+            }
+          for (gsize k = 0; k < t->n_keys; k++)
+            {
+              const SqKey *key = &t->keys[k];
+              double time = key->time;
+
+              if (!isfinite (time) || !isfinite (key->v[0]) || !isfinite (key->v[1]) || !isfinite (key->v[2])
+                  || (rot && !isfinite (key->v[3])))
+                {
+                  add_finding (findings, SQ_SEVERITY_ERROR, j, c, k,
+                               rot ? _("joint “%s” rotation key %zu: a number is not finite")
+                                   : _("joint “%s” position key %zu: a number is not finite"),
+                               joint->name, k + 1);
+                  continue;
+                }
+              if (time < -1e-9 || time > clip->duration + 1e-9)
+                add_finding (findings, rot ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, c, k,
+                             rot ? _("joint “%s” rotation key %zu at %.4f s is outside the animation (0–%.4f s)")
+                                 : _("joint “%s” position key %zu at %.4f s is outside the animation (0–%.4f s); "
+                                     "it is moved to the nearest end"),
+                             joint->name, k + 1, time, clip->duration);
+              if (!rot && (fabs (key->v[0]) > SL_POS_RANGE || fabs (key->v[1]) > SL_POS_RANGE
+                           || fabs (key->v[2]) > SL_POS_RANGE))
+                add_finding (findings, SQ_SEVERITY_WARNING, j, c, k,
+                             _("joint “%s” position key %zu (%g, %g, %g) lies beyond ±5 m and is clamped"),
+                             joint->name, k + 1, key->v[0], key->v[1], key->v[2]);
+            }
+        }
+    }
+
+  validate_sl_constraints (clip, findings);
+}
+
+static const char * const targets[] = { "aw", "sl", NULL };
 
 const char * const *
 sq_validate_targets (void)
@@ -240,14 +544,17 @@ sq_validate (const SqClip *clip,
 {
   GPtrArray *findings;
 
-  if (g_strcmp0 (target, "aw") != 0)
+  if (g_strcmp0 (target, "aw") != 0 && g_strcmp0 (target, "sl") != 0)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
-                   _("Unknown target “%s” (known: aw)"), target);
+                   _("Unknown target “%s” (known: aw, sl)"), target);
       return NULL;
     }
   findings = g_ptr_array_new_with_free_func (finding_free);
-  validate_aw (clip, findings);
+  if (g_str_equal (target, "sl"))
+    validate_sl (clip, findings);
+  else
+    validate_aw (clip, findings);
   return findings;
 }
 

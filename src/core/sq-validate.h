@@ -31,7 +31,8 @@ typedef struct
 gboolean    sq_clip_check          (const SqClip *clip,
                                     GError      **error);
 
-/* Target ids: "aw" (ActiveWorlds). Returns SqFinding*s, NULL with an error for
+/* Target ids: "aw" (ActiveWorlds), "sl" (Second Life: the viewer's load
+ * checks and the upload limits, formats.md 1.5-1.6). Returns SqFinding*s, NULL with an error for
  * an unknown target. */
 GPtrArray  *sq_validate            (const SqClip *clip,
                                     const char   *target,

@@ -1142,10 +1142,10 @@ append_vec3 (GString      *out,
 }
 
 static GBytes *
-bvh_write (const SqClip        *clip,
-           const SqSaveOptions *options G_GNUC_UNUSED,
-           GPtrArray           *losses,
-           GError             **error)
+bvh_write_with_layout (const SqClip        *clip,
+                       const SqSaveOptions *options G_GNUC_UNUSED,
+                       GPtrArray           *losses,
+                       GError             **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   gsize n = clip->n_joints;
@@ -1665,6 +1665,55 @@ bvh_dump_field (GString    *out,
 }
 
 static const char * const bvh_extensions[] = { "bvh", NULL };
+/* The layout extras reproduce the file as it was read; text after the last
+ * frame or an odd frame layout can make that reproduction unreadable once
+ * the keys changed (a fuzzer found one). So output written with them is
+ * read back, and written again without them if it does not parse. */
+static const char * const bvh_layout_keys[] = {
+  "hierarchy-text", "frames-gap", "tail", "line-end", "value-sep", "line-trail", "decimals",
+  "irregular-layout", "no-final-line-end", "frame-time-text", "frame-time-head", NULL
+};
+
+static SqClip *bvh_read (GBytes *bytes, const SqLoadOptions *options, GError **error);
+
+static GBytes *
+bvh_write (const SqClip        *clip,
+           const SqSaveOptions *options,
+           GPtrArray           *losses,
+           GError             **error)
+{
+  static const SqLoadOptions load_options = { 0 };
+  gboolean has_layout = FALSE;
+  g_autoptr(GPtrArray) layout_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) plain = NULL;
+  GBytes *out;
+
+  for (guint i = 0; bvh_layout_keys[i] != NULL; i++)
+    has_layout |= sq_props_get (clip->extra, bvh_layout_keys[i]) != NULL;
+  if (!has_layout)
+    return bvh_write_with_layout (clip, options, losses, error);
+
+  out = bvh_write_with_layout (clip, options, layout_losses, error);
+  if (out != NULL)
+    {
+      g_autoptr(SqClip) back = bvh_read (out, &load_options, NULL);
+      if (back != NULL)
+        {
+          for (guint i = 0; losses != NULL && i < layout_losses->len; i++)
+            g_ptr_array_add (losses, g_strdup (layout_losses->pdata[i]));
+          return out;
+        }
+      g_bytes_unref (out);
+    }
+  g_clear_error (error);
+
+  plain = sq_clip_copy (clip);
+  for (guint i = 0; bvh_layout_keys[i] != NULL; i++)
+    sq_props_remove (plain->extra, bvh_layout_keys[i]);
+  _sq_loss (losses, _("the original text layout of the motion data could not be kept; written in the standard layout"));
+  return bvh_write_with_layout (plain, options, losses, error);
+}
+
 static const char * const bvh_fields[] = {
   "parent", "offset", "channels", "end-site",
   "frame-time", "frame-time-text", "frame-time-head", "frames", "frames-gap", "hierarchy-text",

@@ -1,0 +1,202 @@
+/* sequin-ui-bench.c: how fast the editor opens a large file and how long
+ * each frame of timeline scrubbing, timeline zooming and tree scrolling
+ * takes (not a test: run it by hand under Xvfb, see bench/README section of
+ * the top-level README)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Usage: sequin-ui-bench FILE
+ * Frame work is the time from the frame clock's "before-paint" to its
+ * "after-paint": update, layout, snapshot and render of one frame. 60 fps
+ * needs it under 16.7 ms.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <stdlib.h>
+
+#include "sequin-test-ui.h"
+#include "sequin-timeline.h"
+#include "sequin-window-private.h"
+
+static gint64 paint_start;
+static guint  n_painted;
+static GArray *frame_work;   /* double, ms */
+
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  paint_start = g_get_monotonic_time ();
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  double ms = (g_get_monotonic_time () - paint_start) / 1000.0;
+
+  n_painted++;
+  if (frame_work != NULL)
+    g_array_append_val (frame_work, ms);
+}
+
+static void
+next_frame (GtkWidget *widget)
+{
+  guint target = n_painted + 1;
+
+  gtk_widget_queue_draw (widget);
+  SEQUIN_TEST_WAIT_UNTIL (n_painted >= target);
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+report (const char *what)
+{
+  double *v = (double *) (void *) frame_work->data;
+  guint n = frame_work->len;
+
+  qsort (v, n, sizeof (double), compare_double);
+  g_print ("%-34s %4u frames: median %6.2f ms, 95%% %6.2f ms, max %6.2f ms\n",
+           what, n, v[n / 2], v[(n * 95) / 100], v[n - 1]);
+  g_array_set_size (frame_work, 0);
+}
+
+static SequinWindow *
+find_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
+    if (SEQUIN_IS_WINDOW (l->data))
+      return l->data;
+  return NULL;
+}
+
+static GtkScrolledWindow *
+find_scrolled (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkScrolledWindow *s = GTK_IS_SCROLLED_WINDOW (c) ? GTK_SCROLLED_WINDOW (c) : find_scrolled (c);
+      if (s != NULL)
+        return s;
+    }
+  return NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  SequinWindow *window;
+  GdkFrameClock *clock;
+  const SqClip *clip;
+  gint64 t0, t_doc, t_frame, t_parse;
+  gsize size, keys;
+  double duration;
+
+  gtk_init ();
+  if (argc != 2)
+    {
+      g_printerr ("Usage: sequin-ui-bench FILE\n");
+      return 2;
+    }
+
+  /* the parse alone, for reference */
+  bytes = sequin_test_read_bytes (argv[1]);
+  size = g_bytes_get_size (bytes);
+  t0 = g_get_monotonic_time ();
+  {
+    SqClip *c = sq_load_bytes (bytes, argv[1], NULL, NULL, NULL);
+    t_parse = g_get_monotonic_time () - t0;
+    if (c == NULL)
+      {
+        g_printerr ("cannot read %s\n", argv[1]);
+        return 1;
+      }
+    sq_clip_free (c);
+  }
+
+  /* what `sequin FILE` does, timed to the first frame that shows it */
+  file = g_file_new_for_commandline_arg (argv[1]);
+  t0 = g_get_monotonic_time ();
+  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
+  SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && gtk_widget_get_mapped (GTK_WIDGET (window)));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL
+                          && sequin_document_get_clip (sequin_window_get_document (window)) != NULL);
+  t_doc = g_get_monotonic_time ();
+  next_frame (GTK_WIDGET (window));
+  t_frame = g_get_monotonic_time ();
+
+  clip = sequin_document_get_clip (sequin_window_get_document (window));
+  keys = sq_clip_count_keys (clip);
+  duration = clip->duration;
+  g_print ("%s: %.1f MB, %zu joints, %zu keys\n", argv[1], size / 1e6, clip->n_joints, keys);
+  g_print ("parse alone %.0f ms; open to document %.0f ms; document to first frame with the tree %.0f ms\n",
+           t_parse / 1000.0, (t_doc - t0) / 1000.0, (t_frame - t_doc) / 1000.0);
+
+  frame_work = g_array_new (FALSE, FALSE, sizeof (double));
+
+  /* timeline: scrub across the whole clip at the fitted zoom */
+  for (guint i = 0; i <= 120; i++)
+    {
+      sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), duration * i / 120.0);
+      next_frame (window->timeline);
+    }
+  report ("timeline scrub (fitted)");
+
+  /* timeline: zoom in and out around the middle */
+  {
+    double z0 = sequin_timeline_get_zoom (SEQUIN_TIMELINE (window->timeline));
+    for (guint i = 0; i < 120; i++)
+      {
+        double f = i < 60 ? pow (1.15, i) : pow (1.15, 119 - i);
+        sequin_timeline_set_zoom (SEQUIN_TIMELINE (window->timeline), z0 * f);
+        sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), duration / 2);
+        next_frame (window->timeline);
+      }
+    report ("timeline zoom (1x to 4000x)");
+    sequin_timeline_set_zoom (SEQUIN_TIMELINE (window->timeline), z0 * 50);
+    for (guint i = 0; i <= 120; i++)
+      {
+        sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), duration * i / 120.0);
+        next_frame (window->timeline);
+      }
+    report ("timeline scrub (zoomed 50x)");
+  }
+
+  /* tree: expand the first joint and scroll through its keys */
+  sequin_joint_tree_expand_joint (window->joint_tree, 0, TRUE);
+  next_frame (GTK_WIDGET (window));
+  g_array_set_size (frame_work, 0);
+  {
+    GtkScrolledWindow *sw = find_scrolled (GTK_WIDGET (window->joint_tree));
+    GtkAdjustment *adj = sw ? gtk_scrolled_window_get_vadjustment (sw) : NULL;
+
+    for (guint i = 0; adj != NULL && i < 240; i++)
+      {
+        double step = gtk_adjustment_get_page_size (adj) * 0.5;
+        double v = gtk_adjustment_get_value (adj) + (i < 200 ? step : step * 400);
+        gtk_adjustment_set_value (adj, MIN (v, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj)));
+        next_frame (GTK_WIDGET (window->joint_tree));
+      }
+    if (adj != NULL)
+      report ("tree scroll (half pages, then jumps)");
+  }
+
+  window->force_close = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
