@@ -1835,7 +1835,9 @@ sequin_timeline_select_key (SequinTimeline *self,
     double page = lanes_height (self);
     double x = _sequin_timeline_x_for_time (self, self->clip->joints[joint].tracks[channel].keys[key].time);
 
-    if (lane_top < voffset (self))
+    if (page < LANE_H)
+      ;   /* not laid out yet: nothing to scroll into */
+    else if (lane_top < voffset (self))
       gtk_adjustment_set_value (self->vadjustment, lane_top);
     else if (lane_top + LANE_H > voffset (self) + page)
       {
