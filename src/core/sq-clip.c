@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "sq-clip.h"
+#include "sq-format.h"
 #include "sq-math.h"
 
 /* ---- property lists ---------------------------------------------------- */
@@ -661,12 +662,17 @@ sq_clip_find_joint (const SqClip *clip,
   return -1;
 }
 
-/* The joint the root's motion belongs to: the header's root, or "pelvis"
- * when the header leaves it blank (as ActiveWorlds does). */
+/* The joint the root's motion belongs to: the header's root; when the
+ * header leaves it blank, the format's own default ("pelvis" for
+ * ActiveWorlds SEQ, as ActiveWorlds does), else the first joint. */
 const char *
 sq_clip_get_effective_root (const SqClip *clip)
 {
-  return clip->root[0] != '\0' ? clip->root : "pelvis";
+  if (clip->root[0] != '\0')
+    return clip->root;
+  if (clip->format == NULL || clip->format->default_root != NULL)
+    return clip->format ? clip->format->default_root : "pelvis";
+  return clip->n_joints > 0 ? clip->joints[0].name : "";
 }
 
 gssize

@@ -42,6 +42,8 @@ struct _SqFormat
   const char * const *extensions;  /* lower case, without the dot */
   const char         *mime_type;
   SqFormatFlags       flags;
+  /* the root joint when the file names none (NULL: the first joint) */
+  const char         *default_root;
   /* keys of SqClip.extra and SqJoint.extra this format writes; the others are
    * reported as lost when a clip from another format is saved in this one */
   const char * const *fields;

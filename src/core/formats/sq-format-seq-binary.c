@@ -827,6 +827,7 @@ const SqFormat _sq_format_seq_binary = {
   .name = N_("ActiveWorlds binary SEQ"),
   .extensions = seq_binary_extensions,
   .mime_type = "application/x-activeworlds-seq",
+  .default_root = "pelvis",
   .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE,
   .fields = seq_binary_fields,
   .describe_field = seq_binary_describe_field,

@@ -764,6 +764,7 @@ const SqFormat _sq_format_seq_text = {
   .name = N_("ActiveWorlds text SEQ"),
   .extensions = seq_text_extensions,
   .mime_type = "text/x-activeworlds-seq",
+  .default_root = "pelvis",
   .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT,
   .fields = seq_text_fields,
   .describe_field = seq_text_describe_field,

@@ -1171,6 +1171,7 @@ const SqFormat _sq_format_sl_anim = {
   .name = N_("Second Life animation"),
   .extensions = sl_extensions,
   .mime_type = "application/x-secondlife-animation",
+  .default_root = "mPelvis",
   .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE,
   .fields = sl_fields,
   .describe_field = sl_describe_field,
