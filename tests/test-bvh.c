@@ -10,14 +10,7 @@
 #include "test-utils.h"
 
 /* from sq-format-bvh.c */
-void     _sq_bvh_euler_to_quat (const double *angles,
-                                const int    *axes,
-                                guint         n,
-                                double        q[4]);
-gboolean _sq_bvh_quat_to_euler (const double  q[4],
-                                const int    *axes,
-                                guint         n,
-                                double        out[3]);
+
 
 static SqClip *
 load_text (const char *text,
@@ -113,7 +106,7 @@ test_euler_orders (void)
         ang[0] = g_rand_double_range (rand, -179.999, 179.999);
         ang[1] = g_rand_double_range (rand, -89.999, 89.999);
         ang[2] = g_rand_double_range (rand, -179.999, 179.999);
-        _sq_bvh_euler_to_quat (ang, orders[o], 3, q);
+        sq_euler_to_quat (ang, orders[o], 3, q);
 
         /* the convention: R = R_first · R_second · R_third */
         axis_matrix (orders[o][0], ang[0], M);
@@ -126,7 +119,7 @@ test_euler_orders (void)
           for (int j = 0; j < 3; j++)
             g_assert_cmpfloat_with_epsilon (R[i][j], M[i][j], 1e-12);
 
-        g_assert_true (_sq_bvh_quat_to_euler (q, orders[o], 3, back));
+        g_assert_true (sq_quat_to_euler (q, orders[o], 3, back));
         for (int c = 0; c < 3; c++)
           g_assert_cmpfloat_with_epsilon (back[c], ang[c], 1e-9);
 
@@ -134,9 +127,9 @@ test_euler_orders (void)
         ang[0] = g_rand_double_range (rand, -720, 720);
         ang[1] = round % 10 == 0 ? (round % 20 == 0 ? 90.0 : -90.0) : g_rand_double_range (rand, -720, 720);
         ang[2] = g_rand_double_range (rand, -720, 720);
-        _sq_bvh_euler_to_quat (ang, orders[o], 3, q);
-        _sq_bvh_quat_to_euler (q, orders[o], 3, back);
-        _sq_bvh_euler_to_quat (back, orders[o], 3, q2);
+        sq_euler_to_quat (ang, orders[o], 3, q);
+        sq_quat_to_euler (q, orders[o], 3, back);
+        sq_euler_to_quat (back, orders[o], 3, q2);
         assert_same_rotation (q, q2, 1e-12);
       }
   g_rand_free (rand);
@@ -476,7 +469,7 @@ test_edit_uses_quaternion (void)
   static const int xzy[3] = { 0, 2, 1 };
 
   /* a new value: the alt no longer matches, the Euler angles are recomputed */
-  _sq_bvh_euler_to_quat (ang, xzy, 3, rot->keys[1].v);
+  sq_euler_to_quat (ang, xzy, 3, rot->keys[1].v);
   clip->generation++;
   out = tu_save (clip, "bvh", NULL);
   back = tu_load_ok (out);

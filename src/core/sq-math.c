@@ -180,3 +180,110 @@ sq_format_double (char  *buf,
     }
   return buf;
 }
+
+/* ---- Euler angles (BVH channel orders) --------------------------------- */
+
+/* axes: 0 X, 1 Y, 2 Z; angles in degrees; n rotation channels (0..3) */
+void
+sq_euler_to_quat (const double *angles,
+                   const int    *axes,
+                   guint         n,
+                   double        q[4])
+{
+  q[0] = 1.0;
+  q[1] = q[2] = q[3] = 0.0;
+  for (guint i = 0; i < n; i++)
+    {
+      double h = angles[i] * (G_PI / 360.0);
+      double s = sin (h), c = cos (h);
+      double r[4] = { c, 0, 0, 0 };
+      double o[4];
+
+      r[1 + axes[i]] = s;
+      /* q ⊗ r */
+      o[0] = q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3];
+      o[1] = q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2];
+      o[2] = q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1];
+      o[3] = q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0];
+      memcpy (q, o, sizeof o);
+    }
+}
+
+/* Unit quaternion → R = R_i(a) · R_j(b) · R_k(c) for three distinct axes;
+ * a, c in (-180, 180], b in [-90, 90]. */
+static void
+bvh_quat_to_euler3 (const double  qin[4],
+                    const int     axes[3],
+                    double        out[3])
+{
+  double q[4];
+  double n = sqrt (qin[0] * qin[0] + qin[1] * qin[1] + qin[2] * qin[2] + qin[3] * qin[3]);
+  double R[3][3];
+  int i = axes[0], j = axes[1], k = axes[2];
+  double s = ((j - i + 3) % 3 == 1) ? 1.0 : -1.0;
+  double w, x, y, z, cb;
+
+  if (!(n > 0) || !isfinite (n))
+    {
+      out[0] = out[1] = out[2] = 0.0;
+      return;
+    }
+  for (guint c = 0; c < 4; c++)
+    q[c] = qin[c] / n;
+  w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0][0] = 1 - 2 * (y * y + z * z);
+  R[0][1] = 2 * (x * y - w * z);
+  R[0][2] = 2 * (x * z + w * y);
+  R[1][0] = 2 * (x * y + w * z);
+  R[1][1] = 1 - 2 * (x * x + z * z);
+  R[1][2] = 2 * (y * z - w * x);
+  R[2][0] = 2 * (x * z - w * y);
+  R[2][1] = 2 * (y * z + w * x);
+  R[2][2] = 1 - 2 * (x * x + y * y);
+
+  cb = sqrt (R[i][i] * R[i][i] + R[i][j] * R[i][j]);
+  out[1] = atan2 (s * R[i][k], cb);
+  if (cb > 1e-12)
+    {
+      out[0] = atan2 (-s * R[j][k], R[k][k]);
+      out[2] = atan2 (-s * R[i][j], R[i][i]);
+    }
+  else
+    {
+      /* gimbal lock: only a ± c is defined; c = 0 */
+      out[0] = atan2 (s * R[k][j], R[j][j]);
+      out[2] = 0.0;
+    }
+  for (guint c = 0; c < 3; c++)
+    out[c] *= 180.0 / G_PI;
+}
+
+/* n rotation channels on `axes`: the missing axes are appended so any
+ * rotation decomposes; returns FALSE when they would carry a rotation. */
+gboolean
+sq_quat_to_euler (const double q[4],
+                   const int   *axes,
+                   guint        n,
+                   double       out[3])
+{
+  int full[3];
+  guint m = 0;
+  gboolean used[3] = { FALSE, FALSE, FALSE };
+
+  for (guint i = 0; i < n; i++)
+    {
+      full[m++] = axes[i];
+      used[axes[i]] = TRUE;
+    }
+  for (int a = 0; a < 3; a++)
+    if (!used[a])
+      full[m++] = a;
+  bvh_quat_to_euler3 (q, full, out);
+  for (guint i = n; i < 3; i++)
+    {
+      if (fabs (out[i]) > 1e-9)
+        return FALSE;
+      out[i] = 0.0;
+    }
+  return TRUE;
+}

@@ -26,6 +26,20 @@ void     sq_quat_slerp           (const double a[4],
                                   double       t,
                                   double       out[4]);
 
+/* Euler angles in degrees about `axes` (0 X, 1 Y, 2 Z) applied in the
+ * order given (intrinsic, as BVH channels), n of them (0..3), to and from a
+ * unit quaternion w, x, y, z. sq_quat_to_euler appends the missing axes so
+ * any rotation decomposes, and returns FALSE when they would carry part of
+ * it (the channels cannot hold that rotation). */
+void     sq_euler_to_quat        (const double *angles,
+                                  const int    *axes,
+                                  guint         n,
+                                  double        q[4]);
+gboolean sq_quat_to_euler        (const double  q[4],
+                                  const int    *axes,
+                                  guint         n,
+                                  double        out[3]);
+
 /* Locale-independent shortest text that reads back as exactly `value`. */
 char    *sq_format_double        (char        *buf,
                                   gsize        size,
