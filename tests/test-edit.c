@@ -525,6 +525,42 @@ test_sl_refusals (void)
   }
 }
 
+static void
+test_rename_root_entry_bytes (void)
+{
+  /* binary SEQ: renaming the joint entry "pelvis" changes only its name
+   * field; the header's root and the location blocks stay as they were */
+  g_autoptr(SqClip) clip = sample ();
+  g_autoptr(SqEdit) edit = sq_edit_rename_joint_new ("pelvis", "hips");
+  g_autoptr(GBytes) before = tu_save (clip, "seq-binary", NULL);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GByteArray) want = g_byte_array_new ();
+  gsize len;
+  const guint8 *b = g_bytes_get_data (before, &len);
+  /* header: magic 4, frames 2, count 4, model (2 + 7), root (2 + 7) */
+  gsize entry = 4 + 2 + 4 + 2 + 7 + 2 + 7;
+
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_true (sq_clip_check (clip, NULL));
+  g_assert_cmpstr (clip->root, ==, "pelvis");
+  g_assert_cmpstr (clip->joints[0].name, ==, "hips");
+  g_assert_cmpstr (clip->joints[clip->n_joints - 1].name, ==, "pelvis");
+  g_assert_cmpuint (clip->joints[clip->n_joints - 1].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 3);
+  after = tu_save (clip, "seq-binary", NULL);
+
+  g_assert_cmpmem (b + entry, 9, "\0\7pelvis\0", 9);
+  g_byte_array_append (want, b, entry);
+  g_byte_array_append (want, (const guint8 *) "\0\5hips\0", 7);
+  g_byte_array_append (want, b + entry + 9, len - entry - 9);
+  g_assert_cmpmem (g_bytes_get_data (after, NULL), g_bytes_get_size (after), want->data, want->len);
+
+  sq_edit_undo (edit, clip);
+  {
+    g_autoptr(GBytes) again = tu_save (clip, "seq-binary", NULL);
+    g_assert_true (g_bytes_equal (again, before));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -535,6 +571,7 @@ main (int    argc,
   g_test_add_func ("/edit/first-frame-creates-location", test_first_frame_creates_location);
   g_test_add_func ("/edit/corpus-edits-save", test_corpus_edits_save);
   g_test_add_func ("/edit/delete-reparents", test_delete_reparents);
+  g_test_add_func ("/edit/rename-root-entry-bytes", test_rename_root_entry_bytes);
   g_test_add_func ("/edit/sl-fields", test_sl_edits);
   g_test_add_func ("/edit/sl-refusals", test_sl_refusals);
   return g_test_run ();

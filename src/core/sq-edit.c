@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "sq-edit.h"
+#include "sq-format.h"
 #include "sq-private.h"
 
 typedef enum
@@ -590,12 +591,35 @@ sq_edit_apply (SqEdit  *edit,
     case EDIT_RENAME_JOINT:
       if ((j = find_or_fail (clip, edit->name, error)) < 0 || !check_new_name (clip, edit->new_name, j, error))
         return FALSE;
-      /* the root joint keeps being the root: the header follows its name */
       if (j == sq_clip_get_root_index (clip) && strcmp (edit->name, edit->new_name) != 0)
         {
-          edit->old_root = g_strdup (clip->root);
-          g_free (clip->root);
-          clip->root = g_strdup (edit->new_name);
+          if (clip->format != NULL && (clip->format->flags & SQ_FORMAT_ROOT_APART)
+              && !sq_props_get_bool (clip->joints[j].extra, "no-entry", FALSE))
+            {
+              /* binary SEQ: renaming a joint entry changes only its name; the
+               * locations stay with the header's root, now a joint of its own */
+              if (clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+                {
+                  SqJoint *loc;
+                  gsize added;
+
+                  save_joint (edit, clip, j);
+                  loc = sq_clip_add_joint (clip, edit->name);
+                  added = clip->n_joints - 1;
+                  g_array_append_val (edit->added, added);
+                  sq_props_set (loc->extra, "no-entry", g_variant_new_boolean (TRUE));
+                  loc->tracks[SQ_CHANNEL_TRANSLATION] = clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+                  memset (&clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], 0, sizeof (SqTrack));
+                }
+            }
+          else
+            {
+              /* elsewhere the root is a joint like the others: the header's
+               * root (where the format has one) follows its name */
+              edit->old_root = g_strdup (clip->root);
+              g_free (clip->root);
+              clip->root = g_strdup (edit->new_name);
+            }
         }
       rename_joint (edit, clip, j, edit->new_name);
       break;

@@ -19,6 +19,9 @@ typedef enum
   SQ_FORMAT_READ  = 1 << 0,
   SQ_FORMAT_WRITE = 1 << 1,
   SQ_FORMAT_TEXT  = 1 << 2,
+  /* the root's locations are stored apart from the joint entries and
+   * belong to the header's root name (binary SEQ's location blocks) */
+  SQ_FORMAT_ROOT_APART = 1 << 3,
 } SqFormatFlags;
 
 typedef struct
