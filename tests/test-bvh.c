@@ -9,27 +9,6 @@
 
 #include "test-utils.h"
 
-/* from sq-format-bvh.c */
-
-
-static SqClip *
-load_text (const char *text,
-           GError    **error)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-  return sq_load_bytes (bytes, NULL, NULL, NULL, error);
-}
-
-static gboolean
-has_line (GPtrArray  *lines,
-          const char *fragment)
-{
-  for (guint i = 0; i < lines->len; i++)
-    if (strstr (lines->pdata[i], fragment) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* Rotation about one axis as a 3x3 matrix, angle in degrees */
 static void
 axis_matrix (int    axis,
@@ -281,7 +260,7 @@ test_line_ends_and_loose_numbers (void)
     "  End Site tip\r  {\r    OFFSET 0 1 .5\r  }\r}\rMotion\rFrames:\t3\rFrame Time:\t.0083333\r"
     "1 2 3\r-.5 +4 5e1\r7 8 9";
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (text, &error);
+  g_autoptr(SqClip) clip = tu_load_text (text, NULL, &error);
   g_autoptr(GBytes) out = NULL;
   const SqTrack *rot;
 
@@ -493,16 +472,16 @@ test_conversions (void)
 
   /* BVH → text SEQ: the hierarchy, offsets and channel orders are reported */
   seq = tu_save (clip, "seq-text", losses);
-  g_assert_true (has_line (losses, "OFFSET"));
-  g_assert_true (has_line (losses, "channel order"));
-  g_assert_true (has_line (losses, "End Site"));
-  g_assert_true (has_line (losses, "hierarchy"));
+  g_assert_true (tu_has_line (losses, "OFFSET"));
+  g_assert_true (tu_has_line (losses, "channel order"));
+  g_assert_true (tu_has_line (losses, "End Site"));
+  g_assert_true (tu_has_line (losses, "hierarchy"));
 
   /* text SEQ → BVH: one ROOT, the others under it, keys on the frame grid */
   from_seq = tu_load_ok (spec);
   g_ptr_array_set_size (losses, 0);
   bvh = tu_save (from_seq, "bvh", losses);
-  g_assert_true (has_line (losses, "ROOT"));
+  g_assert_true (tu_has_line (losses, "ROOT"));
   back = tu_load_ok (bvh);
   g_assert_cmpuint (back->n_joints, ==, from_seq->n_joints);
   g_assert_cmpstr (back->joints[0].name, ==, "pelvis");

@@ -9,24 +9,6 @@
 
 #include "test-utils.h"
 
-static SqClip *
-load_text (const char *text,
-           GError    **error)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-  return sq_load_bytes (bytes, NULL, sq_format_by_id ("dx"), NULL, error);
-}
-
-static gboolean
-has_loss (GPtrArray  *losses,
-          const char *fragment)
-{
-  for (guint i = 0; i < losses->len; i++)
-    if (strstr (losses->pdata[i], fragment) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 static gsize
 count_channel (const SqClip *clip,
                SqChannel     c)
@@ -156,7 +138,7 @@ test_corpus (void)
       /* to text SEQ: the frames and meshes are listed as lost */
       seq = sq_save_bytes (clip, sq_format_by_id ("seq-text"), NULL, losses, NULL);
       g_assert_nonnull (seq);
-      g_assert_true (has_loss (losses, "frames, meshes and other templates"));
+      g_assert_true (tu_has_line (losses, "frames, meshes and other templates"));
     }
 }
 
@@ -196,7 +178,7 @@ static void
 test_aw_example (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (aw_example, &error);
+  g_autoptr(SqClip) clip = tu_load_text (aw_example, "dx", &error);
   const SqTrack *t;
   GVariant *v;
 
@@ -251,7 +233,7 @@ test_matrix_keys (void)
     "AnimationSet { Animation { { bone } AnimationKey { 4; 1;\n"
     "  5;16;0,2,0,0, -2,0,0,0, 0,0,2,0, 1,2,3,1;;; } } }\n";
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (text, &error);
+  g_autoptr(SqClip) clip = tu_load_text (text, "dx", &error);
   const SqJoint *j;
   double s = sqrt (0.5);
 
@@ -275,7 +257,7 @@ test_matrix_keys (void)
       "xof 0303txt 0032\n"
       "AnimationSet { Animation { { bone } AnimationKey { 3; 1;\n"
       "  0;16;1,0,0,0, 1,1,0,0, 0,0,1,0, 0,0,0,1;;; } } }\n";
-    g_autoptr(SqClip) c2 = load_text (sheared, &error);
+    g_autoptr(SqClip) c2 = tu_load_text (sheared, "dx", &error);
     g_assert_no_error (error);
     g_assert_cmpuint (c2->warnings->len, >=, 1);
     g_assert_cmpfloat (c2->fps, ==, 30);    /* the default */
@@ -285,8 +267,8 @@ test_matrix_keys (void)
 static void
 test_from_seq (void)
 {
-  g_autoptr(SqClip) seq = load_text ("xof 0303txt 0032\n"
-                                     "AnimationSet a { Animation { {p} AnimationKey { 0; 1; 0;4;1,0,0,0;;; } } }", NULL);
+  g_autoptr(SqClip) seq = tu_load_text ("xof 0303txt 0032\n"
+                                     "AnimationSet a { Animation { {p} AnimationKey { 0; 1; 0;4;1,0,0,0;;; } } }", "dx", NULL);
   g_autoptr(GBytes) text = tu_save (seq, "seq-text", NULL);
   g_autoptr(SqClip) clip = tu_load_ok (text);
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
@@ -344,7 +326,7 @@ test_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(SqClip) clip = load_text (bad_cases[i].text, &error);
+      g_autoptr(SqClip) clip = tu_load_text (bad_cases[i].text, "dx", &error);
 
       g_test_message ("case %u: %s", i, error ? error->message : "(no error)");
       g_assert_null (clip);

@@ -9,29 +9,11 @@
 
 #include "test-utils.h"
 
-static SqClip *
-load_text (const char *text,
-           GError    **error)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-  return sq_load_bytes (bytes, NULL, NULL, NULL, error);
-}
-
-static gboolean
-has_loss (GPtrArray  *losses,
-          const char *fragment)
-{
-  for (guint i = 0; i < losses->len; i++)
-    if (strstr (losses->pdata[i], fragment) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 test_spec_example (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (tu_spec_example, &error);
+  g_autoptr(SqClip) clip = tu_load_text (tu_spec_example, NULL, &error);
   const SqTrack *rot, *pos;
   double half = 349.1282 * G_PI / 360.0;
   double len = sqrt (0.005932 * 0.005932 + 0.999982 * 0.999982);
@@ -63,7 +45,7 @@ test_write_exact (void)
 {
   /* the spec's own layout (CRLF, spaces, its decimals) comes back byte for
    * byte from the writer, not only from the unedited-source shortcut */
-  g_autoptr(SqClip) clip = load_text (tu_spec_example, NULL);
+  g_autoptr(SqClip) clip = tu_load_text (tu_spec_example, NULL, NULL);
   g_autoptr(GBytes) out = tu_save (clip, "seq-text", NULL);
   gsize len;
   const char *data = g_bytes_get_data (out, &len);
@@ -88,7 +70,7 @@ test_lenient_syntax (void)
     "1000 1 0 0 45 0 0 0 2 2 2\r\n"
     "0 1 0 0 0 0 0 0 1 1 1";     /* unsorted, no final line end */
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (text, &error);
+  g_autoptr(SqClip) clip = tu_load_text (text, NULL, &error);
   const SqTrack *rot;
 
   g_assert_no_error (error);
@@ -139,7 +121,7 @@ test_rules_reported (void)
     "0 0 0 1 0 0 0 0\r\n"
     "900 0 0 1 0 0 0 0\r\n";
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) clip = load_text (text, &error);
+  g_autoptr(SqClip) clip = tu_load_text (text, NULL, &error);
   g_autoptr(GPtrArray) findings = NULL;
   guint errors = 0;
 
@@ -160,9 +142,9 @@ test_rules_reported (void)
     g_autoptr(SqClip) again = tu_load_ok (out);
 
     g_assert_cmpuint (again->warnings->len, ==, 0);
-    g_assert_true (has_loss (losses, "a key at 0 ms is added"));
-    g_assert_true (has_loss (losses, "holding the pose"));
-    g_assert_true (has_loss (losses, "extended"));
+    g_assert_true (tu_has_line (losses, "a key at 0 ms is added"));
+    g_assert_true (tu_has_line (losses, "holding the pose"));
+    g_assert_true (tu_has_line (losses, "extended"));
   }
 }
 
@@ -225,10 +207,10 @@ test_binary_to_text (void)
   g_autoptr(SqClip) bin2 = tu_load_ok (back);
 
   /* what text SEQ has no place for */
-  g_assert_true (has_loss (losses, "model name"));
-  g_assert_true (has_loss (losses, "7F7F7F79"));
-  g_assert_true (has_loss (losses, "block 4"));
-  g_assert_false (has_loss (losses, "rounded"));   /* frames land on whole ms and come back */
+  g_assert_true (tu_has_line (losses, "model name"));
+  g_assert_true (tu_has_line (losses, "7F7F7F79"));
+  g_assert_true (tu_has_line (losses, "block 4"));
+  g_assert_false (tu_has_line (losses, "rounded"));   /* frames land on whole ms and come back */
 
   /* the text follows the spec's rules */
   g_assert_cmpuint (txt->warnings->len, ==, 0);
@@ -271,17 +253,17 @@ test_text_to_binary_losses (void)
     "back frames=2\r\n"
     "0 0 0 1 0 0.5 0 0 1 1 1\r\n"
     "990 0 0 1 0 0.5 0 0 2 2 2\r\n";
-  g_autoptr(SqClip) clip = load_text (text, NULL);
+  g_autoptr(SqClip) clip = tu_load_text (text, NULL, NULL);
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GBytes) out = tu_save (clip, "seq-binary", losses);
   g_autoptr(SqClip) bin = tu_load_ok (out);
 
   for (guint i = 0; i < losses->len; i++)
     g_test_message ("loss: %s", (char *) losses->pdata[i]);
-  g_assert_true (has_loss (losses, "“back”: 2 translation keys dropped"));
-  g_assert_true (has_loss (losses, "“back”: 2 scale keys dropped"));
-  g_assert_true (has_loss (losses, "rounded to the nearest 1/30 s"));
-  g_assert_true (has_loss (losses, "fall on the same step"));
+  g_assert_true (tu_has_line (losses, "“back”: 2 translation keys dropped"));
+  g_assert_true (tu_has_line (losses, "“back”: 2 scale keys dropped"));
+  g_assert_true (tu_has_line (losses, "rounded to the nearest 1/30 s"));
+  g_assert_true (tu_has_line (losses, "fall on the same step"));
   g_assert_cmpuint (bin->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
   g_assert_cmpuint (bin->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
   g_assert_cmpfloat (bin->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], ==, 3.0);

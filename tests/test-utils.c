@@ -132,6 +132,26 @@ tu_load_ok (GBytes *bytes)
   return clip;
 }
 
+SqClip *
+tu_load_text (const char *text,
+              const char *format_id,
+              GError    **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+  return sq_load_bytes (bytes, NULL, format_id ? sq_format_by_id (format_id) : NULL, NULL, error);
+}
+
+gboolean
+tu_has_line (GPtrArray  *lines,
+             const char *fragment)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (strstr (lines->pdata[i], fragment) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 GBytes *
 tu_save (const SqClip *clip,
          const char   *format_id,

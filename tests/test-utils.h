@@ -27,6 +27,10 @@ GBytes     *tu_read       (const char *path);
 SqClip     *tu_load       (GBytes *bytes, GError **error);
 /* Loads and checks the model invariants */
 SqClip     *tu_load_ok    (GBytes *bytes);
+/* Reads text as `format_id`, or through detection when NULL */
+SqClip     *tu_load_text  (const char *text, const char *format_id, GError **error);
+/* TRUE when one of the strings (losses, warnings) contains `fragment` */
+gboolean    tu_has_line   (GPtrArray *lines, const char *fragment);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
 /* The spec's text SEQ example (7 limbs) */
 extern const char tu_spec_example[];

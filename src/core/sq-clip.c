@@ -162,6 +162,36 @@ sq_props_get_bool (const SqProps *props,
   return fallback;
 }
 
+gint64
+sq_props_get_int (const SqProps *props,
+                  const char    *key,
+                  gint64         fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v == NULL)
+    return fallback;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (v);
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
+    return g_variant_get_uint32 (v);
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    return g_variant_get_int64 (v);
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (v);
+  return fallback;
+}
+
+double
+sq_props_get_double (const SqProps *props,
+                     const char    *key,
+                     double         fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE) ? g_variant_get_double (v) : fallback;
+}
+
 gsize
 sq_props_size (const SqProps *props)
 {

@@ -158,6 +158,13 @@ guint       sq_props_get_uint          (const SqProps *props,
 gboolean    sq_props_get_bool          (const SqProps *props,
                                         const char   *key,
                                         gboolean      fallback);
+/* Whole numbers of any integer or boolean type, and doubles */
+gint64      sq_props_get_int           (const SqProps *props,
+                                        const char   *key,
+                                        gint64        fallback);
+double      sq_props_get_double        (const SqProps *props,
+                                        const char   *key,
+                                        double        fallback);
 gsize       sq_props_size              (const SqProps *props);
 const char *sq_props_key_at            (const SqProps *props,
                                         gsize         i);

@@ -317,13 +317,13 @@ reparent_children (SqEdit *edit,
                    SqClip *clip,
                    gssize  j)
 {
-  GVariant *v = sq_props_get (clip->joints[j].extra, "parent");
-  gint32 grandparent = v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32 (v) : -1;
+  gint32 grandparent = (gint32) sq_props_get_int (clip->joints[j].extra, "parent", -1);
 
   if (grandparent > j)
     grandparent--;
   for (gsize k = 0; k < clip->n_joints; k++)
     {
+      GVariant *v;
       gint32 p, np;
 
       if ((gssize) k == j)

@@ -245,30 +245,6 @@ validate_aw (const SqClip *clip,
 #define SL_DEFAULT_EASE      0.3
 #define SL_DEFAULT_HAND      1
 
-static gint64
-sl_prop_int (const SqProps *props, const char *key, gint64 fallback)
-{
-  GVariant *v = sq_props_get (props, key);
-
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
-    return g_variant_get_int32 (v);
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
-    return g_variant_get_uint32 (v);
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
-    return g_variant_get_boolean (v);
-  return fallback;
-}
-
-static double
-sl_prop_double (const SqProps *props, const char *key, double fallback)
-{
-  GVariant *v = sq_props_get (props, key);
-
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
-    return g_variant_get_double (v);
-  return fallback;
-}
-
 /* the value as the writer stores it, in single precision */
 static double
 sl_f32 (double v)
@@ -406,8 +382,8 @@ validate_sl (const SqClip *clip,
              GPtrArray    *findings)
 {
   const SqProps *x = clip->extra;
-  gint64 base = sl_prop_int (x, "priority", SL_DEFAULT_PRIORITY);
-  gint64 hand = sl_prop_int (x, "hand-pose", SL_DEFAULT_HAND);
+  gint64 base = sq_props_get_int (x, "priority", SL_DEFAULT_PRIORITY);
+  gint64 hand = sq_props_get_int (x, "hand-pose", SL_DEFAULT_HAND);
   double duration = sl_f32 (clip->duration);
   const char *fields[] = { "loop-in", "loop-out", "ease-in", "ease-out" };
   const char *labels[] = { N_("loop in point"), N_("loop out point"), N_("ease in time"), N_("ease out time") };
@@ -441,7 +417,7 @@ validate_sl (const SqClip *clip,
                  SL_MAX_PRIORITY);
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    if (!isfinite (sl_f32 (sl_prop_double (x, fields[i], defaults[i]))))
+    if (!isfinite (sl_f32 (sq_props_get_double (x, fields[i], defaults[i]))))
       add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the %s is not a finite number"),
                    g_dgettext (GETTEXT_PACKAGE, labels[i]));
 
@@ -461,7 +437,7 @@ validate_sl (const SqClip *clip,
   for (gsize j = 0; j < clip->n_joints; j++)
     {
       const SqJoint *joint = &clip->joints[j];
-      gint64 prio = sl_prop_int (joint->extra, "priority", base);
+      gint64 prio = sq_props_get_int (joint->extra, "priority", base);
       SqSlNameKind kind = sq_sl_lookup_name (joint->name, NULL);
 
       if (kind == SQ_SL_NAME_SPECIAL)

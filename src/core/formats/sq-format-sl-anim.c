@@ -676,30 +676,6 @@ typedef struct
   gsize         nonfinite;
 } WriteState;
 
-static gint32
-prop_int (const SqProps *props, const char *key, gint32 fallback)
-{
-  GVariant *v = sq_props_get (props, key);
-
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
-    return g_variant_get_int32 (v);
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
-    return (gint32) g_variant_get_uint32 (v);
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
-    return g_variant_get_boolean (v);
-  return fallback;
-}
-
-static double
-prop_double (const SqProps *props, const char *key, double fallback)
-{
-  GVariant *v = sq_props_get (props, key);
-
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
-    return g_variant_get_double (v);
-  return fallback;
-}
-
 static double
 finite_or_zero (WriteState *st, double v)
 {
@@ -969,7 +945,7 @@ sl_write (const SqClip        *clip,
 
   put_le16 (out, version);
   put_le16 (out, sub);
-  put_le32 (out, (guint32) prop_int (x, "priority", SL_DEFAULT_PRIORITY));
+  put_le32 (out, (guint32) (gint32) sq_props_get_int (x, "priority", SL_DEFAULT_PRIORITY));
   put_f32 (out, clip->duration);
   {
     GVariant *emote = sq_props_get (x, "emote");
@@ -977,12 +953,12 @@ sl_write (const SqClip        *clip,
                     ? g_variant_get_string (emote, NULL) : "";
     put_cstring (out, s, own ? sq_props_get (x, "emote-field") : NULL);
   }
-  put_f32 (out, prop_double (x, "loop-in", 0.0));
-  put_f32 (out, prop_double (x, "loop-out", clip->duration));
-  put_le32 (out, (guint32) prop_int (x, "loop", 0));
-  put_f32 (out, prop_double (x, "ease-in", SL_DEFAULT_EASE));
-  put_f32 (out, prop_double (x, "ease-out", SL_DEFAULT_EASE));
-  put_le32 (out, (guint32) prop_int (x, "hand-pose", SL_DEFAULT_HAND));
+  put_f32 (out, sq_props_get_double (x, "loop-in", 0.0));
+  put_f32 (out, sq_props_get_double (x, "loop-out", clip->duration));
+  put_le32 (out, (guint32) (gint32) sq_props_get_int (x, "loop", 0));
+  put_f32 (out, sq_props_get_double (x, "ease-in", SL_DEFAULT_EASE));
+  put_f32 (out, sq_props_get_double (x, "ease-out", SL_DEFAULT_EASE));
+  put_le32 (out, (guint32) (gint32) sq_props_get_int (x, "hand-pose", SL_DEFAULT_HAND));
   if (clip->n_joints > G_MAXINT32)
     {
       g_set_error_literal (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE, _("Too many joints"));
@@ -995,7 +971,7 @@ sl_write (const SqClip        *clip,
       const SqJoint *joint = &clip->joints[j];
 
       put_cstring (out, joint->name, own ? sq_props_get (joint->extra, "name-bytes") : NULL);
-      put_le32 (out, (guint32) prop_int (joint->extra, "priority", prop_int (x, "priority", SL_DEFAULT_PRIORITY)));
+      put_le32 (out, (guint32) (gint32) sq_props_get_int (joint->extra, "priority", (gint32) sq_props_get_int (x, "priority", SL_DEFAULT_PRIORITY)));
       write_track (&st, out, joint, SQ_CHANNEL_ROTATION);
       write_track (&st, out, joint, SQ_CHANNEL_TRANSLATION);
       if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
