@@ -61,33 +61,6 @@ sq_clip_check (const SqClip *clip,
 
 /* ---- ActiveWorlds ---------------------------------------------------------- */
 
-/* Tags 1-42 (formats.md 4; the SEQ spec's table). Tag 28 is "obj" in the AW
- * 5.1 help and "obj1" in the SEQ page: both are accepted. */
-static const char * const aw_names[] = {
-  NULL, "pelvis", "back", "neck", "head", "rtsternum", "rtshoulder", "rtelbow", "rtwrist",
-  "rtfingers", "lfsternum", "lfshoulder", "lfelbow", "lfwrist", "lffingers", "rthip", "rtknee",
-  "rtankle", "rttoes", "lfhip", "lfknee", "lfankle", "lftoes", "neck2", "tail", "tail2", "tail3",
-  "tail4", "obj1", "obj2", "obj3", "hair", "hair2", "hair3", "hair4", "rtbreast", "lfbreast",
-  "rteye", "lfeye", "lips", "nose", "rtear", "lfear",
-};
-
-const char *
-sq_aw_joint_name (guint tag)
-{
-  return tag >= 1 && tag < G_N_ELEMENTS (aw_names) ? aw_names[tag] : NULL;
-}
-
-guint
-sq_aw_joint_tag (const char *name)
-{
-  if (g_ascii_strcasecmp (name, "obj") == 0)
-    return 28;
-  for (guint i = 1; i < G_N_ELEMENTS (aw_names); i++)
-    if (g_ascii_strcasecmp (aw_names[i], name) == 0)
-      return i;
-  return 0;
-}
-
 static void
 add_finding (GPtrArray  *findings,
              SqSeverity  severity,

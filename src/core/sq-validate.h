@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
+#include "sq-aw-skeleton.h"
 
 G_BEGIN_DECLS
 
@@ -42,8 +43,5 @@ GPtrArray  *sq_validate            (const SqClip *clip,
 gboolean    sq_findings_have_errors (GPtrArray   *findings);
 const char * const *sq_validate_targets (void);
 
-/* The 42 classic ActiveWorlds joint names, by tag number 1..42 (index 0 unused) */
-const char *sq_aw_joint_name       (guint        tag);
-guint       sq_aw_joint_tag        (const char  *name);
 
 G_END_DECLS
