@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [FILE…]
+ *   sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [FILE…]
  *
  * Without FILEs it generates deterministic files of each writable format at
  * each size (a clip of 40 joints with random rotations and root locations,
@@ -13,10 +13,12 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sq-core.h"
 
@@ -54,6 +56,21 @@ compare_double (const void *a,
   return x < y ? -1 : x > y;
 }
 
+/* --clock cpu: the process's CPU time instead of the wall clock, for a
+ * machine that other work shares (time spent descheduled is not counted) */
+static gboolean cpu_clock;
+
+static gint64
+now_us (void)
+{
+  struct timespec ts;
+
+  if (!cpu_clock)
+    return g_get_monotonic_time ();
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* seconds per operation, median over runs */
 static double
 measure (gboolean (*op) (gpointer), gpointer data, guint runs)
@@ -63,13 +80,13 @@ measure (gboolean (*op) (gpointer), gpointer data, guint runs)
   for (guint r = 0; r < runs; r++)
     {
       guint n = 0;
-      gint64 start = g_get_monotonic_time (), now;
+      gint64 start = now_us (), now;
       do
         {
           if (!op (data))
             return NAN;
           n++;
-          now = g_get_monotonic_time ();
+          now = now_us ();
         }
       while (now - start < 50000);
       t[r] = (now - start) / 1e6 / n;
@@ -77,6 +94,9 @@ measure (gboolean (*op) (gpointer), gpointer data, guint runs)
   qsort (t, runs, sizeof (double), compare_double);
   return t[runs / 2];
 }
+
+/* --only read|write: one side alone, for profiling */
+static gboolean only_read, only_write;
 
 typedef struct
 {
@@ -208,6 +228,9 @@ bench_one (const char     *label,
   long before, peak;
   gsize keys;
 
+  /* freed memory of earlier runs back to the system first, or a read that
+   * reuses it would show no rise */
+  malloc_trim (0);
   reset_peak ();
   before = read_status_kb ("VmRSS:");
   job.clip = sq_load_bytes (bytes, NULL, format, NULL, NULL);
@@ -219,12 +242,12 @@ bench_one (const char     *label,
     }
   format = job.format = job.clip->format;
   keys = sq_clip_count_keys (job.clip);
-  t_read = measure (op_read, &job, runs);
-  if (sq_format_can_write (format))
+  t_read = only_write ? NAN : measure (op_read, &job, runs);
+  if (sq_format_can_write (format) && !only_read)
     t_write = measure (op_write, &job, runs);
-  printf ("%-11s %-28s %9.2f MB %11" G_GSIZE_FORMAT " keys  read %8.1f MB/s %7.1f Mkeys/s  write %8.1f MB/s  peak +%.2fx\n",
+  printf ("%-11s %-28s %9.2f MB %11" G_GSIZE_FORMAT " keys  read %8.1f MB/s %7.1f Mkeys/s  write %8.1f MB/s  peak +%.2fx (+%ld kB)\n",
           format->id, label, mb, keys, mb / t_read, keys / t_read / 1e6, mb / t_write,
-          (peak - before) * 1024.0 / g_bytes_get_size (bytes));
+          (peak - before) * 1024.0 / g_bytes_get_size (bytes), peak - before);
   fflush (stdout);
   sq_clip_free (job.clip);
 }
@@ -249,17 +272,25 @@ main (int    argc,
         }
       else if (strcmp (argv[i], "--write-dir") == 0 && i + 1 < argc)
         write_dir = argv[++i];
+      else if (strcmp (argv[i], "--clock") == 0 && i + 1 < argc)
+        cpu_clock = strcmp (argv[++i], "cpu") == 0;
+      else if (strcmp (argv[i], "--only") == 0 && i + 1 < argc)
+        {
+          i++;
+          only_read = strcmp (argv[i], "read") == 0;
+          only_write = strcmp (argv[i], "write") == 0;
+        }
       else if (strcmp (argv[i], "--help") == 0)
         {
-          printf ("Usage: sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [FILE…]\n");
+          printf ("Usage: sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [FILE…]\n");
           return 0;
         }
       else
         g_ptr_array_add (files, argv[i]);
     }
 
-  printf ("# sequin-bench %s: median of %u runs; peak = rise of peak RSS while reading / file size\n",
-          PACKAGE_VERSION, runs);
+  printf ("# sequin-bench %s: median of %u runs (%s time); peak = rise of peak RSS while reading / file size\n",
+          PACKAGE_VERSION, runs, cpu_clock ? "CPU" : "wall");
   if (files->len > 0)
     {
       for (guint i = 0; i < files->len; i++)

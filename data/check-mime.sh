@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-mime.sh MIME-XML: builds a private shared-mime-info database from
 # MIME-XML in a temporary folder and checks, through GIO, that binary and text
-# SEQ files get Sequin's MIME types. Nothing outside the temporary folder is
+# SEQ, Second Life .anim, BVH and DirectX .x files get Sequin's MIME types. Nothing outside the temporary folder is
 # read for the new types or written. Exits 77 (skip) without the tools.
 set -eu
 
@@ -29,6 +29,12 @@ printf '\177\177\177\171\000\036\000\000\000\001' > "$tmp/files/binary-no-extens
 printf 'AWSQ Version=1 Limbs=1 Duration=1000\r\npelvis 2\r\n0 0 0 1 0\r\n1000 0 0 1 0\r\n' > "$tmp/files/walk.seq"
 printf 'awsq version=1 limbs=0 duration=33\r\n' > "$tmp/files/lower.seq"
 printf 'AWSQ Version=1 Limbs=0 Duration=33\r\n' > "$tmp/files/text-no-extension"
+# .anim: no signature to go by (version 1.0 is 01 00 00 00), the name decides
+printf '\001\000\000\000\004\000\000\000\000\000\200?\000' > "$tmp/files/wave.anim"
+printf 'HIERARCHY\nROOT hip\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Xrotation Yrotation Zrotation\n\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\nMOTION\nFrames: 1\nFrame Time: 0.033333\n0 0 0\n' > "$tmp/files/pose.bvh"
+printf 'HIERARCHY\r\nROOT Hips\r\n{\r\n}\r\n' > "$tmp/files/bvh-no-extension"
+printf 'xof 0303txt 0032\r\nAnimTicksPerSecond {\r\n 30;\r\n}\r\n' > "$tmp/files/walk.x"
+printf 'xof 0302txt 0064\nAnimationSet wave {\n}\n' > "$tmp/files/dx-no-extension"
 
 failures=0
 expect () {
@@ -47,5 +53,10 @@ expect binary-no-extension application/x-activeworlds-seq
 expect walk.seq text/x-activeworlds-seq
 expect lower.seq text/x-activeworlds-seq
 expect text-no-extension text/x-activeworlds-seq
+expect wave.anim application/x-secondlife-animation
+expect pose.bvh application/x-bvh
+expect bvh-no-extension application/x-bvh
+expect walk.x text/x-directx-animation
+expect dx-no-extension text/x-directx-animation
 
 [ "$failures" -eq 0 ]

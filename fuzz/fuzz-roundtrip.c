@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sq-core.h"
 
@@ -22,8 +23,18 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   gsize n_formats;
   const SqFormat * const *formats = sq_formats (&n_formats);
 
+  double last = 0;
+
   if (clip == NULL)
     return 0;
+  /* the latest key: BVH writes every frame up to it */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *t = &clip->joints[j].tracks[c];
+        if (t->n_keys > 0 && t->keys[t->n_keys - 1].time > last)
+          last = t->keys[t->n_keys - 1].time;
+      }
 
   for (gsize f = 0; f < n_formats; f++)
     {
@@ -32,6 +43,13 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_autoptr(GError) error = NULL;
 
       if (!sq_format_can_write (formats[f]))
+        continue;
+      /* a key far out in time makes a frame grid of that many frames: a
+       * large output that is right but slow to write, read and write
+       * again under the sanitizers (a binary SEQ key at frame 20,000 gives
+       * a 29 MB BVH); such inputs skip BVH here and stay in the robustness
+       * test's reach */
+      if (strcmp (formats[f]->id, "bvh") == 0 && MAX (clip->duration, last) * MAX (clip->fps, 30.0) * (clip->n_joints + 1) > 400000.0)
         continue;
       once = sq_save_bytes (clip, formats[f], &opts, NULL, &error);
       if (once == NULL)

@@ -1,42 +1,111 @@
 #!/usr/bin/env bash
-# fuzz/run-fuzzers.sh SECONDS: builds the harnesses with clang and runs each
-# for SECONDS (default 60) on seeds from the tests, the sample and the corpus.
-# A crash is saved under tests/data/regressions/ and the script fails; the
-# robustness test replays everything there.
-set -euo pipefail
+# fuzz/run-fuzzers.sh [SECONDS [HARNESS…]]: builds the libFuzzer harnesses
+# with clang and runs each for SECONDS (default 60): one per reader
+# (fuzz-load-ID, seeded with the files of that format and its dictionary),
+# the read → write → read harness (fuzz-roundtrip, every seed and every
+# dictionary) and the number reader/writers against the C library
+# (fuzz-numbers). Without HARNESS names, all seven run one after the other.
+#
+# Seeds: the corpus files up to 64 KiB, the bundled sample, every file in
+# tests/data/regressions/, and each small corpus file converted into every
+# writable format by sequin-cli (text SEQ and .x have few real files).
+#
+# Prints one line per harness:
+#   fuzz-result NAME pass|fail EXECS COV FT
+# A crash, a leak, a hang (over 25 s on one input) or an allocation beyond
+# 2 GB is a failure: the input is saved as tests/data/regressions/NAME-…
+# and the script exits 1. The robustness test replays everything there.
+# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS_NICE (nice level).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
-build=build-fuzz
-if [ ! -d "$build" ]; then
-  CC=clang meson setup "$build" -Dfuzzing=true -Dgui=false -Dtests=false \
-    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+shift || true
+build=${FUZZ_BUILD:-build-fuzz}
+nice_level=${FUZZ_JOBS_NICE:-0}
+readers="seq-binary seq-text sl-anim bvh dx"
+harnesses=("$@")
+if [ ${#harnesses[@]} = 0 ]; then
+  for r in $readers; do harnesses+=("fuzz-load-$r"); done
+  harnesses+=(fuzz-roundtrip fuzz-numbers)
 fi
-meson compile -C "$build" >/dev/null
+
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang meson setup "$build" -Dfuzzing=true -Dgui=false -Dtests=false \
+    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+fi
+meson compile -C "$build" >/dev/null || exit 1
+
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-cp data/samples/*.seq "$seeds"/ 2>/dev/null || true
-cp tests/data/regressions/* "$seeds"/ 2>/dev/null || true
-for f in ../shared/corpus/seq-binary/* ../shared/corpus/sl-anim/* ../shared/corpus/bvh/* ../shared/corpus/dx-anim/*; do
-  # the fuzzers take inputs up to 64 KiB
-  if [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ]; then cp "$f" "$seeds/$(basename "$f" | tr ' ~' '__')"; fi
+for r in $readers; do mkdir -p "$seeds/$r"; done
+mkdir -p "$seeds/all"
+add_seed () { # FILE DIR
+  [ -f "$1" ] && [ "$(stat -c %s "$1")" -le 65536 ] && cp "$1" "$2/$(basename "$1" | tr ' ~' '__')"
+  return 0
+}
+for f in ../shared/corpus/seq-binary/* data/samples/*.seq; do add_seed "$f" "$seeds/seq-binary"; done
+for f in ../shared/corpus/sl-anim/*; do add_seed "$f" "$seeds/sl-anim"; done
+for f in ../shared/corpus/bvh/*; do add_seed "$f" "$seeds/bvh"; done
+for f in ../shared/corpus/dx-anim/*; do add_seed "$f" "$seeds/dx"; done
+# conversions: a few small files of each format into every writable format
+cli="$build/src/cli/sequin-cli"
+ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; *) echo seq ;; esac; }
+for src in data/samples/wave.seq $(ls ../shared/corpus/sl-anim/* 2>/dev/null | head -4) \
+    $(find ../shared/corpus/bvh -type f -size -20k 2>/dev/null | sort | head -3) \
+    $(find ../shared/corpus/dx-anim -type f -size -64k 2>/dev/null | head -1); do
+  [ -f "$src" ] || continue
+  b=$(basename "$src" | tr ' ~.' '___')
+  for r in $readers; do
+    out="$seeds/$r/conv-$b.$(ext "$r")"
+    "$cli" convert --to "$r" "$src" "$out" >/dev/null 2>&1 || rm -f "$out"
+    [ -f "$out" ] && [ "$(stat -c %s "$out")" -gt 65536 ] && rm -f "$out"
+  done
 done
-"$build/src/cli/sequin-cli" convert --to seq-text data/samples/wave.seq "$seeds/wave-text.seq" 2>/dev/null
-cat fuzz/dicts/*.dict > "$seeds.dict"
+for r in $readers; do
+  for f in tests/data/regressions/*; do [ "$(basename "$f")" = README ] || add_seed "$f" "$seeds/$r"; done
+  cp "$seeds/$r"/* "$seeds/all/" 2>/dev/null
+done
+cat fuzz/dicts/*.dict > "$seeds/all.dict"
+# fuzz-numbers: a length byte, then a number and what follows it in a file
+mkdir -p "$seeds/numbers"
+i=0
+for n in "-0.118440314 0.909216209" "211.316904" "0.03500011560000001" "-1.5e-7," "1234567890123456789012" \
+    "0.26990228891372681" "-151.46856689453125" "9007199254740993" "1e23" ".5;"; do
+  printf "\\x$(printf %02x ${#n})%s" "$n" > "$seeds/numbers/n$i"; i=$((i + 1))
+done
+
 status=0
-for harness in fuzz-load fuzz-roundtrip; do
-  work=$(mktemp -d)
-  cp "$seeds"/* "$work"/
-  echo "== $harness for ${secs}s"
-  if ! UBSAN_OPTIONS=halt_on_error=1 "$build/fuzz/$harness" -max_total_time="$secs" -max_len=65536 -report_slow_units=60 \
-      -dict="$seeds.dict" -artifact_prefix=tests/data/regressions/"$harness"- -print_final_stats=1 \
-      "$work" 2>&1 | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|.*cov:.*DONE|==[0-9]+==ERROR|SUMMARY)'; then
-    :
+for harness in "${harnesses[@]}"; do
+  reader=${harness#fuzz-load-}
+  if [ "$harness" = fuzz-roundtrip ] || [ "$harness" = fuzz-load ]; then
+    reader=all; dict="$seeds/all.dict"
+  elif [ "$harness" = fuzz-numbers ]; then
+    reader=numbers; dict=fuzz/dicts/numbers.dict
+  else
+    dict=fuzz/dicts/$reader.dict
   fi
+  work=$(mktemp -d)
+  cp "$seeds/$reader"/* "$work"/ 2>/dev/null
+  log=$(mktemp)
+  echo "== $harness for ${secs}s on $(ls "$work" | wc -l) seeds"
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+    nice -n "$nice_level" "$build/fuzz/$harness" -max_total_time="$secs" -max_len=65536 \
+      -timeout=25 -rss_limit_mb=2048 -report_slow_units=60 \
+      -dict="$dict" -artifact_prefix=tests/data/regressions/"$harness"- -print_final_stats=1 \
+      "$work" >"$log" 2>&1
+  rc=$?
+  grep -E '^==[0-9]+==ERROR|^SUMMARY|runtime error|^artifact_prefix|Test unit written' "$log" | head -20
+  execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
+  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
   # slow units are not failures: a key at frame 2^30 makes a BVH of a
   # million frames, which is slow to write but bounded (16 M values)
   rm -f tests/data/regressions/"$harness"-slow-unit-*
-  ls tests/data/regressions/"$harness"-* >/dev/null 2>&1 && status=1
-  rm -rf "$work"
+  result=pass
+  if [ $rc != 0 ] || ls tests/data/regressions/"$harness"-* >/dev/null 2>&1; then
+    result=fail; status=1
+    tail -40 "$log"
+  fi
+  echo "fuzz-result $harness $result ${execs:-0} $(echo "${cov:-cov: 0 ft: 0}" | awk '{ print $2, $4 }')"
+  rm -rf "$work" "$log"
 done
-rm -f "$seeds.dict"
 exit $status

@@ -1,9 +1,12 @@
 #!/bin/sh
 # take-screenshots.sh: the PNGs in this folder, from the real application
 #
-# Usage: screenshots/take-screenshots.sh [BUILD-DIR] [FILE]
+# Usage: screenshots/take-screenshots.sh [BUILD-DIR] [FILE] [ANIM]
 #   BUILD-DIR  a configured build folder (default: build)
 #   FILE       the animation to show (default: the bundled data/samples/wave.seq)
+#   ANIM       a Second Life .anim for the properties and validation panels
+#              (default: a corpus file with a joint Second Life does not know,
+#              ../shared/corpus/sl-anim/46bb4359-….dat; skipped when missing)
 #
 # Runs tests/ui/sequin-screenshots (the editor's own window, driven through
 # its actions) on a virtual X display and captures it with ImageMagick's
@@ -16,6 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 build=${1:-build}
 file=${2:-$top/data/samples/wave.seq}
+anim=${3:-$top/../shared/corpus/sl-anim/46bb4359-de38-4ed8-6a22-f1f52fe8f506.dat}
+[ -f "$anim" ] || { echo "no $anim: the panel screenshots are left as they are" >&2; anim=; }
 
 case $build in
   /*) ;;
@@ -35,4 +40,4 @@ export GTK_THEME=Adwaita
 export LANGUAGE=en LC_ALL=C.UTF-8
 
 exec dbus-run-session -- xvfb-run -a -s "-screen 0 1100x720x24 -dpi 96" \
-  "$build/tests/ui/sequin-screenshots" "$here" "$file"
+  "$build/tests/ui/sequin-screenshots" "$here" "$file" ${anim:+"$anim"}

@@ -3,12 +3,33 @@
 # warnings fatal, and run the whole test suite (core, data, po and the UI
 # under a private D-Bus session and Xvfb). With --sanitize, the same suite
 # again built with AddressSanitizer + UndefinedBehaviorSanitizer (and
-# LeakSanitizer). Ends with one line: "N passed, N failed, N skipped".
+# LeakSanitizer), then every libFuzzer harness built with clang for
+# FUZZ_SECONDS (default 60) each: one per reader and read → write → read
+# (fuzz/run-fuzzers.sh; each harness run counts as one test, a crash as a
+# failure). Ends with one line: "N passed, N failed, N skipped".
+# tests/run-all.sh --coverage: line and branch coverage of src/core (gcovr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=0
 [ "${1:-}" = "--sanitize" ] && sanitize=1
+
+if [ "${1:-}" = "--coverage" ]; then
+  # line and branch coverage of the format core by its own test suite
+  # (gcc + gcovr); not part of CI
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  command -v gcovr >/dev/null || $sudo apt-get install -y -q --no-install-recommends gcovr >/dev/null
+  rm -rf build-coverage
+  meson setup build-coverage -Db_coverage=true -Dgui=false >/dev/null
+  meson compile -C build-coverage >/dev/null
+  meson test -C build-coverage --suite core --num-processes 2 >/dev/null || echo "some core tests failed"
+  echo "== lines"
+  gcovr -r . build-coverage --filter 'src/core/' | sed -n '/^File/,$p'
+  echo "== branches"
+  gcovr -r . build-coverage --filter 'src/core/' --branches | sed -n '/^File/,$p'
+  exit 0
+fi
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
@@ -21,6 +42,10 @@ $sudo apt-get install -y -q --no-install-recommends \
   xvfb xauth dbus dbus-daemon at-spi2-core \
   adwaita-icon-theme hicolor-icon-theme librsvg2-common fonts-cantarell fonts-dejavu-core \
   >/dev/null
+if [ "$sanitize" = 1 ]; then
+  # the fuzzers: clang with its libFuzzer and sanitizer runtimes
+  $sudo apt-get install -y -q --no-install-recommends clang libclang-rt-14-dev >/dev/null
+fi
 
 passed=0
 failed=0
@@ -65,6 +90,21 @@ if [ "$sanitize" = 1 ]; then
   export LSAN_OPTIONS="$supp"
   export SEQUIN_NO_RLIMIT=1   # the sanitizers' shadow memory needs the address space
   run_suite build-sanitize -Db_sanitize=address,undefined -Db_lundef=false
+
+  # fuzzers: one line "fuzz-result NAME pass|fail EXECS COV FT" per harness
+  rm -rf build-fuzz-ci
+  fuzz_log=$(mktemp)
+  start=$(date +%s)
+  FUZZ_BUILD=build-fuzz-ci bash fuzz/run-fuzzers.sh "${FUZZ_SECONDS:-60}" 2>&1 | tee "$fuzz_log" || true
+  fp=$(grep -c '^fuzz-result [^ ]* pass' "$fuzz_log" || true)
+  ff=$(grep -c '^fuzz-result [^ ]* fail' "$fuzz_log" || true)
+  if [ $((fp + ff)) = 0 ]; then
+    echo "fuzzers: none ran (build failed?)"
+    ff=1
+  fi
+  echo "fuzzers: $fp harness runs clean, $ff with findings ($(( $(date +%s) - start )) s)"
+  passed=$((passed + fp)); failed=$((failed + ff))
+  rm -f "$fuzz_log"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -231,6 +231,70 @@ test_validate (void)
   g_assert_nonnull (strstr (out, "needs one at 0"));
 }
 
+/* A --map file that keeps every joint name of `path` */
+static char *
+identity_map (const char *path)
+{
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GString) text = g_string_new ("# every joint keeps its name\n");
+  char *map = tmp ("identity.map");
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    g_string_append_printf (text, "%s = %s\n", clip->joints[j].name, clip->joints[j].name);
+  g_assert_true (g_file_set_contents (map, text->str, -1, NULL));
+  return map;
+}
+
+/* convert --map and edit --map: names from the map file, the built-in table
+ * for the others; a bad map names its line and column and writes nothing */
+static void
+test_convert_map (void)
+{
+  g_autofree char *anim = tmp ("mapped.anim"), *map = tmp ("wave.map"), *bad = tmp ("bad.map");
+  g_autofree char *out = NULL, *err = NULL, *bvh = tmp ("mapped.bvh");
+
+  g_assert_true (g_file_set_contents (map, "# test\nneck = mSpine4\nrtelbow = -\n", -1, NULL));
+  g_assert_cmpint (run (&out, NULL, "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "--map FILE"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run (NULL, &err, "convert", "--map", map, "--to", "sl-anim", sample (), anim, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "joint “rtelbow” left out (the joint map drops it)"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&out, NULL, "dump", anim, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "“mSpine4”"));
+  g_assert_nonnull (strstr (out, "“mPelvis”"));
+  g_assert_null (strstr (out, "“neck”"));
+  g_assert_null (strstr (out, "mElbowRight"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", bvh, "--to", "bvh", "--map=" , NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", bvh, "--to", "bvh", "--map", map, NULL), ==, 0);
+  g_assert_cmpint (run (&out, NULL, "dump", bvh, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "“mSpine4”"));
+  g_assert_nonnull (strstr (out, "“hip”"));
+  g_clear_pointer (&out, g_free);
+
+  g_assert_true (g_file_set_contents (bad, "neck = mNeck\n\nback mTorso\n", -1, NULL));
+  g_remove (anim);
+  g_assert_cmpint (run (NULL, &err, "convert", "--map", bad, "--to", "sl-anim", sample (), anim, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "line 3, column 5"));
+  g_assert_false (g_file_test (anim, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, NULL, "convert", "--map", sample (), anim, NULL), ==, 2);
+
+  /* a map applies within one format too */
+  {
+    g_autofree char *seq = tmp ("mapped.seq");
+    g_assert_cmpint (run (NULL, NULL, "convert", "--map", map, sample (), seq, NULL), ==, 0);
+    g_assert_cmpint (run (&out, NULL, "dump", seq, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "“mSpine4”"));
+    g_assert_null (strstr (out, "“rtelbow”"));
+    g_assert_nonnull (strstr (out, "“pelvis”"));
+  }
+}
+
 static void
 test_sl (void)
 {
@@ -252,8 +316,12 @@ test_sl (void)
   g_assert_nonnull (strstr (out, "--delete-constraint N"));
   g_clear_pointer (&out, g_free);
 
-  /* the sample's ActiveWorlds names are not Second Life joints: warnings */
-  g_assert_cmpint (run (NULL, NULL, "convert", sample (), anim, NULL), ==, 0);
+  /* the sample's ActiveWorlds names, kept by a map onto themselves, are not
+   * Second Life joints: warnings */
+  {
+    g_autofree char *map = identity_map (sample ());
+    g_assert_cmpint (run (NULL, NULL, "convert", "--map", map, sample (), anim, NULL), ==, 0);
+  }
   g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", anim, NULL), ==, 1);
   g_assert_nonnull (strstr (out, "warning: joint “rtelbow” is not a Second Life joint name"));
   g_assert_null (strstr (out, ": error:"));
@@ -296,6 +364,110 @@ test_sl (void)
   }
 }
 
+static gboolean
+file_has (const char *path, const char *fragment)
+{
+  g_autoptr(GBytes) b = tu_read (path);
+  gsize len;
+  const char *d = g_bytes_get_data (b, &len);
+
+  return memmem (d, len, fragment, strlen (fragment)) != NULL;
+}
+
+static void
+test_format_field_edits (void)
+{
+  g_autofree char *anim = tmp ("fields.anim"), *c_anim = tmp ("constrained.anim");
+  g_autofree char *bvh = tmp ("small.bvh"), *bvh_out = tmp ("slow.bvh");
+  g_autofree char *x = tmp ("small.x"), *x_out = tmp ("fast.x"), *seq_out = tmp ("fixed.seq");
+  g_autofree char *out = NULL, *err = NULL;
+  static const char bvh_text[] =
+    "HIERARCHY\nROOT hip\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.0333333\n0 0 0\n10 0 0\n";
+  static const char x_text[] =
+    "xof 0303txt 0032\r\nAnimationSet Walk {\r\n  AnimTicksPerSecond {\r\n    30;\r\n  }\r\n"
+    "  Animation {\r\n    {aw_pelvis}\r\n    AnimationKey {\r\n      0;\r\n      2;\r\n"
+    "      0;4;1.000000,0.000000,0.000000,0.000000;;,\r\n"
+    "      30;4;1.000000,0.000000,0.000000,0.000000;;;\r\n    }\r\n  }\r\n}\r\n";
+
+  g_assert_cmpint (run (&out, NULL, "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "--set-constraint N:SPEC"));
+  g_assert_nonnull (strstr (out, "--add-constraint SPEC"));
+  g_assert_nonnull (strstr (out, "--frame-rate FPS"));
+  g_assert_nonnull (strstr (out, "--frame-time SECONDS"));
+  g_assert_nonnull (strstr (out, "--set-name NAME"));
+  g_clear_pointer (&out, g_free);
+
+  /* .anim constraints: add one, then change two of its fields */
+  g_assert_cmpint (run (NULL, NULL, "convert", sample (), anim, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", c_anim,
+                        "--add-constraint", "chain=2,source=L_HAND,target=GROUND,ease-in=0:0.5,ease-out=1.5:2",
+                        "--set-constraint=1:type=plane,target-offset=0:0:-0.5", NULL), ==, 0);
+  g_clear_pointer (&err, g_free);
+  {
+    g_autoptr(GBytes) b = tu_read (c_anim);
+    g_autoptr(SqClip) clip = tu_load_ok (b);
+    SqSlConstraint c;
+
+    g_assert_cmpuint (sq_sl_constraint_count (clip), ==, 1);
+    g_assert_true (sq_sl_constraint_get (clip, 0, &c));
+    g_assert_cmpuint (c.chain_length, ==, 2);
+    g_assert_cmpuint (c.type, ==, 1);
+    g_assert_cmpstr (c.source_volume, ==, "L_HAND");
+    g_assert_cmpstr (c.target_volume, ==, "GROUND");
+    g_assert_cmpfloat (c.target_offset[2], ==, -0.5);
+    g_assert_cmpfloat (c.ease_in_stop, ==, 0.5);
+    g_assert_cmpfloat (c.ease_out_start, ==, 1.5);
+  }
+  /* refused by the core: exit 1; bad syntax: exit 2 */
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", c_anim, "--add-constraint", "chain=2,target=GROUND", NULL),
+                   ==, 1);
+  g_assert_nonnull (strstr (err, "collision volume"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", c_anim, "-o", anim, "--set-constraint", "2:chain=1", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", c_anim, "--add-constraint", "colour=red", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "colour"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", c_anim, "--set-constraint", "chain=1", NULL), ==, 2);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", c_anim, "--add-constraint",
+                        "source=L_HAND,target=GROUND,source-offset=1:2", NULL), ==, 2);
+  g_clear_pointer (&err, g_free);
+
+  /* BVH Frame Time */
+  g_assert_true (g_file_set_contents (bvh, bvh_text, -1, NULL));
+  g_assert_cmpint (run (NULL, NULL, "edit", bvh, "-o", bvh_out, "--frame-time", "0.05", NULL), ==, 0);
+  g_assert_true (file_has (bvh_out, "\nFrame Time: 0.05\n"));
+  g_assert_cmpint (run (NULL, NULL, "edit", bvh, "-o", bvh_out, "--frame-rate=10", NULL), ==, 0);
+  g_assert_true (file_has (bvh_out, "\nFrame Time: 0.1\n"));
+  g_assert_cmpint (run (NULL, &err, "edit", bvh, "-o", bvh_out, "--frame-time", "20", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", bvh, "-o", bvh_out, "--frame-rate", "fast", NULL), ==, 2);
+  g_clear_pointer (&err, g_free);
+
+  /* .x ticks per second and set name */
+  g_assert_true (g_file_set_contents (x, x_text, -1, NULL));
+  g_assert_cmpint (run (NULL, NULL, "edit", x, "-o", x_out, "--frame-rate", "60", "--set-name", "Run", NULL), ==, 0);
+  g_assert_true (file_has (x_out, "\r\nAnimationSet Run {\r\n"));
+  g_assert_true (file_has (x_out, "AnimTicksPerSecond {\r\n    60;\r\n"));
+  g_assert_true (file_has (x_out, "\r\n      30;4;"));
+  g_assert_cmpint (run (NULL, &err, "edit", x, "-o", x_out, "--set-name", "two words", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", x, "-o", x_out, "--frame-rate", "29.97", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (file_has (x_out, "AnimationSet Run {"));
+
+  /* SEQ's time base is fixed */
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", seq_out, "--frame-rate", "25", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "fixed"));
+  g_assert_false (g_file_test (seq_out, G_FILE_TEST_EXISTS));
+
+  /* validate --target aw on the .x: ticks 60 are fine, the limb is known */
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "aw", x_out, NULL), ==, 0);
+  g_clear_pointer (&out, g_free);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -311,6 +483,8 @@ main (int    argc,
   g_test_add_func ("/cli/edit-matches-core", test_edit_matches_core);
   g_test_add_func ("/cli/validate", test_validate);
   g_test_add_func ("/cli/sl", test_sl);
+  g_test_add_func ("/cli/convert-map", test_convert_map);
+  g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -470,7 +470,8 @@ test_sl_edits (void)
     bytes = tu_save (clip, "sl-anim", NULL);
     again = tu_load_ok (bytes);
     g_assert_cmpint (extra_int (again->extra, "priority"), ==, 4);
-    g_assert_cmpint (extra_int (again->joints[sq_clip_find_joint (again, "neck")].extra, "priority"), ==, 3);
+    /* converted to Second Life, "neck" is written as its bone mNeck */
+    g_assert_cmpint (extra_int (again->joints[sq_clip_find_joint (again, "mNeck")].extra, "priority"), ==, 3);
     g_assert_cmpint (extra_int (again->joints[0].extra, "priority"), ==, 4);
     sq_edit_undo (e2, clip);
     sq_edit_undo (e1, clip);
@@ -561,6 +562,508 @@ test_rename_root_entry_bytes (void)
   }
 }
 
+/* ---- constraints, frame rate, .x set name ---------------------------------- */
+
+static SqSlConstraint
+make_constraint (guint8 chain, guint8 type, const char *src, const char *dst)
+{
+  SqSlConstraint c = { 0 };
+
+  c.chain_length = chain;
+  c.type = type;
+  g_strlcpy (c.source_volume, src, sizeof c.source_volume);
+  g_strlcpy (c.target_volume, dst, sizeof c.target_volume);
+  c.source_offset[0] = 0.25;
+  c.target_offset[2] = -0.5;
+  c.target_dir[1] = 1.0;
+  c.ease_in_start = 0.0;
+  c.ease_in_stop = 0.5;
+  c.ease_out_start = 1.5;
+  c.ease_out_stop = 2.0;
+  return c;
+}
+
+static void
+assert_constraint_eq (const SqSlConstraint *a, const SqSlConstraint *b)
+{
+  g_assert_cmpuint (a->chain_length, ==, b->chain_length);
+  g_assert_cmpuint (a->type, ==, b->type);
+  g_assert_cmpstr (a->source_volume, ==, b->source_volume);
+  g_assert_cmpstr (a->target_volume, ==, b->target_volume);
+  g_assert_cmpmem (a->source_offset, sizeof a->source_offset, b->source_offset, sizeof b->source_offset);
+  g_assert_cmpmem (a->target_offset, sizeof a->target_offset, b->target_offset, sizeof b->target_offset);
+  g_assert_cmpmem (a->target_dir, sizeof a->target_dir, b->target_dir, sizeof b->target_dir);
+  g_assert_cmpfloat (a->ease_in_start, ==, b->ease_in_start);
+  g_assert_cmpfloat (a->ease_in_stop, ==, b->ease_in_stop);
+  g_assert_cmpfloat (a->ease_out_start, ==, b->ease_out_start);
+  g_assert_cmpfloat (a->ease_out_stop, ==, b->ease_out_stop);
+}
+
+static void
+check_constraint_set (const SqClip *b, const SqClip *a)
+{
+  SqSlConstraint want = make_constraint (3, 1, "L_HAND", "GROUND"), got, first_b, first_a;
+  g_autoptr(GBytes) bytes = tu_save (a, "sl-anim", NULL);
+  g_autoptr(SqClip) again = tu_load_ok (bytes);
+
+  g_assert_cmpuint (sq_sl_constraint_count (a), ==, 2);
+  g_assert_true (sq_sl_constraint_get (a, 1, &got));
+  assert_constraint_eq (&got, &want);
+  /* the other one is untouched */
+  g_assert_true (sq_sl_constraint_get (b, 0, &first_b));
+  g_assert_true (sq_sl_constraint_get (a, 0, &first_a));
+  assert_constraint_eq (&first_a, &first_b);
+  /* the written file holds it */
+  g_assert_true (sq_clip_equal (again, a));
+  g_assert_true (sq_sl_constraint_get (again, 1, &got));
+  assert_constraint_eq (&got, &want);
+  g_assert_nonnull (memmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "L_HAND\0\0", 8));
+  g_assert_nonnull (memmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "GROUND\0\0", 8));
+}
+
+static void
+check_constraint_add (const SqClip *b, const SqClip *a)
+{
+  SqSlConstraint want = make_constraint (0, 0, "PELVIS", "BELLY"), got;
+  g_autoptr(GBytes) bytes = tu_save (a, "sl-anim", NULL);
+  g_autoptr(SqClip) again = tu_load_ok (bytes);
+
+  g_assert_cmpuint (sq_sl_constraint_count (b), ==, 2);
+  g_assert_cmpuint (sq_sl_constraint_count (a), ==, 3);
+  g_assert_true (sq_sl_constraint_get (again, 2, &got));
+  assert_constraint_eq (&got, &want);
+  g_assert_true (sq_clip_equal (again, a));
+  g_assert_false (sq_sl_constraint_get (again, 3, &got));
+  g_assert_cmpuint (got.chain_length, ==, 0);
+}
+
+static void
+test_sl_constraint_edits (void)
+{
+  g_autoptr(SqClip) clip = sl_sample ();
+  SqSlConstraint set = make_constraint (3, 1, "L_HAND", "GROUND");
+  SqSlConstraint add = make_constraint (0, 0, "PELVIS", "BELLY");
+  g_autoptr(SqEdit) e1 = sq_edit_sl_constraint_new (1, &set);
+  g_autoptr(SqEdit) e2 = sq_edit_sl_constraint_new (2, &add);
+  g_autofree char *d1 = NULL, *d2 = NULL;
+
+  apply_undo_redo (clip, e1, check_constraint_set);
+  apply_undo_redo (clip, e2, check_constraint_add);
+  d1 = sq_edit_describe (e1);
+  d2 = sq_edit_describe (e2);
+  g_assert_nonnull (strstr (d1, "constraint 2"));
+  g_assert_nonnull (strstr (d1, "L_HAND"));
+  g_assert_nonnull (strstr (d2, "constraint 3"));
+  g_assert_cmpstr (sq_edit_get_label (e1), ==, "Set Constraint");
+
+  /* writing a constraint back as it reads keeps its raw volume fields */
+  {
+    SqSlConstraint same;
+    g_autoptr(SqEdit) e = NULL;
+    g_autoptr(GVariant) before = NULL;
+
+    g_assert_true (sq_sl_constraint_get (clip, 0, &same));
+    g_assert_cmpstr (same.source_volume, ==, "L_FOOT");
+    e = sq_edit_sl_constraint_new (0, &same);
+    before = g_variant_ref (sq_props_get (clip->extra, "constraints"));
+    g_assert_true (sq_edit_apply (e, clip, NULL));
+    g_assert_true (g_variant_equal (before, sq_props_get (clip->extra, "constraints")));
+    sq_edit_undo (e, clip);
+  }
+
+  /* up to ten */
+  {
+    g_autoptr(SqClip) c = sl_sample ();
+    g_autoptr(GPtrArray) edits = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+    g_autoptr(SqEdit) eleventh = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) before = NULL;
+
+    for (guint i = 2; i < 10; i++)
+      {
+        SqEdit *e = sq_edit_sl_constraint_new (i, &add);
+        g_assert_true (sq_edit_apply (e, c, NULL));
+        g_ptr_array_add (edits, e);
+      }
+    g_assert_cmpuint (sq_sl_constraint_count (c), ==, 10);
+    before = sq_clip_copy (c);
+    eleventh = sq_edit_sl_constraint_new (10, &add);
+    g_assert_false (sq_edit_apply (eleventh, c, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+    g_assert_true (sq_clip_equal (before, c));
+  }
+
+  /* on a clip from another format: appended, and written in the .anim */
+  {
+    g_autoptr(SqClip) seq = sample ();
+    SqSlConstraint c = make_constraint (2, 0, "R_HAND", "HEAD"), got;
+    g_autoptr(SqEdit) e = sq_edit_sl_constraint_new (0, &c);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(SqClip) again = NULL;
+
+    g_assert_cmpuint (sq_sl_constraint_count (seq), ==, 0);
+    g_assert_true (sq_edit_apply (e, seq, NULL));
+    bytes = tu_save (seq, "sl-anim", NULL);
+    again = tu_load_ok (bytes);
+    g_assert_cmpuint (sq_sl_constraint_count (again), ==, 1);
+    g_assert_true (sq_sl_constraint_get (again, 0, &got));
+    assert_constraint_eq (&got, &c);
+  }
+}
+
+static void
+test_sl_constraint_refusals (void)
+{
+  g_autoptr(SqClip) clip = sl_sample ();
+  g_autoptr(SqClip) before = sq_clip_copy (clip);
+  SqSlConstraint cs[16];
+  guint index[16] = { 0 };
+  guint n = 0;
+
+  cs[n++] = make_constraint (4, 0, "L_HAND", "GROUND");        /* chain > 3 */
+  cs[n++] = make_constraint (2, 2, "L_HAND", "GROUND");        /* type */
+  cs[n++] = make_constraint (2, 0, "mWristLeft", "GROUND");    /* not a volume */
+  cs[n++] = make_constraint (2, 0, "GROUND", "L_HAND");        /* GROUND is no source */
+  cs[n++] = make_constraint (2, 0, "L_HAND", "");              /* empty target */
+  cs[n++] = make_constraint (2, 0, "L_HAND", "l_hand");        /* case matters */
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  cs[n++].target_offset[1] = NAN;
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  cs[n++].target_dir[0] = 1e39;                                /* beyond single precision */
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  cs[n++].ease_in_start = -0.1;
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  cs[n++].ease_out_start = 3.0;                                /* start after stop */
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  cs[n++].ease_in_stop = INFINITY;
+  cs[n] = make_constraint (2, 0, "L_HAND", "GROUND");
+  index[n++] = 3;                                              /* beyond append */
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SqEdit) e = sq_edit_sl_constraint_new (index[i], &cs[i]);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (sq_edit_apply (e, clip, &error));
+      g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+      g_test_message ("refused: %s", error->message);
+      g_assert_true (sq_clip_equal (before, clip));
+      g_assert_false (sq_clip_is_modified (clip));
+    }
+
+  /* chain longer than the joints */
+  {
+    g_autoptr(SqClip) one = sq_clip_new ();
+    SqSlConstraint c = make_constraint (2, 0, "PELVIS", "GROUND");
+    g_autoptr(SqEdit) e = sq_edit_sl_constraint_new (0, &c);
+    g_autoptr(GError) error = NULL;
+
+    one->duration = 1.0;
+    sq_clip_add_joint (one, "mPelvis");
+    g_assert_false (sq_edit_apply (e, one, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+static void
+test_sl_fields_getters (void)
+{
+  g_autoptr(SqClip) seq = sample ();
+  g_autoptr(SqClip) sl = sl_sample ();
+  g_autoptr(SqEdit) e1 = sq_edit_sl_hand_pose_new (12);
+  g_autoptr(SqEdit) e2 = sq_edit_sl_joint_priority_new ("mKneeLeft", 5);
+  SqSlFields f;
+  const char * const *volumes = sq_sl_collision_volumes ();
+  guint n = 0;
+
+  /* a clip from another format: the .anim writer's defaults */
+  sq_sl_fields_get (seq, &f);
+  g_assert_cmpint (f.priority, ==, SQ_SL_DEFAULT_PRIORITY);
+  g_assert_false (f.loop);
+  g_assert_cmpfloat (f.loop_in, ==, 0.0);
+  g_assert_cmpfloat (f.loop_out, ==, seq->duration);
+  g_assert_cmpfloat (f.ease_in, ==, 0.3);
+  g_assert_cmpfloat (f.ease_out, ==, 0.3);
+  g_assert_cmpuint (f.hand_pose, ==, 1);
+  g_assert_cmpstr (f.emote, ==, "");
+  g_assert_cmpint (sq_sl_joint_priority (seq, 0), ==, 2);
+  g_assert_cmpuint (sq_sl_constraint_count (seq), ==, 0);
+  g_assert_cmpstr (sq_dx_set_name (seq), ==, "");
+  g_assert_cmpfloat (sq_clip_frame_time (seq), ==, 1.0 / seq->fps);
+
+  /* the same values once written and read as .anim */
+  {
+    g_autoptr(GBytes) bytes = tu_save (seq, "sl-anim", NULL);
+    g_autoptr(SqClip) back = tu_load_ok (bytes);
+    SqSlFields g;
+
+    sq_sl_fields_get (back, &g);
+    g_assert_cmpint (g.priority, ==, f.priority);
+    g_assert_cmpuint (g.hand_pose, ==, f.hand_pose);
+    g_assert_cmpfloat (fabs (g.ease_in - f.ease_in), <, 1e-7);
+    g_assert_cmpfloat (fabs (g.loop_out - f.loop_out), <, 1e-5);
+  }
+
+  g_assert_true (sq_edit_apply (e1, sl, NULL));
+  g_assert_true (sq_edit_apply (e2, sl, NULL));
+  sq_sl_fields_get (sl, &f);
+  g_assert_cmpuint (f.hand_pose, ==, 12);
+  g_assert_cmpint (sq_sl_joint_priority (sl, 2), ==, 5);
+  g_assert_cmpint (sq_sl_joint_priority (sl, 1), ==, 2);
+  g_assert_cmpstr (sq_sl_hand_pose_name (12), ==, "Peace Right");
+  g_assert_cmpstr (sq_sl_hand_pose_name (0), ==, "Spread");
+  g_assert_null (sq_sl_hand_pose_name (14));
+  g_assert_cmpstr (sq_sl_constraint_type_name (1), ==, "Plane");
+  g_assert_null (sq_sl_constraint_type_name (2));
+
+  /* the chooser's list is the skeleton's collision volumes */
+  for (; volumes[n] != NULL; n++)
+    {
+      g_assert_nonnull (sq_sl_collision_volume_bone (volumes[n]));
+      g_assert_true (sq_sl_is_collision_volume (volumes[n]));
+    }
+  g_assert_cmpuint (n, ==, 26);
+  g_assert_false (sq_sl_is_collision_volume ("GROUND"));
+
+  /* a long Latin-1 emote is cut at a character boundary */
+  {
+    g_autoptr(GString) s = g_string_new (NULL);
+    g_autoptr(SqEdit) e = NULL;
+
+    for (guint i = 0; i < 200; i++)
+      g_string_append (s, "é");
+    e = sq_edit_sl_emote_new (s->str);
+    g_assert_true (sq_edit_apply (e, sl, NULL));
+    sq_sl_fields_get (sl, &f);
+    g_assert_cmpuint (strlen (f.emote), ==, 254);
+    g_assert_true (g_utf8_validate (f.emote, -1, NULL));
+  }
+}
+
+static const char bvh_small[] =
+  "HIERARCHY\n"
+  "ROOT hip\n"
+  "{\n"
+  "  OFFSET 0 0 0\n"
+  "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+  "  End Site\n"
+  "  {\n"
+  "    OFFSET 0 1 0\n"
+  "  }\n"
+  "}\n"
+  "MOTION\n"
+  "Frames: 3\n"
+  "Frame Time: 0.0333333\n"
+  "0 0 0 0 0 0\n"
+  "1 0 0 10 0 0\n"
+  "2 0 0 20 0 0\n";
+
+static SqClip *
+load_text_ok (const char *text, const char *format)
+{
+  g_autoptr(GError) error = NULL;
+  SqClip *clip = tu_load_text (text, format, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, NULL));
+  return clip;
+}
+
+static void
+check_bvh_frame_time (const SqClip *b, const SqClip *a)
+{
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) bytes = sq_save_bytes (a, a->format, &opts, NULL, NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(SqClip) again = load_text_ok (text, "bvh");
+  const SqTrack *t = &a->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+
+  g_assert_cmpfloat (sq_clip_frame_time (a), ==, 0.05);
+  g_assert_cmpfloat (a->fps, ==, 1.0 / 0.05);
+  g_assert_cmpfloat (a->duration, ==, 2 * 0.05);
+  g_assert_cmpuint (t->n_keys, ==, b->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+  g_assert_cmpfloat (t->keys[1].time, ==, 0.05);
+  g_assert_cmpfloat (t->keys[2].time, ==, 0.1);
+  g_assert_nonnull (strstr (text, "\nFrame Time: 0.05\n"));
+  g_assert_cmpfloat (again->fps, ==, a->fps);
+  g_assert_cmpfloat (again->duration, ==, a->duration);
+  g_assert_cmpfloat (again->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[2].time, ==, 0.1);
+}
+
+static void
+check_bvh_frame_rate (const SqClip *b G_GNUC_UNUSED, const SqClip *a)
+{
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) bytes = sq_save_bytes (a, a->format, &opts, NULL, NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  g_assert_cmpfloat (a->fps, ==, 10.0);
+  g_assert_cmpfloat (fabs (a->duration - 0.2), <, 1e-15);
+  g_assert_nonnull (strstr (text, "\nFrame Time: 0.1\n"));
+}
+
+static const char dx_small[] =
+  "xof 0303txt 0032\r\n"
+  "AnimationSet Walk {\r\n"
+  "  AnimTicksPerSecond {\r\n"
+  "    30;\r\n"
+  "  }\r\n"
+  "  Animation {\r\n"
+  "    {aw_pelvis}\r\n"
+  "    AnimationKey {\r\n"
+  "      0;\r\n"
+  "      3;\r\n"
+  "      0;4;1.000000,0.000000,0.000000,0.000000;;,\r\n"
+  "      15;4;1.000000,0.000000,0.000000,0.000000;;,\r\n"
+  "      45;4;1.000000,0.000000,0.000000,0.000000;;;\r\n"
+  "    }\r\n"
+  "  }\r\n"
+  "}\r\n";
+
+static void
+check_dx_frame_rate (const SqClip *b, const SqClip *a)
+{
+  g_autoptr(GBytes) bytes = tu_save (a, "dx", NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(SqClip) again = load_text_ok (text, "dx");
+  const SqTrack *t = &a->joints[0].tracks[SQ_CHANNEL_ROTATION];
+
+  g_assert_cmpfloat (b->fps, ==, 30.0);
+  g_assert_cmpfloat (a->fps, ==, 60.0);
+  g_assert_cmpfloat (a->duration, ==, 0.75);
+  g_assert_cmpfloat (t->keys[1].time, ==, 0.25);
+  g_assert_nonnull (strstr (text, "AnimTicksPerSecond {\r\n    60;\r\n"));
+  /* the ticks stay */
+  g_assert_nonnull (strstr (text, "\r\n      15;4;"));
+  g_assert_nonnull (strstr (text, "\r\n      45;4;"));
+  g_assert_true (sq_clip_equal (again, a));
+  g_assert_cmpfloat (again->fps, ==, 60.0);
+}
+
+static void
+check_dx_set_name (const SqClip *b, const SqClip *a)
+{
+  g_autoptr(GBytes) bytes = tu_save (a, "dx", NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(SqClip) again = load_text_ok (text, "dx");
+
+  g_assert_cmpstr (sq_dx_set_name (b), ==, "Walk");
+  g_assert_cmpstr (sq_dx_set_name (a), ==, "Run_2.b");
+  g_assert_nonnull (strstr (text, "\r\nAnimationSet Run_2.b {\r\n"));
+  g_assert_cmpstr (sq_dx_set_name (again), ==, "Run_2.b");
+}
+
+static void
+check_dx_no_name (const SqClip *b G_GNUC_UNUSED, const SqClip *a)
+{
+  g_autoptr(GBytes) bytes = tu_save (a, "dx", NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  g_assert_cmpstr (sq_dx_set_name (a), ==, "");
+  g_assert_nonnull (strstr (text, "\r\nAnimationSet {\r\n"));
+}
+
+static void
+test_frame_rate_and_set_name (void)
+{
+  struct { const char *text, *format; SqEdit *edit; void (*check) (const SqClip *, const SqClip *); } cases[] = {
+    { bvh_small, "bvh", sq_edit_set_frame_time_new (0.05), check_bvh_frame_time },
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (10), check_bvh_frame_rate },
+    { dx_small, "dx", sq_edit_set_frame_rate_new (60), check_dx_frame_rate },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("Run_2.b"), check_dx_set_name },
+    { dx_small, "dx", sq_edit_dx_set_name_new (""), check_dx_no_name },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SqClip) clip = load_text_ok (cases[i].text, cases[i].format);
+      double fps = clip->fps;
+      g_autofree char *what = sq_edit_describe (cases[i].edit);
+
+      g_test_message ("%s: %s", sq_edit_get_label (cases[i].edit), what);
+      apply_undo_redo (clip, cases[i].edit, cases[i].check);
+      g_assert_cmpfloat (clip->fps, ==, fps);
+      sq_edit_free (cases[i].edit);
+    }
+
+  /* the unedited BVH keeps its frame time text */
+  {
+    g_autoptr(SqClip) clip = load_text_ok (bvh_small, "bvh");
+    SqSaveOptions opts = { .no_source_copy = TRUE };
+    g_autoptr(GBytes) bytes = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+
+    g_assert_cmpfloat (sq_clip_frame_time (clip), ==, 0.0333333);
+    g_assert_nonnull (memmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                              "Frame Time: 0.0333333\n", 22));
+  }
+}
+
+static void
+test_frame_rate_refusals (void)
+{
+  struct { const char *text, *format; SqEdit *edit; } cases[] = {
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (0) },
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (-30) },
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (NAN) },
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (INFINITY) },
+    { bvh_small, "bvh", sq_edit_set_frame_rate_new (1001) },
+    { bvh_small, "bvh", sq_edit_set_frame_time_new (0.0009) },
+    { bvh_small, "bvh", sq_edit_set_frame_time_new (10.5) },
+    { dx_small, "dx", sq_edit_set_frame_rate_new (24.5) },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("two words") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("1st") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("a{b}") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("semi;colon") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("template") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("DWORD") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("smile\u263A") },
+    { dx_small, "dx", sq_edit_dx_set_name_new ("//x") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SqClip) clip = load_text_ok (cases[i].text, cases[i].format);
+      g_autoptr(SqClip) before = sq_clip_copy (clip);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (sq_edit_apply (cases[i].edit, clip, &error));
+      g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+      g_test_message ("refused: %s", error->message);
+      g_assert_true (sq_clip_equal (before, clip));
+      g_assert_cmpfloat (before->fps, ==, clip->fps);
+      g_assert_false (sq_clip_is_modified (clip));
+      sq_edit_free (cases[i].edit);
+    }
+
+  /* a name of 200 characters fits, 201 do not */
+  {
+    g_autoptr(SqClip) clip = load_text_ok (dx_small, "dx");
+    g_autofree char *n200 = g_strnfill (200, 'a');
+    g_autofree char *n201 = g_strnfill (201, 'a');
+    g_autoptr(SqEdit) ok = sq_edit_dx_set_name_new (n200);
+    g_autoptr(SqEdit) bad = sq_edit_dx_set_name_new (n201);
+
+    g_assert_false (sq_edit_apply (bad, clip, NULL));
+    g_assert_true (sq_edit_apply (ok, clip, NULL));
+  }
+
+  /* fixed time bases: SEQ and .anim */
+  {
+    g_autoptr(SqClip) seq = sample ();
+    g_autoptr(SqClip) sl = sl_sample ();
+    g_autoptr(SqEdit) e1 = sq_edit_set_frame_rate_new (25);
+    g_autoptr(SqEdit) e2 = sq_edit_set_frame_time_new (0.04);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (sq_edit_apply (e1, seq, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (sq_edit_apply (e2, sl, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+    g_assert_false (sq_clip_is_modified (seq));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -574,5 +1077,10 @@ main (int    argc,
   g_test_add_func ("/edit/rename-root-entry-bytes", test_rename_root_entry_bytes);
   g_test_add_func ("/edit/sl-fields", test_sl_edits);
   g_test_add_func ("/edit/sl-refusals", test_sl_refusals);
+  g_test_add_func ("/edit/sl-constraint", test_sl_constraint_edits);
+  g_test_add_func ("/edit/sl-constraint-refusals", test_sl_constraint_refusals);
+  g_test_add_func ("/edit/sl-fields-getters", test_sl_fields_getters);
+  g_test_add_func ("/edit/frame-rate-set-name", test_frame_rate_and_set_name);
+  g_test_add_func ("/edit/frame-rate-refusals", test_frame_rate_refusals);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sq-math.h"
 #include "sq-private.h"
 
 static void
@@ -27,6 +28,25 @@ check_one (const char *text)
     }
   if (!ok || memcmp (&mine, &ref, sizeof ref) != 0)
     g_error ("“%s”: parsed %.17g (ok=%d), strtod gives %.17g", text, mine, ok, ref);
+
+  /* the same token inside a larger buffer, digits or text after it: the
+   * reader may look past the token eight bytes at a time but never takes
+   * what lies beyond it */
+  {
+    static const char *after[] = { "12345678901234567890", " 1.5 2.5 3.5 4.5 5.5", "e+0512345678", ".1234567890123456789" };
+    char buf[128];
+    gsize len = strlen (text);
+
+    for (guint a = 0; a < G_N_ELEMENTS (after) && len < 64; a++)
+      {
+        double in = 0;
+
+        memcpy (buf, text, len);
+        strcpy (buf + len, after[a]);
+        if (!_sq_parse_double_in (buf, len, buf + strlen (buf), &in) || memcmp (&in, &ref, sizeof ref) != 0)
+          g_error ("“%s” followed by “%s”: parsed %.17g, strtod gives %.17g", text, after[a], in, ref);
+      }
+  }
 }
 
 static void
@@ -50,7 +70,11 @@ test_fixed_cases (void)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       double v;
+      char buf[64];
+
       g_assert_false (_sq_parse_double (bad[i], strlen (bad[i]), &v));
+      g_snprintf (buf, sizeof buf, "%s12345678 9", bad[i]);
+      g_assert_false (_sq_parse_double_in (buf, strlen (bad[i]), buf + strlen (buf), &v));
     }
 }
 
@@ -150,6 +174,15 @@ test_format (void)
         v = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -14, 9));
 
       _sq_append_number (s, v, decimals);
+      /* the exact variant: the same text exactly when that reads back as v */
+      {
+        g_autoptr(GString) x = g_string_new (NULL);
+        double back;
+        gboolean reads_back = _sq_parse_double (s->str, s->len, &back) && memcmp (&back, &v, sizeof v) == 0;
+
+        g_assert_cmpint (_sq_append_number_exact (x, v, decimals), ==, reads_back);
+        g_assert_cmpstr (x->str, ==, reads_back ? s->str : "");
+      }
       g_ascii_formatd (ref, sizeof ref, decimals == 4 ? "%.4f" : "%.6f", v);
       if (g_ascii_strtod (ref, NULL) == v && fabs (v) * pow (10, decimals) < 9007199254740992.0)
         {
@@ -170,6 +203,53 @@ test_format (void)
   g_rand_free (rand);
 }
 
+/* _sq_append_shortest gives exactly sq_format_double's text (printf's
+ * shortest of %.15g … %.17g), and every 17-digit text it could try reads
+ * back as strtod reads it */
+static void
+test_shortest (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  const double fixed[] = { 0, -0.0, 1, -1, 0.1, 1e-5, 1e-4, 9.9999999999999995e-5, 123456789012345678.0, 1e15, 1e16,
+                           1e17, 9.999999999999999e16, 0.30000000000000004, 5e-324, 1.7976931348623157e308, NAN, INFINITY,
+                           -INFINITY, 2.2250738585072014e-308, 1e-12, 1e42, 7.0e-13, 3.4028234663852886e38,
+                           /* exact ties at 16 digits: printf rounds them half to even */
+                           -151.46856689453125, 104.23139953613281, 77.053497314453125, 0.1000000000000000055511151231257827 };
+  guint n = g_test_slow () ? 4000000 : 600000;
+
+  for (guint i = 0; i < n + G_N_ELEMENTS (fixed); i++)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      char ref[SQ_DOUBLE_BUF], text[40];
+      double v;
+
+      if (i < G_N_ELEMENTS (fixed))
+        v = fixed[i];
+      else if (i % 4 == 0)      /* floats, as the benchmark's quaternions */
+        v = (float) g_rand_double_range (rand, -1, 1);
+      else if (i % 4 == 1)
+        v = (float) (g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -12, 12)));
+      else if (i % 4 == 2)      /* any double */
+        {
+          guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+          memcpy (&v, &bits, sizeof v);
+        }
+      else
+        v = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -30, 45));
+      _sq_append_shortest (s, v);
+      sq_format_double (ref, sizeof ref, v);
+      if (strcmp (s->str, ref) != 0)
+        g_error ("%a: “%s”, sq_format_double “%s”", v, s->str, ref);
+      /* the 17 significant digits the parser's extended path handles */
+      if (isfinite (v))
+        {
+          g_snprintf (text, sizeof text, "%.*e", (int) g_rand_int_range (rand, 15, 19), v);
+          check_one (text);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -179,5 +259,6 @@ main (int    argc,
   g_test_add_func ("/numbers/random", test_random);
   g_test_add_func ("/numbers/locale-independent", test_locale_independent);
   g_test_add_func ("/numbers/format", test_format);
+  g_test_add_func ("/numbers/shortest", test_shortest);
   return g_test_run ();
 }

@@ -28,8 +28,8 @@ static const char *usage_text =
   "Usage:\n"
   "  sequin-cli info FILE\n"
   "  sequin-cli dump [--json] FILE\n"
-  "  sequin-cli convert [--to FORMAT] IN OUT\n"
-  "  sequin-cli edit IN -o OUT [--to FORMAT] OPERATION…\n"
+  "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
+  "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
   "  sequin-cli validate [--target aw|sl] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli --help | --version\n"
@@ -49,9 +49,24 @@ static const char *usage_text =
   "  --hand-pose N             hand pose, 0 to 13\n"
   "  --emote NAME              emote name (Latin-1; \"\" for none)\n"
   "  --delete-constraint N     delete constraint N (1 = the first, as `dump` lists them)\n"
+  "  --set-constraint N:SPEC   change fields of constraint N (1 = the first); the others stay\n"
+  "  --add-constraint SPEC     append a constraint (at most 10); fields not given are 0, point\n"
+  "      SPEC is FIELD=VALUE[,FIELD=VALUE…] with the fields chain=0..3, type=point|plane,\n"
+  "      source=VOLUME, source-offset=X:Y:Z, target=VOLUME|GROUND, target-offset=X:Y:Z,\n"
+  "      dir=X:Y:Z, ease-in=START:STOP, ease-out=START:STOP (seconds); VOLUME is a collision\n"
+  "      volume (PELVIS, BELLY, CHEST, HEAD, L_HAND, R_FOOT, …). Example:\n"
+  "      --add-constraint chain=2,source=L_HAND,target=GROUND,ease-in=0:0.5,ease-out=1.5:2\n"
+  "BVH and DirectX (.x) fields (SEQ and .anim have a fixed time base):\n"
+  "  --frame-rate FPS          frames (.x: ticks) per second; keys keep their frame numbers, so\n"
+  "                            the animation plays faster or slower (.x: a whole number)\n"
+  "  --frame-time SECONDS      the same as BVH's Frame Time (0.001 to 10 s)\n"
+  "  --set-name NAME           the .x AnimationSet name (\"\" for none)\n"
   "\n"
   "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
   "extension; .seq means the input's own kind of SEQ (binary or text).\n"
+  "Converting to another format maps joint names (pelvis ⇄ aw_pelvis ⇄ mPelvis ⇄ hip ⇄\n"
+  "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
+  "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
   "\n"
   "Exit status: 0 success, 1 bad input or failed validation, 2 bad usage.\n";
 
@@ -187,16 +202,40 @@ parse_format (const char *id)
   return sq_format_by_id (id);
 }
 
+/* A --map FILE (sq-joint-map.h); errors name the file and line:column */
+static SqJointMap *
+load_map (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+  SqJointMap *map;
+
+  if (!g_file_get_contents (path, &contents, &len, &error))
+    {
+      fail_file (path, error);
+      return NULL;
+    }
+  bytes = g_bytes_new_take (contents, len);
+  if ((map = sq_joint_map_parse (bytes, &error)) == NULL)
+    fail_file (path, error);
+  return map;
+}
+
 static int
-write_clip (const SqClip   *clip,
-            const SqFormat *format,
-            const char     *out_path)
+write_clip (const SqClip     *clip,
+            const SqFormat   *format,
+            const SqJointMap *map,
+            const char       *out_path)
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  SqSaveOptions options = { 0 };
 
-  bytes = sq_save_bytes (clip, format, NULL, losses, &error);
+  options.map = map;
+  bytes = sq_save_bytes (clip, format, &options, losses, &error);
   for (guint i = 0; i < losses->len; i++)
     g_printerr ("sequin-cli: %s: lost: %s\n", out_path, (const char *) losses->pdata[i]);
   if (bytes == NULL)
@@ -215,10 +254,18 @@ cmd_convert (int    argc,
   const SqFormat *format = NULL;
   const char *paths[2] = { NULL, NULL };
   guint n_paths = 0;
+  const char *map_path = NULL;
+  g_autoptr(SqJointMap) map = NULL;
 
   for (int i = 0; i < argc; i++)
     {
-      if (strcmp (argv[i], "--to") == 0 || g_str_has_prefix (argv[i], "--to="))
+      if (strcmp (argv[i], "--map") == 0 || g_str_has_prefix (argv[i], "--map="))
+        {
+          map_path = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
+          if (map_path == NULL || *map_path == '\0')
+            return usage_error ("--map needs a FILE");
+        }
+      else if (strcmp (argv[i], "--to") == 0 || g_str_has_prefix (argv[i], "--to="))
         {
           const char *id = argv[i][4] == '=' ? argv[i] + 5 : (i + 1 < argc ? argv[++i] : NULL);
           if (id == NULL)
@@ -243,7 +290,9 @@ cmd_convert (int    argc,
   print_warnings (paths[0], clip);
   if (format == NULL && (format = sq_format_for_filename (paths[1], clip->format)) == NULL)
     return usage_error ("cannot tell the format from “%s”: use --to FORMAT", paths[1]);
-  return write_clip (clip, format, paths[1]);
+  if (map_path != NULL && (map = load_map (map_path)) == NULL)
+    return EXIT_BAD_INPUT;
+  return write_clip (clip, format, map, paths[1]);
 }
 
 static gboolean
@@ -304,6 +353,170 @@ parse_xyz (const char *text,
          && parse_number (parts[1], &v[1]) && parse_number (parts[2], &v[2]);
 }
 
+/* --set-constraint / --add-constraint: the fields a spec gives, applied to
+ * the constraint as it is when the edit runs (or to a new one) */
+typedef struct
+{
+  guint          index;     /* 0-based; G_MAXUINT: append */
+  guint          given;     /* CF_* bits */
+  SqSlConstraint c;
+} ConstraintSpec;
+
+enum
+{
+  CF_CHAIN = 1 << 0, CF_TYPE = 1 << 1, CF_SOURCE = 1 << 2, CF_SOURCE_OFFSET = 1 << 3, CF_TARGET = 1 << 4,
+  CF_TARGET_OFFSET = 1 << 5, CF_DIR = 1 << 6, CF_EASE_IN = 1 << 7, CF_EASE_OUT = 1 << 8,
+};
+
+static gboolean
+parse_colon_numbers (const char *text,
+                     double     *v,
+                     guint       n)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", -1);
+
+  if (g_strv_length (parts) != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!parse_number (parts[i], &v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_volume (const char *text,
+              char        out[17])
+{
+  if (strlen (text) > 16)
+    return FALSE;
+  g_strlcpy (out, text, 17);
+  return TRUE;
+}
+
+/* "FIELD=VALUE,FIELD=VALUE…"; FALSE with a message for a bad field */
+static gboolean
+parse_constraint_fields (const char     *text,
+                         ConstraintSpec *spec,
+                         char          **message)
+{
+  g_auto(GStrv) fields = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      char *eq = strchr (fields[i], '=');
+      const char *key, *val;
+      gint64 n;
+      double ease[2];
+      gboolean ok;
+
+      if (eq == NULL)
+        {
+          *message = g_strdup_printf ("“%s” is not FIELD=VALUE", fields[i]);
+          return FALSE;
+        }
+      *eq = '\0';
+      key = fields[i];
+      val = eq + 1;
+      if (strcmp (key, "chain") == 0)
+        {
+          ok = parse_int (val, &n) && n >= 0 && n <= 255;
+          spec->c.chain_length = (guint8) n;
+          spec->given |= CF_CHAIN;
+        }
+      else if (strcmp (key, "type") == 0)
+        {
+          ok = TRUE;
+          if (strcmp (val, "point") == 0 || strcmp (val, "0") == 0)
+            spec->c.type = SQ_SL_CONSTRAINT_POINT;
+          else if (strcmp (val, "plane") == 0 || strcmp (val, "planar") == 0 || strcmp (val, "1") == 0)
+            spec->c.type = SQ_SL_CONSTRAINT_PLANE;
+          else
+            ok = FALSE;
+          spec->given |= CF_TYPE;
+        }
+      else if (strcmp (key, "source") == 0)
+        {
+          ok = parse_volume (val, spec->c.source_volume);
+          spec->given |= CF_SOURCE;
+        }
+      else if (strcmp (key, "target") == 0)
+        {
+          ok = parse_volume (val, spec->c.target_volume);
+          spec->given |= CF_TARGET;
+        }
+      else if (strcmp (key, "source-offset") == 0)
+        {
+          ok = parse_colon_numbers (val, spec->c.source_offset, 3);
+          spec->given |= CF_SOURCE_OFFSET;
+        }
+      else if (strcmp (key, "target-offset") == 0)
+        {
+          ok = parse_colon_numbers (val, spec->c.target_offset, 3);
+          spec->given |= CF_TARGET_OFFSET;
+        }
+      else if (strcmp (key, "dir") == 0 || strcmp (key, "target-dir") == 0)
+        {
+          ok = parse_colon_numbers (val, spec->c.target_dir, 3);
+          spec->given |= CF_DIR;
+        }
+      else if (strcmp (key, "ease-in") == 0 || strcmp (key, "ease-out") == 0)
+        {
+          gboolean in = strcmp (key, "ease-in") == 0;
+
+          ok = parse_colon_numbers (val, ease, 2);
+          if (in)
+            spec->c.ease_in_start = ease[0], spec->c.ease_in_stop = ease[1];
+          else
+            spec->c.ease_out_start = ease[0], spec->c.ease_out_stop = ease[1];
+          spec->given |= in ? CF_EASE_IN : CF_EASE_OUT;
+        }
+      else
+        {
+          *message = g_strdup_printf ("unknown constraint field “%s”", key);
+          return FALSE;
+        }
+      if (!ok)
+        {
+          *message = g_strdup_printf ("bad value “%s” for %s", val, key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The edit a spec makes on `clip`: the given fields over the constraint's
+ * current ones */
+static SqEdit *
+constraint_edit (const ConstraintSpec *spec,
+                 const SqClip         *clip)
+{
+  SqSlConstraint c = { 0 };
+  const SqSlConstraint *s = &spec->c;
+  guint index = spec->index == G_MAXUINT ? sq_sl_constraint_count (clip) : spec->index;
+
+  if (spec->index != G_MAXUINT && !sq_sl_constraint_get (clip, index, &c))
+    return sq_edit_sl_constraint_new (index, s);   /* refused with a message */
+  if (spec->given & CF_CHAIN)
+    c.chain_length = s->chain_length;
+  if (spec->given & CF_TYPE)
+    c.type = s->type;
+  if (spec->given & CF_SOURCE)
+    memcpy (c.source_volume, s->source_volume, sizeof c.source_volume);
+  if (spec->given & CF_TARGET)
+    memcpy (c.target_volume, s->target_volume, sizeof c.target_volume);
+  if (spec->given & CF_SOURCE_OFFSET)
+    memcpy (c.source_offset, s->source_offset, sizeof c.source_offset);
+  if (spec->given & CF_TARGET_OFFSET)
+    memcpy (c.target_offset, s->target_offset, sizeof c.target_offset);
+  if (spec->given & CF_DIR)
+    memcpy (c.target_dir, s->target_dir, sizeof c.target_dir);
+  if (spec->given & CF_EASE_IN)
+    c.ease_in_start = s->ease_in_start, c.ease_in_stop = s->ease_in_stop;
+  if (spec->given & CF_EASE_OUT)
+    c.ease_out_start = s->ease_out_start, c.ease_out_stop = s->ease_out_stop;
+  return sq_edit_sl_constraint_new (index, &c);
+}
+
 /* "--name=value" or "--name value" */
 static const char *
 option_value (int    argc,
@@ -335,8 +548,12 @@ cmd_edit (int    argc,
   g_autoptr(SqClip) clip = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) edits = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+  /* per edit: NULL, or a constraint spec whose edit is made when it runs */
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
   const char *in = NULL, *out = NULL;
   const SqFormat *format = NULL;
+  const char *map_path = NULL;
+  g_autoptr(SqJointMap) map = NULL;
 
   for (int i = 0; i < argc; i++)
     {
@@ -347,6 +564,11 @@ cmd_edit (int    argc,
         {
           if ((out = option_value (argc, argv, &i, strcmp (a, "-o") == 0 ? "-o" : "--output")) == NULL)
             return usage_error ("-o needs OUT");
+        }
+      else if (option_is (a, "--map"))
+        {
+          if ((map_path = option_value (argc, argv, &i, "--map")) == NULL || *map_path == '\0')
+            return usage_error ("--map needs a FILE");
         }
       else if (option_is (a, "--to"))
         {
@@ -469,6 +691,52 @@ cmd_edit (int    argc,
             return usage_error ("--delete-constraint needs N (1 = the first constraint)");
           g_ptr_array_add (edits, sq_edit_sl_delete_constraint_new ((guint) (n - 1)));
         }
+      else if (option_is (a, "--set-constraint") || option_is (a, "--add-constraint"))
+        {
+          gboolean add = option_is (a, "--add-constraint");
+          const char *name = add ? "--add-constraint" : "--set-constraint";
+          g_autofree ConstraintSpec *spec = g_new0 (ConstraintSpec, 1);
+          g_autofree char *message = NULL;
+          const char *fields;
+          gint64 n;
+
+          if ((v = option_value (argc, argv, &i, name)) == NULL)
+            return usage_error (add ? "--add-constraint needs SPEC (see --help)"
+                                    : "--set-constraint needs N:SPEC (see --help)");
+          spec->index = G_MAXUINT;
+          fields = v;
+          if (!add)
+            {
+              const char *colon = strchr (v, ':');
+              g_autofree char *num = colon ? g_strndup (v, colon - v) : NULL;
+
+              if (colon == NULL || !parse_int (num, &n) || n < 1 || n >= G_MAXUINT)
+                return usage_error ("--set-constraint needs N:SPEC with N = 1 for the first constraint");
+              spec->index = (guint) (n - 1);
+              fields = colon + 1;
+            }
+          if (!parse_constraint_fields (fields, spec, &message))
+            return usage_error ("%s: %s", name, message);
+          g_ptr_array_add (edits, NULL);
+          g_ptr_array_set_size (specs, edits->len - 1);
+          g_ptr_array_add (specs, g_steal_pointer (&spec));
+        }
+      else if (option_is (a, "--frame-rate") || option_is (a, "--frame-time"))
+        {
+          gboolean rate = option_is (a, "--frame-rate");
+          double f;
+
+          if ((v = option_value (argc, argv, &i, rate ? "--frame-rate" : "--frame-time")) == NULL
+              || !parse_number (v, &f))
+            return usage_error (rate ? "--frame-rate needs FPS (a number)" : "--frame-time needs SECONDS (a number)");
+          g_ptr_array_add (edits, rate ? sq_edit_set_frame_rate_new (f) : sq_edit_set_frame_time_new (f));
+        }
+      else if (option_is (a, "--set-name"))
+        {
+          if ((v = option_value (argc, argv, &i, "--set-name")) == NULL)
+            return usage_error ("--set-name needs NAME (\"\" for none)");
+          g_ptr_array_add (edits, sq_edit_dx_set_name_new (v));
+        }
       else if (a[0] == '-' && a[1] != '\0')
         return usage_error ("edit: unknown option “%s”", a);
       else if (in == NULL)
@@ -483,13 +751,19 @@ cmd_edit (int    argc,
     return fail_file (in, error);
   print_warnings (in, clip);
   for (guint i = 0; i < edits->len; i++)
-    if (!sq_edit_apply (edits->pdata[i], clip, &error))
-      {
-        g_autofree char *what = sq_edit_describe (edits->pdata[i]);
-        g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
-        return EXIT_BAD_INPUT;
-      }
-  return write_clip (clip, format ? format : clip->format, out);
+    {
+      if (i < specs->len && specs->pdata[i] != NULL)
+        edits->pdata[i] = constraint_edit (specs->pdata[i], clip);
+      if (!sq_edit_apply (edits->pdata[i], clip, &error))
+        {
+          g_autofree char *what = sq_edit_describe (edits->pdata[i]);
+          g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
+          return EXIT_BAD_INPUT;
+        }
+    }
+  if (map_path != NULL && (map = load_map (map_path)) == NULL)
+    return EXIT_BAD_INPUT;
+  return write_clip (clip, format ? format : clip->format, map, out);
 }
 
 static int

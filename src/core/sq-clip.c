@@ -218,28 +218,37 @@ sq_props_value_at (const SqProps *props,
  * boundaries and offered to transparent huge pages: reading a 100 MB file
  * otherwise spends much of its time in page faults. The memory is ordinary
  * malloc memory for g_free and g_renew. */
+static void *
+sq_huge_realloc (void  *old,
+                 gsize  old_bytes,
+                 gsize  bytes)
+{
+#ifdef MADV_HUGEPAGE
+  const gsize huge = 2u << 20;
+  void *mem = NULL;
+
+  if (bytes >= huge && posix_memalign (&mem, huge, bytes) == 0)
+    {
+      madvise (mem, bytes, MADV_HUGEPAGE);
+      if (old != NULL)
+        memcpy (mem, old, old_bytes);
+      g_free (old);
+      return mem;
+    }
+#endif
+  return g_realloc (old, bytes);
+}
+
 static SqKey *
 sq_keys_alloc (SqKey *old,
                gsize  old_n,
                gsize  want)
 {
-  const gsize huge = 2u << 20;
   gsize bytes;
-  void *mem = NULL;
 
   if (!g_size_checked_mul (&bytes, want, sizeof (SqKey)))
     g_error ("%s: %" G_GSIZE_FORMAT " keys overflow the address space", G_STRFUNC, want);
-#ifdef MADV_HUGEPAGE
-  if (bytes >= huge && posix_memalign (&mem, huge, bytes) == 0)
-    {
-      madvise (mem, bytes, MADV_HUGEPAGE);
-      if (old != NULL)
-        memcpy (mem, old, old_n * sizeof (SqKey));
-      g_free (old);
-      return mem;
-    }
-#endif
-  return g_renew (SqKey, old, want);
+  return sq_huge_realloc (old, old_n * sizeof (SqKey), bytes);
 }
 
 static void
@@ -254,8 +263,8 @@ sq_track_grow (SqTrack *track,
   track->keys = sq_keys_alloc (track->keys, track->n_keys, want);
   if (track->present != NULL)
     track->present = g_renew (guint8, track->present, want);
-  if (track->alt != NULL)
-    track->alt = g_renew (double, track->alt, want * 4);
+  if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow (SQ_PERF) */
+    track->alt = sq_huge_realloc (track->alt, track->n_keys * 4 * sizeof (double), want * 4 * sizeof (double));
   track->alloc = want;
 }
 
@@ -469,7 +478,7 @@ sq_track_ensure_alt (SqTrack *track)
 {
   if (track->alt != NULL)
     return;
-  track->alt = g_new (double, MAX (track->alloc, 1) * 4);
+  track->alt = sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));   /* (SQ_PERF) */
   for (gsize i = 0; i < track->n_keys * 4; i++)
     track->alt[i] = NAN;
 }

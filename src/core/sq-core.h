@@ -5,10 +5,14 @@
 #pragma once
 
 #include "sq-clip.h"
+#include "sq-convert.h"
 #include "sq-dump.h"
 #include "sq-edit.h"
 #include "sq-error.h"
+#include "sq-fields.h"
 #include "sq-format.h"
+#include "sq-joint-map.h"
 #include "sq-math.h"
+#include "sq-pose.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"

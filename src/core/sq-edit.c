@@ -38,12 +38,24 @@ typedef enum
   EDIT_SL_HAND_POSE,
   EDIT_SL_EMOTE,
   EDIT_SL_DELETE_CONSTRAINT,
+  EDIT_SL_CONSTRAINT,
+  EDIT_SET_FRAME_RATE,
+  EDIT_SET_FRAME_TIME,
+  EDIT_DX_SET_NAME,
 } EditKind;
 
-#define SL_MIN_PRIORITY -1
-#define SL_MAX_PRIORITY 6
-#define SL_N_HAND_POSES 14
-#define SL_CONSTRAINTS_TYPE "a(yyay(ddd)ay(ddd)(ddd)dddd)"
+/* sq-fields.h holds the Second Life limits and defaults */
+#define SL_MIN_PRIORITY SQ_SL_MIN_PRIORITY
+#define SL_MAX_PRIORITY SQ_SL_MAX_PRIORITY
+#define SL_N_HAND_POSES SQ_SL_N_HAND_POSES
+#define SL_CONSTRAINTS_TYPE SQ_SL_CONSTRAINTS_VARIANT_TYPE
+
+/* frame times the frame rate edits accept */
+#define MIN_FRAME_TIME 0.001
+#define MAX_FRAME_TIME 10.0
+/* a key this close to a frame (in frames) is on it */
+#define FRAME_EPSILON  1e-6
+#define DX_MAX_NAME    200
 
 typedef struct
 {
@@ -60,6 +72,8 @@ struct _SqEdit
   char     *new_name;
   double    value[3];
   gint64    number;    /* SL: priority, hand pose, constraint index; loop on/off */
+  SqSlConstraint constraint;
+  gboolean  appended;  /* the constraint edit added one in its last apply */
 
   /* journal of the last apply */
   gboolean  applied;
@@ -68,6 +82,9 @@ struct _SqEdit
   GArray   *inverted;  /* gsize: joints whose signs were flipped */
   char     *old_root;
   SqProps  *old_extra; /* the clip's property list from before */
+  gboolean  old_timing;
+  double    old_fps;
+  double    old_duration;
   guint64   old_generation;
 };
 
@@ -215,6 +232,48 @@ sq_edit_sl_delete_constraint_new (guint index)
   return edit;
 }
 
+SqEdit *
+sq_edit_sl_constraint_new (guint                 index,
+                           const SqSlConstraint *c)
+{
+  SqEdit *edit = edit_new (EDIT_SL_CONSTRAINT);
+
+  g_return_val_if_fail (c != NULL, edit);
+  edit->number = index;
+  edit->constraint = *c;
+  /* the names are strings whatever the caller left after them */
+  edit->constraint.source_volume[sizeof c->source_volume - 1] = '\0';
+  edit->constraint.target_volume[sizeof c->target_volume - 1] = '\0';
+  return edit;
+}
+
+SqEdit *
+sq_edit_set_frame_rate_new (double fps)
+{
+  SqEdit *edit = edit_new (EDIT_SET_FRAME_RATE);
+
+  edit->value[0] = fps;
+  return edit;
+}
+
+SqEdit *
+sq_edit_set_frame_time_new (double seconds)
+{
+  SqEdit *edit = edit_new (EDIT_SET_FRAME_TIME);
+
+  edit->value[0] = seconds;
+  return edit;
+}
+
+SqEdit *
+sq_edit_dx_set_name_new (const char *name)
+{
+  SqEdit *edit = edit_new (EDIT_DX_SET_NAME);
+
+  edit->new_name = g_strdup (name ? name : "");
+  return edit;
+}
+
 static void
 journal_clear (SqEdit *edit)
 {
@@ -225,6 +284,7 @@ journal_clear (SqEdit *edit)
   g_array_set_size (edit->inverted, 0);
   g_clear_pointer (&edit->old_root, g_free);
   g_clear_pointer (&edit->old_extra, sq_props_free);
+  edit->old_timing = FALSE;
   edit->applied = FALSE;
 }
 
@@ -568,6 +628,237 @@ apply_sl (SqEdit  *edit,
   return TRUE;
 }
 
+/* A number a .anim field holds: finite in single precision */
+static gboolean
+is_sl_number (double v)
+{
+  return isfinite (v) && fabs (v) <= G_MAXFLOAT;
+}
+
+static gboolean
+check_constraint (const SqClip         *clip,
+                  const SqSlConstraint *c,
+                  guint                 index,
+                  GError              **error)
+{
+  const double *vectors[3] = { c->source_offset, c->target_offset, c->target_dir };
+  const double ease[4] = { c->ease_in_start, c->ease_in_stop, c->ease_out_start, c->ease_out_stop };
+  guint count = sq_sl_constraint_count (clip);
+
+  if (index > count)
+    return invalid (error, _("There is no constraint %u (the animation has %u); a new one is number %u"),
+                    index + 1, count, count + 1);
+  if (index == count && count >= SQ_SL_MAX_CONSTRAINTS)
+    return invalid (error, _("The animation has %u constraints; Second Life takes at most %d"),
+                    count, SQ_SL_MAX_CONSTRAINTS);
+  if (c->chain_length > SQ_SL_MAX_CHAIN_LENGTH)
+    return invalid (error, _("The chain length %u is more than %d: longer chains overflow the viewer's arrays"),
+                    c->chain_length, SQ_SL_MAX_CHAIN_LENGTH);
+  if (c->chain_length > clip->n_joints)
+    return invalid (error, _("The chain length %u is more than the %zu joints of the animation"),
+                    c->chain_length, clip->n_joints);
+  if (c->type >= SQ_SL_N_CONSTRAINT_TYPES)
+    return invalid (error, _("The constraint type %u is neither 0 (point) nor 1 (plane)"), c->type);
+  if (!sq_sl_is_collision_volume (c->source_volume))
+    return invalid (error, _("The source “%s” is not a collision volume (such as L_HAND or R_FOOT)"),
+                    c->source_volume);
+  if (strcmp (c->target_volume, SQ_SL_GROUND) != 0 && !sq_sl_is_collision_volume (c->target_volume))
+    return invalid (error, _("The target “%s” is neither GROUND nor a collision volume"), c->target_volume);
+  for (guint v = 0; v < 3; v++)
+    for (guint k = 0; k < 3; k++)
+      if (!is_sl_number (vectors[v][k]))
+        return invalid (error, _("The offsets and the direction must be finite numbers"));
+  for (guint k = 0; k < 4; k++)
+    if (!is_sl_time (ease[k]))
+      return invalid (error, _("The ease times must be finite numbers of seconds ≥ 0"));
+  if (c->ease_in_start > c->ease_in_stop || c->ease_out_start > c->ease_out_stop)
+    return invalid (error, _("An ease starts after it stops (in %g–%g s, out %g–%g s)"),
+                    ease[0], ease[1], ease[2], ease[3]);
+  return TRUE;
+}
+
+static gboolean
+apply_constraint (SqEdit  *edit,
+                  SqClip  *clip,
+                  GError **error)
+{
+  GVariant *old = sq_props_get (clip->extra, "constraints");
+  guint count = sq_sl_constraint_count (clip);
+  guint index = (guint) edit->number;
+  GVariantBuilder b;
+
+  if (edit->number < 0 || edit->number > G_MAXUINT
+      || !check_constraint (clip, &edit->constraint, index, error))
+    return FALSE;
+
+  edit->old_extra = sq_props_copy (clip->extra);
+  g_variant_builder_init (&b, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE));
+  for (guint i = 0; i < count; i++)
+    {
+      g_autoptr(GVariant) c = g_variant_get_child_value (old, i);
+
+      if (i == index)
+        g_variant_builder_add_value (&b, _sq_sl_constraint_to_variant (&edit->constraint, c));
+      else
+        g_variant_builder_add_value (&b, c);
+    }
+  if (index == count)
+    g_variant_builder_add_value (&b, _sq_sl_constraint_to_variant (&edit->constraint, NULL));
+  edit->appended = index == count;
+  /* `old` belongs to the list until this replaces it */
+  sq_props_set (clip->extra, "constraints", g_variant_builder_end (&b));
+  /* an out-of-range count the file had no longer applies */
+  sq_props_remove (clip->extra, "constraint-count");
+  return TRUE;
+}
+
+/* The time of a key at `t` once the frame rate changes from `old_fps`: on
+ * the frame grid it keeps its frame number (the time computed as the format's
+ * reader computes it: frame × frame time for BVH, tick / rate for .x), off it
+ * it scales. */
+static double
+retime (double   t,
+        double   old_fps,
+        double   new_fps,
+        double   new_ft,
+        gboolean by_frame_time)
+{
+  double s = t * old_fps;
+  double r = floor (s + 0.5);
+
+  if (fabs (s - r) <= FRAME_EPSILON)
+    return by_frame_time ? r * new_ft : r / new_fps;
+  return s / new_fps;
+}
+
+static gboolean
+apply_frame_rate (SqEdit  *edit,
+                  SqClip  *clip,
+                  GError **error)
+{
+  gboolean dx = clip->format != NULL && g_strcmp0 (clip->format->id, "dx") == 0;
+  gboolean bvh = clip->format != NULL && g_strcmp0 (clip->format->id, "bvh") == 0;
+  gboolean by_frame_time = bvh || edit->kind == EDIT_SET_FRAME_TIME;
+  double fps, ft, old_fps = clip->fps;
+
+  if (edit->kind == EDIT_SET_FRAME_TIME)
+    {
+      ft = edit->value[0];
+      fps = 1.0 / ft;
+    }
+  else
+    {
+      fps = edit->value[0];
+      ft = 1.0 / fps;
+    }
+  if (!isfinite (edit->value[0]) || !(edit->value[0] > 0) || !(ft >= MIN_FRAME_TIME && ft <= MAX_FRAME_TIME))
+    return edit->kind == EDIT_SET_FRAME_TIME
+           ? invalid (error, _("The frame time %g s is not within %g to %g s"), edit->value[0],
+                      MIN_FRAME_TIME, MAX_FRAME_TIME)
+           : invalid (error, _("The frame rate %g is not within %g to %g frames per second"), edit->value[0],
+                      1.0 / MAX_FRAME_TIME, 1.0 / MIN_FRAME_TIME);
+  if (clip->format != NULL && !(clip->format->flags & SQ_FORMAT_FRAME_RATE))
+    return invalid (error, _("The frame rate of a %s file is fixed; it cannot be changed"),
+                    sq_format_get_name (clip->format));
+  if (dx && fps != floor (fps))
+    return invalid (error, _("A DirectX file holds whole ticks per second; %g is not one"), fps);
+
+  /* check that the keys stay in order before changing anything */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *t = &clip->joints[j].tracks[c];
+        double prev = -INFINITY;
+
+        for (gsize k = 0; k < t->n_keys; k++)
+          {
+            double nt = retime (t->keys[k].time, old_fps, fps, ft, by_frame_time);
+
+            if (!isfinite (nt) || !(nt > prev))
+              return invalid (error, _("Joint “%s”: at %g frames per second two keys would fall on the same time"),
+                              clip->joints[j].name, fps);
+            prev = nt;
+          }
+      }
+
+  edit->old_timing = TRUE;
+  edit->old_fps = clip->fps;
+  edit->old_duration = clip->duration;
+  edit->old_extra = sq_props_copy (clip->extra);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      gboolean any = FALSE;
+
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        any |= clip->joints[j].tracks[c].n_keys > 0;
+      if (!any)
+        continue;
+      save_joint (edit, clip, j);
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          SqTrack *t = &clip->joints[j].tracks[c];
+
+          for (gsize k = 0; k < t->n_keys; k++)
+            t->keys[k].time = retime (t->keys[k].time, old_fps, fps, ft, by_frame_time);
+        }
+    }
+  clip->duration = MAX (0.0, retime (clip->duration, old_fps, fps, ft, by_frame_time));
+  clip->fps = fps;
+  /* BVH keeps its Frame Time exactly; its writer uses it while 1 / it is
+   * the clip's rate, and the text read from the file while that reads as it */
+  if (bvh || sq_props_get (clip->extra, "frame-time") != NULL)
+    sq_props_set (clip->extra, "frame-time", g_variant_new_double (ft));
+  return TRUE;
+}
+
+static const char * const dx_reserved[] = {
+  "ARRAY", "BINARY", "BINARY_RESOURCE", "CHAR", "CSTRING", "DOUBLE", "DWORD", "FLOAT", "SDWORD",
+  "STRING", "SWORD", "TEMPLATE", "UCHAR", "ULONGLONG", "UNICODE", "WORD",
+};
+
+static gboolean
+check_dx_name (const char *name,
+               GError    **error)
+{
+  glong n;
+
+  if (name[0] == '\0')
+    return TRUE;
+  if (!g_utf8_validate (name, -1, NULL))
+    return invalid (error, _("The name is not valid text"));
+  n = g_utf8_strlen (name, -1);
+  if (n > DX_MAX_NAME)
+    return invalid (error, _("The name is %ld characters long; at most %d fit"), n, DX_MAX_NAME);
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      gboolean letter = c <= 0xff && (g_unichar_isalpha (c) || c == '_');
+
+      if (c > 0xff || !(letter || (p != name && ((c < 0x80 && g_ascii_isdigit (c)) || c == '-' || c == '.'))))
+        return invalid (error, _("“%s” is not a DirectX name: it must start with a letter or “_” and hold only "
+                                 "Latin-1 letters, digits, “_”, “-” and “.”"), name);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (dx_reserved); i++)
+    if (g_ascii_strcasecmp (dx_reserved[i], name) == 0)
+      return invalid (error, _("“%s” is a reserved word of DirectX files"), name);
+  return TRUE;
+}
+
+static gboolean
+apply_dx_name (SqEdit  *edit,
+               SqClip  *clip,
+               GError **error)
+{
+  if (!check_dx_name (edit->new_name, error))
+    return FALSE;
+  edit->old_extra = sq_props_copy (clip->extra);
+  if (edit->new_name[0] == '\0')
+    sq_props_remove (clip->extra, "set_name");
+  else
+    sq_props_set (clip->extra, "set_name", g_variant_new_string (edit->new_name));
+  return TRUE;
+}
+
 gboolean
 sq_edit_apply (SqEdit  *edit,
                SqClip  *clip,
@@ -709,6 +1000,22 @@ sq_edit_apply (SqEdit  *edit,
         }
       break;
 
+    case EDIT_SL_CONSTRAINT:
+      if (!apply_constraint (edit, clip, error))
+        return FALSE;
+      break;
+
+    case EDIT_SET_FRAME_RATE:
+    case EDIT_SET_FRAME_TIME:
+      if (!apply_frame_rate (edit, clip, error))
+        return FALSE;
+      break;
+
+    case EDIT_DX_SET_NAME:
+      if (!apply_dx_name (edit, clip, error))
+        return FALSE;
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -765,6 +1072,11 @@ sq_edit_undo (SqEdit *edit,
       sq_props_free (clip->extra);
       clip->extra = g_steal_pointer (&edit->old_extra);
     }
+  if (edit->old_timing)
+    {
+      clip->fps = edit->old_fps;
+      clip->duration = edit->old_duration;
+    }
 
   clip->generation = edit->old_generation;
   journal_clear (edit);
@@ -788,6 +1100,10 @@ sq_edit_get_label (const SqEdit *edit)
     case EDIT_SL_HAND_POSE: return _("Set Hand Pose");
     case EDIT_SL_EMOTE: return _("Set Emote");
     case EDIT_SL_DELETE_CONSTRAINT: return _("Delete Constraint");
+    case EDIT_SL_CONSTRAINT: return _("Set Constraint");
+    case EDIT_SET_FRAME_RATE: return _("Set Frame Rate");
+    case EDIT_SET_FRAME_TIME: return _("Set Frame Time");
+    case EDIT_DX_SET_NAME: return _("Set Animation Set Name");
     default: g_assert_not_reached ();
     }
 }
@@ -831,6 +1147,23 @@ sq_edit_describe (const SqEdit *edit)
                                         : g_strdup_printf (_("Set the emote to “%s”"), edit->new_name);
     case EDIT_SL_DELETE_CONSTRAINT:
       return g_strdup_printf (_("Delete constraint %" PRId64), edit->number + 1);
+    case EDIT_SL_CONSTRAINT:
+      {
+        const SqSlConstraint *c = &edit->constraint;
+        const char *type = sq_sl_constraint_type_name (c->type);
+
+        return g_strdup_printf (edit->appended ? _("Add constraint %" PRId64 ": %s, chain %u, from %s to %s")
+                                               : _("Set constraint %" PRId64 " to %s, chain %u, from %s to %s"),
+                                edit->number + 1, type ? type : "?", c->chain_length, c->source_volume,
+                                c->target_volume);
+      }
+    case EDIT_SET_FRAME_RATE:
+      return g_strdup_printf (_("Set the frame rate to %g frames per second"), edit->value[0]);
+    case EDIT_SET_FRAME_TIME:
+      return g_strdup_printf (_("Set the frame time to %g s"), edit->value[0]);
+    case EDIT_DX_SET_NAME:
+      return edit->new_name[0] == '\0' ? g_strdup (_("Remove the animation set name"))
+                                        : g_strdup_printf (_("Name the animation set “%s”"), edit->new_name);
     default:
       g_assert_not_reached ();
     }

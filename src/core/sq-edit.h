@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
+#include "sq-fields.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,37 @@ SqEdit     *sq_edit_sl_hand_pose_new    (guint32     hand_pose);
 SqEdit     *sq_edit_sl_emote_new        (const char *emote);
 /* removes constraint `index` (0 = the first) */
 SqEdit     *sq_edit_sl_delete_constraint_new (guint   index);
+/* replaces constraint `index` (0 = the first) with `c`, or appends it when
+ * `index` is the number of constraints. Refused: more than
+ * SQ_SL_MAX_CONSTRAINTS; a chain length above SQ_SL_MAX_CHAIN_LENGTH (3:
+ * longer chains overflow the viewer's arrays, formats.md 1.5 and 6) or above
+ * the number of joints (0, found in real files, is accepted); a type other
+ * than 0 (point) or 1 (plane); a source that is not a collision volume
+ * (sq_sl_collision_volumes()); a target that is neither a collision volume
+ * nor "GROUND" (an empty target is refused: the viewer rejects it); offsets
+ * or direction that are not finite single-precision numbers; ease times
+ * below 0 or a start after its stop. Whether the chain's joints are in the
+ * animation is left to validation. Unchanged volume names keep their raw
+ * 16 bytes. */
+SqEdit     *sq_edit_sl_constraint_new   (guint                 index,
+                                         const SqSlConstraint *c);
+
+/* The frame rate, for formats whose time base is a field of the file (BVH's
+ * Frame Time, .x's AnimTicksPerSecond: SQ_FORMAT_FRAME_RATE) and clips built
+ * in memory; refused for formats with a fixed time base (SEQ, .anim). Keys
+ * keep their frame (tick) numbers, so key times and the duration scale by
+ * old / new rate: the animation plays faster or slower, as changing the field
+ * in the file does. The frame time must lie within 0.001..10 s; a .x file
+ * takes whole ticks per second only. Keys off the frame grid scale too. */
+SqEdit     *sq_edit_set_frame_rate_new  (double      fps);
+/* The same, given as BVH's frame time in seconds (kept exactly for BVH) */
+SqEdit     *sq_edit_set_frame_time_new  (double      seconds);
+
+/* The .x AnimationSet name ("set_name"), "" for none. A name is a .x
+ * identifier: a letter (Latin-1) or "_", then letters, digits, "_", "-" or
+ * "."; at most 200 characters; not a reserved word (formats.md 3.2) nor
+ * "template". */
+SqEdit     *sq_edit_dx_set_name_new     (const char *name);
 
 gboolean    sq_edit_apply               (SqEdit     *edit,
                                          SqClip     *clip,

@@ -171,6 +171,12 @@ report_props (const SqClip   *clip,
 
       if (format_writes_field (format, key))
         continue;
+      /* a hierarchy the target has no place for: one line from sq_convert() */
+      if (joint != NULL && clip->format->space != NULL && clip->format->space->hierarchy
+          && format->space != NULL && !format->space->hierarchy
+          && (g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "channels")
+              || g_str_equal (key, "end-site")))
+        continue;
       what = clip->format->describe_field
              ? clip->format->describe_field (key, sq_props_value_at (props, i))
              : g_strdup (key);
@@ -194,6 +200,16 @@ report_foreign_fields (const SqClip   *clip,
   report_props (clip, clip->extra, NULL, format, losses);
   for (gsize j = 0; j < clip->n_joints; j++)
     report_props (clip, clip->joints[j].extra, clip->joints[j].name, format, losses);
+}
+
+static gboolean
+map_touches (const SqClip     *clip,
+             const SqJointMap *map)
+{
+  for (gsize j = 0; map != NULL && j < clip->n_joints; j++)
+    if (sq_joint_map_lookup (map, clip->joints[j].name, NULL))
+      return TRUE;
+  return FALSE;
 }
 
 GBytes *
@@ -223,13 +239,35 @@ sq_save_bytes (const SqClip        *clip,
       return NULL;
     }
 
-  /* an unedited clip in its own format: exactly the bytes it came from */
+  /* an unedited clip in its own format: exactly the bytes it came from
+   * (unless a user map renames or drops one of its joints) */
   if (!options->no_source_copy && clip->format == format && clip->source != NULL
-      && !sq_clip_is_modified (clip))
+      && !sq_clip_is_modified (clip) && !map_touches (clip, options->map))
     return g_bytes_ref (clip->source);
 
   if (losses != NULL && clip->format != NULL && clip->format != format)
     report_foreign_fields (clip, format, losses);
+
+  /* another world: names, units, axes and times in the target's
+   * conventions (sq-convert.c); a user map applies to every save */
+  if ((clip->format != NULL && clip->format != format) || map_touches (clip, options->map))
+    {
+      g_autoptr(SqClip) converted = sq_convert (clip, format, options->map, losses, error);
+      GBytes *bytes;
+
+      if (converted == NULL)
+        return NULL;
+      bytes = format->write (converted, options, losses, error);
+      if (bytes != NULL && format->space == &sq_space_second_life)
+        {
+          gsize size = g_bytes_get_size (bytes);
+          if (size > SQ_SL_UPLOAD_LIMIT)
+            _sq_loss (losses, _("the animation is %zu bytes, over Second Life's upload limit of 250,000 bytes"), size);
+          else
+            _sq_loss (losses, _("the animation is %zu bytes (Second Life's upload limit is 250,000 bytes)"), size);
+        }
+      return bytes;
+    }
 
   return format->write (clip, options, losses, error);
 }

@@ -22,6 +22,10 @@ typedef enum
   /* the root's locations are stored apart from the joint entries and
    * belong to the header's root name (binary SEQ's location blocks) */
   SQ_FORMAT_ROOT_APART = 1 << 3,
+  /* the frame rate is a field of the file (BVH's Frame Time, .x's
+   * AnimTicksPerSecond) that an edit may change; formats without it have a
+   * fixed time base */
+  SQ_FORMAT_FRAME_RATE = 1 << 4,
 } SqFormatFlags;
 
 typedef struct
@@ -31,10 +35,16 @@ typedef struct
   guint32 _end_zero;
 } SqLoadOptions;
 
+typedef struct _SqJointMap SqJointMap;  /* sq-joint-map.h */
+typedef struct _SqSpace SqSpace;        /* sq-convert.h */
+
 typedef struct
 {
   guint32  _begin_zero;
   gboolean no_source_copy;  /* always serialise, even when the clip is unedited */
+  /* joint names to use when the clip is converted from another format,
+   * before the built-in table (NULL: the table only) */
+  const SqJointMap *map;
   guint32  _end_zero;
 } SqSaveOptions;
 
@@ -72,6 +82,9 @@ struct _SqFormat
                      const SqSaveOptions *options,
                      GPtrArray           *losses,
                      GError             **error);
+  /* units, axes, rotation convention, joint names, time grid (sq-convert.h);
+   * NULL: converted clips keep their values and names */
+  const SqSpace *space;
 };
 
 const SqFormat * const *sq_formats               (gsize          *n_formats);

@@ -197,15 +197,9 @@ sq_euler_to_quat (const double *angles,
       double h = angles[i] * (G_PI / 360.0);
       double s = sin (h), c = cos (h);
       double r[4] = { c, 0, 0, 0 };
-      double o[4];
 
       r[1 + axes[i]] = s;
-      /* q ⊗ r */
-      o[0] = q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3];
-      o[1] = q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2];
-      o[2] = q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1];
-      o[3] = q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0];
-      memcpy (q, o, sizeof o);
+      sq_quat_multiply (q, r, q);
     }
 }
 
@@ -286,4 +280,43 @@ sq_quat_to_euler (const double q[4],
       out[i] = 0.0;
     }
   return TRUE;
+}
+
+void
+sq_quat_multiply (const double a[4],
+                  const double b[4],
+                  double       out[4])
+{
+  double r[4];
+
+  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  memcpy (out, r, sizeof r);
+}
+
+void
+sq_quat_conjugate (const double q[4],
+                   double       out[4])
+{
+  out[0] = q[0];
+  out[1] = -q[1];
+  out[2] = -q[2];
+  out[3] = -q[3];
+}
+
+void
+sq_quat_rotate (const double q[4],
+                const double v[3],
+                double       out[3])
+{
+  double p[4] = { 0, v[0], v[1], v[2] }, c[4];
+
+  sq_quat_conjugate (q, c);
+  sq_quat_multiply (q, p, p);
+  sq_quat_multiply (p, c, p);
+  out[0] = p[1];
+  out[1] = p[2];
+  out[2] = p[3];
 }

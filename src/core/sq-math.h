@@ -21,6 +21,17 @@ gboolean sq_axis_angle_to_quat   (const double aa[4],
 void     sq_quat_to_axis_angle   (const double q[4],
                                   double       aa[4]);
 void     sq_quat_normalize       (double       q[4]);
+/* Hamilton product a ⊗ b (apply b, then a, to column vectors); `out` may
+ * be `a` or `b` */
+void     sq_quat_multiply        (const double a[4],
+                                  const double b[4],
+                                  double       out[4]);
+void     sq_quat_conjugate       (const double q[4],
+                                  double       out[4]);
+/* v rotated by the unit quaternion q; `out` may be `v` */
+void     sq_quat_rotate          (const double q[4],
+                                  const double v[3],
+                                  double       out[3]);
 void     sq_quat_slerp           (const double a[4],
                                   const double b[4],
                                   double       t,

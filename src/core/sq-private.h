@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sq-clip.h"
+#include "sq-convert.h"
 #include "sq-error.h"
 #include "sq-format.h"
 
@@ -196,6 +197,16 @@ const char *_sq_scan_double        (const char   *tok,
                                     const char   *end,
                                     double       *out);
 extern const guint8 _sq_sep_table[256];
+/* The same, allowed to read (never to take digits) up to `limit`, the end
+ * of the buffer the token lies in: eight bytes at a time. */
+const char *_sq_scan_double_in     (const char   *tok,
+                                    const char   *end,
+                                    const char   *limit,
+                                    double       *out);
+gboolean _sq_parse_double_in       (const char   *tok,
+                                    gsize         len,
+                                    const char   *limit,
+                                    double       *out);
 /* Parses a whole token as a finite decimal number, locale-independent. */
 gboolean _sq_parse_double          (const char   *tok,
                                     gsize         len,
@@ -203,6 +214,18 @@ gboolean _sq_parse_double          (const char   *tok,
 void     _sq_append_number         (GString      *s,
                                     double        value,
                                     int           decimals);
+/* The same text, appended only when it reads back as exactly `value`:
+ * FALSE, and nothing appended, otherwise. */
+gboolean _sq_append_number_exact   (GString      *s,
+                                    double        value,
+                                    int           decimals);
+/* The text sq_format_double gives (shortest of %.15g … %.17g that reads
+ * back exactly), mostly without printf. */
+void     _sq_append_shortest       (GString      *s,
+                                    double        value);
+/* "%" G_GINT64_FORMAT without printf */
+void     _sq_append_int64          (GString      *s,
+                                    gint64        value);
 gboolean _sq_parse_int64           (const char   *tok,
                                     gsize         len,
                                     gint64       *out);
@@ -214,6 +237,13 @@ void     _sq_json_number           (GString      *out,
                                     double        value);
 void     _sq_json_variant          (GString      *out,
                                     GVariant     *value);
+
+/* sq-convert.c: the skeleton a clip without a hierarchy stands for */
+gssize   _sq_skeleton_guess        (const SqClip *clip,
+                                    gint32       *parent,
+                                    double      (*offset)[3],
+                                    GString      *loose,
+                                    guint        *n_loose);
 
 extern const SqFormat _sq_format_seq_binary;
 extern const SqFormat _sq_format_seq_text;

@@ -32,7 +32,16 @@ SqSlNameKind  sq_sl_lookup_name          (const char  *name,
 /* Bone i (0..132) in file order, and its parent (NULL for mPelvis) */
 const char   *sq_sl_bone_name            (guint        i);
 const char   *sq_sl_bone_parent          (const char  *bone);
+/* The bone's position in the avatar at rest (avatar_skeleton.xml v2.0,
+ * formats.md Appendix A), metres, SL axes; FALSE for a name that is not a
+ * bone */
+gboolean      sq_sl_bone_rest_position   (const char  *bone,
+                                          double       out[3]);
 /* The bone a collision volume hangs from, NULL when `volume` is not one */
 const char   *sq_sl_collision_volume_bone (const char *volume);
+/* The 26 collision volume names in avatar_lad.xml order, NULL-terminated
+ * (for a chooser); "GROUND" is not among them */
+const char * const *sq_sl_collision_volumes   (void);
+gboolean      sq_sl_is_collision_volume   (const char *name);
 
 G_END_DECLS

@@ -9,9 +9,11 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
 #include "sq-sl-skeleton.h"
+#include "sq-convert.h"
 #include "sq-validate.h"
 
 gboolean
@@ -101,6 +103,178 @@ finding_free (gpointer data)
   g_free (f);
 }
 
+/* ---- ActiveWorlds DirectX profile (formats.md 3.6, 4) ------------------------ */
+
+#define AW_DX_MIN_TICKS     2
+#define AW_DX_MAX_TICKS     200
+#define AW_DX_MAX_LIMBS     64      /* the DX Animation page */
+#define AW_DX_SAFE_LIMBS    62      /* the Tag (RWX) page: the sources disagree */
+#define AW_DX_MAX_LINE      250
+#define AW_DX_HEADER        "xof 0303txt 0032"
+#define AW_DX_MAX_LINE_FINDINGS 20
+
+/* The file as read: lines over 250 characters and line ends other than
+ * CRLF, by line number (the writer always writes CRLF and short lines). */
+static void
+validate_aw_dx_lines (GBytes    *source,
+                      GPtrArray *findings)
+{
+  gsize len, start = 0, n_long = 0, n_bad_end = 0;
+  const char *d = g_bytes_get_data (source, &len);
+  guint line = 1;
+
+  while (start < len)
+    {
+      gsize end = start, text_end;
+      gboolean crlf = FALSE, bare = FALSE;
+
+      while (end < len && d[end] != '\n' && d[end] != '\r')
+        end++;
+      text_end = end;
+      if (end < len && d[end] == '\r' && end + 1 < len && d[end + 1] == '\n')
+        crlf = TRUE, end += 2;
+      else if (end < len)
+        bare = TRUE, end += 1;
+      /* the last line may end without a line break */
+      if (text_end - start > AW_DX_MAX_LINE && n_long++ < AW_DX_MAX_LINE_FINDINGS)
+        add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                     _("line %u is %zu characters long; ActiveWorlds reads at most %d"),
+                     line, text_end - start, AW_DX_MAX_LINE);
+      if (bare && !crlf && n_bad_end++ < AW_DX_MAX_LINE_FINDINGS)
+        add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                     d[text_end] == '\n' ? _("line %u ends with LF alone; ActiveWorlds needs CRLF line ends")
+                                         : _("line %u ends with CR alone; ActiveWorlds needs CRLF line ends"),
+                     line);
+      line++;
+      start = end;
+    }
+  if (n_long > AW_DX_MAX_LINE_FINDINGS)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("%zu more lines are longer than %d characters"), n_long - AW_DX_MAX_LINE_FINDINGS, AW_DX_MAX_LINE);
+  if (n_bad_end > AW_DX_MAX_LINE_FINDINGS)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("%zu more lines do not end with CRLF"), n_bad_end - AW_DX_MAX_LINE_FINDINGS);
+}
+
+static void
+validate_aw_dx (const SqClip *clip,
+                GPtrArray    *findings)
+{
+  guint pelvis_tag = sq_aw_tag_for_name ("pelvis");
+  g_autofree gssize *by_tag = g_new (gssize, SQ_AW_MAX_TAG + 1);
+  guint n_limbs = 0;
+  gboolean have_pelvis = FALSE;
+  GVariant *v;
+
+  for (guint t = 0; t <= SQ_AW_MAX_TAG; t++)
+    by_tag[t] = -1;
+
+  if ((v = sq_props_get (clip->extra, "header")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("the first line is “%s”; ActiveWorlds needs exactly “%s” (saving writes it)"),
+                 g_variant_get_string (v, NULL), AW_DX_HEADER);
+  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0)
+    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("the file holds %zu AnimationSets; ActiveWorlds plays only the first"),
+                 g_variant_n_children (v) + 1);
+  if (!(clip->fps >= AW_DX_MIN_TICKS && clip->fps <= AW_DX_MAX_TICKS))
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("AnimTicksPerSecond is %g; ActiveWorlds takes %d to %d"), clip->fps, AW_DX_MIN_TICKS,
+                 AW_DX_MAX_TICKS);
+  if (clip->n_joints == 0)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no limbs"));
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+      guint tag = sq_aw_tag_for_name (joint->name);
+
+      if (tag == 0 || tag > SQ_AW_MAX_TAG)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+                     _("limb “%s” is not an ActiveWorlds limb name (such as aw_pelvis or pelvis): "
+                       "ActiveWorlds ignores it"), joint->name);
+      else if (by_tag[tag] >= 0)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+                     _("limb “%s” is the same limb (tag %u) as “%s”"), joint->name, tag,
+                     clip->joints[by_tag[tag]].name);
+      else
+        {
+          by_tag[tag] = j;
+          n_limbs++;
+          have_pelvis |= tag == pelvis_tag;
+        }
+
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          const SqTrack *t = &joint->tracks[c];
+
+          if (t->n_keys > 0 && t->keys[0].time != 0.0)
+            add_finding (findings, SQ_SEVERITY_WARNING, j, c, 0,
+                         _("limb “%s”: the first %s key is at tick %d; ActiveWorlds animations start at tick 0"),
+                         joint->name,
+                         c == SQ_CHANNEL_ROTATION ? _("rotation") : c == SQ_CHANNEL_SCALE ? _("scale") : _("position"),
+                         sq_clip_time_to_frame (clip, t->keys[0].time));
+        }
+      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_SCALE, -1,
+                     _("limb “%s”: %zu scale keys; ActiveWorlds does not support scale keys"),
+                     joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
+      if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 && tag != pelvis_tag)
+        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_TRANSLATION, -1,
+                     _("limb “%s” has position keys: limbs other than the pelvis move only in ActiveWorlds "
+                       "browsers from build 1176"), joint->name);
+
+      for (gsize k = 0; k < rot->n_keys; k++)
+        {
+          double q[4], n;
+
+          memcpy (q, rot->keys[k].v, sizeof q);
+          n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+          if (!isfinite (n) || n == 0)
+            {
+              add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
+                           _("limb “%s” rotation key %zu (tick %d) is not a rotation"),
+                           joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
+              continue;
+            }
+          if (fabs (n - 1.0) > 1e-3)
+            add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+                         _("limb “%s” rotation key %zu (tick %d): the quaternion's length is %.4f, not 1"),
+                         joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time), sqrt (n));
+          if (k > 0)
+            {
+              const double *p = rot->keys[k - 1].v;
+              double pn = sqrt (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+              double dot = (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]) / (pn * sqrt (n));
+
+              /* interpolated as stored, the turn from one key to the next
+               * is 2·acos(dot): more than 180° when the dot is negative */
+              if (isfinite (dot) && dot < 0)
+                add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+                             _("limb “%s” rotation keys %zu and %zu (ticks %d and %d) are %.1f° apart; "
+                               "ActiveWorlds recommends less than 180° between keys"),
+                             joint->name, k, k + 1, sq_clip_time_to_frame (clip, rot->keys[k - 1].time),
+                             sq_clip_time_to_frame (clip, rot->keys[k].time),
+                             2.0 * acos (CLAMP (dot, -1.0, 1.0)) * 180.0 / G_PI);
+            }
+        }
+    }
+
+  if (clip->n_joints > 0 && !have_pelvis)
+    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("there is no pelvis limb (aw_pelvis); ActiveWorlds animations should include it as the root"));
+  if (n_limbs > AW_DX_MAX_LIMBS)
+    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+                 _("%u distinct limbs; ActiveWorlds allows at most %d per model"), n_limbs, AW_DX_MAX_LIMBS);
+  else if (n_limbs > AW_DX_SAFE_LIMBS)
+    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("%u distinct limbs; the DX animation page allows 64 but the Tag page only 62"), n_limbs);
+
+  if (clip->source != NULL && !sq_clip_is_modified (clip))
+    validate_aw_dx_lines (clip->source, findings);
+}
+
 static void
 validate_aw (const SqClip *clip,
              GPtrArray    *findings)
@@ -109,6 +283,12 @@ validate_aw (const SqClip *clip,
   gssize root = sq_clip_get_root_index (clip);
   double last_frame_time = clip->duration;
 
+  /* .x files: the DirectX profile has rules of its own */
+  if (clip->format != NULL && g_str_equal (clip->format->id, "dx"))
+    {
+      validate_aw_dx (clip, findings);
+      return;
+    }
   if (clip->n_joints == 0)
     add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
 
@@ -213,10 +393,10 @@ validate_aw (const SqClip *clip,
 #define SL_MAX_PRIORITY      6
 #define SL_POS_RANGE         5.0
 #define SL_CONSTRAINTS_TYPE  "a(yyay(ddd)ay(ddd)(ddd)dddd)"
-/* what the sl-anim writer uses for a clip without these fields */
-#define SL_DEFAULT_PRIORITY  2
-#define SL_DEFAULT_EASE      0.3
-#define SL_DEFAULT_HAND      1
+/* what the sl-anim writer uses for a clip without these fields (sq-fields.h) */
+#define SL_DEFAULT_PRIORITY  SQ_SL_DEFAULT_PRIORITY
+#define SL_DEFAULT_EASE      SQ_SL_DEFAULT_EASE
+#define SL_DEFAULT_HAND      SQ_SL_DEFAULT_HAND_POSE
 
 /* the value as the writer stores it, in single precision */
 static double
@@ -466,11 +646,20 @@ validate_sl (const SqClip *clip,
                                  : _("joint “%s” position key %zu at %.4f s is outside the animation (0–%.4f s); "
                                      "it is moved to the nearest end"),
                              joint->name, k + 1, time, clip->duration);
-              if (!rot && (fabs (key->v[0]) > SL_POS_RANGE || fabs (key->v[1]) > SL_POS_RANGE
-                           || fabs (key->v[2]) > SL_POS_RANGE))
-                add_finding (findings, SQ_SEVERITY_WARNING, j, c, k,
-                             _("joint “%s” position key %zu (%g, %g, %g) lies beyond ±5 m and is clamped"),
-                             joint->name, k + 1, key->v[0], key->v[1], key->v[2]);
+              if (!rot)
+                {
+                  /* in metres on SL's axes, as the file would be written */
+                  double m[3];
+
+                  if (clip->format != NULL && clip->format->space != NULL)
+                    sq_space_vector_to_sl (clip->format->space, key->v, m);
+                  else
+                    memcpy (m, key->v, sizeof m);
+                  if (fabs (m[0]) > SL_POS_RANGE || fabs (m[1]) > SL_POS_RANGE || fabs (m[2]) > SL_POS_RANGE)
+                    add_finding (findings, SQ_SEVERITY_WARNING, j, c, k,
+                                 _("joint “%s” position key %zu (%g, %g, %g m) lies beyond ±5 m and is clamped"),
+                                 joint->name, k + 1, m[0], m[1], m[2]);
+                }
             }
         }
     }

@@ -121,6 +121,9 @@ static const struct {
   { "win.delete-joint", { "Delete", NULL } },
   { "win.show-view('tree')", { "<Alt>1", NULL } },
   { "win.show-view('structure')", { "<Alt>2", NULL } },
+  { "win.show-view('preview')", { "<Alt>3", NULL } },
+  { "win.play", { "<Control>space", NULL } },
+  { "win.show-sidebar", { "F9", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
 };
 

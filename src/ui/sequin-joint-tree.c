@@ -310,6 +310,34 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, child);
 }
 
+/* The expander arrow of a joint row is named after its joint ("Expand
+ * mPelvis"), not just "Expand"; the name follows the row's state */
+static void
+name_expander (GtkTreeExpander *expander)
+{
+  GtkTreeListRow *row = gtk_tree_expander_get_list_row (expander);
+  g_autoptr(GObject) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  const SqJoint *joint = SEQUIN_IS_JOINT_ITEM (item) ? sequin_joint_item_get_joint (SEQUIN_JOINT_ITEM (item)) : NULL;
+  g_autofree char *label = NULL;
+  const char *name;
+
+  if (joint == NULL)
+    return;
+  name = joint->name[0] != '\0' ? joint->name : _("(no name)");
+  if (gtk_tree_list_row_get_expanded (row))
+    /* TRANSLATORS: the accessible name of a joint's expander arrow; %s is the joint */
+    label = g_strdup_printf (_("Collapse %s"), name);
+  else
+    /* TRANSLATORS: the accessible name of a joint's expander arrow; %s is the joint */
+    label = g_strdup_printf (_("Expand %s"), name);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (expander));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_css_name (child), "expander") == 0)
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 static void
 factory_bind_cb (GtkSignalListItemFactory *factory,
                  GtkListItem              *list_item,
@@ -321,7 +349,13 @@ factory_bind_cb (GtkSignalListItemFactory *factory,
   if (row == NULL)
     return;
   if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
-    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), row);
+    {
+      GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+
+      gtk_tree_expander_set_list_row (expander, row);
+      name_expander (expander);
+      g_signal_connect_object (row, "notify::expanded", G_CALLBACK (name_expander), expander, G_CONNECT_SWAPPED);
+    }
   item = gtk_tree_list_row_get_item (row);
   g_signal_connect_object (item, "changed", G_CALLBACK (update_cell), list_item, G_CONNECT_SWAPPED);
   update_cell (list_item);
@@ -341,7 +375,12 @@ factory_unbind_cb (GtkSignalListItemFactory *factory,
   if (item != NULL)
     g_signal_handlers_disconnect_by_func (item, update_cell, list_item);
   if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
-    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+    {
+      GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+
+      g_signal_handlers_disconnect_by_func (row, name_expander, expander);
+      gtk_tree_expander_set_list_row (expander, NULL);
+    }
 }
 
 static void

@@ -175,9 +175,12 @@ save_as_response_cb (GtkNativeDialog *chooser,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *name = g_file_get_basename (file);
+      const SqFormat *named = sq_format_for_filename (name, data->format);
 
       remember_folder (self, file);
-      sequin_window_save_to (self, file, data->format);
+      /* a name typed with another format's extension saves in that format */
+      sequin_window_save_to (self, file, named != NULL && sq_format_can_write (named) ? named : data->format);
     }
   else
     self->close_after_save = FALSE;
@@ -410,7 +413,7 @@ set_first_frame_action (GtkWidget  *widget,
   show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_SET_FIRST_FRAME, -1);
 }
 
-/* Alt+1 / Alt+2: the tree or the structure view */
+/* Alt+1 / Alt+2 / Alt+3: the tree, the structure view or the preview */
 static void
 show_view_action (GtkWidget  *widget,
                   const char *action_name,
@@ -441,4 +444,6 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
+  gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
 }

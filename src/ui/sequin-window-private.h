@@ -8,7 +8,10 @@
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
 #include "sequin-line-model.h"
+#include "sequin-preview.h"
+#include "sequin-properties-panel.h"
 #include "sequin-timeline.h"
+#include "sequin-validation-panel.h"
 #include "sequin-window.h"
 
 G_BEGIN_DECLS
@@ -39,6 +42,14 @@ struct _SequinWindow
   GtkWidget           *warnings_box;
   GtkLabel            *warnings_label;
   GtkPaned            *content_paned;
+  GtkPaned            *sidebar_paned;
+  GtkWidget           *sidebar;
+  GtkStack            *sidebar_stack;
+  SequinPropertiesPanel *properties_panel;
+  SequinValidationPanel *validation_panel;
+  SequinPreview       *preview;
+  GtkToggleButton     *play_button;
+  GtkLabel            *play_time_label;
   GMenuModel          *context_menu;
 
   /* Borrowed references */
@@ -52,8 +63,12 @@ struct _SequinWindow
   GSettings           *settings;         /* NULL when the schema is not installed */
   GtkNativeDialog     *file_chooser;
   SequinLineModel     *structure_lines;
+  SqPose              *pose;             /* the preview's skeleton, for pose_generation */
 
   guint64              structure_generation;
+  guint64              pose_generation;
+  guint                play_tick;        /* tick callback while playing, 0 when stopped */
+  gint64               play_last_frame;  /* frame clock time of the last tick, µs */
   guint                loading;          /* loads that may still open here */
   guint                syncing : 1;      /* tree and timeline follow each other */
   guint                close_after_save : 1;
@@ -68,5 +83,8 @@ void _sequin_window_show_message       (SequinWindow      *self,
 void _sequin_window_save               (SequinWindow      *self,
                                         gboolean           ask_for_file,
                                         const SqFormat    *format);
+gboolean _sequin_window_get_playing     (SequinWindow      *self);
+void _sequin_window_set_playing        (SequinWindow      *self,
+                                        gboolean           playing);
 
 G_END_DECLS

@@ -13,12 +13,23 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
 G_DEFINE_FINAL_TYPE (SequinWindow, sequin_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_SIDEBAR_VISIBLE,
+  PROP_PLAYING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* the losses listed in the question before a lossy save; the rest are counted */
 #define MAX_LOSSES_SHOWN 10
@@ -208,10 +219,142 @@ update_structure (SequinWindow *self)
   self->structure_stale = FALSE;
 }
 
+/* ---- Preview and playback ---------------------------------------------------- */
+
+/* The pose at the playhead, when the preview is shown; the skeleton is made
+ * again only after an edit. */
+static void
+update_preview (SequinWindow *self)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  g_autofree double *sl = NULL, *view = NULL;
+  gsize n;
+
+  if (clip == NULL || clip->n_joints == 0)
+    {
+      g_clear_pointer (&self->pose, sq_pose_free);
+      sequin_preview_set_figure (self->preview, 0, NULL, NULL, -1);
+      return;
+    }
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "preview") != 0)
+    return;
+  if (self->pose == NULL || self->pose_generation != clip->generation
+      || sq_pose_get_n_joints (self->pose) != clip->n_joints)
+    {
+      g_clear_pointer (&self->pose, sq_pose_free);
+      self->pose = sq_pose_new (clip);
+      self->pose_generation = clip->generation;
+    }
+  n = clip->n_joints;
+  sl = g_new (double, 3 * n);
+  view = g_new (double, 3 * n);
+  sq_pose_evaluate (self->pose, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)), sl);
+  /* Second Life's axes (X forward, Y left, Z up) as the preview's (Y up) */
+  for (gsize j = 0; j < n; j++)
+    {
+      view[j * 3 + 0] = sl[j * 3 + 1];
+      view[j * 3 + 1] = sl[j * 3 + 2];
+      view[j * 3 + 2] = sl[j * 3 + 0];
+    }
+  sequin_preview_set_figure (self->preview, n, sq_pose_get_parents (self->pose), view,
+                             sequin_joint_tree_get_current_joint (self->joint_tree));
+}
+
+static void
+update_play_time (SequinWindow *self)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  g_autofree char *text = NULL;
+
+  if (clip == NULL)
+    {
+      gtk_label_set_text (self->play_time_label, "");
+      return;
+    }
+  /* Translators: the playhead's time and the animation's duration, in seconds */
+  text = g_strdup_printf (_("%.3f s of %.3f s"), sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
+                          clip->duration);
+  gtk_label_set_text (self->play_time_label, text);
+}
+
+static void
+timeline_time_cb (SequinWindow *self)
+{
+  update_play_time (self);
+  update_preview (self);
+}
+
+static gboolean
+play_tick_cb (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  double t;
+
+  if (clip == NULL || !(clip->duration > 0))
+    {
+      self->play_tick = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+      return G_SOURCE_REMOVE;
+    }
+  t = sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline));
+  if (self->play_last_frame != 0)
+    t += (now - self->play_last_frame) / (double) G_USEC_PER_SEC;
+  self->play_last_frame = now;
+  /* a loop over the whole animation */
+  if (t > clip->duration)
+    t = fmod (t, clip->duration);
+  sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), t);
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+_sequin_window_get_playing (SequinWindow *self)
+{
+  return self->play_tick != 0;
+}
+
+void
+_sequin_window_set_playing (SequinWindow *self,
+                            gboolean      playing)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+
+  if (playing && (clip == NULL || !(clip->duration > 0)))
+    playing = FALSE;
+  if (playing == (self->play_tick != 0))
+    return;
+  if (playing)
+    {
+      const SqClip *c = clip;
+
+      /* from the start when the playhead is at the end */
+      if (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)) >= c->duration)
+        sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), 0);
+      self->play_last_frame = 0;
+      self->play_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), play_tick_cb, NULL, NULL);
+    }
+  else
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->play_tick);
+      self->play_tick = 0;
+    }
+  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
+                            playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->play_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, playing ? _("Pause") : _("Play"),
+                                  -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+}
+
 static void
 view_changed_cb (SequinWindow *self)
 {
   update_structure (self);
+  update_preview (self);
 }
 
 static void
@@ -222,6 +365,8 @@ document_changed_cb (SequinWindow *self)
   self->structure_stale = TRUE;
   update_structure (self);
   sequin_timeline_clip_changed (SEQUIN_TIMELINE (self->timeline));
+  update_play_time (self);
+  update_preview (self);
   _sequin_window_actions_update (self);
 }
 
@@ -239,9 +384,13 @@ set_document (SequinWindow   *self,
 {
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
+  _sequin_window_set_playing (self, FALSE);
   g_set_object (&self->document, document);
+  g_clear_pointer (&self->pose, sq_pose_free);
 
   sequin_joint_tree_set_document (self->joint_tree, document);
+  sequin_properties_panel_set_document (self->properties_panel, document);
+  sequin_validation_panel_set_document (self->validation_panel, document);
   sequin_timeline_set_clip (SEQUIN_TIMELINE (self->timeline),
                             document != NULL ? sequin_document_get_clip (document) : NULL);
   if (document != NULL)
@@ -261,6 +410,8 @@ set_document (SequinWindow   *self,
 
   self->structure_stale = TRUE;
   update_structure (self);
+  update_play_time (self);
+  update_preview (self);
   update_title (self);
   _sequin_window_actions_update (self);
 }
@@ -275,6 +426,8 @@ tree_selection_changed_cb (SequinWindow *self)
   double time;
 
   _sequin_window_actions_update (self);
+  sequin_properties_panel_set_joint (self->properties_panel, sequin_joint_tree_get_current_joint (self->joint_tree));
+  update_preview (self);
   if (self->syncing || self->timeline == NULL)
     return;
   if (sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
@@ -298,6 +451,27 @@ timeline_key_selected_cb (SequinWindow *self,
   self->syncing = TRUE;
   sequin_joint_tree_select_key (self->joint_tree, joint, channel, key);
   self->syncing = FALSE;
+}
+
+/* A validation finding was activated: its joint, and its key when it names
+ * one, are selected in the tree (which moves the timeline to the key) */
+static void
+finding_activated_cb (SequinWindow *self,
+                      gint64        joint,
+                      int           channel,
+                      gint64        key,
+                      gpointer      panel)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+
+  if (clip == NULL || joint < 0 || (guint64) joint >= clip->n_joints)
+    return;
+  gtk_stack_set_visible_child_name (self->view_stack, "tree");
+  if (key >= 0 && channel >= 0 && channel < SQ_N_CHANNELS
+      && (guint64) key < clip->joints[joint].tracks[channel].n_keys
+      && sequin_joint_tree_select_key (self->joint_tree, joint, channel, key))
+    return;
+  sequin_joint_tree_select_joint (self->joint_tree, joint);
 }
 
 /* ---- Opening --------------------------------------------------------------- */
@@ -673,6 +847,12 @@ sequin_window_dispose (GObject *object)
   SequinWindow *self = (SequinWindow *)object;
 
   g_cancellable_cancel (self->cancellable);
+  if (self->play_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->play_tick);
+      self->play_tick = 0;
+    }
+  g_clear_pointer (&self->pose, sq_pose_free);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->message_dialog != NULL)
@@ -710,6 +890,55 @@ sequin_window_finalize (GObject *object)
 }
 
 static void
+sequin_window_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  SequinWindow *self = SEQUIN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIDEBAR_VISIBLE:
+      /* asked for by the property action before the template is built */
+      g_value_set_boolean (value, self->sidebar == NULL || gtk_widget_get_visible (self->sidebar));
+      break;
+    case PROP_PLAYING:
+      g_value_set_boolean (value, self->play_tick != 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sequin_window_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  SequinWindow *self = SEQUIN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIDEBAR_VISIBLE:
+      if (gtk_widget_get_visible (self->sidebar) != g_value_get_boolean (value))
+        {
+          gtk_widget_set_visible (self->sidebar, g_value_get_boolean (value));
+          if (self->settings != NULL)
+            g_settings_set_boolean (self->settings, "sidebar-visible", g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_PLAYING:
+      _sequin_window_set_playing (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sequin_window_class_init (SequinWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -718,9 +947,24 @@ sequin_window_class_init (SequinWindowClass *klass)
 
   object_class->dispose = sequin_window_dispose;
   object_class->finalize = sequin_window_finalize;
+  object_class->get_property = sequin_window_get_property;
+  object_class->set_property = sequin_window_set_property;
   window_class->close_request = sequin_window_close_request;
 
+  /* the properties and validation panels beside the tree */
+  properties[PROP_SIDEBAR_VISIBLE] =
+    g_param_spec_boolean ("sidebar-visible", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the animation plays in a loop (win.play) */
+  properties[PROP_PLAYING] =
+    g_param_spec_boolean ("playing", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   g_type_ensure (SEQUIN_TYPE_JOINT_TREE);
+  g_type_ensure (SEQUIN_TYPE_PROPERTIES_PANEL);
+  g_type_ensure (SEQUIN_TYPE_VALIDATION_PANEL);
+  g_type_ensure (SEQUIN_TYPE_PREVIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_bar);
@@ -744,9 +988,18 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, content_paned);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_paned);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_stack);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, properties_panel);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, validation_panel);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, preview);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_time_label);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, context_menu);
   gtk_widget_class_bind_template_callback (widget_class, view_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tree_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
 
   _sequin_window_class_actions_init (klass);
 }
@@ -838,6 +1091,7 @@ sequin_window_init (SequinWindow *self)
                                    g_settings_get_int (self->settings, "window-height"));
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
+      gtk_widget_set_visible (self->sidebar, g_settings_get_boolean (self->settings, "sidebar-visible"));
     }
 
   setup_structure_view (self);
@@ -851,6 +1105,8 @@ sequin_window_init (SequinWindow *self)
   gtk_box_append (self->timeline_box, self->timeline);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::time", G_CALLBACK (timeline_time_cb),
+                           self, G_CONNECT_SWAPPED);
 
   sequin_joint_tree_set_context_menu (self->joint_tree, self->context_menu);
   build_save_as_menu (self);
@@ -861,6 +1117,8 @@ sequin_window_init (SequinWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
   gtk_paned_set_position (self->content_paned, 420);
+  /* the tree keeps most of a 1100-pixel window; the sidebar gets the rest */
+  gtk_paned_set_position (self->sidebar_paned, 565);
 
   set_document (self, NULL);
 }

@@ -4,9 +4,10 @@
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: sequin-screenshots OUTPUT-FOLDER FILE
+ * Usage: sequin-screenshots OUTPUT-FOLDER FILE [ANIM]
  * Opens FILE as `sequin FILE` does, drives the window through its actions
- * and captures the X screen with ImageMagick's `import`.
+ * and captures the X screen with ImageMagick's `import`. ANIM, a Second
+ * Life .anim, is shown in the properties and validation panels.
  */
 #include "config.h"
 
@@ -87,9 +88,9 @@ main (int   argc,
   const char *folder;
 
   gtk_init ();
-  if (argc != 3)
+  if (argc != 3 && argc != 4)
     {
-      g_printerr ("Usage: sequin-screenshots OUTPUT-FOLDER FILE\n");
+      g_printerr ("Usage: sequin-screenshots OUTPUT-FOLDER FILE [ANIM]\n");
       return 2;
     }
   folder = argv[1];
@@ -123,5 +124,44 @@ main (int   argc,
   window->force_close = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
   settle (100);
+
+  if (argc == 4)
+    {
+      g_autoptr(GFile) anim = g_file_new_for_commandline_arg (argv[3]);
+      GPtrArray *findings;
+
+      g_application_open (G_APPLICATION (sequin_test_application ()), &anim, 1, "");
+      SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+
+      /* the properties of a .anim, one joint selected for its priority */
+      g_object_set (window, "sidebar-visible", TRUE, NULL);
+      sequin_joint_tree_select_joint (window->joint_tree, 1);
+      gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
+      shot (folder, "properties-panel.png");
+
+      /* the motion preview, halfway through, the selected joint highlighted */
+      gtk_stack_set_visible_child_name (window->view_stack, "preview");
+      sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline),
+                                sequin_document_get_clip (sequin_window_get_document (window))->duration / 2);
+      shot (folder, "preview.png");
+      gtk_stack_set_visible_child_name (window->view_stack, "tree");
+
+      /* its validation for Second Life, a finding activated */
+      gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
+      SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+      findings = sequin_validation_panel_get_findings (window->validation_panel);
+      for (guint i = 0; findings != NULL && i < findings->len; i++)
+        if (((SqFinding *) findings->pdata[i])->joint >= 0)
+          {
+            sequin_validation_panel_activate (window->validation_panel, i);
+            break;
+          }
+      shot (folder, "validation-panel.png");
+
+      window->force_close = TRUE;
+      gtk_window_destroy (GTK_WINDOW (window));
+      settle (100);
+    }
   return 0;
 }

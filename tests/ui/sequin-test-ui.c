@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sequin-test-ui.h"
+#include "sequin-window-private.h"
 
 char *
 sequin_test_corpus_file (const char *name)
@@ -145,4 +146,41 @@ sequin_test_clips_close (const SqClip *a,
         }
     }
   return TRUE;
+}
+
+SequinWindow *
+sequin_test_window_new (void)
+{
+  SequinWindow *window = sequin_window_new (sequin_test_application ());
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+void
+sequin_test_window_destroy (SequinWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  window->force_close = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  sequin_test_flush ();
+  g_assert_null (window);
+}
+
+void
+sequin_test_window_open (SequinWindow *window,
+                         const char   *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (sequin_window_is_empty (window));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
+  sequin_test_flush ();
+}
+
+const SqClip *
+sequin_test_window_clip (SequinWindow *window)
+{
+  return sequin_document_get_clip (sequin_window_get_document (window));
 }

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "sequin-application.h"
+#include "sequin-window.h"
 #include "sq-core.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,15 @@ void               sequin_test_flush        (void);
         g_usleep (1000); \
       } \
   } G_STMT_END
+
+/* A new window, shown; destroyed (without asking about changes) and checked
+ * to be gone */
+SequinWindow      *sequin_test_window_new     (void);
+void               sequin_test_window_destroy (SequinWindow *window);
+/* Opens `path` in an empty window and waits until it is loaded */
+void               sequin_test_window_open    (SequinWindow *window,
+                                               const char   *path);
+const SqClip      *sequin_test_window_clip    (SequinWindow *window);
 
 /* Close within `eps` for the text format's precision */
 gboolean           sequin_test_clips_close  (const SqClip *a,

@@ -19,42 +19,6 @@
 
 /* ---- Helpers --------------------------------------------------------------- */
 
-static SequinWindow *
-window_new (void)
-{
-  SequinWindow *window = sequin_window_new (sequin_test_application ());
-
-  gtk_window_present (GTK_WINDOW (window));
-  return window;
-}
-
-static void
-window_destroy (SequinWindow *window)
-{
-  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  sequin_test_flush ();
-  g_assert_null (window);
-}
-
-static void
-open_and_wait (SequinWindow *window,
-               const char   *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  g_assert_true (sequin_window_is_empty (window));
-  sequin_window_open_file (window, file, FALSE);
-  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
-  sequin_test_flush ();
-}
-
-static const SqClip *
-window_clip (SequinWindow *window)
-{
-  return sequin_document_get_clip (sequin_window_get_document (window));
-}
-
 static guint
 n_rows (SequinWindow *window)
 {
@@ -124,7 +88,7 @@ count_labels (GtkWidget  *widget,
 static void
 test_empty (void)
 {
-  SequinWindow *window = window_new ();
+  SequinWindow *window = sequin_test_window_new ();
 
   g_assert_true (sequin_window_is_empty (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "empty");
@@ -136,13 +100,13 @@ test_empty (void)
   /* the shortcuts window comes from the resources */
   g_assert_true (action_enabled (window, "win.show-help-overlay"));
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
 test_about (void)
 {
-  SequinWindow *window = window_new ();
+  SequinWindow *window = sequin_test_window_new ();
   GtkWidget *about = NULL;
   GListModel *toplevels = gtk_window_get_toplevels ();
 
@@ -157,7 +121,7 @@ test_about (void)
   g_assert_nonnull (about);
   g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
   gtk_window_destroy (GTK_WINDOW (about));
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -180,7 +144,7 @@ test_settings (void)
   g_settings_set_boolean (settings, "window-maximized", FALSE);
 
   /* a new window takes the remembered size */
-  window = window_new ();
+  window = sequin_test_window_new ();
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 600);
@@ -213,10 +177,10 @@ test_open_shows_joints_and_keys (void)
       return;
     }
   expected = sequin_test_load_clip (path);
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
 
-  g_assert_true (sq_clip_equal (window_clip (window), expected));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), expected));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "document");
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "maca.seq");
   g_assert_cmpstr (gtk_label_get_text (window->joints_value), ==, "27");
@@ -248,7 +212,7 @@ test_open_shows_joints_and_keys (void)
   g_assert_cmpfloat (sequin_key_item_get_data (SEQUIN_KEY_ITEM (key))->time, ==,
                      expected->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[0].time);
   g_assert_true (sequin_key_item_get_key (SEQUIN_KEY_ITEM (key), SQ_CHANNEL_ROTATION)
-                 == &window_clip (window)->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[0]);
+                 == &sequin_test_window_clip (window)->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[0]);
   g_assert_nonnull (sequin_key_item_get_key (SEQUIN_KEY_ITEM (key), SQ_CHANNEL_TRANSLATION));
   g_clear_object (&key);
   key = row_item (window, n_pelvis + 1);
@@ -261,7 +225,7 @@ test_open_shows_joints_and_keys (void)
   /* the structure view shows the core's dump */
   gtk_stack_set_visible_child_name (window->view_stack, "structure");
   {
-    g_autofree char *dump = sq_dump_text (window_clip (window));
+    g_autofree char *dump = sq_dump_text (sequin_test_window_clip (window));
     GListModel *lines = G_LIST_MODEL (window->structure_lines);
     g_autoptr(GtkStringObject) second = g_list_model_get_item (lines, 1);
     g_auto(GStrv) dump_lines = g_strsplit (dump, "\n", -1);
@@ -271,7 +235,7 @@ test_open_shows_joints_and_keys (void)
     g_assert_cmpuint (g_list_model_get_n_items (lines), ==, g_strv_length (dump_lines) - 1);
     g_assert_cmpstr (gtk_string_object_get_string (second), ==, dump_lines[1]);
   }
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 typedef enum
@@ -324,12 +288,12 @@ test_edit (gconstpointer data)
   edit = reference_edit (which);
   g_assert_true (sq_edit_apply (edit, edited, NULL));
 
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   doc = sequin_window_get_document (window);
 
   /* "neck" is joint 2: select its row (the joint actions work on the selection) */
-  g_assert_cmpstr (window_clip (window)->joints[2].name, ==, "neck");
+  g_assert_cmpstr (sequin_test_window_clip (window)->joints[2].name, ==, "neck");
   sequin_joint_tree_select_joint (window->joint_tree, 2);
   sequin_test_flush ();
   g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, 2);
@@ -400,7 +364,7 @@ test_edit (gconstpointer data)
   g_assert_null (window->edit_dialog);
 
   /* exactly what the core does */
-  g_assert_true (sq_clip_equal (window_clip (window), edited));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), edited));
   g_assert_true (sequin_document_get_modified (doc));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (window->title_label), "• "));
   g_assert_cmpuint (n_rows (window), ==, edited->n_joints);
@@ -408,16 +372,16 @@ test_edit (gconstpointer data)
 
   /* undo restores it exactly, redo does it again */
   activate (window, "win.undo");
-  g_assert_true (sq_clip_equal (window_clip (window), original));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
   g_assert_false (sequin_document_get_modified (doc));
   g_assert_cmpuint (n_rows (window), ==, original->n_joints);
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "maca.seq");
   activate (window, "win.redo");
-  g_assert_true (sq_clip_equal (window_clip (window), edited));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), edited));
   activate (window, "win.undo");
-  g_assert_true (sq_clip_equal (window_clip (window), original));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
 
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -432,8 +396,8 @@ test_rename_keeps_expanded (void)
       g_test_skip ("corpus not found");
       return;
     }
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   sequin_joint_tree_expand_joint (window->joint_tree, 1, TRUE);
   expanded = n_rows (window);
   g_assert_cmpuint (expanded, >, 27);
@@ -448,7 +412,7 @@ test_rename_keeps_expanded (void)
   g_assert_true (sequin_document_apply (sequin_window_get_document (window),
                                         sq_edit_delete_joint_new ("pelvis"), NULL));
   g_assert_cmpuint (n_rows (window), ==, expanded - 1);
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -466,9 +430,9 @@ test_tree_and_timeline_follow (void)
       g_test_skip ("corpus not found");
       return;
     }
-  window = window_new ();
-  open_and_wait (window, path);
-  clip = window_clip (window);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->n_joints, ==, 44);
 
   /* a key clicked in the timeline: its joint expands, its row is selected */
@@ -489,7 +453,7 @@ test_tree_and_timeline_follow (void)
   g_assert_cmpint (key, ==, 7);
   g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline)),
                                   clip->joints[5].tracks[SQ_CHANNEL_ROTATION].keys[7].time, 1e-9);
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -552,8 +516,8 @@ test_save_binary_and_text (void)
   text_file = g_file_new_for_path (text_path);
   original = sequin_test_load_clip (corpus);
 
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   doc = sequin_window_get_document (window);
 
   /* binary, unedited: the same file back */
@@ -571,7 +535,7 @@ test_save_binary_and_text (void)
   activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
   reread = sequin_test_load_clip (path);
-  g_assert_true (sq_clip_equal (reread, window_clip (window)));
+  g_assert_true (sq_clip_equal (reread, sequin_test_window_clip (window)));
   g_assert_false (sq_clip_equal (reread, original));
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "window-save.seq");
 
@@ -591,7 +555,7 @@ test_save_binary_and_text (void)
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "window-save-text.seq");
   g_assert_cmpstr (gtk_label_get_text (window->format_value), ==, "ActiveWorlds text SEQ");
 
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -611,18 +575,18 @@ test_unsaved_changes_prompt (void)
     }
   path = tmp_copy (corpus, "window-close.seq");
 
-  window = window_new ();
+  window = sequin_test_window_new ();
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
-  open_and_wait (window, path);
+  sequin_test_window_open (window, path);
 
   /* unmodified: closes without a question */
   {
-    SequinWindow *other = window_new ();
+    SequinWindow *other = sequin_test_window_new ();
     SequinWindow *other_watch = other;
 
     g_object_add_weak_pointer (G_OBJECT (other), (gpointer *) &other_watch);
-    open_and_wait (other, path);
+    sequin_test_window_open (other, path);
     activate (other, "win.close");
     g_assert_null (other_watch);
   }
@@ -657,10 +621,10 @@ test_unsaved_changes_prompt (void)
   }
 
   /* Discard: closes, the file stays as it was */
-  window = window_new ();
+  window = sequin_test_window_new ();
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
-  open_and_wait (window, path);
+  sequin_test_window_open (window, path);
   activate (window, "win.invert-xz-all");
   activate (window, "win.close");
   respond (window, GTK_RESPONSE_REJECT);
@@ -705,7 +669,7 @@ test_bad_file (void)
   write_bad_file (bad);
 
   /* an empty window stays empty */
-  window = window_new ();
+  window = sequin_test_window_new ();
   windows = count_windows ();
   sequin_window_open_file (window, bad_file, FALSE);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
@@ -719,19 +683,19 @@ test_bad_file (void)
 
   if (corpus == NULL)
     {
-      window_destroy (window);
+      sequin_test_window_destroy (window);
       return;
     }
 
   /* a window with an animation keeps it, unchanged */
-  open_and_wait (window, corpus);
+  sequin_test_window_open (window, corpus);
   doc = sequin_window_get_document (window);
   activate (window, "win.invert-xz-all");
-  before = sq_clip_copy (window_clip (window));
+  before = sq_clip_copy (sequin_test_window_clip (window));
   sequin_window_open_file (window, bad_file, FALSE);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   g_assert_true (sequin_window_get_document (window) == doc);
-  g_assert_true (sq_clip_equal (window_clip (window), before));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), before));
   g_assert_true (sequin_document_get_modified (doc));
   g_assert_true (sequin_document_can_undo (doc));
   g_assert_cmpuint (n_rows (window), ==, 27);
@@ -754,10 +718,10 @@ test_bad_file (void)
     if (l->data != window && SEQUIN_IS_WINDOW (l->data))
       {
         g_assert_false (sequin_window_is_empty (l->data));
-        window_destroy (l->data);
+        sequin_test_window_destroy (l->data);
         break;
       }
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -779,8 +743,8 @@ test_changed_on_disk (void)
     }
   path = tmp_copy (corpus, "window-etag.seq");
   file = g_file_new_for_path (path);
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   doc = sequin_window_get_document (window);
   activate (window, "win.invert-xz-all");
 
@@ -803,8 +767,8 @@ test_changed_on_disk (void)
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
   saved = sequin_test_load_clip (path);
-  g_assert_true (sq_clip_equal (saved, window_clip (window)));
-  window_destroy (window);
+  g_assert_true (sq_clip_equal (saved, sequin_test_window_clip (window)));
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -826,8 +790,8 @@ test_failed_save (void)
   path = tmp_copy (corpus, "window-fail.seq");
   nowhere = g_file_new_build_filename (sequin_test_tmpdir (), "missing-folder", "x.seq", NULL);
   before = sequin_test_read_bytes (path);
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   activate (window, "win.invert-xz-all");
   sequin_window_save_to (window, nowhere, NULL);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
@@ -841,26 +805,26 @@ test_failed_save (void)
 
   /* leave without the question */
   window->force_close = TRUE;
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
 test_open_sample (void)
 {
   g_autoptr(GFile) sample = NULL;
-  SequinWindow *window = window_new ();
+  SequinWindow *window = sequin_test_window_new ();
 
   if (g_getenv ("SEQUIN_SAMPLE_DIR") == NULL)
     {
       g_test_skip ("no sample folder");
-      window_destroy (window);
+      sequin_test_window_destroy (window);
       return;
     }
   sample = g_file_new_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
   if (!g_file_query_exists (sample, NULL))
     {
       g_test_skip ("the sample is not there yet");
-      window_destroy (window);
+      sequin_test_window_destroy (window);
       return;
     }
   activate (window, "win.open-sample");
@@ -869,7 +833,7 @@ test_open_sample (void)
   g_assert_cmpstr (sequin_document_get_title (sequin_window_get_document (window)), ==, "wave.seq");
   g_assert_null (sequin_document_get_file (sequin_window_get_document (window)));
   g_assert_cmpuint (n_rows (window), >, 0);
-  window_destroy (window);
+  sequin_test_window_destroy (window);
 }
 
 static void
@@ -901,8 +865,8 @@ test_many_keys (void)
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
 
-  window = window_new ();
-  open_and_wait (window, path);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
   g_assert_cmpuint (n_rows (window), ==, 2);
 
   start = g_get_monotonic_time ();
@@ -969,7 +933,93 @@ test_many_keys (void)
   g_assert_cmpfloat (elapsed, <, 2.0);
 
   window->force_close = TRUE;
-  window_destroy (window);
+  sequin_test_window_destroy (window);
+}
+
+/* The preview poses the skeleton at the playhead; playing moves the
+ * playhead in a loop; the camera turns from the keyboard's actions */
+static void
+test_preview_and_play (void)
+{
+  g_autofree char *path = sequin_test_corpus_file ("bvh/~walk_Male.bvh");
+  g_autofree double *first = NULL;
+  const double *points;
+  const SqClip *clip;
+  SequinWindow *window;
+  double yaw, pitch, distance, yaw2, t0;
+  gsize n;
+  gssize selected;
+  gboolean moved = FALSE;
+
+  if (path == NULL)
+    {
+      g_test_skip ("corpus not found");
+      return;
+    }
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+
+  /* hidden: nothing is posed */
+  points = sequin_preview_get_figure (window->preview, &n, NULL);
+  g_assert_cmpuint (n, ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "preview"));
+  sequin_test_flush ();
+  points = sequin_preview_get_figure (window->preview, &n, NULL);
+  g_assert_cmpuint (n, ==, clip->n_joints);
+  /* a figure standing on the floor: the head above the hip (Y up) */
+  {
+    gssize hip = sq_clip_find_joint (clip, "hip"), head = sq_clip_find_joint (clip, "head");
+    g_assert_cmpint (hip, >=, 0);
+    g_assert_cmpint (head, >=, 0);
+    g_assert_cmpfloat (points[head * 3 + 1], >, points[hip * 3 + 1] + 0.3);
+  }
+  first = g_memdup2 (points, 3 * n * sizeof (double));
+
+  /* the playhead moves: so does the figure */
+  sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), clip->duration / 3);
+  sequin_test_flush ();
+  points = sequin_preview_get_figure (window->preview, &n, NULL);
+  for (gsize k = 0; k < 3 * n; k++)
+    moved |= fabs (points[k] - first[k]) > 1e-4;
+  g_assert_true (moved);
+
+  /* the joint selected in the tree is highlighted */
+  sequin_joint_tree_select_joint (window->joint_tree, 3);
+  sequin_test_flush ();
+  sequin_preview_get_figure (window->preview, &n, &selected);
+  g_assert_cmpint (selected, ==, 3);
+
+  /* play, in a loop, and pause */
+  t0 = sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.play", NULL));
+  g_assert_true (gtk_toggle_button_get_active (window->play_button));
+  SEQUIN_TEST_WAIT_UNTIL (fabs (sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline)) - t0) > 0.05);
+  g_assert_cmpfloat (sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline)), <=, clip->duration);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.play", NULL));
+  g_assert_false (gtk_toggle_button_get_active (window->play_button));
+  t0 = sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
+  sequin_test_flush ();
+  g_assert_cmpfloat (sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline)), ==, t0);
+
+  /* the camera, from its keyboard actions */
+  sequin_preview_get_camera (window->preview, &yaw, &pitch, &distance);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->preview), "preview.turn-left", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->preview), "preview.zoom-in", NULL));
+  sequin_preview_get_camera (window->preview, &yaw2, &pitch, &distance);
+  g_assert_cmpfloat (fabs (yaw2 - yaw), >, 5);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->preview), "preview.reset-view", NULL));
+  sequin_preview_get_camera (window->preview, &yaw2, &pitch, &distance);
+  g_assert_cmpfloat_with_epsilon (yaw2, 30, 1e-9);
+
+  /* an edit is shown at once */
+  g_assert_true (sequin_document_apply (sequin_window_get_document (window),
+                                        sq_edit_delete_joint_new ("head"), NULL));
+  sequin_test_flush ();
+  sequin_preview_get_figure (window->preview, &n, NULL);
+  g_assert_cmpuint (n, ==, sequin_test_window_clip (window)->n_joints);
+  sequin_test_window_destroy (window);
 }
 
 int
@@ -1003,6 +1053,7 @@ main (int   argc,
   g_test_add_func ("/window/failed-save", test_failed_save);
   g_test_add_func ("/window/open-sample", test_open_sample);
   g_test_add_func ("/window/many-keys", test_many_keys);
+  g_test_add_func ("/window/preview-and-play", test_preview_and_play);
 
   return g_test_run ();
 }

@@ -108,6 +108,11 @@ lexer_skip_space (Lexer *lx)
   return nl;
 }
 
+/* the blanks that end a token: space, tab, LF, CR, VT, FF (SQ_PERF) */
+static const guint8 blank_table[256] = {
+  [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1,
+};
+
 static gboolean
 lexer_next (Lexer *lx)
 {
@@ -711,8 +716,29 @@ bvh_read (GBytes              *bytes,
             gsize before = lx.pos;
             gsize dot;
             int d;
+            gboolean nl_before;
 
-            if (!lexer_next (&lx) || !_sq_parse_double (lx.tok, lx.tok_len, &values[v]))
+            /* fast path (SQ_PERF): the number read straight from the
+             * buffer when a blank or the end follows it, which makes it the
+             * whole token; anything else goes through the lexer */
+            nl_before = lexer_skip_space (&lx);
+            {
+              const char *stop;
+
+              lx.newline_before = nl_before;
+              stop = _sq_scan_double_in (data + lx.pos, data + len, data + len, &values[v]);
+              if (stop != NULL && stop > data + lx.pos && (stop == data + len || blank_table[(guchar) *stop]))
+                {
+                  lx.tok_line = lx.line;
+                  lx.tok_col = (guint) MIN (lx.pos - lx.line_start + 1, G_MAXUINT);
+                  lx.tok_pos = lx.pos;
+                  lx.tok = data + lx.pos;
+                  lx.tok_len = stop - lx.tok;
+                  lx.pos = stop - data;
+                  goto have_value;
+                }
+            }
+            if (!lexer_next (&lx) || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
               {
                 if (lx.tok_len == 0)
                   sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
@@ -722,6 +748,8 @@ bvh_read (GBytes              *bytes,
                   error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
                 return NULL;
               }
+            lx.newline_before = lx.newline_before || nl_before;
+          have_value:
             /* layout: one frame per line, one separator, fixed decimals */
             if (layout_ok)
               {
@@ -1487,7 +1515,14 @@ bvh_write_with_layout (const SqClip        *clip,
 
   p = props_bytes (clip->extra, "tail", &len);
   if (p != NULL && len > 0)
-    g_string_append_len (out, p, len);
+    {
+      /* without a final line end the tail follows the last value on its
+       * line: a blank keeps them two tokens when no line-trail was written
+       * (a fuzzer found "9" + "99" read back as 9.00000099) */
+      if (out->len > 0 && !g_ascii_isspace (out->str[out->len - 1]) && !g_ascii_isspace (p[0]))
+        g_string_append_c (out, ' ');
+      g_string_append_len (out, p, len);
+    }
 
   return g_bytes_new (out->str, out->len);
 }
@@ -1612,11 +1647,12 @@ const SqFormat _sq_format_bvh = {
   .name = N_("Biovision Hierarchy (BVH)"),
   .extensions = bvh_extensions,
   .mime_type = "application/x-bvh",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE,
   .fields = bvh_fields,
   .describe_field = bvh_describe_field,
   .dump_field = bvh_dump_field,
   .probe = bvh_probe,
   .read = bvh_read,
   .write = bvh_write,
+  .space = &sq_space_bvh,
 };

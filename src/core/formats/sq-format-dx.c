@@ -86,16 +86,22 @@ typedef struct
   gboolean    warned_ind;
 } Lexer;
 
+/* 1: a blank; 2: ends a word (blanks and the punctuation) (SQ_PERF) */
+static const guint8 char_class[256] = {
+  [' '] = 3, ['\t'] = 3, ['\r'] = 3, ['\n'] = 3, ['\f'] = 3, ['\v'] = 3,
+  ['{'] = 2, ['}'] = 2, [';'] = 2, [','] = 2, ['"'] = 2,
+};
+
 static inline gboolean
 is_space (char c)
 {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+  return (char_class[(guchar) c] & 1) != 0;
 }
 
 static inline gboolean
 ends_word (char c)
 {
-  return is_space (c) || c == '{' || c == '}' || c == ';' || c == ',' || c == '"';
+  return (char_class[(guchar) c] & 2) != 0;
 }
 
 static void
@@ -378,14 +384,16 @@ read_uint (Lexer      *lx,
     *where = t;
   if (t.type != TOK_WORD)
     {
-      error_unexpected (error, &t, what);
+      /* `what` may be N_() text (per-key callers): translated only here */
+      error_unexpected (error, &t, g_dgettext (GETTEXT_PACKAGE, what));
       return FALSE;
     }
   if (!_sq_parse_int64 (t.s, t.len, &v) || v < 0 || v > G_MAXUINT32)
     {
       g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) t.s, MIN (t.len, 40));
       sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t.line, t.col,
-                            _("%s must be a whole number from 0 to 4294967295, not “%s”"), what, w);
+                            _("%s must be a whole number from 0 to 4294967295, not “%s”"),
+                            g_dgettext (GETTEXT_PACKAGE, what), w);
       return FALSE;
     }
   *out = (guint32) v;
@@ -406,7 +414,7 @@ read_float (Lexer  *lx,
       error_unexpected (error, &t, _("a number"));
       return FALSE;
     }
-  if (_sq_parse_double (t.s, t.len, out))
+  if (_sq_parse_double_in (t.s, t.len, lx->data + lx->len, out))
     return TRUE;
   /* what Visual C++ printed for NaN; Assimp reads these as 0 */
   if (t.len >= 5 && t.len <= 12 && memchr (t.s, '#', t.len) != NULL
@@ -641,8 +649,8 @@ parse_key (Reader    *rd,
       double v[16];
       SqJoint *joint = &lx->clip->joints[joint_index];
 
-      if (!read_uint (lx, _("the key time"), &tick, NULL, error)
-          || !read_uint (lx, _("the value count"), &cnt, &cnt_at, error))
+      if (!read_uint (lx, N_("the key time"), &tick, NULL, error)
+          || !read_uint (lx, N_("the value count"), &cnt, &cnt_at, error))
         return FALSE;
       if (cnt != n_values[type])
         {
@@ -1109,16 +1117,9 @@ static void
 append_value (GString *s,
               double   v)
 {
-  gsize start = s->len;
-  double back;
-
-  _sq_append_number (s, v, 6);
-  if (!_sq_parse_double (s->str + start, s->len - start, &back) || memcmp (&back, &v, sizeof v) != 0)
-    {
-      char buf[SQ_DOUBLE_BUF];
-      g_string_truncate (s, start);
-      g_string_append (s, sq_format_double (buf, sizeof buf, v));
-    }
+  /* the check that the text reads back is made on the digits (SQ_PERF) */
+  if (!_sq_append_number_exact (s, v, 6))
+    _sq_append_shortest (s, v);   /* sq_format_double's text, without printf */
 }
 
 static void
@@ -1293,7 +1294,12 @@ dx_write (const SqClip        *clip,
                     val[n] = order[c] == SQ_CHANNEL_SCALE ? 1.0 : (order[c] == SQ_CHANNEL_ROTATION && n == 0) ? 1.0 : 0.0;
                     bad++;
                   }
-              g_string_append_printf (out, "      %" G_GINT64_FORMAT ";%u;", g_array_index (steps, gint64, i), nvals);
+              /* "      %" G_GINT64_FORMAT ";%u;" without printf */
+              g_string_append_len (out, "      ", 6);
+              _sq_append_int64 (out, g_array_index (steps, gint64, i));
+              g_string_append_c (out, ';');
+              _sq_append_int64 (out, nvals);
+              g_string_append_c (out, ';');
               for (guint n = 0; n < nvals; n++)
                 {
                   if (n > 0)
@@ -1398,11 +1404,12 @@ const SqFormat _sq_format_dx = {
   .name = N_("ActiveWorlds DirectX animation"),
   .extensions = dx_extensions,
   .mime_type = "text/x-directx-animation",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE,
   .fields = dx_fields,
   .describe_field = dx_describe_field,
   .dump_field = dx_dump_field,
   .probe = dx_probe,
   .read = dx_read,
   .write = dx_write,
+  .space = &sq_space_aw_dx,
 };

@@ -835,4 +835,5 @@ const SqFormat _sq_format_seq_binary = {
   .probe = seq_binary_probe,
   .read = seq_binary_read,
   .write = seq_binary_write,
+  .space = &sq_space_aw_seq_binary,
 };

@@ -394,7 +394,7 @@ seq_text_read (GBytes              *bytes,
                     return NULL;
                   }
               }
-            else if ((stop = _sq_scan_double (field, end, &num[n])) == NULL
+            else if ((stop = _sq_scan_double_in (field, end, lines.data + lines.len, &num[n])) == NULL
                      || (stop < end && !_sq_sep_table[(guint8) *stop]))
               {
                 sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
@@ -517,11 +517,20 @@ seq_text_write (const SqClip        *clip,
                 GPtrArray           *losses,
                 GError             **error)
 {
-  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GString) body = NULL;
   GString *out;
   gint64 duration_ms;
   guint n_limbs = 0;
   double d = floor (clip->duration * 1000.0 + 0.5);
+  gsize expect = 4096;
+
+  /* room for every line up front: about 90 bytes a line, one line per key
+   * of the joint's busiest channel */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    expect += 96 * MAX (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys,
+                        MAX (clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys,
+                             clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys));
+  body = g_string_sized_new (expect);
 
   if (!(d >= 0 && d < G_MAXINT32))
     {
@@ -699,7 +708,7 @@ seq_text_write (const SqClip        *clip,
                   ln->pos[c] = 0.0;
                   not_numbers++;
                 }
-            g_string_append_printf (body, "%" G_GINT64_FORMAT, ln->ms);
+            _sq_append_int64 (body, ln->ms);
             for (guint c = 0; c < 3; c++)
               {
                 g_string_append_c (body, ' ');
@@ -771,4 +780,5 @@ const SqFormat _sq_format_seq_text = {
   .probe = seq_text_probe,
   .read = seq_text_read,
   .write = seq_text_write,
+  .space = &sq_space_aw_seq_text,
 };

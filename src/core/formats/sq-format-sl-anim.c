@@ -28,6 +28,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
 
@@ -38,18 +39,19 @@
 #define SL_OLD_KEY_SIZE  16u
 #define SL_CONSTRAINT_SIZE 86u
 #define SL_VOLUME_SIZE   16u
-#define SL_MAX_CONSTRAINTS 10
+#define SL_MAX_CONSTRAINTS SQ_SL_MAX_CONSTRAINTS
 
 /* Each constraint: chain length, type, source volume (16 raw bytes), source
  * offset, target volume (16 raw bytes), target offset, target direction,
  * ease in start/stop, ease out start/stop. */
-#define SL_CONSTRAINT_TYPE "(yyay(ddd)ay(ddd)(ddd)dddd)"
+#define SL_CONSTRAINT_TYPE SQ_SL_CONSTRAINT_VARIANT_TYPE
 #define SL_CONSTRAINTS_TYPE "a" SL_CONSTRAINT_TYPE
 
-/* Defaults for a clip from another format (LLBVHLoader::reset) */
-#define SL_DEFAULT_PRIORITY 2
-#define SL_DEFAULT_EASE     0.3
-#define SL_DEFAULT_HAND     1
+/* Defaults for a clip from another format (LLBVHLoader::reset): sq-fields.h
+ * holds them, for the properties panel and the edits too */
+#define SL_DEFAULT_PRIORITY SQ_SL_DEFAULT_PRIORITY
+#define SL_DEFAULT_EASE     SQ_SL_DEFAULT_EASE
+#define SL_DEFAULT_HAND     SQ_SL_DEFAULT_HAND_POSE
 
 /* ---- primitives ---------------------------------------------------------- */
 
@@ -266,18 +268,6 @@ rotation_from_codes (guint x, guint y, guint z, double q[4])
 
 /* ---- the old 0.1 variant: Euler degrees, mayaQ(x, y, z, ZYX) --------------- */
 
-static void
-quat_mul (const double a[4], const double b[4], double out[4])
-{
-  double r[4];
-
-  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  memcpy (out, r, sizeof r);
-}
-
 /* LL's zQ * yQ * xQ is, in Hamilton order, qx ⊗ qy ⊗ qz. */
 static void
 euler_zyx_to_quat (const double deg[3], double q[4])
@@ -290,8 +280,8 @@ euler_zyx_to_quat (const double deg[3], double q[4])
       qa[i][0] = cos (h);
       qa[i][1 + i] = sin (h);
     }
-  quat_mul (qa[0], qa[1], q);
-  quat_mul (q, qa[2], q);
+  sq_quat_multiply (qa[0], qa[1], q);
+  sq_quat_multiply (q, qa[2], q);
 }
 
 static void
@@ -714,8 +704,9 @@ key_codes (WriteState    *st,
       const double *alt = &track->alt[k * 4];
       gboolean ok = TRUE;
 
+      /* in range, then whole: the cast is exact there (SQ_PERF: no floor) */
       for (int c = 0; c < 4; c++)
-        if (!(alt[c] >= 0 && alt[c] <= SL_U16MAX && alt[c] == floor (alt[c])))
+        if (!(alt[c] >= 0 && alt[c] <= SL_U16MAX && alt[c] == (double) (guint) alt[c]))
           ok = FALSE;
       if (ok)
         {
@@ -776,8 +767,13 @@ write_track (WriteState    *st,
   gsize dropped = 0;
   gint64 last = -1;
   double last_time = -INFINITY;
+  gsize wpos;
 
   put_le32 (out, 0);
+  /* room for every key at once; cut to what was written after (SQ_PERF) */
+  wpos = out->len;
+  if (!st->old)
+    g_byte_array_set_size (out, wpos + track->n_keys * 8);
   for (gsize k = 0; k < track->n_keys; k++)
     {
       if (!st->old)
@@ -791,8 +787,12 @@ write_track (WriteState    *st,
               continue;
             }
           last = codes[0];
-          for (int c = 0; c < 4; c++)
-            put_le16 (out, codes[c]);
+          {
+            guint8 *w = out->data + wpos;
+            for (int c = 0; c < 4; c++)
+              w[2 * c] = (guint8) codes[c], w[2 * c + 1] = (guint8) (codes[c] >> 8);
+            wpos += 8;
+          }
         }
       else
         {
@@ -840,6 +840,8 @@ write_track (WriteState    *st,
         }
       count++;
     }
+  if (!st->old)
+    g_byte_array_set_size (out, wpos);
   out->data[count_pos] = count & 0xff;
   out->data[count_pos + 1] = (count >> 8) & 0xff;
   out->data[count_pos + 2] = (count >> 16) & 0xff;
@@ -1006,11 +1008,6 @@ sl_write (const SqClip        *clip,
 
 /* ---- descriptions and dumps ---------------------------------------------- */
 
-static const char * const hand_poses[] = {
-  "spread", "relaxed", "point", "fist", "relaxed left", "point left", "fist left", "relaxed right",
-  "point right", "fist right", "salute right", "typing", "peace right", "palm right",
-};
-
 static char *
 volume_name (GVariant *field)
 {
@@ -1038,7 +1035,7 @@ sl_describe_field (const char *key,
   if (g_str_equal (key, "hand-pose") && g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
     {
       guint32 h = g_variant_get_uint32 (value);
-      return g_strdup_printf (_("hand pose %u (%s)"), h, h < G_N_ELEMENTS (hand_poses) ? hand_poses[h] : "?");
+      return g_strdup_printf (_("hand pose %u (%s)"), h, sq_sl_hand_pose_name (h) ? sq_sl_hand_pose_name (h) : "?");
     }
   if (g_str_equal (key, "constraints") && g_variant_is_of_type (value, G_VARIANT_TYPE (SL_CONSTRAINTS_TYPE)))
     return g_variant_n_children (value) == 0 ? NULL
@@ -1155,4 +1152,5 @@ const SqFormat _sq_format_sl_anim = {
   .probe = sl_probe,
   .read = sl_read,
   .write = sl_write,
+  .space = &sq_space_second_life,
 };

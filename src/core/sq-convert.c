@@ -1,0 +1,1127 @@
+/* sq-convert.c: a clip in one world's conventions, converted to another's
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The common space is Second Life's: metres, +X forward, +Y left, +Z up,
+ * rotation keys as column-vector quaternions w, x, y, z. A format's space
+ * (sq-convert.h) says how its numbers relate to that one:
+ *
+ *   Second Life .anim   metres, SL axes, quaternions as is        (formats.md 1.8)
+ *   BVH                 inches (0.02540005 m, the viewer's factor), Y up:
+ *                       SL (x, y, z) = BVH (z, x, y)               (formats.md 1.9)
+ *   ActiveWorlds SEQ    metres (the SEQ spec), axes as BVH's
+ *   ActiveWorlds .x     metres, axes as BVH's, quaternions stored conjugated
+ *                       (formats.md 3.5)
+ *
+ * ASSUMPTIONS (UNCONFIRMED in formats.md): ActiveWorlds' axes are taken equal
+ * to BVH's (right-handed, Y up, +Z forward: the DX profile, 3.6, only says
+ * right-handed and Y up), and AW DirectX locations are taken in metres like
+ * SEQ's.
+ *
+ * A basis change T maps a vector v to T v and a rotation q to T q T⁻¹; for a
+ * proper T that keeps w and maps the vector part like any vector (for SL ⇄
+ * BVH a cyclic permutation: (w, x, y, z)_bvh → (w, z, x, y)_sl).
+ */
+#define G_LOG_DOMAIN "sq-convert"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sq-aw-skeleton.h"
+#include "sq-convert.h"
+#include "sq-fields.h"
+#include "sq-math.h"
+#include "sq-private.h"
+#include "sq-sl-skeleton.h"
+
+const SqSpace sq_space_second_life = {
+  .world = N_("Second Life"),
+  .metres_per_unit = 1.0,
+  .axis = { 0, 1, 2 },
+  .sign = { 1, 1, 1 },
+  .scheme = SQ_JOINT_SCHEME_SL,
+  .time_grid = 0,
+};
+
+const SqSpace sq_space_bvh = {
+  .world = N_("Second Life BVH"),
+  .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
+  .axis = { 1, 2, 0 },
+  .sign = { 1, 1, 1 },
+  .scheme = SQ_JOINT_SCHEME_SL_BVH,
+  .hierarchy = TRUE,
+  .time_grid = -1,
+};
+
+/* AW axes = BVH axes and AW DX units = metres: ASSUMPTIONS, see the top */
+const SqSpace sq_space_aw_seq_binary = {
+  .world = N_("ActiveWorlds"),
+  .metres_per_unit = 1.0,
+  .axis = { 1, 2, 0 },
+  .sign = { 1, 1, 1 },
+  .scheme = SQ_JOINT_SCHEME_AW_SEQ,
+  .time_grid = 30,
+};
+
+const SqSpace sq_space_aw_seq_text = {
+  .world = N_("ActiveWorlds"),
+  .metres_per_unit = 1.0,
+  .axis = { 1, 2, 0 },
+  .sign = { 1, 1, 1 },
+  .scheme = SQ_JOINT_SCHEME_AW_SEQ,
+  .time_grid = 1000,
+};
+
+const SqSpace sq_space_aw_dx = {
+  .world = N_("ActiveWorlds DirectX"),
+  .metres_per_unit = 1.0,
+  .axis = { 1, 2, 0 },
+  .sign = { 1, 1, 1 },
+  .conjugate = TRUE,
+  .scheme = SQ_JOINT_SCHEME_AW_DX,
+  .time_grid = -1,
+};
+
+/* ---- spaces ---------------------------------------------------------------- */
+
+static int
+space_det (const SqSpace *s)
+{
+  /* sign product times the parity of the permutation */
+  int det = s->sign[0] * s->sign[1] * s->sign[2];
+  int inversions = (s->axis[0] > s->axis[1]) + (s->axis[0] > s->axis[2]) + (s->axis[1] > s->axis[2]);
+  return inversions % 2 ? -det : det;
+}
+
+void
+sq_space_vector_to_sl (const SqSpace *space,
+                       const double   in[3],
+                       double         out[3])
+{
+  double v[3];
+
+  for (int i = 0; i < 3; i++)
+    v[space->axis[i]] = space->sign[i] * in[i] * space->metres_per_unit;
+  memcpy (out, v, sizeof v);
+}
+
+void
+sq_space_vector_from_sl (const SqSpace *space,
+                         const double   in[3],
+                         double         out[3])
+{
+  double v[3];
+
+  for (int i = 0; i < 3; i++)
+    v[i] = space->sign[i] * in[space->axis[i]] / space->metres_per_unit;
+  memcpy (out, v, sizeof v);
+}
+
+void
+sq_space_rotation_to_sl (const SqSpace *space,
+                         const double   in[4],
+                         double         out[4])
+{
+  double q[4];
+  int det = space_det (space);
+
+  q[0] = in[0];
+  for (int i = 0; i < 3; i++)
+    q[1 + space->axis[i]] = det * space->sign[i] * (space->conjugate ? -in[1 + i] : in[1 + i]);
+  memcpy (out, q, sizeof q);
+}
+
+void
+sq_space_rotation_from_sl (const SqSpace *space,
+                           const double   in[4],
+                           double         out[4])
+{
+  double q[4];
+  int det = space_det (space);
+
+  q[0] = in[0];
+  for (int i = 0; i < 3; i++)
+    {
+      q[1 + i] = det * space->sign[i] * in[1 + space->axis[i]];
+      if (space->conjugate)
+        q[1 + i] = -q[1 + i];
+    }
+  memcpy (out, q, sizeof q);
+}
+
+static gboolean
+spaces_equal (const SqSpace *a,
+              const SqSpace *b)
+{
+  return a->metres_per_unit == b->metres_per_unit && a->conjugate == b->conjugate
+         && memcmp (a->axis, b->axis, sizeof a->axis) == 0 && memcmp (a->sign, b->sign, sizeof a->sign) == 0;
+}
+
+static const char *
+world_name (const SqSpace *space)
+{
+  return g_dgettext (GETTEXT_PACKAGE, space->world);
+}
+
+/* ---- joints ---------------------------------------------------------------- */
+
+static gint32
+joint_parent (const SqJoint *joint)
+{
+  GVariant *v = sq_props_get (joint->extra, "parent");
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (v);
+  return -1;
+}
+
+/* Removes joint `index`, keeping the "parent" extras of the others pointing
+ * at the same joints (its children move to its parent). */
+static void
+remove_joint_keep_tree (SqClip *clip,
+                        gsize   index)
+{
+  gint32 gone_parent = joint_parent (&clip->joints[index]);
+  gboolean tree = sq_props_get (clip->joints[index].extra, "parent") != NULL;
+
+  sq_clip_remove_joint (clip, index);
+  if (!tree)
+    return;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      gint32 p = joint_parent (&clip->joints[j]);
+      if (sq_props_get (clip->joints[j].extra, "parent") == NULL)
+        continue;
+      if (p == (gint32) index)
+        p = gone_parent;
+      else if (p > (gint32) index)
+        p--;
+      sq_props_set (clip->joints[j].extra, "parent", g_variant_new_int32 (p));
+    }
+}
+
+static gboolean
+clip_uses_cmu_names (const SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_ascii_strcasecmp (clip->joints[j].name, "LeftCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "RightCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "LHipJoint") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Renames the joints into `scheme` (the user map first), drops what the map
+ * drops and the later of two joints that end with one name. */
+static void
+map_joint_names (SqClip           *clip,
+                 const SqSpace    *source,
+                 const SqSpace    *target,
+                 const SqJointMap *map,
+                 GPtrArray        *losses)
+{
+  SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
+  /* between formats of one world (binary and text SEQ) a name the table
+   * does not know stays what it was: nothing is lost */
+  gboolean same_world = source != NULL && source->scheme == scheme;
+  SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
+  g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *old_root = g_strdup (sq_clip_get_effective_root (clip));
+  char *new_root = NULL;
+  gsize j = 0;
+
+  while (j < clip->n_joints)
+    {
+      SqJoint *joint = &clip->joints[j];
+      const char *target_name = NULL;
+      gboolean from_map = sq_joint_map_lookup (map, joint->name, &target_name);
+
+      if (from_map && target_name == NULL)
+        {
+          _sq_loss (losses, _("joint “%s” left out (the joint map drops it)"), joint->name);
+          remove_joint_keep_tree (clip, j);
+          continue;
+        }
+      if (!from_map)
+        {
+          target_name = scheme == SQ_JOINT_SCHEME_NONE
+                        ? joint->name : sq_joint_name_for_scheme (joint->name, scheme, flags);
+          if (target_name == NULL && same_world)
+            target_name = joint->name;
+          else if (target_name == NULL)
+            {
+              _sq_loss (losses, _("joint “%s” has no %s counterpart; kept as “%s”"),
+                        joint->name, world_name (target), joint->name);
+              target_name = joint->name;
+            }
+        }
+      if (g_hash_table_contains (used, target_name))
+        {
+          _sq_loss (losses, _("joint “%s” would also be written as “%s”; the first joint with that name is kept and this one left out"),
+                    joint->name, target_name);
+          remove_joint_keep_tree (clip, j);
+          continue;
+        }
+      g_hash_table_add (used, g_strdup (target_name));
+      if (old_root != NULL && new_root == NULL && strcmp (joint->name, old_root) == 0)
+        new_root = g_strdup (target_name);
+      if (strcmp (target_name, joint->name) != 0)
+        {
+          char *name = g_strdup (target_name);
+          g_free (joint->name);
+          joint->name = name;
+        }
+      j++;
+    }
+  /* the header's root follows its joint */
+  if (new_root != NULL && clip->root != NULL && clip->root[0] != '\0')
+    {
+      g_free (clip->root);
+      clip->root = new_root;
+    }
+  else
+    g_free (new_root);
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+static void
+convert_values (SqClip        *clip,
+                const SqSpace *from,
+                const SqSpace *to)
+{
+  if (spaces_equal (from, to))
+    return;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      SqJoint *joint = &clip->joints[j];
+
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          SqTrack *track = &joint->tracks[c];
+
+          for (gsize k = 0; k < track->n_keys; k++)
+            {
+              double *v = track->keys[k].v;
+              double sl[4];
+
+              if (c == SQ_CHANNEL_ROTATION)
+                {
+                  sq_space_rotation_to_sl (from, v, sl);
+                  sq_space_rotation_from_sl (to, sl, v);
+                }
+              else if (c == SQ_CHANNEL_TRANSLATION)
+                {
+                  sq_space_vector_to_sl (from, v, sl);
+                  sq_space_vector_from_sl (to, sl, v);
+                }
+              else
+                {
+                  /* scale factors follow the axes, without unit or sign */
+                  double s[3];
+                  for (int i = 0; i < 3; i++)
+                    s[from->axis[i]] = v[i];
+                  for (int i = 0; i < 3; i++)
+                    v[i] = s[to->axis[i]];
+                }
+            }
+          /* the format's own notation no longer says these values */
+          g_clear_pointer (&track->alt, g_free);
+          if (track->present != NULL && c != SQ_CHANNEL_ROTATION)
+            for (gsize k = 0; k < track->n_keys; k++)
+              {
+                guint8 sl_bits = 0, out = 0;
+                for (int i = 0; i < 3; i++)
+                  if (track->present[k] & (1u << i))
+                    sl_bits |= 1u << from->axis[i];
+                for (int i = 0; i < 3; i++)
+                  if (sl_bits & (1u << to->axis[i]))
+                    out |= 1u << i;
+                track->present[k] = out;
+              }
+        }
+    }
+}
+
+/* ---- hierarchy ------------------------------------------------------------- */
+
+/* Gives a clip without a hierarchy one: parents from the Second Life
+ * skeleton (then the ActiveWorlds one), rest offsets from avatar_skeleton.xml
+ * in the target's units; joints with no known place go under the root. The
+ * joints are reordered so every parent comes before its children. */
+/* Where each joint of a clip without a hierarchy sits in a skeleton: its
+ * parent (the nearest ancestor the clip has, by the Second Life bone or the
+ * ActiveWorlds tag its name stands for) and its rest offset from that
+ * parent in metres, Second Life axes (the SL rest skeleton; 0 where the SL
+ * skeleton has no bone for it). Joints with no known place hang from the
+ * root; their names go to `loose` (may be NULL), their count to
+ * `n_loose`. Returns the root. */
+gssize
+_sq_skeleton_guess (const SqClip *clip,
+                    gint32       *parent,
+                    double      (*offset)[3],
+                    GString      *loose,
+                    guint        *n_loose)
+{
+  gsize n = clip->n_joints;
+  g_autofree SqJointConcept *concepts = g_new0 (SqJointConcept, MAX (n, 1));
+  g_autoptr(GHashTable) by_bone = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) by_tag = g_hash_table_new (NULL, NULL);
+  SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
+  gint32 root = -1;
+
+  if (n == 0)
+    return -1;
+  for (gsize j = 0; j < n; j++)
+    {
+      sq_joint_concept_lookup (clip->joints[j].name, flags, &concepts[j]);
+      if (concepts[j].sl_bone != NULL && !g_hash_table_contains (by_bone, concepts[j].sl_bone))
+        g_hash_table_insert (by_bone, (gpointer) concepts[j].sl_bone, GINT_TO_POINTER (j + 1));
+      if (concepts[j].aw_tag != 0 && !g_hash_table_contains (by_tag, GUINT_TO_POINTER (concepts[j].aw_tag)))
+        g_hash_table_insert (by_tag, GUINT_TO_POINTER (concepts[j].aw_tag), GINT_TO_POINTER (j + 1));
+      if (root < 0 && (g_strcmp0 (concepts[j].sl_bone, "mPelvis") == 0 || concepts[j].aw_tag == 1))
+        root = (gint32) j;
+    }
+  if (root < 0)
+    {
+      gssize r = sq_clip_get_root_index (clip);
+      root = r >= 0 && (gsize) r < n ? (gint32) r : 0;
+    }
+
+  for (gsize j = 0; j < n; j++)
+    {
+      double a[3], b[3];
+
+      parent[j] = -1;
+      offset[j][0] = offset[j][1] = offset[j][2] = 0;
+      if ((gint32) j == root)
+        {
+          /* the pelvis at its rest height, so players show it standing */
+          if (!sq_sl_bone_rest_position (concepts[j].sl_bone, offset[j]))
+            sq_sl_bone_rest_position ("mPelvis", offset[j]);
+          continue;
+        }
+      if (concepts[j].sl_bone != NULL)
+        for (const char *bone = sq_sl_bone_parent (concepts[j].sl_bone); bone != NULL && parent[j] < 0;
+             bone = sq_sl_bone_parent (bone))
+          parent[j] = GPOINTER_TO_INT (g_hash_table_lookup (by_bone, bone)) - 1;
+      if (parent[j] < 0 && concepts[j].sl_bone == NULL && concepts[j].aw_tag != 0)
+        {
+          guint depth = 0;
+          for (guint t = sq_aw_parent_tag (concepts[j].aw_tag); t != 0 && parent[j] < 0 && depth++ < SQ_AW_MAX_TAG;
+               t = sq_aw_parent_tag (t))
+            parent[j] = GPOINTER_TO_INT (g_hash_table_lookup (by_tag, GUINT_TO_POINTER (t))) - 1;
+        }
+      if (parent[j] == (gint32) j)
+        parent[j] = -1;
+      if (parent[j] < 0)
+        {
+          parent[j] = root;
+          (*n_loose)++;
+          if (loose != NULL)
+            g_string_append_printf (loose, "%s“%s”", loose->len > 0 ? ", " : "", clip->joints[j].name);
+        }
+      if (concepts[j].sl_bone != NULL && concepts[parent[j]].sl_bone != NULL
+          && sq_sl_bone_rest_position (concepts[j].sl_bone, a)
+          && sq_sl_bone_rest_position (concepts[parent[j]].sl_bone, b))
+        for (int k = 0; k < 3; k++)
+          offset[j][k] = a[k] - b[k];
+    }
+  return root;
+}
+
+static void
+build_hierarchy (SqClip        *clip,
+                 const SqSpace *to,
+                 GPtrArray     *losses)
+{
+  gsize n = clip->n_joints;
+  g_autofree gint32 *parent = g_new (gint32, MAX (n, 1));
+  g_autofree double (*offset)[3] = g_malloc_n (MAX (n, 1), sizeof *offset);
+  g_autofree gint32 *order = g_new (gint32, MAX (n, 1));
+  g_autofree gint32 *new_index = g_new (gint32, MAX (n, 1));
+  g_autofree SqJoint *joints = NULL;
+  g_autoptr(GString) loose = g_string_new (NULL);
+  gint32 root;
+  guint n_loose = 0;
+  gsize w = 0;
+
+  if (n == 0)
+    return;
+  root = (gint32) _sq_skeleton_guess (clip, parent, offset, loose, &n_loose);
+  if (n_loose > 0)
+    _sq_loss (losses, ngettext ("joint %s has no known place in the skeleton; it is written under the ROOT “%s”",
+                                "joints %s have no known place in the skeleton; they are written under the ROOT “%s”",
+                                n_loose),
+              loose->str, clip->joints[root].name);
+
+  /* parents first: depth-first from the root, children in clip order; a
+   * joint that cannot be reached (a cycle) goes under the root */
+  for (gsize j = 0; j < n; j++)
+    new_index[j] = -1;
+  {
+    g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
+    g_array_append_val (stack, root);
+    while (w < n)
+      {
+        gint32 j;
+        if (stack->len == 0)
+          {
+            /* unreachable joints: under the root */
+            for (gsize k = 0; k < n; k++)
+              if (new_index[k] < 0)
+                {
+                  parent[k] = root;
+                  j = (gint32) k;
+                  g_array_append_val (stack, j);
+                  break;
+                }
+          }
+        j = g_array_index (stack, gint32, stack->len - 1);
+        g_array_set_size (stack, stack->len - 1);
+        if (new_index[j] >= 0)
+          continue;
+        new_index[j] = (gint32) w;
+        order[w++] = j;
+        for (gsize k = n; k > 0; k--)
+          if (parent[k - 1] == j && new_index[k - 1] < 0 && (gint32) (k - 1) != root)
+            {
+              gint32 c = (gint32) (k - 1);
+              g_array_append_val (stack, c);
+            }
+      }
+  }
+
+  /* offsets and the new order */
+  joints = g_new (SqJoint, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      gint32 j = order[i];
+      double off[3];
+
+      joints[i] = clip->joints[j];
+      sq_space_vector_from_sl (to, offset[j], off);
+      sq_props_set (joints[i].extra, "parent",
+                    g_variant_new_int32 (j == root ? -1 : new_index[parent[j]]));
+      sq_props_set (joints[i].extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
+    }
+  memcpy (clip->joints, joints, n * sizeof (SqJoint));
+}
+
+/* ---- time ------------------------------------------------------------------ */
+
+/* Moves the keys onto the target's grid, once for the whole clip; keys that
+ * land on a step already taken are dropped. */
+static gboolean
+on_grid (double t,
+         double rate)
+{
+  return rate > 0 && fabs (t * rate - floor (t * rate + 0.5)) <= 1e-9 * MAX (1.0, fabs (t * rate));
+}
+
+/* Keys on a grid of `lossless` steps per second are left alone: the writer
+ * keeps them recoverable (1/30 s frames written as whole milliseconds). */
+static void
+snap_times (SqClip     *clip,
+            double      rate,
+            double      lossless,
+            const char *format_name,
+            GPtrArray  *losses)
+{
+  guint moved = 0, dropped = 0;
+  double max_shift = 0;
+
+  if (!(rate > 0) || !isfinite (rate))
+    return;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *track = &clip->joints[j].tracks[c];
+        gsize out = 0;
+        double last = -INFINITY;
+
+        for (gsize k = 0; k < track->n_keys; k++)
+          {
+            double t = track->keys[k].time;
+            double s = on_grid (t, lossless) ? t : floor (t * rate + 0.5) / rate;
+
+            if (!isfinite (s))
+              s = t;
+            if (out > 0 && s <= last)
+              {
+                dropped++;
+                continue;
+              }
+            if (fabs (s - t) > 1e-9)
+              {
+                moved++;
+                max_shift = MAX (max_shift, fabs (s - t));
+              }
+            track->keys[out] = track->keys[k];
+            track->keys[out].time = s;
+            if (track->present != NULL)
+              track->present[out] = track->present[k];
+            if (track->alt != NULL)
+              memmove (&track->alt[out * 4], &track->alt[k * 4], 4 * sizeof (double));
+            last = s;
+            out++;
+          }
+        track->n_keys = out;
+      }
+  if (clip->duration > 0 && !on_grid (clip->duration, lossless))
+    {
+      double d = floor (clip->duration * rate + 0.5) / rate;
+      if (isfinite (d) && fabs (d - clip->duration) > 1e-6)
+        {
+          _sq_loss (losses, _("the duration %.6g s is rounded to %.6g s (steps of 1/%g s in %s)"),
+                    clip->duration, d, rate, format_name);
+          clip->duration = d;
+        }
+    }
+  if (moved > 0)
+    _sq_loss (losses, ngettext ("%u key time rounded to the nearest 1/%g s (the time steps of %s), moved by up to %.3g ms",
+                                "%u key times rounded to the nearest 1/%g s (the time steps of %s), moved by up to %.3g ms",
+                                moved),
+              moved, rate, format_name, max_shift * 1000.0);
+  if (dropped > 0)
+    _sq_loss (losses, ngettext ("%u key left out: it would fall on the same step of %s as the key before",
+                                "%u keys left out: they would fall on the same step of %s as the key before",
+                                dropped),
+              dropped, format_name);
+}
+
+/* LLBVHLoader's thresholds (formats.md 1.9) */
+#define POSITION_KEYFRAME_THRESHOLD_SQ (0.03 * 0.03)   /* BVH units */
+#define POSITION_MOTION_THRESHOLD_SQ   (0.001 * 0.001)
+#define ROTATION_KEYFRAME_THRESHOLD    0.01
+#define ROTATION_MOTION_THRESHOLD      0.001
+#define LL_MAX_PELVIS_OFFSET           5.0
+
+static double rot_distance (const double a[4],
+                            const double b[4]);
+
+/* Second Life BVH: frame 0 is the reference pose the importer does not play
+ * (formats.md 1.9); a clip from a .anim gets one (the rest pose) so that
+ * its first key stays the first frame played. A joint keyed at the rest
+ * pose all along would not move from that frame and the importer would drop
+ * it (though its keys override lower-priority animations): its reference
+ * rotation is turned 10° about X instead, so it is kept. The root's stays
+ * the rest pose: its keys are made relative to it. */
+static void
+add_reference_frame (SqClip *clip,
+                     double  frame_time)
+{
+  static const double identity[4] = { 1, 0, 0, 0 };
+  const double turned[4] = { cos (G_PI / 36), sin (G_PI / 36), 0, 0 };
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqJoint *joint = &clip->joints[j];
+        SqTrack *track = &joint->tracks[c];
+        gboolean still = c == SQ_CHANNEL_ROTATION && joint_parent (joint) >= 0;
+        SqKey *key;
+        gsize idx;
+
+        if (track->n_keys == 0)
+          continue;
+        for (gsize k = 0; k < track->n_keys; k++)
+          {
+            track->keys[k].time += frame_time;
+            if (still && rot_distance (identity, track->keys[k].v) > ROTATION_MOTION_THRESHOLD)
+              still = FALSE;
+          }
+        idx = sq_track_insert (track, 0.0);
+        key = &track->keys[idx];
+        key->v[0] = c == SQ_CHANNEL_TRANSLATION ? 0.0 : 1.0;
+        key->v[1] = key->v[2] = 0.0;
+        key->v[3] = c == SQ_CHANNEL_SCALE ? 1.0 : 0.0;
+        if (c == SQ_CHANNEL_SCALE)
+          key->v[1] = key->v[2] = 1.0;
+        if (still)
+          memcpy (key->v, turned, sizeof turned);
+      }
+  clip->duration += frame_time;
+}
+
+/* ---- BVH → Second Life, as the viewer's importer -------------------------- */
+
+
+typedef struct
+{
+  double   rot[4];
+  double   pos[3];
+  gboolean ignore_rot;
+  gboolean ignore_pos;
+} Frame;
+
+static double
+vec_dist (const double a[3],
+          const double b[3])
+{
+  return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+static double
+vec_dist_sq (const double a[3],
+             const double b[3])
+{
+  return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+/* |X·q1 − X·q2| + |Y·q1 − Y·q2|: how far the rotated X and Y axes move */
+static double
+rot_distance (const double a[4],
+              const double b[4])
+{
+  static const double x[3] = { 1, 0, 0 }, y[3] = { 0, 1, 0 };
+  double ax[3], bx[3], ay[3], by[3];
+
+  sq_quat_rotate (a, x, ax);
+  sq_quat_rotate (b, x, bx);
+  sq_quat_rotate (a, y, ay);
+  sq_quat_rotate (b, y, by);
+  return vec_dist (ax, bx) + vec_dist (ay, by);
+}
+
+/* LLQuaternion lerp(t, p, q): p + t (q − p), normalised, no hemisphere check */
+static void
+ll_lerp (double        t,
+         const double  p[4],
+         const double  q[4],
+         double        out[4])
+{
+  double m = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      out[i] = p[i] + t * (q[i] - p[i]);
+      m += out[i] * out[i];
+    }
+  m = sqrt (m);
+  if (m > 1e-6)
+    for (int i = 0; i < 4; i++)
+      out[i] /= m;
+  else
+    {
+      out[0] = 1;
+      out[1] = out[2] = out[3] = 0;
+    }
+}
+
+/* LLBVHLoader::optimize() for one joint: marks the frames it would leave
+ * out; returns FALSE when the joint never moves beyond the thresholds from
+ * frame 0 (the viewer drops the whole joint). */
+static gboolean
+optimize_joint (Frame  *frames,
+                gsize   n,
+                guint   child_depth)
+{
+  gboolean pos_changed = FALSE, rot_changed = FALSE;
+  double rot_threshold = ROTATION_KEYFRAME_THRESHOLD / MAX (child_depth * 0.33, 1.0);
+  const double *first_pos = frames[0].pos, *first_rot = frames[0].rot;
+  gsize ki, ki_prev, last_good_pos, last_good_rot, ki_max;
+  guint n_pos_considered = 2, n_rot_considered = 2;
+  double diff_max = 0;
+
+  if (n == 0)
+    return FALSE;
+  ki = 0;
+  if (n == 1)
+    rot_changed = TRUE;
+  else
+    {
+      frames[0].ignore_pos = frames[0].ignore_rot = TRUE;
+      ki = 1;
+    }
+  ki_prev = last_good_pos = last_good_rot = ki_max = ki;
+  for (; ki < n; ki++)
+    {
+      if (ki_prev == last_good_pos)
+        {
+          if (vec_dist_sq (frames[ki_prev].pos, first_pos) > POSITION_MOTION_THRESHOLD_SQ)
+            pos_changed = TRUE;
+        }
+      else
+        {
+          double interp[3];
+          double u = 1.0 / n_pos_considered;
+          for (int i = 0; i < 3; i++)
+            interp[i] = frames[ki].pos[i] + (frames[last_good_pos].pos[i] - frames[ki].pos[i]) * u;
+          if (vec_dist_sq (frames[ki].pos, first_pos) > POSITION_MOTION_THRESHOLD_SQ)
+            pos_changed = TRUE;
+          if (vec_dist_sq (interp, frames[ki_prev].pos) < POSITION_KEYFRAME_THRESHOLD_SQ)
+            {
+              frames[ki_prev].ignore_pos = TRUE;
+              n_pos_considered++;
+            }
+          else
+            {
+              n_pos_considered = 2;
+              last_good_pos = ki_prev;
+            }
+        }
+
+      if (ki_prev == last_good_rot)
+        {
+          if (rot_distance (first_rot, frames[ki_prev].rot) > ROTATION_MOTION_THRESHOLD)
+            rot_changed = TRUE;
+        }
+      else
+        {
+          double interp[4], test;
+
+          ll_lerp (1.0 / n_rot_considered, frames[ki].rot, frames[last_good_rot].rot, interp);
+          if (rot_distance (first_rot, frames[ki_prev].rot) > ROTATION_MOTION_THRESHOLD)
+            rot_changed = TRUE;
+          test = rot_distance (interp, frames[ki_prev].rot);
+          if (test >= rot_threshold || (ki + 1 == n && n_rot_considered > 2))
+            {
+              n_rot_considered = 2;
+              last_good_rot = ki_prev;
+              if (diff_max > 0)
+                {
+                  frames[ki_max].ignore_rot = FALSE;
+                  diff_max = 0;
+                }
+            }
+          else
+            {
+              frames[ki_prev].ignore_rot = TRUE;
+              n_rot_considered++;
+              if (test > diff_max)
+                {
+                  diff_max = test;
+                  ki_max = ki;
+                }
+            }
+        }
+      ki_prev = ki;
+    }
+  return pos_changed || rot_changed;
+}
+
+static guint
+bvh_channel_count (const SqJoint *joint)
+{
+  GVariant *v = sq_props_get (joint->extra, "channels");
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
+    return (guint) g_variant_n_children (v);
+  return joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 ? 6 : 3;
+}
+
+static SqClip *
+bvh_to_second_life (const SqClip *bvh,
+                    const char   *root_source_name,
+                    GPtrArray    *losses)
+{
+  SqClip *out = sq_clip_new ();
+  gsize n = bvh->n_joints;
+  double ft = bvh->fps > 0 && isfinite (bvh->fps) ? 1.0 / bvh->fps : 1.0 / 30.0;
+  gsize n_frames = 0;
+  g_autofree guint *depth = g_new0 (guint, MAX (n, 1));
+  g_autofree gboolean *leafy = g_new0 (gboolean, MAX (n, 1));
+  g_autoptr(GString) still = g_string_new (NULL);
+  guint n_still = 0, clamped = 0, reduced = 0, total = 0;
+  double duration, ease_in = SQ_SL_DEFAULT_EASE, ease_out = SQ_SL_DEFAULT_EASE;
+  gssize root = -1;
+
+  {
+    GVariant *v = sq_props_get (bvh->extra, "frame-time");
+    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE) && g_variant_get_double (v) > 0)
+      ft = g_variant_get_double (v);
+  }
+  n_frames = sq_props_get_uint (bvh->extra, "frames", 0);
+  for (gsize j = 0; j < n; j++)
+    for (guint c = 0; c < 2; c++)
+      if (bvh->joints[j].tracks[c].n_keys > 0)
+        {
+          double last = bvh->joints[j].tracks[c].keys[bvh->joints[j].tracks[c].n_keys - 1].time;
+          double f = floor (last / ft + 0.5) + 1;
+          if (f > n_frames && f < 1e7)
+            n_frames = (gsize) f;
+        }
+
+  /* the root (and the depth of the tree below each joint, counted in the
+   * viewer's way: from the End Sites up) */
+  for (gsize j = n; j > 0; j--)
+    {
+      gsize i = j - 1;
+      gint32 p = joint_parent (&bvh->joints[i]);
+      if (sq_props_get (bvh->joints[i].extra, "end-site") != NULL)
+        leafy[i] = TRUE;
+      if (p >= 0 && (gsize) p < i && leafy[i])
+        {
+          depth[p] = MAX (depth[p], depth[i] + 1);
+          leafy[p] = TRUE;
+        }
+      if (p < 0)
+        root = (gssize) i;
+    }
+  if (root >= 0 && strcmp (bvh->joints[root].name, "mPelvis") != 0)
+    _sq_loss (losses, _("the BVH ROOT “%s” maps to “%s”, not to mPelvis: the Second Life importer would refuse this file (E_ST_BAD_ROOT)"),
+              root_source_name, bvh->joints[root].name);
+  else if (root >= 0 && root_source_name != NULL && strcmp (root_source_name, "hip") != 0
+           && strcmp (root_source_name, "mPelvis") != 0 && strcmp (root_source_name, "avatar_mPelvis") != 0)
+    _sq_loss (losses, _("the BVH ROOT “%s” is written as mPelvis; the Second Life importer itself would refuse the BVH (it wants “hip”, E_ST_BAD_ROOT)"),
+              root_source_name);
+
+  /* the viewer computes times in single precision; so does this, so the
+   * last key lands exactly on the duration */
+  ft = (double) (float) ft;
+  duration = (double) (float) (MAX ((double) n_frames - 2.0, 1.0) * ft);
+  out->duration = duration;
+  out->fps = 1.0 / ft;
+  out->frame_base = 0;
+  g_free (out->root);
+  out->root = g_strdup ("");
+  /* LLBVHLoader::reset() defaults, ease scaled when they overlap */
+  if (ease_in + ease_out > duration && duration != 0)
+    {
+      double f = duration / (ease_in + ease_out);
+      ease_in *= f;
+      ease_out *= f;
+    }
+  sq_props_set (out->extra, "version", g_variant_new_uint16 (1));
+  sq_props_set (out->extra, "sub-version", g_variant_new_uint16 (0));
+  sq_props_set (out->extra, "priority", g_variant_new_int32 (SQ_SL_DEFAULT_PRIORITY));
+  sq_props_set (out->extra, "emote", g_variant_new_string (""));
+  sq_props_set (out->extra, "loop-in", g_variant_new_double (0.0));
+  sq_props_set (out->extra, "loop-out", g_variant_new_double (duration));
+  sq_props_set (out->extra, "loop", g_variant_new_int32 (0));
+  sq_props_set (out->extra, "ease-in", g_variant_new_double (ease_in));
+  sq_props_set (out->extra, "ease-out", g_variant_new_double (ease_out));
+  sq_props_set (out->extra, "hand-pose", g_variant_new_uint32 (SQ_SL_DEFAULT_HAND_POSE));
+
+  for (gsize j = 0; j < n && n_frames > 0; j++)
+    {
+      const SqJoint *src = &bvh->joints[j];
+      g_autofree Frame *frames = g_new0 (Frame, n_frames);
+      gboolean pelvis = strcmp (src->name, "mPelvis") == 0;
+      gboolean positions = bvh_channel_count (src) == 6;
+      double first_inv[4];
+      SqJoint *dst;
+
+      for (gsize f = 0; f < n_frames; f++)
+        {
+          double v[4];
+          sq_track_sample (&src->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, f * ft, frames[f].rot);
+          sq_track_sample (&src->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, f * ft, v);
+          memcpy (frames[f].pos, v, sizeof frames[f].pos);
+        }
+      if (!optimize_joint (frames, n_frames, depth[j]))
+        {
+          if (n_still++ > 0)
+            g_string_append (still, ", ");
+          g_string_append_printf (still, "“%s”", src->name);
+          continue;
+        }
+      dst = sq_clip_add_joint (out, src->name);
+      sq_quat_conjugate (frames[0].rot, first_inv);
+      for (gsize f = 0; f < n_frames; f++)
+        {
+          double t = (double) (float) (MAX ((double) f - 1.0, 0.0) * ft);
+          total++;
+          if (frames[f].ignore_rot)
+            {
+              if (f > 0)
+                reduced++;
+              continue;
+            }
+          {
+            double q[4];
+            SqKey *key;
+            if (pelvis)
+              sq_quat_multiply (first_inv, frames[f].rot, q);
+            else
+              memcpy (q, frames[f].rot, sizeof q);
+            /* frame 1 and frame 0 (a one-frame file) both land at time 0 */
+            if (sq_track_find (&dst->tracks[SQ_CHANNEL_ROTATION], t) >= 0)
+              continue;
+            key = sq_track_append (&dst->tracks[SQ_CHANNEL_ROTATION], t);
+            sq_space_rotation_to_sl (&sq_space_bvh, q, key->v);
+          }
+        }
+      if (!positions)
+        continue;
+      for (gsize f = 0; f < n_frames; f++)
+        {
+          double t = (double) (float) (MAX ((double) f - 1.0, 0.0) * ft);
+          double p[3];
+          SqKey *key;
+
+          if (frames[f].ignore_pos)
+            continue;
+          memcpy (p, frames[f].pos, sizeof p);
+          if (pelvis)
+            {
+              for (int i = 0; i < 3; i++)
+                p[i] -= frames[0].pos[i];
+              sq_quat_rotate (first_inv, p, p);
+            }
+          if (sq_track_find (&dst->tracks[SQ_CHANNEL_TRANSLATION], t) >= 0)
+            continue;
+          key = sq_track_append (&dst->tracks[SQ_CHANNEL_TRANSLATION], t);
+          sq_space_vector_to_sl (&sq_space_bvh, p, key->v);
+          for (int i = 0; i < 3; i++)
+            if (key->v[i] > LL_MAX_PELVIS_OFFSET || key->v[i] < -LL_MAX_PELVIS_OFFSET)
+              {
+                key->v[i] = CLAMP (key->v[i], -LL_MAX_PELVIS_OFFSET, LL_MAX_PELVIS_OFFSET);
+                clamped++;
+              }
+        }
+    }
+  if (n_frames > 1)
+    _sq_loss (losses, _("BVH frame 0 is the reference pose and is not played (Second Life importer rules); key times start at frame 1, duration %.6g s"),
+              duration);
+  if (n_still > 0)
+    _sq_loss (losses, ngettext ("joint %s never moves beyond the importer's thresholds from frame 0 and is left out",
+                                "joints %s never move beyond the importer's thresholds from frame 0 and are left out",
+                                n_still),
+              still->str);
+  if (reduced > 0)
+    _sq_loss (losses, _("%u of %u rotation frames left out by the importer's key reduction"), reduced, total);
+  if (clamped > 0)
+    _sq_loss (losses, _("%u position values beyond ±5 m clamped"), clamped);
+  return out;
+}
+
+/* ---- the conversion -------------------------------------------------------- */
+
+/* The frame rate a clip's keys sit on, for a target that numbers frames
+ * (BVH, .x): the clip's own when its keys fit it, else the smallest common
+ * rate they all fall on (a .anim has no rate: its keys sit on 16-bit steps
+ * of the duration; text SEQ keeps milliseconds), else 30. Within the
+ * source's own time quantum. */
+static gboolean
+keys_fit_rate (const SqClip *clip,
+               double        rate,
+               double        tol)
+{
+  double d = clip->duration * rate;
+
+  if (fabs (d - floor (d + 0.5)) > MAX (tol * rate, 1e-6 * MAX (1.0, d)))
+    return FALSE;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+        {
+          double t = clip->joints[j].tracks[c].keys[k].time * rate;
+          if (fabs (t - floor (t + 0.5)) > MAX (tol * rate, 1e-6 * MAX (1.0, t)))
+            return FALSE;
+        }
+  return TRUE;
+}
+
+static double
+target_fps (const SqClip   *clip,
+            const SqFormat *target)
+{
+  static const double rates[] = { 10, 12, 15, 20, 24, 25, 30, 48, 50, 60, 100, 120 };
+  const SqSpace *from = clip->format->space;
+  gboolean dx = target->space == &sq_space_aw_dx;
+  double tol = 1e-9, fps = clip->fps;
+
+  if (from == &sq_space_second_life)
+    tol = clip->duration / 65535.0 + 1e-6;
+  else if (from->time_grid > 120)
+    tol = 0.5 / from->time_grid + 1e-9;   /* text SEQ's milliseconds */
+  if (dx)
+    {
+      /* AnimTicksPerSecond: whole numbers, 2-200 for ActiveWorlds */
+      double r = floor (fps + 0.5);
+      if (fps > 0 && isfinite (fps) && r >= 2 && r <= 200 && fabs (r - fps) < 1e-3 && keys_fit_rate (clip, r, tol))
+        return r;
+    }
+  else if (fps >= 1 && fps <= 1000 && isfinite (fps) && from != &sq_space_second_life
+           && keys_fit_rate (clip, fps, tol))
+    return fps;
+  for (gsize r = 0; r < G_N_ELEMENTS (rates); r++)
+    if (keys_fit_rate (clip, rates[r], tol))
+      return rates[r];
+  return 30.0;
+}
+
+SqClip *
+sq_convert (const SqClip     *clip,
+            const SqFormat   *target,
+            const SqJointMap *map,
+            GPtrArray        *losses,
+            GError          **error)
+{
+  g_autoptr(SqClip) out = NULL;
+  const SqSpace *from, *to;
+  g_autofree char *root_source = NULL;
+
+  g_return_val_if_fail (clip != NULL, NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+
+  out = sq_clip_copy (clip);
+  g_clear_pointer (&out->source, g_bytes_unref);
+
+  from = clip->format ? clip->format->space : NULL;
+  to = target->space;
+  if (clip->format == NULL || clip->format == target || from == NULL || to == NULL)
+    {
+      /* the user's map only */
+      if (sq_joint_map_size (map) > 0)
+        map_joint_names (out, NULL, NULL, map, losses);
+      return g_steal_pointer (&out);
+    }
+
+  {
+    gssize r = -1;
+    for (gsize j = 0; j < clip->n_joints && r < 0; j++)
+      if (joint_parent (&clip->joints[j]) < 0 && sq_props_get (clip->joints[j].extra, "parent") != NULL)
+        r = (gssize) j;
+    if (r >= 0)
+      root_source = g_strdup (clip->joints[r].name);
+  }
+
+  map_joint_names (out, from, to, map, losses);
+
+  if (from == &sq_space_bvh && to == &sq_space_second_life)
+    {
+      _sq_loss (losses, _("the joint hierarchy (parents, rest OFFSETs, channel orders, End Sites) has no place in %s"),
+                sq_format_get_name (target));
+      SqClip *sl = bvh_to_second_life (out, root_source, losses);
+      sl->format = clip->format;
+      return sl;
+    }
+
+  if (from->hierarchy && !to->hierarchy)
+    _sq_loss (losses, _("the joint hierarchy (parents, rest OFFSETs, channel orders, End Sites) has no place in %s"),
+              sq_format_get_name (target));
+
+  convert_values (out, from, to);
+
+  if (to->hierarchy && !from->hierarchy)
+    build_hierarchy (out, to, losses);
+
+  /* frame numbering and the time grid */
+  out->frame_base = to == &sq_space_aw_seq_binary || to == &sq_space_aw_seq_text ? 1 : 0;
+  if (to->time_grid < 0)
+    {
+      double fps = target_fps (clip, target);
+      if (fps != out->fps || from->hierarchy != to->hierarchy)
+        sq_props_remove (out->extra, "frame-time");
+      out->fps = fps;
+      if (to->hierarchy && from == &sq_space_second_life)
+        {
+          add_reference_frame (out, 1.0 / fps);
+          _sq_loss (losses, _("frame 0 is a reference pose (the rest pose), as the Second Life importer expects; the animation starts at frame 1"));
+        }
+      snap_times (out, fps, 0, sq_format_get_name (target), losses);
+    }
+  else if (to->time_grid > 0)
+    {
+      out->fps = 30.0;
+      snap_times (out, to->time_grid, to->time_grid > 30 ? 30 : 0, sq_format_get_name (target), losses);
+    }
+  (void) error;
+  return g_steal_pointer (&out);
+}

@@ -1,0 +1,80 @@
+/* sq-convert.h: a clip in one world's conventions, converted to another's
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every format declares its conventions (SqFormat.space): the unit of its
+ * translations, its axes, whether its rotation keys hold the conjugate of
+ * the column-vector quaternion, its joint names, whether it keeps a joint
+ * hierarchy and the time grid its keys sit on. sq_convert() maps a clip
+ * from its own format's conventions to a target format's: joint names
+ * through the table of sq-joint-map.h (a user map first), rotations and
+ * translations through Second Life's space (metres, +X forward, +Y left,
+ * +Z up), a hierarchy with rest offsets when the target needs one, key
+ * times onto the target's grid; BVH → Second Life follows the viewer's own
+ * importer (formats.md 1.9). sq_save_bytes() calls it whenever a clip is
+ * saved in a format other than its own.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+#include "sq-format.h"
+#include "sq-joint-map.h"
+
+G_BEGIN_DECLS
+
+struct _SqSpace
+{
+  const char   *world;            /* for messages, translatable (N_): "Second Life" */
+  double        metres_per_unit;  /* length of one translation unit */
+  /* the format's x, y, z axes as Second Life axes (0 X forward, 1 Y left,
+   * 2 Z up) with a sign: v_sl[axis[i]] = sign[i] · v[i] */
+  guint8        axis[3];
+  gint8         sign[3];
+  gboolean      conjugate;        /* rotation keys store the conjugate (.x) */
+  SqJointScheme scheme;           /* the joint names it writes */
+  gboolean      hierarchy;        /* joints carry "parent" and "offset" extras (BVH) */
+  /* key times sit on steps of 1/time_grid s; 0: anywhere (the writer
+   * quantises and reports); < 0: on the clip's frame rate */
+  double        time_grid;
+};
+
+extern const SqSpace sq_space_second_life;
+extern const SqSpace sq_space_bvh;
+extern const SqSpace sq_space_aw_seq_binary;
+extern const SqSpace sq_space_aw_seq_text;
+extern const SqSpace sq_space_aw_dx;
+
+/* Second Life's upload limit for a serialised .anim (formats.md 1.6) */
+#define SQ_SL_UPLOAD_LIMIT 250000
+/* LLBVHLoader's INCHES_TO_METERS (not exactly 0.0254) */
+#define SQ_BVH_INCHES_TO_METRES 0.02540005
+
+/* A copy of `clip` in the conventions of `target`. `map` (may be NULL)
+ * overrides the joint table. `losses` (may be NULL) receives one line per
+ * thing the conversion changes or cannot carry. A clip already in
+ * `target`'s format, or built in memory (format NULL), only goes through
+ * the user map. */
+SqClip  *sq_convert               (const SqClip     *clip,
+                                   const SqFormat   *target,
+                                   const SqJointMap *map,
+                                   GPtrArray        *losses,
+                                   GError          **error);
+
+/* A rotation (w, x, y, z) or a vector of `space` into Second Life's space
+ * (vectors in metres) and back. */
+void     sq_space_rotation_to_sl   (const SqSpace *space,
+                                    const double   in[4],
+                                    double         out[4]);
+void     sq_space_rotation_from_sl (const SqSpace *space,
+                                    const double   in[4],
+                                    double         out[4]);
+void     sq_space_vector_to_sl     (const SqSpace *space,
+                                    const double   in[3],
+                                    double         out[3]);
+void     sq_space_vector_from_sl   (const SqSpace *space,
+                                    const double   in[3],
+                                    double         out[3]);
+
+G_END_DECLS

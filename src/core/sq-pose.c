@@ -1,0 +1,187 @@
+/* sq-pose.c: a clip's skeleton posed at a time, for previews
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-pose"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sq-convert.h"
+#include "sq-math.h"
+#include "sq-pose.h"
+#include "sq-private.h"
+
+struct _SqPose
+{
+  gsize          n;
+  gssize        *parent;
+  double       (*rest)[3];      /* offset from the parent (a root: from the origin), metres, SL axes */
+  gsize         *order;         /* parents before children */
+  const SqSpace *space;
+  /* translation keys replace the rest offset (BVH channels, .anim
+   * positions) rather than move the joint from it (ActiveWorlds) */
+  gboolean       replace;
+};
+
+static gboolean
+hierarchy_parent (const SqJoint *joint,
+                  gint32        *parent)
+{
+  GVariant *v = sq_props_get (joint->extra, "parent");
+
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return FALSE;
+  *parent = g_variant_get_int32 (v);
+  return TRUE;
+}
+
+SqPose *
+sq_pose_new (const SqClip *clip)
+{
+  SqPose *pose = g_new0 (SqPose, 1);
+  gsize n = clip->n_joints, w = 0;
+  g_autofree gint32 *parent = g_new (gint32, MAX (n, 1));
+  g_autofree guint8 *state = g_new0 (guint8, MAX (n, 1));
+  gboolean tree = n > 0;
+
+  pose->n = n;
+  pose->parent = g_new (gssize, MAX (n, 1));
+  pose->rest = g_malloc_n (MAX (n, 1), sizeof *pose->rest);
+  pose->order = g_new (gsize, MAX (n, 1));
+  pose->space = clip->format != NULL && clip->format->space != NULL
+                ? clip->format->space : &sq_space_second_life;
+  pose->replace = pose->space->hierarchy || pose->space == &sq_space_second_life;
+
+  for (gsize j = 0; j < n && tree; j++)
+    tree = hierarchy_parent (&clip->joints[j], &parent[j]);
+  if (tree)
+    {
+      for (gsize j = 0; j < n; j++)
+        {
+          GVariant *off = sq_props_get (clip->joints[j].extra, "offset");
+          double v[3] = { 0, 0, 0 };
+
+          if (off != NULL && g_variant_is_of_type (off, G_VARIANT_TYPE ("(ddd)")))
+            g_variant_get (off, "(ddd)", &v[0], &v[1], &v[2]);
+          if (parent[j] < 0 || (gsize) parent[j] >= n)
+            parent[j] = -1;
+          sq_space_vector_to_sl (pose->space, v, pose->rest[j]);
+        }
+    }
+  else if (n > 0)
+    {
+      guint n_loose = 0;
+      gssize root = _sq_skeleton_guess (clip, parent, pose->rest, NULL, &n_loose);
+      if (root >= 0)
+        parent[root] = -1;
+    }
+
+  /* parents first; a joint whose parents lead back to it becomes a root */
+  {
+    g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
+
+    for (gsize j = 0; j < n; j++)
+      {
+        gsize len = 0, p = j;
+
+        if (state[j] != 0)
+          continue;
+        for (;;)
+          {
+            gint32 q = parent[p];
+
+            state[p] = 1;
+            chain[len++] = p;
+            if (q < 0 || state[q] == 2)
+              break;
+            if (state[q] == 1)
+              {
+                parent[p] = -1;
+                break;
+              }
+            p = (gsize) q;
+          }
+        while (len > 0)
+          {
+            p = chain[--len];
+            state[p] = 2;
+            pose->order[w++] = p;
+          }
+      }
+  }
+  for (gsize j = 0; j < n; j++)
+    pose->parent[j] = parent[j];
+  return pose;
+}
+
+void
+sq_pose_free (SqPose *pose)
+{
+  if (pose == NULL)
+    return;
+  g_free (pose->parent);
+  g_free (pose->rest);
+  g_free (pose->order);
+  g_free (pose);
+}
+
+gsize
+sq_pose_get_n_joints (const SqPose *pose)
+{
+  return pose->n;
+}
+
+const gssize *
+sq_pose_get_parents (const SqPose *pose)
+{
+  return pose->parent;
+}
+
+void
+sq_pose_evaluate (const SqPose *pose,
+                  const SqClip *clip,
+                  double        time,
+                  double       *points)
+{
+  g_autofree double (*rot)[4] = g_malloc_n (MAX (pose->n, 1), sizeof *rot);
+
+  g_return_if_fail (clip->n_joints == pose->n);
+
+  for (gsize i = 0; i < pose->n; i++)
+    {
+      gsize j = pose->order[i];
+      const SqJoint *joint = &clip->joints[j];
+      gssize p = pose->parent[j];
+      double local[4], off[3], v[4];
+
+      sq_track_sample (&joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
+      sq_space_rotation_to_sl (pose->space, v, local);
+      sq_quat_normalize (local);
+
+      memcpy (off, pose->rest[j], sizeof off);
+      if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+        {
+          double t[3];
+
+          sq_track_sample (&joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, time, v);
+          sq_space_vector_to_sl (pose->space, v, t);
+          for (int k = 0; k < 3; k++)
+            off[k] = pose->replace ? t[k] : off[k] + t[k];
+        }
+
+      if (p < 0)
+        {
+          memcpy (rot[j], local, sizeof local);
+          memcpy (&points[j * 3], off, sizeof off);
+        }
+      else
+        {
+          sq_quat_multiply (rot[p], local, rot[j]);
+          sq_quat_rotate (rot[p], off, off);
+          for (int k = 0; k < 3; k++)
+            points[j * 3 + k] = points[p * 3 + k] + off[k];
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/* sq-pose.h: a clip's skeleton posed at a time, for previews
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The skeleton is the clip's own hierarchy where its format has one (BVH:
+ * parents and rest OFFSETs), else the one its joint names stand for (the
+ * Second Life rest skeleton, reached through the joint maps of
+ * sq-joint-map.h; joints with no known place hang from the root). Posing
+ * samples every joint's tracks at a time and chains the rotations from the
+ * root down. Positions are in metres on Second Life's axes (+X forward,
+ * +Y left, +Z up), whatever the file's units and axes.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SqPose SqPose;
+
+/* The skeleton of `clip` as it is now; make a new one after an edit */
+SqPose       *sq_pose_new          (const SqClip *clip);
+void          sq_pose_free         (SqPose       *pose);
+gsize         sq_pose_get_n_joints (const SqPose *pose);
+/* per joint (in clip order): its parent's index, -1 for a root */
+const gssize *sq_pose_get_parents  (const SqPose *pose);
+/* 3 doubles per joint: where it is at `time` (held before the first and
+ * after the last key). `clip` must be the one the pose was made from. */
+void          sq_pose_evaluate     (const SqPose *pose,
+                                    const SqClip *clip,
+                                    double        time,
+                                    double       *points);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPose, sq_pose_free)
+
+G_END_DECLS
