@@ -413,20 +413,6 @@ compare_back (const SqClip   *orig,
     }
 }
 
-static void
-qmul (const double a[4],
-      const double b[4],
-      double       out[4])
-{
-  double r[4];
-
-  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  memcpy (out, r, sizeof r);
-}
-
 /* BVH → .anim: every key the importer keeps is BVH frame t / frame time + 1
  * in SL's axes (the pelvis relative to frame 0). Key reduction leaves the
  * frames between keys to interpolation, with errors the viewer has too
@@ -464,7 +450,7 @@ compare_bvh_sl (const SqClip *bvh,
 
           memcpy (q, bvh->joints[b].tracks[SQ_CHANNEL_ROTATION].keys[f].v, sizeof q);
           if (pelvis)
-            qmul (first_inv, q, q);
+            sq_quat_multiply (first_inv, q, q);
           sq_space_rotation_to_sl (&sq_space_bvh, q, e);
           sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, v);
           a = quat_angle (e, v);
@@ -875,7 +861,7 @@ test_published_poses (void)
                     continue;
                   memcpy (q, br->keys[(gsize) fr].v, sizeof q);
                   if (strcmp (pj->name, "mPelvis") == 0)
-                    qmul (inv, q, q);
+                    sq_quat_multiply (inv, q, q);
                   sq_space_rotation_to_sl (&sq_space_bvh, q, e);
                   a = quat_angle (e, key->v);
                   max_frame = MAX (max_frame, a);

@@ -405,7 +405,7 @@ parse_constraint_fields (const char     *text,
     {
       char *eq = strchr (fields[i], '=');
       const char *key, *val;
-      gint64 n;
+      gint64 n = -1;
       double ease[2];
       gboolean ok;
 

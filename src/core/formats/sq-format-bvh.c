@@ -768,10 +768,13 @@ bvh_read (GBytes              *bytes,
                 for (dot = 0; dot < lx.tok_len && lx.tok[dot] != '.'; dot++)
                   ;
                 d = dot < lx.tok_len ? (int) (lx.tok_len - dot - 1) : 0;
-                if (decimals == -2)
+                /* the fewest decimals seen: what the writer pads every value
+                 * to (values that need more get more), so its own output,
+                 * where a value such as 1e-5 takes more decimals than the
+                 * rest, reads back with the same setting (a fuzzer found the
+                 * setting dropped and the bytes changed) */
+                if (decimals == -2 || d < decimals)
                   decimals = d;
-                else if (decimals != d)
-                  decimals = -1;
               }
           }
         /* what stands between the last value and the line end */
