@@ -23,15 +23,17 @@
 
 /* LLHandMotion's poses in enum order (formats.md 1.7) */
 static const char * const hand_poses[SQ_SL_N_HAND_POSES] = {
-  N_("Spread"), N_("Relaxed"), N_("Point"), N_("Fist"), N_("Relaxed Left"), N_("Point Left"),
-  N_("Fist Left"), N_("Relaxed Right"), N_("Point Right"), N_("Fist Right"), N_("Salute Right"),
-  N_("Typing"), N_("Peace Right"), N_("Palm Right"),
+  NC_("hand pose", "Spread"), NC_("hand pose", "Relaxed"), NC_("hand pose", "Point"),
+  NC_("hand pose", "Fist"), NC_("hand pose", "Relaxed Left"), NC_("hand pose", "Point Left"),
+  NC_("hand pose", "Fist Left"), NC_("hand pose", "Relaxed Right"), NC_("hand pose", "Point Right"),
+  NC_("hand pose", "Fist Right"), NC_("hand pose", "Salute Right"), NC_("hand pose", "Typing"),
+  NC_("hand pose", "Peace Right"), NC_("hand pose", "Palm Right"),
 };
 
 const char *
 sq_sl_hand_pose_name (guint32 hand_pose)
 {
-  return hand_pose < SQ_SL_N_HAND_POSES ? g_dgettext (GETTEXT_PACKAGE, hand_poses[hand_pose]) : NULL;
+  return hand_pose < SQ_SL_N_HAND_POSES ? g_dpgettext2 (GETTEXT_PACKAGE, "hand pose", hand_poses[hand_pose]) : NULL;
 }
 
 const char *
@@ -39,8 +41,8 @@ sq_sl_constraint_type_name (guint8 type)
 {
   switch (type)
     {
-    case SQ_SL_CONSTRAINT_POINT: return _("Point");
-    case SQ_SL_CONSTRAINT_PLANE: return _("Plane");
+    case SQ_SL_CONSTRAINT_POINT: return C_("constraint type", "Point");
+    case SQ_SL_CONSTRAINT_PLANE: return C_("constraint type", "Plane");
     default: return NULL;
     }
 }
