@@ -674,8 +674,7 @@ test_million_keys (void)
                       "(best of 5; worst total %.2f ms)",
                       zooms[i], gtk_widget_get_width (f.timeline), gtk_widget_get_height (f.timeline),
                       best_record, best_render, worst);
-      /* generous: sanitizers and loaded CI machines */
-      g_assert_cmpfloat (best_record + best_render, <, 250);
+      /* logged, not asserted: tests/ui/sequin-ui-bench measures the frame times */
     }
 
   gsk_renderer_unrealize (renderer);

@@ -848,7 +848,8 @@ test_many_keys (void)
   gint64 start;
   double elapsed;
 
-  /* 100,000 rotation keys on one joint, 2 on another */
+  /* 100,000 rotation keys on one joint, 2 on another. The times are logged,
+   * not asserted: speed is measured by tests/ui/sequin-ui-bench */
   clip->fps = 30;
   clip->duration = 99999 / 30.0;
   joint = sq_clip_add_joint (clip, "pelvis");
@@ -875,7 +876,6 @@ test_many_keys (void)
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_assert_cmpuint (n_rows (window), ==, 100002);
   g_test_message ("expanding 100,000 keys took %.3f s", elapsed);
-  g_assert_cmpfloat (elapsed, <, 2.0);
 
   /* jump to the last key and back: only the rows in view are made */
   start = g_get_monotonic_time ();
@@ -885,7 +885,6 @@ test_many_keys (void)
   sequin_test_flush ();
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("scrolling through 100,000 keys took %.3f s", elapsed);
-  g_assert_cmpfloat (elapsed, <, 2.0);
 
   /* scrolling page by page through the middle of the rows */
   {
@@ -911,7 +910,6 @@ test_many_keys (void)
         worst = MAX (worst, step);
       }
     g_test_message ("scrolling a page of 100,000 rows: worst %.1f ms", worst * 1000);
-    g_assert_cmpfloat (worst, <, 0.5);
   }
 
   /* the structure of 100,000 keys */
@@ -921,7 +919,6 @@ test_many_keys (void)
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("showing the structure of 100,000 keys took %.3f s", elapsed);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->structure_lines)), >, 100000);
-  g_assert_cmpfloat (elapsed, <, 2.0);
   gtk_stack_set_visible_child_name (window->view_stack, "tree");
 
   /* an edit of the whole joint keeps the rows */
@@ -930,7 +927,6 @@ test_many_keys (void)
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("inverting 100,000 keys took %.3f s", elapsed);
   g_assert_cmpuint (n_rows (window), ==, 100002);
-  g_assert_cmpfloat (elapsed, <, 2.0);
 
   window->force_close = TRUE;
   sequin_test_window_destroy (window);
