@@ -1591,14 +1591,54 @@ bvh_dump_field (GString    *out,
 static const char * const bvh_extensions[] = { "bvh", NULL };
 /* The layout extras reproduce the file as it was read; text after the last
  * frame or an odd frame layout can make that reproduction unreadable once
- * the keys changed (a fuzzer found one). So output written with them is
- * read back, and written again without them if it does not parse. */
+ * the keys changed (a fuzzer found one). So output written with a layout
+ * that is not plain (layout_is_plain) is read back, and written again
+ * without it if it does not parse. */
 static const char * const bvh_layout_keys[] = {
   "hierarchy-text", "frames-gap", "tail", "line-end", "value-sep", "line-trail", "decimals",
   "irregular-layout", "no-final-line-end", "frame-time-text", "frame-time-head", NULL
 };
 
 static SqClip *bvh_read (GBytes *bytes, const SqLoadOptions *options, GError **error);
+
+/* Spaces, tabs and line ends only */
+static gboolean
+all_space (const char *p,
+           gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+      return FALSE;
+  return TRUE;
+}
+
+/* A kept layout that cannot change how the motion parses: blanks between
+ * and after the values, whitespace after the last line, one of the three
+ * line ends, no irregular lines. (The other pieces, hierarchy text, frame
+ * count gap and Frame Time head, are checked where they are written.)
+ * Such a layout is written without reading the result back. */
+static gboolean
+layout_is_plain (const SqClip *clip)
+{
+  const char *p;
+  gsize len;
+  GVariant *eol = sq_props_get (clip->extra, "line-end");
+
+  if (sq_props_get_bool (clip->extra, "irregular-layout", FALSE))
+    return FALSE;
+  if (eol != NULL && !(g_variant_is_of_type (eol, G_VARIANT_TYPE_STRING)
+                       && (g_str_equal (g_variant_get_string (eol, NULL), "\n")
+                           || g_str_equal (g_variant_get_string (eol, NULL), "\r\n")
+                           || g_str_equal (g_variant_get_string (eol, NULL), "\r"))))
+    return FALSE;
+  if ((p = props_bytes (clip->extra, "value-sep", &len)) != NULL && !all_blank (p, len, 1))
+    return FALSE;
+  if ((p = props_bytes (clip->extra, "line-trail", &len)) != NULL && !all_blank (p, len, 0))
+    return FALSE;
+  if ((p = props_bytes (clip->extra, "tail", &len)) != NULL && !all_space (p, len))
+    return FALSE;
+  return TRUE;
+}
 
 static GBytes *
 bvh_write (const SqClip        *clip,
@@ -1614,7 +1654,7 @@ bvh_write (const SqClip        *clip,
 
   for (guint i = 0; bvh_layout_keys[i] != NULL; i++)
     has_layout |= sq_props_get (clip->extra, bvh_layout_keys[i]) != NULL;
-  if (!has_layout)
+  if (!has_layout || layout_is_plain (clip))
     return bvh_write_with_layout (clip, options, losses, error);
 
   out = bvh_write_with_layout (clip, options, layout_losses, error);
