@@ -329,10 +329,8 @@ _sequin_window_set_playing (SequinWindow *self,
     return;
   if (playing)
     {
-      const SqClip *c = clip;
-
       /* from the start when the playhead is at the end */
-      if (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)) >= c->duration)
+      if (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)) >= clip->duration)
         sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), 0);
       self->play_last_frame = 0;
       self->play_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), play_tick_cb, NULL, NULL);
