@@ -772,8 +772,13 @@ bvh_read (GBytes              *bytes,
                  * to (values that need more get more), so its own output,
                  * where a value such as 1e-5 takes more decimals than the
                  * rest, reads back with the same setting (a fuzzer found the
-                 * setting dropped and the bytes changed) */
-                if (decimals == -2 || d < decimals)
+                 * setting dropped and the bytes changed). A value with an
+                 * exponent says nothing about the padding: the writer uses
+                 * one only for a value the padding cannot hold (a fuzzer
+                 * found 0.01e-50 written back as 1e-52, then read as 0
+                 * decimals) */
+                if (memchr (lx.tok, 'e', lx.tok_len) == NULL && memchr (lx.tok, 'E', lx.tok_len) == NULL
+                    && (decimals == -2 || d < decimals))
                   decimals = d;
               }
           }
