@@ -15,11 +15,16 @@
  * variant holds f32 seconds, Euler angles in degrees (mayaQ, ZYX order) and
  * f32 metres.
  *
- * Exactness: the viewer's decode → encode is not stable (formats.md 1.4), so
- * the raw codes of every key are kept in SqTrack.alt as {time, x, y, z} and
- * written back while they still decode to exactly the key; only keys an edit
- * changed are quantised again (to the nearest code). Volume name fields keep
- * their 16 raw bytes, names that are not UTF-8 keep their raw bytes.
+ * Exactness: the viewer's decode → encode is not stable (formats.md 1.4): its
+ * zero snap decodes codes 32767 and 32768 both to 0, and a duration of 0 sends
+ * every time code to 0. A decoded key is written back with the codes that
+ * decode to exactly it (key_exact_codes); a track with a key whose file codes
+ * differ from those keeps the raw codes of its keys in SqTrack.alt as
+ * {time, x, y, z}, written back while they still decode to exactly the key.
+ * Only keys an edit changed are quantised again (to the nearest code). Other
+ * tracks keep no codes: a key costs the model 40 bytes, not 72 (SQ_PERF).
+ * Volume name fields keep their 16 raw bytes, names that are not UTF-8 keep
+ * their raw bytes.
  */
 #define G_LOG_DOMAIN "sq-sl-anim"
 
@@ -266,6 +271,81 @@ rotation_from_codes (guint x, guint y, guint z, double q[4])
   q[0] = t > 0 ? sqrt (t) : 0.0;
 }
 
+/* The inverse of code_to_value for the values it gives: the code of v when
+ * v is one of them (0 gives 32767, as the viewer writes it), else any code
+ * or SL_NO_CODE; the caller checks by decoding. */
+#define SL_NO_CODE 0x10000u
+
+static inline guint
+exact_value_code (double v, double half_scale, double range)
+{
+  double c;
+
+  if (v == 0)
+    return 32767;
+  /* rounded by truncation of c + 0.5 (c is not negative there): rint is a
+   * library call on the baseline x86-64 (SQ_PERF) */
+  c = (v + range) * half_scale;
+  return c > -0.5 && c < SL_U16MAX + 0.5 ? (guint) (c + 0.5) : SL_NO_CODE;
+}
+
+static inline guint
+exact_time_code (double t, double time_scale)
+{
+  double c = t * time_scale;
+
+  return c > -0.5 && c < SL_U16MAX + 0.5 ? (guint) (c + 0.5) : SL_NO_CODE;
+}
+
+/* Scale factors of the inverses for a clip of `duration` seconds */
+typedef struct
+{
+  double time;                /* codes per second, 0 when the duration is not above 0 */
+  double rot;                 /* codes per unit of rotation value */
+  double pos;                 /* codes per metre */
+} CodeScale;
+
+static void
+code_scale_init (CodeScale *cs, double duration)
+{
+  cs->time = duration > 0 ? SL_U16MAX / duration : 0.0;
+  cs->rot = SL_U16MAX / (2.0 * SL_ROT_RANGE);
+  cs->pos = SL_U16MAX / (2.0 * SL_POS_RANGE);
+}
+
+/* The codes a key of version 1.0 writes back as when no codes are kept:
+ * those that decode to exactly the key, if there are any. */
+static gboolean
+key_exact_codes (const SqKey     *key,
+                 SqChannel        channel,
+                 const CodeScale *cs,
+                 double           duration,
+                 guint            codes[4])
+{
+  double v[4];
+
+  codes[0] = exact_time_code (key->time, cs->time);
+  if (channel == SQ_CHANNEL_ROTATION)
+    for (int c = 1; c < 4; c++)
+      codes[c] = exact_value_code (key->v[c], cs->rot, SL_ROT_RANGE);
+  else
+    for (int c = 1; c < 4; c++)
+      codes[c] = exact_value_code (key->v[c - 1], cs->pos, SL_POS_RANGE);
+  if ((codes[0] | codes[1] | codes[2] | codes[3]) >= SL_NO_CODE)
+    return FALSE;
+  if (code_to_time (codes[0], duration) != key->time)
+    return FALSE;
+  if (channel == SQ_CHANNEL_ROTATION)
+    rotation_from_codes (codes[1], codes[2], codes[3], v);
+  else
+    {
+      for (int c = 0; c < 3; c++)
+        v[c] = code_to_value (codes[c + 1], SL_POS_RANGE);
+      v[3] = key->v[3];
+    }
+  return memcmp (v, key->v, sizeof v) == 0;
+}
+
 /* ---- the old 0.1 variant: Euler degrees, mayaQ(x, y, z, ZYX) --------------- */
 
 /* LL's zQ * yQ * xQ is, in Hamilton order, qx ⊗ qy ⊗ qz. */
@@ -376,7 +456,8 @@ finish_track (SqClip     *clip,
     }
   g_qsort_with_data (order, (gint) track->n_keys, sizeof (KeyOrder), key_order_compare, NULL);
   keys = g_new (SqKey, track->n_keys);
-  alt = g_new (double, track->n_keys * 4);
+  if (track->alt != NULL)
+    alt = g_new (double, track->n_keys * 4);
   for (gsize i = 0; i < track->n_keys; i++)
     {
       /* of equal times keep the last read, which sorts last */
@@ -386,11 +467,13 @@ finish_track (SqClip     *clip,
           continue;
         }
       keys[n] = track->keys[order[i].index];
-      memcpy (&alt[n * 4], &track->alt[order[i].index * 4], 4 * sizeof (double));
+      if (alt != NULL)
+        memcpy (&alt[n * 4], &track->alt[order[i].index * 4], 4 * sizeof (double));
       n++;
     }
   memcpy (track->keys, keys, n * sizeof (SqKey));
-  memcpy (track->alt, alt, n * 4 * sizeof (double));
+  if (alt != NULL)
+    memcpy (track->alt, alt, n * 4 * sizeof (double));
   track->n_keys = n;
   if (dropped > 0)
     sq_clip_add_warning (clip, _("joint “%s”: %zu %s keys share a time with a later key and are dropped, "
@@ -426,17 +509,16 @@ read_keys (SqClip     *clip,
     return FALSE;
 
   sq_track_reserve (track, count);
-  sq_track_ensure_alt (track);
-  for (guint32 k = 0; k < count; k++)
+  if (!old)
     {
-      const guint8 *p = r->data + r->pos;
-      gsize key_offset = r->pos;
-      SqKey *key = &track->keys[k];
-      double *alt = &track->alt[k * 4];
+      const guint8 *start = r->data + r->pos;
+      gboolean times_invert = clip->duration > 0;
 
-      if (!old)
+      for (guint32 k = 0; k < count; k++)
         {
+          const guint8 *p = start + (gsize) k * SL_KEY_SIZE;
           guint t = le16 (p), x = le16 (p + 2), y = le16 (p + 4), z = le16 (p + 6);
+          SqKey *key = &track->keys[k];
 
           key->time = code_to_time (t, clip->duration);
           if (channel == SQ_CHANNEL_ROTATION)
@@ -448,10 +530,40 @@ read_keys (SqClip     *clip,
               key->v[2] = code_to_value (z, SL_POS_RANGE);
               key->v[3] = 0.0;
             }
-          alt[0] = t, alt[1] = x, alt[2] = y, alt[3] = z;
+          /* Codes come back from the decoded key by the inverse decoding
+           * (key_exact_codes) in all but two cases: 32768, which the zero
+           * snap decodes to 0 like 32767, and time codes when the duration is
+           * 0. Times: a code times a duration read as a float is exact in a
+           * double, so distinct codes give distinct times (test-sl-anim
+           * checks every code at extreme durations). Only a track with one of
+           * those keeps its codes (SQ_PERF: this test, not the inverse, per
+           * key). */
+          if (track->alt == NULL)
+            {
+              if (G_LIKELY ((x != 32768) & (y != 32768) & (z != 32768) & (t == 0 || times_invert)))
+                continue;
+              /* keep the codes of this track's keys, those before this one too */
+              sq_track_ensure_alt (track);
+              for (guint32 i = 0; i < k; i++)
+                for (int c = 0; c < 4; c++)
+                  track->alt[i * 4 + c] = le16 (start + (gsize) i * SL_KEY_SIZE + 2 * c);
+            }
+          track->alt[k * 4 + 0] = t;
+          track->alt[k * 4 + 1] = x;
+          track->alt[k * 4 + 2] = y;
+          track->alt[k * 4 + 3] = z;
         }
-      else
+      r->pos += (gsize) count * SL_KEY_SIZE;
+    }
+  else
+    {
+      sq_track_ensure_alt (track);
+      for (guint32 k = 0; k < count; k++)
         {
+          const guint8 *p = r->data + r->pos;
+          gsize key_offset = r->pos;
+          SqKey *key = &track->keys[k];
+          double *alt = &track->alt[k * 4];
           double v[3];
 
           key->time = le_float (p);
@@ -479,8 +591,8 @@ read_keys (SqClip     *clip,
                 sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
                                              "the viewer clamps it"), joint, k, key_offset);
             }
+          r->pos += SL_OLD_KEY_SIZE;
         }
-      r->pos += size;
     }
   track->n_keys = count;
   finish_track (clip, track, joint, what);
@@ -660,6 +772,7 @@ typedef struct
   gboolean      own;          /* alt holds this format's codes */
   gboolean      old;
   double        duration;     /* as written, single precision */
+  CodeScale     scale;        /* of the inverse decoding, for that duration */
   GPtrArray    *losses;
   gsize         requantised;
   gsize         clamped;
@@ -727,6 +840,9 @@ key_codes (WriteState    *st,
             return;
         }
     }
+  /* kept codes first: they may differ from these where two codes decode alike */
+  if (st->own && key_exact_codes (key, channel, &st->scale, st->duration, codes))
+    return;
 
   st->requantised++;
   t = finite_or_zero (st, key->time);
@@ -940,6 +1056,7 @@ sl_write (const SqClip        *clip,
   st.clip = clip;
   st.own = own;
   st.duration = dur_f;
+  code_scale_init (&st.scale, st.duration);
   st.losses = losses;
 
   if (clip->name != NULL && clip->name[0] != '\0')
