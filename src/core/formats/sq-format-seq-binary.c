@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "sq-math.h"
+#include "sq-parallel.h"
 #include "sq-private.h"
 
 #define SEQ_MAGIC_A   0x7f7f7f79u
@@ -231,20 +232,39 @@ be_float (const guint8 *p)
   return f;
 }
 
-/* The hot loop: count already checked against the bytes left. */
-static void
-read_rotation_keys (SqKey        *keys,
-                    const guint8 *p,
-                    guint32       n_keys)
+/* One joint's rotation keys to decode: the count is already checked
+ * against the bytes left, the track already holds room for them. */
+typedef struct
 {
-  for (guint32 k = 0; k < n_keys; k++, p += 20)
+  gsize         joint;
+  SqKey        *keys;
+  const guint8 *p;
+  guint32       n_keys;
+  gsize         offset;       /* of the first key in the file */
+  gboolean      ordered;      /* out: times strictly increase */
+} RotationJob;
+
+/* The hot loop, run on several threads for a large file (sq-parallel.h) */
+static void
+read_rotation_keys (gsize    item,
+                    gpointer data)
+{
+  RotationJob *job = &((RotationJob *) data)[item];
+  const guint8 *p = job->p;
+  SqKey *keys = job->keys;
+  gboolean ordered = TRUE;
+
+  for (guint32 k = 0; k < job->n_keys; k++, p += 20)
     {
       keys[k].time = ((double) (gint32) sq_read_be32 (p) - 1.0) / SEQ_FPS;
       keys[k].v[0] = be_float (p + 4);
       keys[k].v[1] = be_float (p + 8);
       keys[k].v[2] = be_float (p + 12);
       keys[k].v[3] = be_float (p + 16);
+      if (k > 0 && !(keys[k].time > keys[k - 1].time))
+        ordered = FALSE;
     }
+  job->ordered = ordered;
 }
 
 static SqClip *
@@ -264,6 +284,8 @@ seq_binary_read (GBytes              *bytes,
   gsize count_offset;
   guint max_joints = options->max_joints ? options->max_joints : 65536;
   gboolean ok = FALSE;
+  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (RotationJob));
+  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (gsize));
 
   r.data = g_bytes_get_data (bytes, &r.len);
   g_variant_builder_init (&blocks, G_VARIANT_TYPE ("a(uaiay)"));
@@ -347,10 +369,32 @@ seq_binary_read (GBytes              *bytes,
       track = &joint->tracks[SQ_CHANNEL_ROTATION];
       sq_track_reserve (track, n_keys);
       keys_offset = r.pos;
-      read_rotation_keys (track->keys, r.data + r.pos, n_keys);
-      track->n_keys = n_keys;
+      {
+        RotationJob job = { clip->n_joints - 1, NULL, r.data + r.pos, n_keys, keys_offset, TRUE };
+        gsize cost = (gsize) n_keys * 20;
+
+        g_array_append_val (jobs, job);
+        g_array_append_val (costs, cost);
+      }
       r.pos += (gsize) n_keys * 20;
-      if (!finish_track (clip, track, name, _("rotation"), keys_offset, 20, error))
+    }
+
+  /* every track has its room now: decode the keys, then check their order */
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      RotationJob *job = &g_array_index (jobs, RotationJob, i);
+      job->keys = clip->joints[job->joint].tracks[SQ_CHANNEL_ROTATION].keys;
+    }
+  _sq_parallel_items (jobs->len, (const gsize *) (gpointer) costs->data, read_rotation_keys, jobs->data);
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      const RotationJob *job = &g_array_index (jobs, RotationJob, i);
+      SqJoint *joint = &clip->joints[job->joint];
+
+      joint->tracks[SQ_CHANNEL_ROTATION].n_keys = job->n_keys;
+      if (!job->ordered
+          && !finish_track (clip, &joint->tracks[SQ_CHANNEL_ROTATION], joint->name, _("rotation"),
+                            job->offset, 20, error))
         goto out;
     }
 

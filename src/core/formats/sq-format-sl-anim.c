@@ -35,6 +35,7 @@
 
 #include "sq-fields.h"
 #include "sq-math.h"
+#include "sq-parallel.h"
 #include "sq-private.h"
 
 #define SL_U16MAX        65535.0
@@ -482,6 +483,76 @@ finish_track (SqClip     *clip,
     sq_clip_add_warning (clip, _("joint “%s”: %s keys are not in time order; they are sorted"), joint, what);
 }
 
+/* One track's keys of version 1.0 to decode: the count is already checked
+ * against the bytes left, the track already holds room for them. */
+typedef struct
+{
+  gsize         joint;
+  SqChannel     channel;
+  const guint8 *start;
+  guint32       count;
+  double        duration;
+  SqTrack      *track;
+  gboolean      ordered;      /* out: times strictly increase */
+} KeysJob;
+
+/* The hot loop, run on several threads for a large file (sq-parallel.h):
+ * it touches only its own track. */
+static void
+decode_keys (gsize    item,
+             gpointer data)
+{
+  KeysJob *job = &((KeysJob *) data)[item];
+  SqTrack *track = job->track;
+  const guint8 *start = job->start;
+  SqChannel channel = job->channel;
+  double duration = job->duration;
+  gboolean times_invert = duration > 0;
+  gboolean ordered = TRUE;
+
+  for (guint32 k = 0; k < job->count; k++)
+    {
+      const guint8 *p = start + (gsize) k * SL_KEY_SIZE;
+      guint t = le16 (p), x = le16 (p + 2), y = le16 (p + 4), z = le16 (p + 6);
+      SqKey *key = &track->keys[k];
+
+      key->time = code_to_time (t, duration);
+      if (k > 0 && !(key->time > key[-1].time))
+        ordered = FALSE;
+      if (channel == SQ_CHANNEL_ROTATION)
+        rotation_from_codes (x, y, z, key->v);
+      else
+        {
+          key->v[0] = code_to_value (x, SL_POS_RANGE);
+          key->v[1] = code_to_value (y, SL_POS_RANGE);
+          key->v[2] = code_to_value (z, SL_POS_RANGE);
+          key->v[3] = 0.0;
+        }
+      /* Codes come back from the decoded key by the inverse decoding
+       * (key_exact_codes) in all but two cases: 32768, which the zero snap
+       * decodes to 0 like 32767, and time codes when the duration is 0.
+       * Times: a code times a duration read as a float is exact in a
+       * double, so distinct codes give distinct times (test-sl-anim checks
+       * every code at extreme durations). Only a track with one of those
+       * keeps its codes (SQ_PERF: this test, not the inverse, per key). */
+      if (track->alt == NULL)
+        {
+          if (G_LIKELY ((x != 32768) & (y != 32768) & (z != 32768) & (t == 0 || times_invert)))
+            continue;
+          /* keep the codes of this track's keys, those before this one too */
+          sq_track_ensure_alt (track);
+          for (guint32 i = 0; i < k; i++)
+            for (int c = 0; c < 4; c++)
+              track->alt[i * 4 + c] = le16 (start + (gsize) i * SL_KEY_SIZE + 2 * c);
+        }
+      track->alt[k * 4 + 0] = t;
+      track->alt[k * 4 + 1] = x;
+      track->alt[k * 4 + 2] = y;
+      track->alt[k * 4 + 3] = z;
+    }
+  job->ordered = ordered;
+}
+
 static gboolean
 read_keys (SqClip     *clip,
            SqReader   *r,
@@ -489,6 +560,8 @@ read_keys (SqClip     *clip,
            SqChannel   channel,
            gboolean    old,
            const char *joint,
+           GArray     *jobs,
+           GArray     *costs,
            GError    **error)
 {
   guint32 count;
@@ -511,88 +584,51 @@ read_keys (SqClip     *clip,
   sq_track_reserve (track, count);
   if (!old)
     {
-      const guint8 *start = r->data + r->pos;
-      gboolean times_invert = clip->duration > 0;
+      /* decoded with the others once every track has its room (decode_keys) */
+      KeysJob job = { clip->n_joints - 1, channel, r->data + r->pos, count, clip->duration, NULL, TRUE };
+      gsize cost = (gsize) count * SL_KEY_SIZE;
 
-      for (guint32 k = 0; k < count; k++)
-        {
-          const guint8 *p = start + (gsize) k * SL_KEY_SIZE;
-          guint t = le16 (p), x = le16 (p + 2), y = le16 (p + 4), z = le16 (p + 6);
-          SqKey *key = &track->keys[k];
-
-          key->time = code_to_time (t, clip->duration);
-          if (channel == SQ_CHANNEL_ROTATION)
-            rotation_from_codes (x, y, z, key->v);
-          else
-            {
-              key->v[0] = code_to_value (x, SL_POS_RANGE);
-              key->v[1] = code_to_value (y, SL_POS_RANGE);
-              key->v[2] = code_to_value (z, SL_POS_RANGE);
-              key->v[3] = 0.0;
-            }
-          /* Codes come back from the decoded key by the inverse decoding
-           * (key_exact_codes) in all but two cases: 32768, which the zero
-           * snap decodes to 0 like 32767, and time codes when the duration is
-           * 0. Times: a code times a duration read as a float is exact in a
-           * double, so distinct codes give distinct times (test-sl-anim
-           * checks every code at extreme durations). Only a track with one of
-           * those keeps its codes (SQ_PERF: this test, not the inverse, per
-           * key). */
-          if (track->alt == NULL)
-            {
-              if (G_LIKELY ((x != 32768) & (y != 32768) & (z != 32768) & (t == 0 || times_invert)))
-                continue;
-              /* keep the codes of this track's keys, those before this one too */
-              sq_track_ensure_alt (track);
-              for (guint32 i = 0; i < k; i++)
-                for (int c = 0; c < 4; c++)
-                  track->alt[i * 4 + c] = le16 (start + (gsize) i * SL_KEY_SIZE + 2 * c);
-            }
-          track->alt[k * 4 + 0] = t;
-          track->alt[k * 4 + 1] = x;
-          track->alt[k * 4 + 2] = y;
-          track->alt[k * 4 + 3] = z;
-        }
-      r->pos += (gsize) count * SL_KEY_SIZE;
+      g_array_append_val (jobs, job);
+      g_array_append_val (costs, cost);
+      r->pos += cost;
+      return TRUE;
     }
-  else
+  /* the old 0.1 variant: f32 seconds, Euler degrees, f32 metres */
+  sq_track_ensure_alt (track);
+  for (guint32 k = 0; k < count; k++)
     {
-      sq_track_ensure_alt (track);
-      for (guint32 k = 0; k < count; k++)
-        {
-          const guint8 *p = r->data + r->pos;
-          gsize key_offset = r->pos;
-          SqKey *key = &track->keys[k];
-          double *alt = &track->alt[k * 4];
-          double v[3];
+      const guint8 *p = r->data + r->pos;
+      gsize key_offset = r->pos;
+      SqKey *key = &track->keys[k];
+      double *alt = &track->alt[k * 4];
+      double v[3];
 
-          key->time = le_float (p);
-          for (int c = 0; c < 3; c++)
-            v[c] = le_float (p + 4 + 4 * c);
-          if (!isfinite (key->time) || !isfinite (v[0]) || !isfinite (v[1]) || !isfinite (v[2]))
-            {
-              sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, key_offset,
-                                      _("joint “%s”: %s key %u holds a number that is not finite"),
-                                      joint, what, k);
-              return FALSE;
-            }
-          if (channel == SQ_CHANNEL_ROTATION)
-            {
-              euler_zyx_to_quat (v, key->v);
-              memcpy (alt, v, sizeof v);
-              alt[3] = 0.0;
-            }
-          else
-            {
-              memcpy (key->v, v, sizeof v);
-              key->v[3] = 0.0;
-              alt[0] = alt[1] = alt[2] = alt[3] = NAN;
-              if (fabs (v[0]) > SL_POS_RANGE || fabs (v[1]) > SL_POS_RANGE || fabs (v[2]) > SL_POS_RANGE)
-                sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
-                                             "the viewer clamps it"), joint, k, key_offset);
-            }
-          r->pos += SL_OLD_KEY_SIZE;
+      key->time = le_float (p);
+      for (int c = 0; c < 3; c++)
+        v[c] = le_float (p + 4 + 4 * c);
+      if (!isfinite (key->time) || !isfinite (v[0]) || !isfinite (v[1]) || !isfinite (v[2]))
+        {
+          sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, key_offset,
+                                  _("joint “%s”: %s key %u holds a number that is not finite"),
+                                  joint, what, k);
+          return FALSE;
         }
+      if (channel == SQ_CHANNEL_ROTATION)
+        {
+          euler_zyx_to_quat (v, key->v);
+          memcpy (alt, v, sizeof v);
+          alt[3] = 0.0;
+        }
+      else
+        {
+          memcpy (key->v, v, sizeof v);
+          key->v[3] = 0.0;
+          alt[0] = alt[1] = alt[2] = alt[3] = NAN;
+          if (fabs (v[0]) > SL_POS_RANGE || fabs (v[1]) > SL_POS_RANGE || fabs (v[2]) > SL_POS_RANGE)
+            sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
+                                         "the viewer clamps it"), joint, k, key_offset);
+        }
+      r->pos += SL_OLD_KEY_SIZE;
     }
   track->n_keys = count;
   finish_track (clip, track, joint, what);
@@ -641,6 +677,8 @@ sl_read (GBytes              *bytes,
   gsize offset;
   gboolean old;
   guint max_joints = options->max_joints ? options->max_joints : 65536;
+  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (KeysJob));
+  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (gsize));
 
   r.data = g_bytes_get_data (bytes, &r.len);
 
@@ -719,10 +757,28 @@ sl_read (GBytes              *bytes,
       if (raw)
         sq_props_set (joint->extra, "name-bytes", raw);
       sq_props_set (joint->extra, "priority", g_variant_new_int32 ((gint32) jprio));
-      if (!read_keys (clip, &r, &joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, old, name, error)
+      if (!read_keys (clip, &r, &joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, old, name,
+                      jobs, costs, error)
           || !read_keys (clip, &r, &joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, old, name,
-                         error))
+                         jobs, costs, error))
         return NULL;
+    }
+
+  /* every track has its room now: decode the keys, then put them in order */
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      KeysJob *job = &g_array_index (jobs, KeysJob, i);
+      job->track = &clip->joints[job->joint].tracks[job->channel];
+    }
+  _sq_parallel_items (jobs->len, (const gsize *) (gpointer) costs->data, decode_keys, jobs->data);
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      const KeysJob *job = &g_array_index (jobs, KeysJob, i);
+
+      job->track->n_keys = job->count;
+      if (!job->ordered)
+        finish_track (clip, job->track, clip->joints[job->joint].name,
+                      job->channel == SQ_CHANNEL_ROTATION ? _("rotation") : _("position"));
     }
 
   offset = r.pos;
