@@ -187,13 +187,15 @@ test_edit_matches_core (void)
     sq_edit_invert_xz_new (arm),
     sq_edit_rename_joint_new ("neck", "neck2"),
     sq_edit_delete_joint_new ("lfelbow"),
+    sq_edit_delete_keys_new ("pelvis", 0.1667),
     sq_edit_rename_root_new ("hips"),
     sq_edit_rescale_new (2),
     sq_edit_set_first_frame_new (1, 2, 3),
   };
 
   g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--invert-xz=rtelbow,rtwrist",
-                        "--rename-joint", "neck=neck2", "--delete-joint", "lfelbow", "--rename-root", "hips",
+                        "--rename-joint", "neck=neck2", "--delete-joint", "lfelbow", "--delete-keys", "pelvis@0.1667",
+                        "--rename-root", "hips",
                         "--rescale", "2", "--set-first-frame", "1,2,3", NULL), ==, 0);
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
     {

@@ -289,6 +289,59 @@ test_delete_reparents (void)
   g_assert_true (sq_clip_equal (before, clip));
 }
 
+/* Delete Keys: every channel's key nearest the time, within half a frame;
+ * the side arrays (binary SEQ's present masks, .anim's kept codes) follow */
+static void
+test_delete_keys (void)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  g_autoptr(SqClip) before = NULL, after = NULL;
+  g_autoptr(SqEdit) edit = sq_edit_delete_keys_new ("A", 1 / 30.0 + 0.004);
+  g_autoptr(SqEdit) none = sq_edit_delete_keys_new ("A", 0.5);
+  g_autoptr(SqEdit) nobody = sq_edit_delete_keys_new ("Z", 0);
+  g_autoptr(GError) error = NULL;
+  SqJoint *a;
+  SqTrack *rot, *loc;
+
+  clip->fps = 30;
+  a = sq_clip_add_joint (clip, "A");
+  rot = &a->tracks[SQ_CHANNEL_ROTATION];
+  loc = &a->tracks[SQ_CHANNEL_TRANSLATION];
+  for (guint k = 0; k < 4; k++)
+    {
+      sq_track_append (rot, k / 30.0)->v[0] = 1;
+      sq_track_append (loc, k / 30.0)->v[1] = k;
+    }
+  sq_track_ensure_present (loc);
+  loc->present[2] = SQ_PRESENT_X;
+  sq_track_ensure_alt (rot);
+  rot->alt[2 * 4] = 42;
+  before = sq_clip_copy (clip);
+
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (rot->n_keys, ==, 3);
+  g_assert_cmpuint (loc->n_keys, ==, 3);
+  g_assert_cmpfloat (rot->keys[1].time, ==, 2 / 30.0);
+  g_assert_cmpfloat (loc->keys[1].v[1], ==, 2);
+  g_assert_cmpuint (loc->present[1], ==, SQ_PRESENT_X);
+  g_assert_cmpfloat (rot->alt[1 * 4], ==, 42);
+  g_assert_cmpstr (sq_edit_get_label (edit), ==, "Delete Keys");
+  after = sq_clip_copy (clip);
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_true (sq_clip_equal (after, clip));
+
+  /* no key within half a frame of 0.5 s; no joint Z: refused, nothing changes */
+  g_assert_false (sq_edit_apply (none, clip, &error));
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (sq_edit_apply (nobody, clip, &error));
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND);
+  g_assert_true (sq_clip_equal (after, clip));
+}
+
 /* ---- Second Life fields ---------------------------------------------------- */
 
 static GVariant *
@@ -1074,6 +1127,7 @@ main (int    argc,
   g_test_add_func ("/edit/first-frame-creates-location", test_first_frame_creates_location);
   g_test_add_func ("/edit/corpus-edits-save", test_corpus_edits_save);
   g_test_add_func ("/edit/delete-reparents", test_delete_reparents);
+  g_test_add_func ("/edit/delete-keys", test_delete_keys);
   g_test_add_func ("/edit/rename-root-entry-bytes", test_rename_root_entry_bytes);
   g_test_add_func ("/edit/sl-fields", test_sl_edits);
   g_test_add_func ("/edit/sl-refusals", test_sl_refusals);

@@ -38,6 +38,7 @@ static const char *usage_text =
   "  --invert-xz[=J1,J2,…]     invert the sign of quaternion X and Z (all joints, or those named)\n"
   "  --rename-joint OLD=NEW    rename a joint (refused when NEW exists)\n"
   "  --delete-joint NAME       delete a joint\n"
+  "  --delete-keys NAME@TIME   delete a joint's keys at TIME seconds (within half a frame)\n"
   "  --rename-root NAME        rename the root joint (the header's root and its joint)\n"
   "  --rescale FACTOR          multiply the root's locations by FACTOR\n"
   "  --set-first-frame[=X,Y,Z] set the root's location at the first frame (default 0,0,0)\n"
@@ -604,6 +605,18 @@ cmd_edit (int    argc,
           if ((v = option_value (argc, argv, &i, "--delete-joint")) == NULL)
             return usage_error ("--delete-joint needs NAME");
           g_ptr_array_add (edits, sq_edit_delete_joint_new (v));
+        }
+      else if (option_is (a, "--delete-keys"))
+        {
+          g_autofree char *joint = NULL;
+          const char *at;
+          double t;
+
+          if ((v = option_value (argc, argv, &i, "--delete-keys")) == NULL || (at = strrchr (v, '@')) == NULL
+              || !parse_number (at + 1, &t))
+            return usage_error ("--delete-keys needs NAME@TIME (seconds)");
+          joint = g_strndup (v, at - v);
+          g_ptr_array_add (edits, sq_edit_delete_keys_new (joint, t));
         }
       else if (option_is (a, "--rename-root"))
         {

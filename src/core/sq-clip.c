@@ -414,6 +414,22 @@ sq_track_insert (SqTrack *track,
   return lo;
 }
 
+void
+sq_track_remove (SqTrack *track,
+                 gsize    index)
+{
+  gsize tail;
+
+  g_return_if_fail (index < track->n_keys);
+  tail = track->n_keys - index - 1;
+  memmove (&track->keys[index], &track->keys[index + 1], tail * sizeof (SqKey));
+  if (track->present != NULL)
+    memmove (&track->present[index], &track->present[index + 1], tail);
+  if (track->alt != NULL)
+    memmove (&track->alt[index * 4], &track->alt[(index + 1) * 4], tail * 4 * sizeof (double));
+  track->n_keys--;
+}
+
 typedef struct
 {
   SqKey  key;

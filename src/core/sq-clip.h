@@ -107,6 +107,9 @@ SqKey      *sq_track_append            (SqTrack      *track,
                                         double        time);
 gsize       sq_track_insert            (SqTrack      *track,
                                         double        time);
+/* Takes key `index` out, with its side arrays. */
+void        sq_track_remove            (SqTrack      *track,
+                                        gsize         index);
 gssize      sq_track_find              (const SqTrack *track,
                                         double        time);
 /* The first key in [from, to) whose time is at or after `time` (`to` when

@@ -28,6 +28,7 @@ typedef enum
   EDIT_INVERT_XZ,
   EDIT_RENAME_JOINT,
   EDIT_DELETE_JOINT,
+  EDIT_DELETE_KEYS,
   EDIT_RENAME_ROOT,
   EDIT_RESCALE,
   EDIT_SET_FIRST_FRAME,
@@ -55,6 +56,9 @@ typedef enum
 #define MAX_FRAME_TIME 10.0
 /* a key this close to a frame (in frames) is on it */
 #define FRAME_EPSILON  1e-6
+/* a key this close to a time given (in seconds) is at it, in a clip with no
+ * frame rate (otherwise half a frame) */
+#define KEY_TIME_EPSILON 1e-6
 #define DX_MAX_NAME    200
 
 typedef struct
@@ -127,6 +131,17 @@ sq_edit_delete_joint_new (const char *name)
   SqEdit *edit = edit_new (EDIT_DELETE_JOINT);
 
   edit->name = g_strdup (name);
+  return edit;
+}
+
+SqEdit *
+sq_edit_delete_keys_new (const char *name,
+                         double      time)
+{
+  SqEdit *edit = edit_new (EDIT_DELETE_KEYS);
+
+  edit->name = g_strdup (name);
+  edit->value[0] = time;
   return edit;
 }
 
@@ -928,6 +943,39 @@ sq_edit_apply (SqEdit  *edit,
       }
       break;
 
+    case EDIT_DELETE_KEYS:
+      {
+        gssize at[SQ_N_CHANNELS];
+        gboolean any = FALSE;
+
+        if ((j = find_or_fail (clip, edit->name, error)) < 0)
+          return FALSE;
+        double tolerance = clip->fps > 0 && isfinite (clip->fps) ? 0.5 / clip->fps : KEY_TIME_EPSILON;
+
+        for (int c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            const SqTrack *t = &clip->joints[j].tracks[c];
+            gsize i = sq_track_lower_bound (t, edit->value[0], 0, t->n_keys);
+
+            /* the nearest key, before or after */
+            if (i > 0 && (i == t->n_keys || edit->value[0] - t->keys[i - 1].time <= t->keys[i].time - edit->value[0]))
+              i--;
+            at[c] = i < t->n_keys && fabs (t->keys[i].time - edit->value[0]) <= tolerance ? (gssize) i : -1;
+            any |= at[c] >= 0;
+          }
+        if (!any)
+          {
+            g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND, _("Joint “%s” has no key at %g s"),
+                         edit->name, edit->value[0]);
+            return FALSE;
+          }
+        save_joint (edit, clip, j);
+        for (int c = 0; c < SQ_N_CHANNELS; c++)
+          if (at[c] >= 0)
+            sq_track_remove (&clip->joints[j].tracks[c], (gsize) at[c]);
+      }
+      break;
+
     case EDIT_RENAME_ROOT:
       root = sq_clip_get_root_index (clip);
       if (!check_new_name (clip, edit->new_name, root, error))
@@ -1090,6 +1138,7 @@ sq_edit_get_label (const SqEdit *edit)
     case EDIT_INVERT_XZ: return _("Invert Sign of Quat X & Z");
     case EDIT_RENAME_JOINT: return _("Rename Joint");
     case EDIT_DELETE_JOINT: return _("Delete Joint");
+    case EDIT_DELETE_KEYS: return _("Delete Keys");
     case EDIT_RENAME_ROOT: return _("Rename Root Joint");
     case EDIT_RESCALE: return _("Rescale Distances");
     case EDIT_SET_FIRST_FRAME: return _("Set First Frame");
@@ -1124,6 +1173,8 @@ sq_edit_describe (const SqEdit *edit)
       return g_strdup_printf (_("Rename joint “%s” to “%s”"), edit->name, edit->new_name);
     case EDIT_DELETE_JOINT:
       return g_strdup_printf (_("Delete joint “%s”"), edit->name);
+    case EDIT_DELETE_KEYS:
+      return g_strdup_printf (_("Delete the keys of joint “%s” at %g s"), edit->name, edit->value[0]);
     case EDIT_RENAME_ROOT:
       return g_strdup_printf (_("Rename the root joint to “%s”"), edit->new_name);
     case EDIT_RESCALE:

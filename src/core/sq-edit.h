@@ -24,6 +24,11 @@ SqEdit     *sq_edit_invert_xz_new       (const char * const *joints);
 SqEdit     *sq_edit_rename_joint_new    (const char *old_name,
                                          const char *new_name);
 SqEdit     *sq_edit_delete_joint_new    (const char *name);
+/* Deletes the keys of joint `name` at `time` (seconds): in every channel,
+ * the key nearest to it within half a frame; refused when no channel has
+ * one there. */
+SqEdit     *sq_edit_delete_keys_new     (const char *name,
+                                         double      time);
 SqEdit     *sq_edit_rename_root_new     (const char *new_name);
 SqEdit     *sq_edit_rescale_new         (double      factor);
 SqEdit     *sq_edit_set_first_frame_new (double      x,

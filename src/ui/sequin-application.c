@@ -118,7 +118,7 @@ static const struct {
   { "win.undo", { "<Control>z", NULL } },
   { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
   { "win.rename-joint", { "F2", NULL } },
-  { "win.delete-joint", { "Delete", NULL } },
+  { "win.delete", { "Delete", NULL } },
   { "win.show-view('tree')", { "<Alt>1", NULL } },
   { "win.show-view('structure')", { "<Alt>2", NULL } },
   { "win.show-view('preview')", { "<Alt>3", NULL } },

@@ -29,6 +29,11 @@ _sequin_window_actions_update (SequinWindow *self)
   gssize current = has_clip ? sequin_joint_tree_get_current_joint (self->joint_tree) : -1;
   g_auto(GStrv) selected = has_clip ? sequin_joint_tree_dup_selected_joints (self->joint_tree) : NULL;
   gboolean any_selected = selected != NULL && selected[0] != NULL;
+  gssize key_joint, key_index;
+  SqChannel key_channel;
+  double key_time;
+  gboolean key_selected = has_clip && sequin_joint_tree_get_selected_key (self->joint_tree, &key_joint, &key_channel,
+                                                                         &key_index, &key_time);
   g_autofree char *undo_tip = NULL;
   g_autofree char *redo_tip = NULL;
 
@@ -42,6 +47,8 @@ _sequin_window_actions_update (SequinWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.invert-xz-selected", any_selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-joint", current >= 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-joint", current >= 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-keys", key_selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete", current >= 0 || key_selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-root", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
@@ -390,6 +397,42 @@ delete_joint_action (GtkWidget  *widget,
 }
 
 static void
+delete_keys_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  gssize joint, key;
+  SqChannel channel;
+  double time;
+  const SqClip *clip;
+
+  if (self->document == NULL
+      || !sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
+    return;
+  clip = sequin_document_get_clip (self->document);
+  /* the keys of every channel at the row's time; Undo brings them back */
+  apply_edit (self, sq_edit_delete_keys_new (clip->joints[joint].name, time));
+}
+
+/* The Delete key: the selected key row's keys, or else the selected joint */
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  gssize joint, key;
+  SqChannel channel;
+  double time;
+
+  if (sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
+    delete_keys_action (widget, action_name, param);
+  else
+    delete_joint_action (widget, action_name, param);
+}
+
+static void
 rename_root_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *param)
@@ -440,6 +483,8 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.invert-xz-selected", NULL, invert_xz_selected_action);
   gtk_widget_class_install_action (widget_class, "win.rename-joint", NULL, rename_joint_action);
   gtk_widget_class_install_action (widget_class, "win.delete-joint", NULL, delete_joint_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-keys", NULL, delete_keys_action);
+  gtk_widget_class_install_action (widget_class, "win.delete", NULL, delete_action);
   gtk_widget_class_install_action (widget_class, "win.rename-root", NULL, rename_root_action);
   gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);

@@ -456,6 +456,60 @@ test_tree_and_timeline_follow (void)
   sequin_test_window_destroy (window);
 }
 
+/* Delete on a key row deletes that row's keys, not its joint; on a joint
+ * row, the joint; Undo brings the keys back */
+static void
+test_delete_keys (void)
+{
+  g_autofree char *path = NULL;
+  SequinWindow *window;
+  const SqClip *clip;
+  gsize rot_keys, loc_keys, joints;
+  gssize joint, key;
+  SqChannel channel;
+  double time;
+
+  if (g_getenv ("SEQUIN_SAMPLE_DIR") == NULL)
+    {
+      g_test_skip ("no sample directory");
+      return;
+    }
+  path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+  joints = clip->n_joints;
+  rot_keys = clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys;
+  loc_keys = clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys;
+  g_assert_cmpuint (loc_keys, >, 0);
+  g_assert_false (action_enabled (window, "win.delete-keys"));
+
+  /* the root's first row holds a rotation and a location key at 0 s */
+  g_assert_true (sequin_joint_tree_select_key (window->joint_tree, 0, SQ_CHANNEL_ROTATION, 0));
+  sequin_test_flush ();
+  g_assert_true (sequin_joint_tree_get_selected_key (window->joint_tree, &joint, &channel, &key, &time));
+  g_assert_true (action_enabled (window, "win.delete-keys"));
+  activate (window, "win.delete");
+  clip = sequin_test_window_clip (window);
+  g_assert_cmpuint (clip->n_joints, ==, joints);
+  g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys - 1);
+  g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys - 1);
+  g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Delete Keys");
+  activate (window, "win.undo");
+  clip = sequin_test_window_clip (window);
+  g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys);
+  g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys);
+  g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
+
+  /* a joint row: Delete deletes the joint */
+  sequin_joint_tree_select_joint (window->joint_tree, 1);
+  sequin_test_flush ();
+  g_assert_false (action_enabled (window, "win.delete-keys"));
+  activate (window, "win.delete");
+  g_assert_cmpuint (sequin_test_window_clip (window)->n_joints, ==, joints - 1);
+  sequin_test_window_destroy (window);
+}
+
 static void
 respond (SequinWindow *window,
          int           response)
@@ -1041,6 +1095,7 @@ main (int   argc,
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
     g_test_add_data_func (edits[i].path, GINT_TO_POINTER (edits[i].which), test_edit);
   g_test_add_func ("/window/rename-keeps-expanded", test_rename_keeps_expanded);
+  g_test_add_func ("/window/delete-keys", test_delete_keys);
   g_test_add_func ("/window/tree-and-timeline", test_tree_and_timeline_follow);
   g_test_add_func ("/window/save-binary-and-text", test_save_binary_and_text);
   g_test_add_func ("/window/unsaved-changes", test_unsaved_changes_prompt);
