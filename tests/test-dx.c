@@ -439,6 +439,102 @@ test_detection (void)
   g_assert_true (sq_format_for_filename ("walk.X", NULL) == sq_format_by_id ("dx"));
 }
 
+/* Keys long enough for the reader's straight path (no tokens), in every
+ * shape beside those it leaves to the token reading (comments, signs,
+ * "#IND", keys across lines, lone CRs): each key has the values strtod
+ * gives, and an error far into the file keeps its line and column */
+static void
+test_fast_keys (void)
+{
+  GRand *rand = g_rand_new_with_seed (3);
+  GString *text = g_string_new ("xof 0303txt 0032\r\nAnimationSet {\r\n  Animation {\r\n    {hip}\r\n"
+                                "    AnimationKey {\r\n      2;\r\n      300;\r\n");
+  double want[300][3];
+  guint line = 8, bad_line = 0, bad_col = 0;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      char num[3][48];
+      const char *end = i + 1 < 300 ? ";;,\r\n" : ";;;\r\n";
+
+      for (guint c = 0; c < 3; c++)
+        {
+          double v = (float) g_rand_double_range (rand, -2, 2);
+
+          if ((i + c) % 5 == 0)
+            g_snprintf (num[c], sizeof num[c], "%.17g", v);
+          else if ((i + c) % 5 == 1)
+            g_snprintf (num[c], sizeof num[c], "%.6f", v);
+          else if ((i + c) % 5 == 2)
+            g_snprintf (num[c], sizeof num[c], "%.5e", v);
+          else
+            g_snprintf (num[c], sizeof num[c], "%.16g", v);
+          want[i][c] = g_ascii_strtod (num[c], NULL);
+        }
+      if (i == 250)
+        {
+          /* the first value is no number: reported where its word starts */
+          bad_line = line;
+          bad_col = 7 + strlen ("250;3;");
+          g_string_append_printf (text, "      %u;3;%sq,%s,%s%s", i, num[0], num[1], num[2], end);
+          line++;
+          continue;
+        }
+      switch (i % 9)
+        {
+        case 4:   /* across lines, lone CR and LF */
+          g_string_append_printf (text, "      %u;\r3;\n%s,\r\n%s,%s%s", i, num[0], num[1], num[2], end);
+          line += 3;
+          break;
+        case 5:   /* a comment between the fields */
+          g_string_append_printf (text, "      %u; // time\r\n 3;%s, %s ,%s%s", i, num[0], num[1], num[2], end);
+          line += 1;
+          break;
+        case 6:   /* a sign */
+          g_string_append_printf (text, "      +%u;3;%s,%s,%s%s", i, num[0], num[1], num[2], end);
+          break;
+        default:
+          g_string_append_printf (text, "      %u;3;%s,%s,%s%s", i, num[0], num[1], num[2], end);
+          break;
+        }
+      line++;
+    }
+  g_string_append (text, "    }\r\n  }\r\n}\r\n");
+  g_rand_free (rand);
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *good = g_strdup (text->str);
+    g_autoptr(SqClip) clip = NULL;
+    char *q = strstr (good, "q,");
+    const SqTrack *pos;
+
+    memmove (q, q + 1, strlen (q));     /* the same text without the error */
+    clip = tu_load_text (good, "dx", &error);
+    g_assert_no_error (error);
+    pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+    g_assert_cmpuint (pos->n_keys, ==, 300);
+    for (guint i = 0; i < 300; i++)
+      {
+        g_assert_cmpfloat (pos->keys[i].time, ==, i / 30.0);
+        for (guint c = 0; c < 3; c++)
+          g_assert_true (memcmp (&pos->keys[i].v[c], &want[i][c], sizeof (double)) == 0);
+        g_assert_cmpfloat (pos->keys[i].v[3], ==, 0.0);
+      }
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = tu_load_text (text->str, "dx", &error);
+    g_autofree char *where = g_strdup_printf ("line %u, column %u", bad_line, bad_col);
+
+    g_assert_null (clip);
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+    g_test_message ("%s (expected %s)", error->message, where);
+    g_assert_nonnull (strstr (error->message, where));
+  }
+  g_string_free (text, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -452,5 +548,6 @@ main (int    argc,
   g_test_add_func ("/dx/deep-nesting", test_deep_nesting);
   g_test_add_func ("/dx/damage", test_damage);
   g_test_add_func ("/dx/detection", test_detection);
+  g_test_add_func ("/dx/fast-keys", test_fast_keys);
   return g_test_run ();
 }

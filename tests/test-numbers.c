@@ -250,6 +250,134 @@ test_shortest (void)
   g_rand_free (rand);
 }
 
+/* The edges of the 128-bit path and of the inline reader: halfway cases,
+ * the 2^53 boundary, 19-digit maxima, the smallest and largest powers of ten
+ * it takes, signed zeros, 16 to 19 decimals, and every token length against
+ * every distance to the end of the readable bytes */
+static void
+test_edge_cases (void)
+{
+  const char *cases[] = {
+    "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740995", "9007199254740991.5",
+    "0.9007199254740993", "9007199254740993e-16", "18014398509481985", "18014398509481987",
+    "9999999999999999999", "0.9999999999999999999", "-9999999999999999999e-64", "9999999999999999999e64",
+    "1844674407370955161", "1e-64", "1e64", "1e-65", "1e65", "12345678901234567e-64",
+    "0.2699022889137268", "-0.11404472589492798", "0.38430896401405334", "0.0019766041077673435",
+    "-0.013730786740779877", "0.10000000000000000555", "0.1000000000000000055511151231257827",
+    "2.2250738585072011e-308", "4.9406564584124654e-324", "1.7976931348623157e308", "1.7976931348623159e308",
+    "-0", "-0.0", "+0.000", "-0.0000000000000000000", "0e-999", "-0e999", "+.5", "-5.", "00000000000000000001.5",
+    "0.000000000000000000000000000000000000001234", "1234567.1234567890123", "12345678.123456789",
+    "1.00000000000000011102230246251565404236316680908203125", "4503599627370496.5", "4503599627370497.5",
+    "1e23", "8.589973e9", "5e-324", "1.5e+0005", "1.5e-00005",
+  };
+  char buf[96];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_one (cases[i]);
+
+  /* the sign of zero survives every path */
+  {
+    double v = 1;
+    g_assert_true (_sq_parse_double ("-0.000000", 9, &v));
+    g_assert_true (v == 0 && signbit (v));
+    g_assert_true (_sq_parse_double ("0.0000000000000000", 18, &v));
+    g_assert_true (v == 0 && !signbit (v));
+  }
+
+  /* a token at every distance from the end of the readable bytes (the
+   * inline reader wants 32 of them), followed by digits it must not take */
+  for (guint len = 1; len <= 40; len++)
+    for (guint pad = 0; pad <= 40; pad++)
+      {
+        static const char digits[] = "0.26990228891372681140447258927983843";
+        double v = 0, ref;
+        gsize n = MIN (len, sizeof digits - 1);
+        const char *stop;
+
+        memcpy (buf, digits, n);
+        memset (buf + n, '7', pad);
+        {
+          g_autofree char *copy = g_strndup (buf, n);
+          ref = g_ascii_strtod (copy, NULL);
+        }
+        stop = _sq_scan_double_in (buf, buf + n, buf + n + pad, &v);
+        g_assert_true (stop == buf + n);
+        g_assert_true (memcmp (&v, &ref, sizeof v) == 0);
+        v = 0;
+        stop = _sq_scan_double_fast (buf, buf + n, buf + n + pad, &v);
+        g_assert_true (stop == buf + n);
+        g_assert_true (memcmp (&v, &ref, sizeof v) == 0);
+      }
+}
+
+/* random 19-digit mantissas over the whole range of the 128-bit table, and
+ * values next to midpoints between doubles */
+static void
+test_wide_mantissas (void)
+{
+  GRand *rand = g_rand_new_with_seed (1953);
+  char buf[64];
+  guint n = g_test_slow () ? 2000000 : 200000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 m = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) % G_GUINT64_CONSTANT (10000000000000000000);
+      int e = g_rand_int_range (rand, -70, 71);
+
+      if (i % 3 == 0)
+        {
+          /* a midpoint between two doubles, written out with 17 to 21 digits */
+          double a = g_rand_double_range (rand, 1, 2) * ldexp (1, g_rand_int_range (rand, -60, 60));
+          double b = nextafter (a, INFINITY);
+          long double mid = ((long double) a + b) / 2;
+
+          g_snprintf (buf, sizeof buf, "%.*Le", g_rand_int_range (rand, 16, 21), mid);
+        }
+      else
+        g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT "e%d", m, e);
+      check_one (buf);
+    }
+  g_rand_free (rand);
+}
+
+/* the portable 128-bit product (the fallback where the compiler has no
+ * 128-bit integers) agrees with the native one */
+static void
+test_mul_portable (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  const guint64 edge[] = { 0, 1, G_MAXUINT32, (guint64) G_MAXUINT32 + 1, G_MAXUINT64, G_MAXUINT64 - 1,
+                           G_GUINT64_CONSTANT (0x8000000000000000), G_GUINT64_CONSTANT (0xcccccccccccccccd) };
+
+  for (guint i = 0; i < 100000 + G_N_ELEMENTS (edge) * G_N_ELEMENTS (edge); i++)
+    {
+      guint64 a, b, lo, hi;
+
+      if (i < G_N_ELEMENTS (edge) * G_N_ELEMENTS (edge))
+        {
+          a = edge[i % G_N_ELEMENTS (edge)];
+          b = edge[i / G_N_ELEMENTS (edge)];
+        }
+      else
+        {
+          a = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+          b = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+        }
+      hi = _sq_mul_64_portable (a, b, &lo);
+#ifdef __SIZEOF_INT128__
+      {
+        unsigned __int128 p = (unsigned __int128) a * b;
+        g_assert_cmpuint (hi, ==, (guint64) (p >> 64));
+        g_assert_cmpuint (lo, ==, (guint64) p);
+      }
+#else
+      /* a · b mod 2^64 at least */
+      g_assert_cmpuint (lo, ==, a * b);
+#endif
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -260,5 +388,8 @@ main (int    argc,
   g_test_add_func ("/numbers/locale-independent", test_locale_independent);
   g_test_add_func ("/numbers/format", test_format);
   g_test_add_func ("/numbers/shortest", test_shortest);
+  g_test_add_func ("/numbers/edge-cases", test_edge_cases);
+  g_test_add_func ("/numbers/wide-mantissas", test_wide_mantissas);
+  g_test_add_func ("/numbers/mul-portable", test_mul_portable);
   return g_test_run ();
 }

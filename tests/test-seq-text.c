@@ -270,6 +270,105 @@ test_text_to_binary_losses (void)
   g_assert_cmpuint (sq_clip_get_frame_count (bin), ==, 31);
 }
 
+/* Key lines long enough for the reader's straight path (numbers read in
+ * place, no line found first), in every shape it takes and beside those it
+ * leaves to the line by line reading: each key has the values strtod gives,
+ * and an error far into the file keeps its line and column */
+static void
+test_fast_lines (void)
+{
+  static const char *const seps[] = { " ", "\t", ", ", " ;", ",\t" };
+  static const char *const ends[] = { "\r\n", "\n", "\r", " \r\n", "\t\n" };
+  GRand *rand = g_rand_new_with_seed (77);
+  GString *text = g_string_new ("AWSQ Version=1 Limbs=1 Duration=100000\n");
+  const guint n = 400, bad_line = 3 + 300;     /* header, limb line, then key i on line 3 + i */
+  double want[400][8];
+  gsize bad_at = 0;
+
+  g_string_append (text, "pelvis frames=400\n");
+  for (guint i = 0; i < n; i++)
+    {
+      const char *sep = seps[i % G_N_ELEMENTS (seps)];
+
+      if (i == 100)
+        g_string_append (text, "# a comment between keys\n\n   \n");
+      if (i % 7 == 3)
+        g_string_append (text, "  ");    /* separators before the time */
+      g_string_append_printf (text, "%s%u", i % 11 == 5 ? "+" : "", i * 10);
+      want[i][0] = i * 10;
+      for (guint c = 1; c < 8; c++)
+        {
+          double v = g_rand_double_range (rand, -400, 400);
+          char num[48];
+
+          switch ((i + c) % 6)
+            {
+            case 0: g_snprintf (num, sizeof num, "%.9g", v); break;
+            case 1: g_snprintf (num, sizeof num, "%.17g", v / 1000); break;
+            case 2: g_snprintf (num, sizeof num, "%.3e", v); break;
+            case 3: g_snprintf (num, sizeof num, "%d", (int) v); break;
+            case 4: g_snprintf (num, sizeof num, "%s%.6f", v >= 0 ? "+" : "", v); break;
+            default: g_snprintf (num, sizeof num, "%.19f", v / 400); break;
+            }
+          want[i][c] = g_ascii_strtod (num, NULL);
+          g_string_append (text, sep);
+          if (i == 300 && c == 5)
+            bad_at = text->len;
+          g_string_append (text, num);
+        }
+      g_string_append (text, ends[i % G_N_ELEMENTS (ends)]);
+    }
+  g_rand_free (rand);
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = tu_load_text (text->str, "seq-text", &error);
+    const SqTrack *rot, *pos;
+
+    g_assert_no_error (error);
+    rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+    pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+    g_assert_cmpuint (rot->n_keys, ==, n);
+    g_assert_cmpuint (pos->n_keys, ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        double q[4];
+
+        g_assert_cmpfloat (rot->keys[i].time, ==, want[i][0] / 1000.0);
+        for (guint c = 0; c < 4; c++)
+          g_assert_true (memcmp (&rot->alt[i * 4 + c], &want[i][1 + c], sizeof (double)) == 0);
+        sq_axis_angle_to_quat (&rot->alt[i * 4], q);
+        g_assert_true (memcmp (q, rot->keys[i].v, sizeof q) == 0);
+        for (guint c = 0; c < 3; c++)
+          g_assert_true (memcmp (&pos->keys[i].v[c], &want[i][5 + c], sizeof (double)) == 0);
+      }
+  }
+
+  /* a field that is no number on line 303: its line and column */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = NULL;
+    g_autofree char *where = NULL;
+    gsize col;
+    const char *ls;
+
+    g_string_insert (text, bad_at + 1, "x");
+    for (ls = text->str + bad_at; ls > text->str && ls[-1] != '\n' && ls[-1] != '\r'; ls--)
+      ;
+    col = text->str + bad_at - ls + 1;
+    while (text->str[col - 1 + (ls - text->str)] == ' ' || text->str[col - 1 + (ls - text->str)] == '\t'
+           || text->str[col - 1 + (ls - text->str)] == ',' || text->str[col - 1 + (ls - text->str)] == ';')
+      col++;
+    clip = tu_load_text (text->str, "seq-text", &error);
+    g_assert_null (clip);
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+    where = g_strdup_printf ("line %u, column %zu", bad_line + 3, col);   /* + the comment and two blank lines */
+    g_test_message ("%s (expected %s)", error->message, where);
+    g_assert_nonnull (strstr (error->message, where));
+  }
+  g_string_free (text, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -282,5 +381,6 @@ main (int    argc,
   g_test_add_func ("/seq-text/errors", test_errors);
   g_test_add_func ("/seq-text/binary-to-text", test_binary_to_text);
   g_test_add_func ("/seq-text/text-to-binary-losses", test_text_to_binary_losses);
+  g_test_add_func ("/seq-text/fast-lines", test_fast_lines);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-math.h"
+#include "sq-private.h"
 
 /* ---- property lists ---------------------------------------------------- */
 
@@ -279,19 +280,8 @@ SqKey *
 sq_track_append (SqTrack *track,
                  double   time)
 {
-  SqKey *key;
-
   sq_track_grow (track, track->n_keys + 1);
-  key = &track->keys[track->n_keys];
-  memset (key, 0, sizeof *key);
-  key->time = time;
-  if (track->present != NULL)
-    track->present[track->n_keys] = SQ_PRESENT_ALL;
-  if (track->alt != NULL)
-    for (guint i = 0; i < 4; i++)
-      track->alt[track->n_keys * 4 + i] = NAN;
-  track->n_keys++;
-  return key;
+  return _sq_track_push (track, time);
 }
 
 gsize

@@ -610,6 +610,98 @@ decompose_matrix (const double m[16],
   return flags;
 }
 
+/* 1: a blank or separator that is no line end; 2: LF; 3: CR */
+static const guint8 skip_class[256] = {
+  [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, [';'] = 1, [','] = 1, ['\n'] = 2, ['\r'] = 3,
+};
+
+/* Skips blanks, line ends and runs of ';' ',' counting lines as the lexer
+ * does (LF, CRLF or a lone CR) */
+static inline const char *
+skip_blanks_seps (const char *p,
+                  const char *end,
+                  const char *data,
+                  guint      *line,
+                  gsize      *line_start)
+{
+  guint c;
+
+  for (; p < end && (c = skip_class[(guchar) *p]) != 0; p++)
+    if (c > 1 && (c == 2 || p + 1 >= end || p[1] != '\n'))
+      {
+        (*line)++;
+        *line_start = p + 1 - data;
+      }
+  return p;
+}
+
+/* A key of the usual shape read straight from the text, without tokens
+ * (SQ_PERF): "tick; count; v1, …, vcount" with any blanks, line ends and
+ * runs of ';' ',' between, plain digits for tick and count, numbers the
+ * parser takes whole, each field ended where a word ends. FALSE, with the
+ * lexer untouched, for anything else (a comment, a sign, "#IND", an error),
+ * which the token reading then takes as before. */
+static gboolean
+scan_key_fast (Lexer   *lx,
+               guint    n_values,
+               guint32 *tick,
+               double  *v)
+{
+  const char *d = lx->data, *end = lx->data + lx->len;
+  const char *p = d + lx->pos;
+  guint line = lx->line;
+  gsize line_start = lx->line_start;
+  guint64 u[2];
+
+  if (lx->has_peek)
+    return FALSE;
+  for (guint f = 0; f < 2; f++)
+    {
+      const char *digits;
+
+      p = skip_blanks_seps (p, end, d, &line, &line_start);
+      digits = p;
+      u[f] = 0;
+      while (p < end && (guint) (*p - '0') < 10 && p - digits < 10)
+        u[f] = u[f] * 10 + (guint) (*p++ - '0');
+      if (p == digits || u[f] > G_MAXINT32 || (p < end && !ends_word (*p)))
+        return FALSE;
+    }
+  if (u[1] != n_values)
+    return FALSE;
+  for (guint i = 0; i < n_values; i++)
+    {
+      const char *stop;
+
+      p = skip_blanks_seps (p, end, d, &line, &line_start);
+      stop = _sq_scan_double_fast (p, end, end, &v[i]);
+      if (stop == NULL || (stop < end && !ends_word (*stop)))
+        return FALSE;
+      p = stop;
+    }
+  *tick = (guint32) u[0];
+  lx->pos = p - d;
+  lx->line = line;
+  lx->line_start = line_start;
+  return TRUE;
+}
+
+/* The next key of a track: in the room reserved for the AnimationKey's
+ * keys without a call, else by sq_track_append (SQ_PERF). The caller sets
+ * v[0] to v[3]. */
+static inline SqKey *
+next_key (SqTrack *track,
+          double   time)
+{
+  SqKey *key;
+
+  if (G_UNLIKELY (track->n_keys >= track->alloc || track->present != NULL || track->alt != NULL))
+    return sq_track_append (track, time);
+  key = &track->keys[track->n_keys++];
+  key->time = time;
+  return key;
+}
+
 static gboolean
 parse_key (Reader    *rd,
            gsize      joint_index,
@@ -649,18 +741,23 @@ parse_key (Reader    *rd,
       double v[16];
       SqJoint *joint = &lx->clip->joints[joint_index];
 
-      if (!read_uint (lx, N_("the key time"), &tick, NULL, error)
-          || !read_uint (lx, N_("the value count"), &cnt, &cnt_at, error))
-        return FALSE;
-      if (cnt != n_values[type])
+      if (scan_key_fast (lx, n_values[type], &tick, v))
+        cnt = n_values[type];
+      else
         {
-          sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, cnt_at.line, cnt_at.col,
-                                _("a key of type %u needs %u values, not %u"), type, n_values[type], cnt);
-          return FALSE;
+          if (!read_uint (lx, N_("the key time"), &tick, NULL, error)
+              || !read_uint (lx, N_("the value count"), &cnt, &cnt_at, error))
+            return FALSE;
+          if (cnt != n_values[type])
+            {
+              sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, cnt_at.line, cnt_at.col,
+                                    _("a key of type %u needs %u values, not %u"), type, n_values[type], cnt);
+              return FALSE;
+            }
+          for (guint i = 0; i < cnt; i++)
+            if (!read_float (lx, &v[i], error))
+              return FALSE;
         }
-      for (guint i = 0; i < cnt; i++)
-        if (!read_float (lx, &v[i], error))
-          return FALSE;
 
       if (k == 0)
         {
@@ -672,7 +769,9 @@ parse_key (Reader    *rd,
         }
       if (type <= 2)
         {
-          SqKey *key = sq_track_append (&joint->tracks[channel[type]], tick);
+          SqKey *key = next_key (&joint->tracks[channel[type]], tick);
+
+          key->v[3] = 0.0;
           for (guint i = 0; i < cnt; i++)
             key->v[i] = v[i];
         }

@@ -192,19 +192,24 @@ check_limb_rules (SqClip     *clip,
     }
 }
 
-/* Sorts a limb's keys and refuses two at one time. */
+/* Sorts a limb's keys (unless they came in time order) and refuses two at
+ * one time. */
 static gboolean
 finish_limb (SqClip   *clip,
              SqJoint  *joint,
              gint64    duration_ms,
              guint     line,
+             gboolean  unsorted,
              GError  **error)
 {
   for (guint c = 0; c < SQ_N_CHANNELS; c++)
     {
       SqTrack *track = &joint->tracks[c];
 
-      sq_track_sort (track);
+      /* every channel's keys share the rotation keys' times, checked as
+       * they came (SQ_PERF) */
+      if (unsorted)
+        sq_track_sort (track);
       for (gsize k = 1; k < track->n_keys; k++)
         if (track->keys[k].time == track->keys[k - 1].time)
           {
@@ -216,6 +221,124 @@ finish_limb (SqClip   *clip,
     }
   check_limb_rules (clip, joint->name, &joint->tracks[SQ_CHANNEL_ROTATION], duration_ms, line);
   return TRUE;
+}
+
+/* The next key of a track: in the room reserved for the limb's frames
+ * without a call, else by sq_track_append (SQ_PERF). The caller sets v. */
+static inline SqKey *
+next_key (SqTrack *track,
+          double   time)
+{
+  if (G_UNLIKELY (track->n_keys >= track->alloc))
+    return sq_track_append (track, time);
+  return _sq_track_push (track, time);
+}
+
+/* One key line's numbers into the limb's tracks */
+static void
+add_key (SqClip       *clip,
+         SqJoint      *joint,
+         guint         line,
+         gint64        ms,
+         const double *num,
+         guint         n,
+         gboolean     *unsorted)
+{
+  SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+  SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+  double t = ms / 1000.0;
+  SqKey *key;
+  double *alt;
+
+  if (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time > t && !*unsorted)
+    {
+      sq_clip_add_warning (clip, _("line %u: limb “%s” keys are not in time order; they are sorted"),
+                           line, joint->name);
+      *unsorted = TRUE;
+    }
+
+  key = next_key (rot, t);
+  alt = &rot->alt[(rot->n_keys - 1) * 4];
+  alt[0] = num[1];
+  alt[1] = num[2];
+  alt[2] = num[3];
+  alt[3] = num[4];
+  if (!sq_axis_angle_to_quat (alt, key->v))
+    sq_clip_add_warning (clip, _("line %u: limb “%s”: a zero axis with a %g° angle is read as no rotation"),
+                         line, joint->name, num[4]);
+
+  key = next_key (pos, t);
+  key->v[0] = num[5];
+  key->v[1] = num[6];
+  key->v[2] = num[7];
+  key->v[3] = 0.0;
+  if (n == 11)
+    {
+      key = sq_track_append (&joint->tracks[SQ_CHANNEL_SCALE], t);
+      key->v[0] = num[8];
+      key->v[1] = num[9];
+      key->v[2] = num[10];
+    }
+}
+
+/* 1: a separator between fields; 2: a line end */
+static const guint8 field_end[256] = {
+  [' '] = 1, ['\t'] = 1, [','] = 1, [';'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 2, ['\n'] = 2,
+};
+
+/* A key line of the usual shape read straight from the buffer, without
+ * finding its end first (SQ_PERF): separators, the time in whole
+ * milliseconds, 7 or 10 numbers, each field ended by a separator or the
+ * line end (LF, CRLF or a lone CR, as _sq_lines_next takes them). Returns
+ * the number of fields and where the next line starts; 0 for anything
+ * else (a blank or comment line, a field in error), which the line by line
+ * reading then takes as before. */
+static guint
+scan_key_line (const char  *p,
+               const char  *end,
+               gint64      *ms,
+               double      *num,
+               const char **next)
+{
+  const char *digits;
+  guint64 t = 0;
+  gboolean neg;
+  guint n = 1;
+
+  while (p < end && field_end[(guint8) *p] == 1)
+    p++;
+  if (p >= end)
+    return 0;
+  neg = *p == '-';
+  p += neg || *p == '+';
+  digits = p;
+  while (p < end && (guint) (*p - '0') < 10 && p - digits < 10)
+    t = t * 10 + (guint) (*p++ - '0');
+  if (p == digits || t > G_MAXINT32 || p >= end || field_end[(guint8) *p] != 1)
+    return 0;
+  *ms = neg ? -(gint64) t : (gint64) t;
+  for (;;)
+    {
+      const char *stop;
+
+      while (p < end && field_end[(guint8) *p] == 1)
+        p++;
+      if (p >= end || field_end[(guint8) *p] == 2)
+        break;
+      if (n == 11)
+        return 0;
+      stop = _sq_scan_double_fast (p, end, end, &num[n]);
+      if (stop == NULL || (stop < end && field_end[(guint8) *stop] == 0))
+        return 0;
+      p = stop;
+      n++;
+    }
+  if (n != 8 && n != 11)
+    return 0;
+  if (p < end)
+    p += *p == '\r' && p + 1 < end && p[1] == '\n' ? 2 : 1;
+  *next = p;
+  return n;
 }
 
 static SqClip *
@@ -306,12 +429,28 @@ seq_text_read (GBytes              *bytes,
   clip->fps = 30.0;
   clip->frame_base = 1;
 
-  while (_sq_lines_next (&lines))
+  for (;;)
     {
       guint n;
       double num[11];
       gint64 ms;
 
+      if (keys_left > 0)
+        {
+          const char *next;
+
+          n = scan_key_line (data + lines.pos, data + len, &ms, num, &next);
+          if (n != 0)
+            {
+              lines.line++;
+              lines.pos = next - data;
+              add_key (clip, joint, lines.line, ms, num, n, &unsorted);
+              keys_left--;
+              continue;
+            }
+        }
+      if (!_sq_lines_next (&lines))
+        break;
       if (is_blank_or_comment (lines.cur, lines.cur_len))
         continue;
 
@@ -321,7 +460,7 @@ seq_text_read (GBytes              *bytes,
           gint64 frames = 0;
           guint col = 1;
 
-          if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, error))
+          if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, unsorted, error))
             return NULL;
           unsorted = FALSE;
           if (limbs_seen == n_limbs)
@@ -413,42 +552,7 @@ seq_text_read (GBytes              *bytes,
           return NULL;
         }
 
-      {
-        SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-        SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-        double t = ms / 1000.0;
-        SqKey *key;
-        double *alt;
-
-        if (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time > t && !unsorted)
-          {
-            sq_clip_add_warning (clip, _("line %u: limb “%s” keys are not in time order; they are sorted"),
-                                 lines.line, joint->name);
-            unsorted = TRUE;
-          }
-
-        key = sq_track_append (rot, t);
-        alt = &rot->alt[(rot->n_keys - 1) * 4];
-        alt[0] = num[1];
-        alt[1] = num[2];
-        alt[2] = num[3];
-        alt[3] = num[4];
-        if (!sq_axis_angle_to_quat (alt, key->v))
-          sq_clip_add_warning (clip, _("line %u: limb “%s”: a zero axis with a %g° angle is read as no rotation"),
-                               lines.line, joint->name, num[4]);
-
-        key = sq_track_append (pos, t);
-        key->v[0] = num[5];
-        key->v[1] = num[6];
-        key->v[2] = num[7];
-        if (n == 11)
-          {
-            key = sq_track_append (&joint->tracks[SQ_CHANNEL_SCALE], t);
-            key->v[0] = num[8];
-            key->v[1] = num[9];
-            key->v[2] = num[10];
-          }
-      }
+      add_key (clip, joint, lines.line, ms, num, n, &unsorted);
       keys_left--;
     }
 
@@ -466,7 +570,7 @@ seq_text_read (GBytes              *bytes,
                             n_limbs, limbs_seen);
       return NULL;
     }
-  if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, error))
+  if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, unsorted, error))
     return NULL;
 
   return g_steal_pointer (&clip);
