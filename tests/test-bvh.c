@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -498,6 +499,396 @@ test_conversions (void)
   }
 }
 
+/* ---- the Euler conversion's own sine and cosine ------------------------- */
+
+/* The spacing of doubles at `exact` (2^(e-53) for 2^(e-1) <= |exact| < 2^e) */
+static double
+ulp_at (long double exact)
+{
+  int e;
+
+  if (exact == 0)
+    return 0x1p-1074;
+  frexpl (exact, &e);
+  return MAX (ldexp (1.0, e - 53), 0x1p-1074);
+}
+
+/* sin and cos of a/2 degrees, reduced exactly by quarter turns, in long
+ * double: the reference */
+static void
+half_deg_reference (double       a,
+                    long double *s,
+                    long double *c)
+{
+  const long double pi = 3.141592653589793238462643383279502884L;
+  long double x = fmodl ((long double) a * 0.5L, 360.0L);
+  long double k = nearbyintl (x / 90.0L);
+  long double t = (x - k * 90.0L) * (pi / 180.0L);
+  long double s0 = sinl (t), c0 = cosl (t);
+
+  switch (((long) k % 4 + 4) % 4)
+    {
+    case 0: *s = s0; *c = c0; break;
+    case 1: *s = c0; *c = -s0; break;
+    case 2: *s = -s0; *c = -c0; break;
+    default: *s = -c0; *c = s0; break;
+    }
+}
+
+static void
+test_euler_sincos_accuracy (void)
+{
+  static const int x_axis[1] = { 0 };
+  GRand *rand = g_rand_new_with_seed (11);
+  /* long double with a 64-bit mantissa is exact enough to judge a double;
+   * with a 53-bit one the reference itself can be half an ulp off */
+  double bound = LDBL_MANT_DIG >= 64 ? 1.0 : 2.0;
+  double worst = 0, worst_angle = 0, worst_libm = 0;
+  const guint n = 2000000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double a, q[4], err_s, err_c;
+      long double s, c;
+
+      switch (i % 6)
+        {
+        case 0: a = g_rand_double_range (rand, -360, 360); break;
+        case 1: a = g_rand_double_range (rand, -1e6, 1e6); break;
+        case 2: a = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_double_range (rand, -30, 3)); break;
+        /* six-decimal text values near the quarter turns of the half angle */
+        case 3: a = (180.0 * g_rand_int_range (rand, -8, 9)) + g_rand_int_range (rand, -1000, 1001) / 1e6; break;
+        case 4: a = g_rand_double_range (rand, -4e9, 4e9); break;
+        default: a = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_double_range (rand, 9, 17)); break;
+        }
+      sq_euler_to_quat (&a, x_axis, 1, q);
+      half_deg_reference (a, &s, &c);
+      err_s = (double) (fabsl ((long double) q[1] - s) / ulp_at (s));
+      err_c = (double) (fabsl ((long double) q[0] - c) / ulp_at (c));
+      if (MAX (err_s, err_c) > worst)
+        {
+          worst = MAX (err_s, err_c);
+          worst_angle = a;
+        }
+      /* the former way, for the record: libm on the angle in radians
+       * (away from zero results, where its error is unbounded in ulps) */
+      if (fabs (a) <= 720 && fabsl (s) >= 0.01L && fabsl (c) >= 0.01L)
+        {
+          double h = a * (G_PI / 360.0);
+          worst_libm = MAX (worst_libm, (double) (fabsl ((long double) sin (h) - s) / ulp_at (s)));
+          worst_libm = MAX (worst_libm, (double) (fabsl ((long double) cos (h) - c) / ulp_at (c)));
+        }
+    }
+  g_test_message ("half-angle sin/cos: at most %.3f ulp off over %u angles (at %.17g); "
+                  "libm on the radian angle: %.3f ulp (|angle| <= 720, results >= 0.01)", worst, n, worst_angle, worst_libm);
+  g_assert_cmpfloat (worst, <=, bound);
+
+  /* whole half turns are exact: 0, ±1, and +0 rather than −0 */
+  for (int m = -8; m <= 8; m++)
+    {
+      double a = 180.0 * m, q[4];
+
+      sq_euler_to_quat (&a, x_axis, 1, q);
+      g_assert_cmpfloat (q[0], ==, (m % 2 != 0) ? 0.0 : ((m / 2) % 2 == 0 ? 1.0 : -1.0));
+      g_assert_cmpfloat (q[1], ==, (m % 2 == 0) ? 0.0 : ((((m % 4) + 4) % 4) == 1 ? 1.0 : -1.0));
+      for (int c = 0; c < 4; c++)
+        g_assert_false (q[c] == 0.0 && signbit (q[c]));
+    }
+  /* not numbers in, not numbers out */
+  {
+    double a = INFINITY, q[4];
+    sq_euler_to_quat (&a, x_axis, 1, q);
+    g_assert_true (isnan (q[0]) && isnan (q[1]));
+  }
+  g_rand_free (rand);
+}
+
+/* The three-axis shortcut gives the numbers of the general products, and
+ * no −0 */
+static void
+test_euler_closed_form (void)
+{
+  GRand *rand = g_rand_new_with_seed (12);
+
+  for (guint o = 0; o < 6; o++)
+    for (guint round = 0; round < 20000; round++)
+      {
+        double ang[3], q[4], p[4] = { 1, 0, 0, 0 };
+
+        for (int c = 0; c < 3; c++)
+          switch (g_rand_int_range (rand, 0, 4))
+            {
+            case 0: ang[c] = 90.0 * g_rand_int_range (rand, -8, 9); break;
+            case 1: ang[c] = g_rand_boolean (rand) ? -0.0 : 0.0; break;
+            default: ang[c] = g_rand_double_range (rand, -720, 720); break;
+            }
+        sq_euler_to_quat (ang, orders[o], 3, q);
+        for (int c = 0; c < 3; c++)
+          {
+            double r[4];
+            sq_euler_to_quat (&ang[c], &orders[o][c], 1, r);
+            sq_quat_multiply (p, r, p);
+          }
+        for (int c = 0; c < 4; c++)
+          {
+            g_assert_cmpfloat (q[c], ==, p[c]);
+            g_assert_false (q[c] == 0.0 && signbit (q[c]));
+          }
+      }
+  g_rand_free (rand);
+}
+
+/* sq_euler_to_quat_n (vectorised, and on x86-64 the AVX copies) gives the
+ * bits of sq_euler_to_quat, for any axes, strides and counts, huge angles
+ * and not-numbers among them */
+static void
+test_euler_batch (void)
+{
+  static const int odd[][3] = {
+    { 2, 0, 1 }, { 1, 0, 0 }, { 0, 0, 1 }, { 2, 2, 2 }, { 1, 2, 0 },
+  };
+  static const guint odd_n[] = { 1, 2, 3, 3, 0 };
+  static const gsize lens[] = { 0, 1, 15, 16, 17, 39, 1000 };
+  GRand *rand = g_rand_new_with_seed (13);
+  const gsize count = 1000;
+  g_autofree double *angles = g_new (double, count * 5);
+  g_autofree double *batch = g_new (double, count * 6);
+  g_autofree double *one = g_new (double, count * 6);
+
+  for (guint set = 0; set < 6 + G_N_ELEMENTS (odd); set++)
+    {
+      const int *axes = set < 6 ? orders[set] : odd[set - 6];
+      guint n = set < 6 ? 3 : odd_n[set - 6];
+      gsize astride = 3 + set % 3, qstride = 4 + set % 3;
+
+      for (gsize i = 0; i < count * 5; i++)
+        {
+          guint kind = g_rand_int_range (rand, 0, 200);
+          angles[i] = kind == 0 ? NAN : kind == 1 ? -INFINITY : kind == 2 ? 3.5e15
+                      : kind < 20 ? 45.0 * g_rand_int_range (rand, -40, 41)
+                      : g_rand_double_range (rand, -1e4, 1e4);
+        }
+      /* one not-a-number block at least */
+      angles[astride * 20] = NAN;
+      memset (one, 0xa5, count * 6 * sizeof (double));
+      for (gsize i = 0; i < count; i++)
+        sq_euler_to_quat (&angles[i * astride], axes, n, &one[i * qstride]);
+      for (guint l = 0; l < G_N_ELEMENTS (lens); l++)
+        {
+          gsize len = MIN (lens[l], count), used = len * qstride * sizeof (double);
+
+          memset (batch, 0xa5, count * 6 * sizeof (double));
+          sq_euler_to_quat_n (angles, astride, axes, n, batch, qstride, len);
+          g_assert_cmpmem (batch, used, one, used);
+          for (gsize b = used; b < count * 6 * sizeof (double); b++)
+            g_assert_cmpuint (((const guint8 *) batch)[b], ==, 0xa5);
+        }
+    }
+  g_rand_free (rand);
+}
+
+/* ---- the motion reader's fast paths ------------------------------------- */
+
+/* A file read and written again by the writer alone comes back byte for
+ * byte, and every rotation key is sq_euler_to_quat of the file's angles */
+static SqClip *
+assert_exact_round_trip (const char *text,
+                         gsize       len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, len);
+  SqClip *clip = tu_load_ok (bytes);
+  g_autoptr(GBytes) out = tu_save (clip, "bvh", NULL);
+  double ft = g_variant_get_double (sq_props_get (clip->extra, "frame-time"));
+
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out), text, len);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqTrack *rot = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+      GVariant *v = sq_props_get (clip->joints[j].extra, "channels");
+      g_autofree const char **names = g_variant_get_strv (v, NULL);
+      int axes[3];
+      guint n_rot = 0;
+
+      for (guint c = 0; names[c] != NULL; c++)
+        if (g_str_has_suffix (names[c], "rotation"))
+          axes[n_rot++] = names[c][0] - 'X';
+      for (gsize k = 0; k < rot->n_keys; k++)
+        {
+          double q[4];
+
+          sq_euler_to_quat (&rot->alt[k * 4], axes, n_rot, q);
+          g_assert_cmpmem (q, sizeof q, rot->keys[k].v, sizeof q);
+          g_assert_cmpfloat (rot->keys[k].time, ==, (double) k * ft);
+        }
+    }
+  return clip;
+}
+
+static void
+test_motion_layouts (void)
+{
+  const char *head = "HIERARCHY\nROOT a\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+                     "\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n";
+  static const char * const motions[] = {
+    /* the '.' past the first eight bytes: one decimal is the fewest */
+    "12345678.5 -98765432.5 1.5\n0.0 -1234567.25 -7.25\n",
+    /* no final line end, the last value in the last bytes */
+    "1.5 2.5 3.5\n4.5 5.5 6.5",
+    "1.5 2.5 3.5\n4.5 5.5 6",
+    /* CRLF, a tab, spaces after the last value */
+    "1.50\t2.50\t3.50 \r\n4.50\t5.50\t6.50 \r\n",
+    "1 2 3\n4 5 6\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (motions); i++)
+    {
+      g_autofree char *text = g_strconcat (head, motions[i], NULL);
+      g_autoptr(SqClip) clip = NULL;
+
+      if (strchr (motions[i], '\r') != NULL)
+        {
+          /* the whole file with CRLF */
+          GString *s = g_string_new (NULL);
+          for (const char *p = head; *p; p++)
+            {
+              if (*p == '\n')
+                g_string_append_c (s, '\r');
+              g_string_append_c (s, *p);
+            }
+          g_string_append (s, motions[i]);
+          g_free (text);
+          text = g_string_free (s, FALSE);
+        }
+      clip = assert_exact_round_trip (text, strlen (text));
+      g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
+      g_assert_null (sq_props_get (clip->extra, "irregular-layout"));
+    }
+
+  /* values with an exponent say nothing of the decimals */
+  {
+    g_autofree char *text = g_strconcat (head, "1.000 2.000 3.000\n4.000 5e-7 6.000\n", NULL);
+    g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+    g_autoptr(SqClip) clip = tu_load_ok (bytes);
+
+    g_assert_cmpint (g_variant_get_int32 (sq_props_get (clip->extra, "decimals")), ==, 3);
+    g_assert_cmpfloat (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].alt[5], ==, 5e-7);
+  }
+
+  /* one irregular separator: still read, marked irregular */
+  {
+    g_autofree char *text = g_strconcat (head, "1.5 2.5  3.5\n4.5 5.5 6.5\n", NULL);
+    g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+    g_autoptr(SqClip) clip = tu_load_ok (bytes);
+
+    g_assert_true (sq_props_get_bool (clip->extra, "irregular-layout", FALSE));
+    g_assert_cmpfloat (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].alt[2], ==, 3.5);
+  }
+}
+
+/* Many frames and joints: the values go to the tracks a block of frames at
+ * a time, in the reader and in the writer; blocks end inside the file */
+static void
+test_motion_blocks (void)
+{
+  /* blocks of 64, 39 and 1 frames in the reader, 256, 159 and 7 in the
+   * writer */
+  static const guint joints[] = { 3, 100, 2100 };
+  static const guint frames[] = { 300, 400, 3 };
+  GRand *rand = g_rand_new_with_seed (14);
+
+  for (guint t = 0; t < G_N_ELEMENTS (joints); t++)
+    {
+      GString *s = g_string_new ("HIERARCHY\nROOT j0\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
+                                 "Zrotation Xrotation Yrotation\n");
+      g_autoptr(SqClip) clip = NULL;
+      guint n_values = 6;
+
+      for (guint j = 1; j < joints[t]; j++)
+        {
+          /* channel lists of every kind: 3 rotations, 2, positions alone, mixed */
+          static const char * const lists[] = {
+            "3 Xrotation Yrotation Zrotation", "2 Yrotation Xrotation", "1 Xposition",
+            "4 Zrotation Yposition Xrotation Yrotation", "0",
+          };
+          const char *list = lists[j % G_N_ELEMENTS (lists)];
+
+          g_string_append_printf (s, "\tJOINT j%u\n\t{\n\t\tOFFSET 0 0 0\n\t\tCHANNELS %s\n"
+                                  "\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n", j, list);
+          n_values += (guint) (list[0] - '0');
+        }
+      g_string_append_printf (s, "}\nMOTION\nFrames: %u\nFrame Time: 0.033333\n", frames[t]);
+      for (guint f = 0; f < frames[t]; f++)
+        {
+          for (guint v = 0; v < n_values; v++)
+            {
+              char buf[G_ASCII_DTOSTR_BUF_SIZE];
+              g_ascii_formatd (buf, sizeof buf, "%.6f", g_rand_double_range (rand, -400, 400));
+              if (v > 0)
+                g_string_append_c (s, ' ');
+              g_string_append (s, buf);
+            }
+          g_string_append_c (s, '\n');
+        }
+      clip = assert_exact_round_trip (s->str, s->len);
+      g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, frames[t]);
+      g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, frames[t]);
+      g_string_free (s, TRUE);
+    }
+  g_rand_free (rand);
+}
+
+/* A NUL byte anywhere is the error, whatever else is wrong */
+static void
+assert_nul_error (const char *text,
+                  gsize       len,
+                  gsize       offset)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new (text, len);
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("bvh"), NULL, &error);
+  g_autofree char *where = g_strdup_printf ("(%zu)", offset);
+
+  g_assert_null (clip);
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "NUL"));
+  g_assert_nonnull (strstr (error->message, where));
+}
+
+static void
+test_nul_bytes (void)
+{
+  const char *head = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n}\n"
+                     "MOTION\nFrames: 2\nFrame Time: 0.1\n";
+  const char *motion = "1.5 2.5 3.5\n4.5 5.5 6.5\n";
+  gsize hl = strlen (head);
+  g_autofree char *text = g_strconcat (head, motion, "tail\n", NULL);
+  gsize len = strlen (text);
+
+  /* in every place: the name, the header, a value, a separator, a line
+   * end, the text after the frames */
+  static const gsize in_head[] = { 15, 60, 85, 100, 105 };
+  for (guint i = 0; i < G_N_ELEMENTS (in_head); i++)
+    {
+      g_autofree char *t = g_memdup2 (text, len);
+      t[in_head[i]] = '\0';
+      assert_nul_error (t, len, in_head[i]);
+    }
+  for (gsize at = hl; at < len; at++)
+    {
+      g_autofree char *t = g_memdup2 (text, len);
+      t[at] = '\0';
+      assert_nul_error (t, len, at);
+    }
+  /* the first of two, also after a syntax error */
+  {
+    g_autofree char *t = g_strconcat ("HIERARCHY\nROOT a\n{\nOFFSET x 0 0\n", motion, NULL);
+    gsize tl = strlen (t);
+    t[tl - 3] = '\0';
+    t[tl - 8] = '\0';
+    assert_nul_error (t, tl, tl - 8);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -511,5 +902,11 @@ main (int   argc,
   g_test_add_func ("/bvh/corpus", test_corpus);
   g_test_add_func ("/bvh/edit", test_edit_uses_quaternion);
   g_test_add_func ("/bvh/conversions", test_conversions);
+  g_test_add_func ("/bvh/euler-sincos-accuracy", test_euler_sincos_accuracy);
+  g_test_add_func ("/bvh/euler-closed-form", test_euler_closed_form);
+  g_test_add_func ("/bvh/euler-batch", test_euler_batch);
+  g_test_add_func ("/bvh/motion-layouts", test_motion_layouts);
+  g_test_add_func ("/bvh/motion-blocks", test_motion_blocks);
+  g_test_add_func ("/bvh/nul-bytes", test_nul_bytes);
   return g_test_run ();
 }

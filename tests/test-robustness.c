@@ -39,7 +39,6 @@ try_all_readers (const guint8 *data,
         }
       else
         {
-          g_autoptr(GBytes) out = NULL;
           g_autoptr(GError) werr = NULL;
 
           g_assert_no_error (error);

@@ -5,13 +5,28 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 
 G_BEGIN_DECLS
 
 /* float32 bits <-> double, keeping every NaN's sign and payload (a signalling
  * NaN stays signalling), so a float read and written back keeps its bits. */
 double   sq_float_bits_to_double (guint32 bits);
-guint32  sq_double_to_float_bits (double  value);
+guint32  sq_double_to_float_bits_slow (double value);
+
+/* The single-precision bits of `value` (NaN payloads kept): inline for the
+ * writers' loops, the NaN case out of line (SQ_PERF) */
+static inline guint32
+sq_double_to_float_bits (double value)
+{
+  float f = (float) value;
+  guint32 bits;
+
+  if (G_UNLIKELY (value != value))
+    return sq_double_to_float_bits_slow (value);
+  memcpy (&bits, &f, sizeof bits);
+  return bits;
+}
 
 /* Axis-angle in degrees -> unit quaternion w, x, y, z (identity for a null axis).
  * Returns FALSE when the axis is null and the angle is not a whole turn. */
@@ -46,6 +61,16 @@ void     sq_euler_to_quat        (const double *angles,
                                   const int    *axes,
                                   guint         n,
                                   double        q[4]);
+/* sq_euler_to_quat for `count` rotations at once, with the same numbers,
+ * faster: rotation m has its angles at angles + m * angle_stride and its
+ * quaternion goes to q + m * q_stride (strides in doubles). */
+void     sq_euler_to_quat_n      (const double *angles,
+                                  gsize         angle_stride,
+                                  const int    *axes,
+                                  guint         n,
+                                  double       *q,
+                                  gsize         q_stride,
+                                  gsize         count);
 gboolean sq_quat_to_euler        (const double  q[4],
                                   const int    *axes,
                                   guint         n,

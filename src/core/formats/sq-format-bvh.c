@@ -546,6 +546,126 @@ out:
 
 /* ---- reading: the motion ------------------------------------------------- */
 
+/* A joint with channels, as the motion loop fills it */
+typedef struct
+{
+  SqTrack *rot;             /* NULL without rotation channels */
+  SqTrack *pos;             /* NULL without position channels */
+  gsize    rot_index[3];    /* where its rotation values sit in a frame, in order */
+  gssize   pos_index[3];    /* X, Y, Z position value, -1 when not a channel */
+  int      rot_axes[3];
+  guint    n_rot;
+  guint8   pos_mask;        /* SQ_PRESENT_* of the position channels it has */
+} JointPlan;
+
+/* the quaternions are written in place with a stride of whole doubles */
+G_STATIC_ASSERT (sizeof (SqKey) % sizeof (double) == 0);
+
+/* Frames first .. first + n_frames - 1, their values in `block` (n_values
+ * a frame), into the tracks (reserved for every frame: keys filled in
+ * place). Joint by joint, so each track is written in order (SQ_PERF:
+ * frame by frame, writing to every joint's fresh memory at once, cost a
+ * tenth of the reading time), and the rotations' quaternions made many at
+ * once from the angles just kept (sq_euler_to_quat_n vectorizes). */
+static void
+store_frames (JointPlan    *plans,
+              guint         n_plans,
+              const double *block,
+              gsize         n_values,
+              gsize         n_frames,
+              gint64        first,
+              double        ft)
+{
+  for (guint j = 0; j < n_plans; j++)
+    {
+      const JointPlan *plan = &plans[j];
+
+      if (plan->rot != NULL)
+        {
+          SqTrack *rot = plan->rot;
+          gsize k0 = rot->n_keys;
+
+          for (gsize b = 0; b < n_frames; b++)
+            {
+              const double *values = &block[b * n_values];
+              double *alt = &rot->alt[(k0 + b) * 4];
+
+              if (plan->n_rot == 3)
+                {
+                  alt[0] = values[plan->rot_index[0]];
+                  alt[1] = values[plan->rot_index[1]];
+                  alt[2] = values[plan->rot_index[2]];
+                }
+              else
+                for (guint r = 0; r < 3; r++)
+                  alt[r] = r < plan->n_rot ? values[plan->rot_index[r]] : 0.0;
+              alt[3] = 0.0;
+              rot->keys[k0 + b].time = (double) (first + (gint64) b) * ft;
+            }
+          rot->n_keys += n_frames;
+          sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, plan->rot_axes, plan->n_rot,
+                              rot->keys[k0].v, sizeof (SqKey) / sizeof (double), n_frames);
+        }
+      if (plan->pos != NULL)
+        {
+          SqTrack *tr = plan->pos;
+
+          for (gsize b = 0; b < n_frames; b++)
+            {
+              const double *values = &block[b * n_values];
+              SqKey *key = &tr->keys[tr->n_keys];
+
+              key->time = (double) (first + (gint64) b) * ft;
+              for (guint c = 0; c < 3; c++)
+                key->v[c] = plan->pos_index[c] >= 0 ? values[plan->pos_index[c]] : 0.0;
+              key->v[3] = 0.0;
+              if (tr->present != NULL)
+                tr->present[tr->n_keys] = plan->pos_mask;
+              tr->n_keys++;
+            }
+        }
+    }
+}
+
+/* Digits after the '.' of a number token (0 without a '.'; meaningless
+ * with an exponent). SQ_PERF: the '.' is looked for in the token's first
+ * eight bytes at once (a zero-byte test on the word XOR '.'; its lowest hit
+ * is exact), the usual place for it; byte by byte otherwise. */
+static inline int
+token_decimals (const char *tok,
+                gsize       tok_len,
+                const char *end)
+{
+  if (end - tok >= 8)
+    {
+      const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+      guint64 w, x, hits;
+
+      memcpy (&w, tok, sizeof w);
+      w = GUINT64_FROM_LE (w);
+      x = w ^ (ones * '.');
+      hits = (x - ones) & ~x & (ones * 0x80);
+      if (hits != 0)
+        {
+          gsize dot;
+#if defined(__GNUC__)
+          dot = (gsize) __builtin_ctzll (hits) >> 3;
+#else
+          for (dot = 0; !(hits & 0x80); hits >>= 8)
+            dot++;
+#endif
+          if (dot < tok_len)
+            return (int) (tok_len - dot - 1);
+        }
+      if (tok_len <= 8)
+        return 0;
+    }
+  for (gsize i = 0; i < tok_len; i++)
+    if (tok[i] == '.')
+      return (int) (tok_len - i - 1);
+  return 0;
+}
+
 static GVariant *
 bytes_variant (const char *p,
                gsize       len)
@@ -625,6 +745,23 @@ read_frames_header (Lexer   *lx,
   return TRUE;
 }
 
+/* The error for a NUL byte in the file when there is one (instead of the
+ * one set); NULL */
+static SqClip *
+nul_error (const char *data,
+           gsize       len,
+           GError    **error)
+{
+  const char *nul = len > 0 ? memchr (data, '\0', len) : NULL;
+
+  if (nul != NULL)
+    {
+      g_clear_error (error);
+      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a BVH file"));
+    }
+  return NULL;
+}
+
 static SqClip *
 bvh_read (GBytes              *bytes,
           const SqLoadOptions *options,
@@ -638,23 +775,22 @@ bvh_read (GBytes              *bytes,
   Lexer lx;
   gint64 n_frames;
   double ft;
-  gsize n_values = 0;
+  gsize n_values = 0, motion_start;
   guint frames_line, frames_col;
-  const char *nul;
 
-  if (len > 0 && (nul = memchr (data, '\0', len)) != NULL)
-    {
-      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a BVH file"));
-      return NULL;
-    }
+  /* A NUL byte anywhere makes the file unreadable, whatever else is wrong
+   * with it. Looked for only when reading fails, and at the end outside the
+   * frames, whose values have none when they read (SQ_PERF: a pass over
+   * the file saved) */
   lexer_init (&lx, data, len);
   if (!read_hierarchy (&lx, clip, infos, max_joints, error))
-    return NULL;
+    return nul_error (data, len, error);
   for (guint j = 0; j < infos->len; j++)
     n_values += g_array_index (infos, JointInfo, j).ch.n;
 
   if (!read_frames_header (&lx, clip, &n_frames, &ft, &frames_line, &frames_col, error))
-    return NULL;
+    return nul_error (data, len, error);
+  motion_start = lx.pos;
 
   /* every value takes at least two bytes (a digit and a separator), every
    * frame at least a line end */
@@ -664,7 +800,7 @@ bvh_read (GBytes              *bytes,
       sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, frames_line, frames_col,
                             _("Frames: %" PRId64 " of %zu values each needs more than the %zu bytes left"),
                             n_frames, n_values, len - lx.pos);
-      return NULL;
+      return nul_error (data, len, error);
     }
 
   clip->fps = 1.0 / ft;
@@ -684,90 +820,134 @@ bvh_read (GBytes              *bytes,
     sq_props_set (clip->extra, "line-end", g_variant_new_string (eol));
   }
 
+  /* one plan a joint, made once (SQ_PERF): where its values sit in a
+   * frame, its tracks, reserved for every frame (the frame count is
+   * checked against the bytes left above) */
+  g_autofree JointPlan *plans = g_new0 (JointPlan, MAX (clip->n_joints, 1));
+  guint n_plans = 0;
+
   for (guint j = 0; j < clip->n_joints; j++)
     {
       JointInfo *info = &g_array_index (infos, JointInfo, j);
       SqJoint *joint = &clip->joints[j];
+      JointPlan *plan = &plans[n_plans];
+      guint r = 0;
 
+      if (info->ch.n == 0)
+        continue;
+      n_plans++;
+      plan->n_rot = info->ch.n_rot;
+      memcpy (plan->rot_axes, info->ch.rot_axes, sizeof plan->rot_axes);
+      for (guint c = 0; c < 3; c++)
+        plan->pos_index[c] = -1;
+      for (guint c = 0; c < info->ch.n; c++)
+        {
+          int code = info->ch.codes[c];
+
+          if (code >= 3)
+            plan->rot_index[r++] = info->first_value + c;
+          else
+            {
+              plan->pos_index[code] = (gssize) (info->first_value + c);
+              plan->pos_mask |= 1u << code;
+            }
+        }
       if (info->ch.n_rot > 0)
         {
-          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n_frames);
-          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+          plan->rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+          sq_track_reserve (plan->rot, n_frames);
+          sq_track_ensure_alt (plan->rot);
         }
       if (info->ch.n_pos > 0)
-        sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], n_frames);
+        {
+          plan->pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+          sq_track_reserve (plan->pos, n_frames);
+          if (plan->pos_mask != SQ_PRESENT_ALL)
+            sq_track_ensure_present (plan->pos);
+        }
     }
 
   {
-    g_autofree double *values = g_new0 (double, MAX (n_values, 1));
+    /* the values of a block of frames, stored in the tracks joint by joint
+     * when it is full (store_frames), up to 64 KB */
+    gsize block_frames = CLAMP (8192 / MAX (n_values, 1), 1, 64), in_block = 0;
+    g_autofree double *block = g_new0 (double, block_frames * MAX (n_values, 1));
     int decimals = -2;          /* -2 none seen yet, -1 irregular */
     gboolean layout_ok = TRUE;
     const char *sep = NULL;
     gsize sep_len = 0;
+    gboolean sep_is_space = FALSE;    /* sep is " ": one_space says it matches */
     const char *trail = NULL;
     gsize trail_len = 0;
+    gsize pos = lx.pos;
 
     for (gint64 f = 0; f < n_frames && n_values > 0; f++)
       {
-        double t = (double) f * ft;
+        double *values = &block[in_block * n_values];
 
         for (gsize v = 0; v < n_values; v++)
           {
-            gsize before = lx.pos;
-            gsize dot;
-            int d;
-            gboolean nl_before;
+            gsize before = pos;
+            gboolean nl, one_space;
+            const char *tok, *stop;
 
-            /* fast path (SQ_PERF): the number read straight from the
-             * buffer when a blank or the end follows it, which makes it the
-             * whole token; anything else goes through the lexer */
-            nl_before = lexer_skip_space (&lx);
-            {
-              const char *stop;
-
-              lx.newline_before = nl_before;
-              stop = _sq_scan_double_in (data + lx.pos, data + len, data + len, &values[v]);
-              if (stop != NULL && stop > data + lx.pos && (stop == data + len || blank_table[(guchar) *stop]))
-                {
-                  lx.tok_line = lx.line;
-                  lx.tok_col = (guint) MIN (lx.pos - lx.line_start + 1, G_MAXUINT);
-                  lx.tok_pos = lx.pos;
-                  lx.tok = data + lx.pos;
-                  lx.tok_len = stop - lx.tok;
-                  lx.pos = stop - data;
-                  goto have_value;
-                }
-            }
-            if (!lexer_next (&lx) || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
+            /* one space between two values: the usual case, taken without
+             * the lexer (which counts the line ends for the messages) */
+            one_space = pos + 1 < len && data[pos] == ' ' && !blank_table[(guchar) data[pos + 1]];
+            if (one_space)
               {
-                if (lx.tok_len == 0)
-                  sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
-                                        _("the file ends in frame %" PRId64 " of %" PRId64 " (value %zu of %zu)"),
-                                        f + 1, n_frames, v + 1, n_values);
-                else
-                  error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
-                return NULL;
+                pos++;
+                nl = FALSE;
               }
-            lx.newline_before = lx.newline_before || nl_before;
-          have_value:
+            else
+              {
+                lx.pos = pos;
+                nl = lexer_skip_space (&lx);
+                pos = lx.pos;
+              }
+
+            /* the number read straight from the buffer when a blank or the
+             * end follows it, which makes it the whole token; anything
+             * else goes through the lexer */
+            tok = data + pos;
+            stop = _sq_scan_double_in (tok, data + len, data + len, &values[v]);
+            if (G_UNLIKELY (stop == NULL || stop == tok || (stop != data + len && !blank_table[(guchar) *stop])))
+              {
+                lx.pos = pos;
+                if (!lexer_next (&lx) || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
+                  {
+                    if (lx.tok_len == 0)
+                      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
+                                            _("the file ends in frame %" PRId64 " of %" PRId64 " (value %zu of %zu)"),
+                                            f + 1, n_frames, v + 1, n_values);
+                    else
+                      error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
+                    return nul_error (data, len, error);
+                  }
+                stop = lx.tok + lx.tok_len;
+              }
+            pos = stop - data;
+
             /* layout: one frame per line, one separator, fixed decimals */
             if (layout_ok)
               {
-                if ((v == 0) != lx.newline_before)
+                gsize tok_len = stop - tok;
+                gsize gap = tok - (data + before);
+
+                if ((v == 0) != nl)
                   layout_ok = FALSE;
-                else if (v > 0)
+                else if (v > 0 && !(one_space && sep_is_space))
                   {
                     if (sep == NULL)
                       {
-                        sep = lx.data + before;
-                        sep_len = lx.tok_pos - before;
+                        sep = data + before;
+                        sep_len = gap;
+                        sep_is_space = gap == 1 && *sep == ' ';
                       }
-                    else if (lx.tok_pos - before != sep_len || memcmp (lx.data + before, sep, sep_len) != 0)
+                    else if (gap != sep_len
+                             || (gap == 1 ? *sep != data[before] : memcmp (data + before, sep, sep_len) != 0))
                       layout_ok = FALSE;
                   }
-                for (dot = 0; dot < lx.tok_len && lx.tok[dot] != '.'; dot++)
-                  ;
-                d = dot < lx.tok_len ? (int) (lx.tok_len - dot - 1) : 0;
                 /* the fewest decimals seen: what the writer pads every value
                  * to (values that need more get more), so its own output,
                  * where a value such as 1e-5 takes more decimals than the
@@ -776,80 +956,39 @@ bvh_read (GBytes              *bytes,
                  * exponent says nothing about the padding: the writer uses
                  * one only for a value the padding cannot hold (a fuzzer
                  * found 0.01e-50 written back as 1e-52, then read as 0
-                 * decimals) */
-                if (memchr (lx.tok, 'e', lx.tok_len) == NULL && memchr (lx.tok, 'E', lx.tok_len) == NULL
-                    && (decimals == -2 || d < decimals))
-                  decimals = d;
+                 * decimals). Only a value that would lower the setting is
+                 * looked at for an exponent (SQ_PERF) */
+                {
+                  int d = token_decimals (tok, tok_len, data + len);
+
+                  if ((decimals == -2 || d < decimals)
+                      && memchr (tok, 'e', tok_len) == NULL && memchr (tok, 'E', tok_len) == NULL)
+                    decimals = d;
+                }
               }
           }
         /* what stands between the last value and the line end */
-        if (layout_ok && n_values > 0)
+        if (layout_ok)
           {
-            gsize p = lx.pos;
+            gsize p = pos;
             while (p < len && (data[p] == ' ' || data[p] == '\t'))
               p++;
             if (trail == NULL)
               {
-                trail = data + lx.pos;
-                trail_len = p - lx.pos;
+                trail = data + pos;
+                trail_len = p - pos;
               }
-            else if (p - lx.pos != trail_len || memcmp (data + lx.pos, trail, trail_len) != 0)
+            else if (p - pos != trail_len || memcmp (data + pos, trail, trail_len) != 0)
               layout_ok = FALSE;
           }
 
-        for (guint j = 0; j < clip->n_joints; j++)
+        if (++in_block == block_frames || f + 1 == n_frames)
           {
-            JointInfo *info = &g_array_index (infos, JointInfo, j);
-            SqJoint *joint = &clip->joints[j];
-            double angles[3] = { 0, 0, 0 };
-            double pos[3] = { 0, 0, 0 };
-            guint8 mask = 0;
-            guint r = 0;
-
-            if (info->ch.n == 0)
-              continue;
-            for (guint c = 0; c < info->ch.n; c++)
-              {
-                int code = info->ch.codes[c];
-                double val = values[info->first_value + c];
-
-                if (code >= 3)
-                  angles[r++] = val;
-                else
-                  {
-                    pos[code] = val;
-                    mask |= 1u << code;
-                  }
-              }
-            if (info->ch.n_rot > 0)
-              {
-                SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-                SqKey *key = sq_track_append (rot, t);
-                double *alt = &rot->alt[(rot->n_keys - 1) * 4];
-
-                sq_euler_to_quat (angles, info->ch.rot_axes, info->ch.n_rot, key->v);
-                alt[0] = angles[0];
-                alt[1] = angles[1];
-                alt[2] = angles[2];
-                alt[3] = 0.0;
-              }
-            if (info->ch.n_pos > 0)
-              {
-                SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-                SqKey *key = sq_track_append (tr, t);
-
-                key->v[0] = pos[0];
-                key->v[1] = pos[1];
-                key->v[2] = pos[2];
-                key->v[3] = 0.0;
-                if (mask != SQ_PRESENT_ALL)
-                  {
-                    sq_track_ensure_present (tr);
-                    tr->present[tr->n_keys - 1] = mask;
-                  }
-              }
+            store_frames (plans, n_plans, block, n_values, in_block, f + 1 - (gint64) in_block, ft);
+            in_block = 0;
           }
       }
+    lx.pos = pos;
 
     if (layout_ok && sep != NULL)
       sq_props_set (clip->extra, "value-sep", bytes_variant (sep, sep_len));
@@ -860,6 +999,9 @@ bvh_read (GBytes              *bytes,
     if (!layout_ok)
       sq_props_set (clip->extra, "irregular-layout", g_variant_new_boolean (TRUE));
   }
+
+  if (memchr (data, '\0', motion_start) != NULL || memchr (data + lx.pos, '\0', len - lx.pos) != NULL)
+    return nul_error (data, len, error);
 
   /* what follows the last frame's line end (without values, the frames
    * are empty lines) */
@@ -1063,6 +1205,30 @@ append_vec3 (GString      *out,
     }
 }
 
+/* For each rotation key: whether its kept angles (SqTrack.alt) still
+ * convert to exactly its quaternion, so that they are written as they were
+ * read. Converted in batches (SQ_PERF: one at a time this was 30% of
+ * writing); sq_euler_to_quat_n gives the numbers sq_euler_to_quat does. */
+static guint8 *
+alt_still_exact (const SqTrack  *rot,
+                 const Channels *ch)
+{
+  guint8 *exact = g_new0 (guint8, MAX (rot->n_keys, 1));
+  double back[64 * 4];
+
+  if (rot->alt == NULL)
+    return exact;
+  for (gsize k0 = 0; k0 < rot->n_keys; k0 += 64)
+    {
+      gsize m = MIN (64, rot->n_keys - k0);
+
+      sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, ch->rot_axes, ch->n_rot, back, 4, m);
+      for (gsize i = 0; i < m; i++)
+        exact[k0 + i] = memcmp (&back[i * 4], rot->keys[k0 + i].v, 4 * sizeof (double)) == 0;
+    }
+  return exact;
+}
+
 static GBytes *
 bvh_write_with_layout (const SqClip        *clip,
                        const SqSaveOptions *options G_GNUC_UNUSED,
@@ -1236,9 +1402,10 @@ bvh_write_with_layout (const SqClip        *clip,
     gint64 last = -1;
     guint negative = 0;
     g_autofree double *values = NULL;
-    gsize n_values = 0;
+    gsize n_values = 0, block_frames;
     guint not_numbers = 0;
     g_autofree guint *lost_axis = g_new0 (guint, n);
+    g_autofree guint8 **alt_exact = g_new0 (guint8 *, n);
 
     for (gsize w = 0; w < n; w++)
       for (guint c = 0; c < 2; c++)
@@ -1410,7 +1577,20 @@ bvh_write_with_layout (const SqClip        *clip,
     }
 
     /* the frames */
-    values = g_new0 (double, MAX (n_values, 1));
+    /* the values of a block of frames, up to 256 KB */
+    block_frames = CLAMP (32768 / MAX (n_values, 1), 1, 256);
+    /* room for about what the frames take, so the text is not copied as it
+     * grows (SQ_PERF); the pages the text does not reach are never touched */
+    {
+      gsize keep = out->len;
+
+      g_string_set_size (out, keep + (gsize) n_frames * (n_values * (decimals + 6) + 2));
+      g_string_truncate (out, keep);
+    }
+    values = g_new0 (double, block_frames * MAX (n_values, 1));
+    for (gsize w = 0; w < n; w++)
+      if (chans[w].n_rot > 0 && clip->joints[order[w]].tracks[SQ_CHANNEL_ROTATION].alt != NULL)
+        alt_exact[w] = alt_still_exact (&clip->joints[order[w]].tracks[SQ_CHANNEL_ROTATION], &chans[w]);
     {
       const char *sep, *trail;
       gsize sep_len, trail_len;
@@ -1423,73 +1603,86 @@ bvh_write_with_layout (const SqClip        *clip,
       if (trail == NULL || !all_blank (trail, trail_len, 0))
         trail = "", trail_len = 0;
 
-      for (gint64 f = 0; f < n_frames; f++)
+      /* a block of frames at a time: its values joint by joint, each track
+       * read in order, then its lines (SQ_PERF: frame by frame, reading
+       * every joint's tracks at once missed the cache) */
+      for (gint64 f0 = 0; f0 < n_frames; f0 += (gint64) block_frames)
         {
-          double t = (double) f * ft;
-          gsize v = 0;
+          gint64 f1 = MIN (n_frames, f0 + (gint64) block_frames);
+          gsize v0 = 0;
 
-          g_string_append (out, eol);
           for (gsize w = 0; w < n; w++)
             {
               const SqJoint *joint = &clip->joints[order[w]];
               const Channels *ch = &chans[w];
-              double angles[3] = { 0, 0, 0 };
-              double pos[4] = { 0, 0, 0, 0 };
-              guint r = 0;
 
               if (ch->n == 0)
                 continue;
-              if (ch->n_rot > 0)
+              for (gint64 f = f0; f < f1; f++)
                 {
-                  const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-                  GArray *kp = kept[w * 2], *st = steps[w * 2];
-                  gsize *cur = &cursor[w * 2];
-                  gboolean have = FALSE;
+                  double t = (double) f * ft;
+                  double angles[3] = { 0, 0, 0 };
+                  double pos[4] = { 0, 0, 0, 0 };
+                  double *row = &values[(gsize) (f - f0) * n_values + v0];
+                  guint r = 0;
 
-                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                  if (ch->n_rot > 0)
                     {
-                      gsize k = g_array_index (kp, gsize, *cur);
-                      const double *q = rot->keys[k].v;
+                      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+                      GArray *kp = kept[w * 2], *st = steps[w * 2];
+                      gsize *cur = &cursor[w * 2];
+                      gboolean have = FALSE;
 
-                      (*cur)++;
-                      if (rot->alt != NULL)
+                      if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
                         {
-                          double back[4];
-                          sq_euler_to_quat (&rot->alt[k * 4], ch->rot_axes, ch->n_rot, back);
-                          if (memcmp (back, q, sizeof back) == 0)
+                          gsize k = g_array_index (kp, gsize, *cur);
+                          const double *q = rot->keys[k].v;
+
+                          (*cur)++;
+                          if (alt_exact[w] != NULL && alt_exact[w][k])
                             {
                               memcpy (angles, &rot->alt[k * 4], sizeof angles);
                               have = TRUE;
                             }
+                          if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                            lost_axis[w]++;
                         }
-                      if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                        lost_axis[w]++;
+                      else if (rot->n_keys > 0)
+                        {
+                          double q[4];
+                          sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, q);
+                          if (!sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                            lost_axis[w]++;
+                        }
                     }
-                  else if (rot->n_keys > 0)
+                  if (ch->n_pos > 0)
                     {
-                      double q[4];
-                      sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, q);
-                      if (!sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                        lost_axis[w]++;
-                    }
-                }
-              if (ch->n_pos > 0)
-                {
-                  const SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-                  GArray *kp = kept[w * 2 + 1], *st = steps[w * 2 + 1];
-                  gsize *cur = &cursor[w * 2 + 1];
+                      const SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+                      GArray *kp = kept[w * 2 + 1], *st = steps[w * 2 + 1];
+                      gsize *cur = &cursor[w * 2 + 1];
 
-                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
-                    {
-                      memcpy (pos, tr->keys[g_array_index (kp, gsize, *cur)].v, sizeof pos);
-                      (*cur)++;
+                      if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                        {
+                          memcpy (pos, tr->keys[g_array_index (kp, gsize, *cur)].v, sizeof pos);
+                          (*cur)++;
+                        }
+                      else if (tr->n_keys > 0)
+                        sq_track_sample (tr, SQ_CHANNEL_TRANSLATION, t, pos);
                     }
-                  else if (tr->n_keys > 0)
-                    sq_track_sample (tr, SQ_CHANNEL_TRANSLATION, t, pos);
+                  for (guint c = 0; c < ch->n; c++)
+                    row[c] = ch->codes[c] >= 3 ? angles[r++] : pos[ch->codes[c]];
                 }
-              for (guint c = 0; c < ch->n; c++)
+              v0 += ch->n;
+            }
+
+          for (gint64 f = f0; f < f1; f++)
+            {
+              const double *row = &values[(gsize) (f - f0) * n_values];
+
+              g_string_append (out, eol);
+              for (gsize v = 0; v < n_values; v++)
                 {
-                  double val = ch->codes[c] >= 3 ? angles[r++] : pos[ch->codes[c]];
+                  double val = row[v];
 
                   if (!isfinite (val))
                     {
@@ -1497,12 +1690,16 @@ bvh_write_with_layout (const SqClip        *clip,
                       not_numbers++;
                     }
                   if (v > 0)
-                    g_string_append_len (out, sep, sep_len);
+                    {
+                      if (sep_len == 1)
+                        g_string_append_c (out, sep[0]);
+                      else
+                        g_string_append_len (out, sep, sep_len);
+                    }
                   _sq_append_number (out, val, decimals);
-                  v++;
                 }
+              g_string_append_len (out, trail, trail_len);
             }
-          g_string_append_len (out, trail, trail_len);
         }
       if (final_eol || n_frames == 0)
         g_string_append (out, eol);
@@ -1519,6 +1716,8 @@ bvh_write_with_layout (const SqClip        *clip,
         g_array_unref (kept[i]);
         g_array_unref (steps[i]);
       }
+    for (gsize w = 0; w < n; w++)
+      g_free (alt_exact[w]);
   }
 
   p = props_bytes (clip->extra, "tail", &len);
@@ -1532,7 +1731,8 @@ bvh_write_with_layout (const SqClip        *clip,
       g_string_append_len (out, p, len);
     }
 
-  return g_bytes_new (out->str, out->len);
+  /* the text itself, not a copy of it (SQ_PERF) */
+  return g_string_free_to_bytes (g_steal_pointer (&out));
 }
 
 /* ---- fields -------------------------------------------------------------- */
