@@ -1054,10 +1054,11 @@ round_digits (double   a,
 }
 
 /* "%.*g" of a finite nonzero double with `prec` (15..17) significant digits,
- * without printf, or "" when that text would not read back as v; FALSE
- * when the digits are not certain (an inexact rounding tie, or a power of
- * ten beyond what the extended format holds exactly). */
-static gboolean
+ * without printf: returns its length, or 0 ("") when that text would not
+ * read back as v, or -1 when the digits are not certain (an inexact
+ * rounding tie, or a power of ten beyond what the extended format holds
+ * exactly). */
+static int
 format_g (char   *buf,
           double  v,
           int     prec,
@@ -1079,7 +1080,7 @@ format_g (char   *buf,
   for (guint tries = 0; tries < 4; tries++)
     {
       if (!round_digits (a, prec - 1 - e, &d))
-        return FALSE;
+        return -1;
       if (d >= hi)
         e++;
       else if (d < lo)
@@ -1089,7 +1090,7 @@ format_g (char   *buf,
           guint64 below;
 
           if (!round_digits (a, prec - e, &below))
-            return FALSE;
+            return -1;
           if (below < hi)
             {
               d = below;
@@ -1101,7 +1102,7 @@ format_g (char   *buf,
         break;
     }
   if (d < lo || d >= hi)
-    return FALSE;
+    return -1;
   /* does the text read back as v? Its value is d · 10^(e - prec + 1),
    * computed as the parser would (Clinger, or the extended path) */
   {
@@ -1109,11 +1110,11 @@ format_g (char   *buf,
     double back;
 
     if (!scale_pow10 (d, sc, &back))
-      return FALSE;
+      return -1;
     if (back != a)
       {
         *buf = '\0';         /* exact digits, but not the shortest: try more */
-        return TRUE;
+        return 0;
       }
   }
   put_digits (digits + prec, d, prec);
@@ -1161,7 +1162,7 @@ format_g (char   *buf,
       o += nd;
     }
   *o = '\0';
-  return TRUE;
+  return (int) (o - buf);
 }
 
 /* The same text as sq_format_double (the shortest of "%.15g" … "%.17g"
@@ -1179,11 +1180,10 @@ _sq_append_shortest (GString *s,
 
       for (int prec = 15; prec <= 17; prec++)
         {
-          gsize len;
+          int len = format_g (buf, v, prec, e);
 
-          if (!format_g (buf, v, prec, e))
+          if (len < 0)
             break;
-          len = strlen (buf);
           /* "" when these digits do not read back (format_g checked the
            * digits' value as the parser computes it) */
           if (len > 0)
@@ -1196,7 +1196,7 @@ _sq_append_shortest (GString *s,
                   g_string_truncate (s, at);
                 }
               memcpy (s->str + s->len, buf, sizeof buf);
-              s->len += len;
+              s->len += (gsize) len;
               s->str[s->len] = '\0';
               return;
             }

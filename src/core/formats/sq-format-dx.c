@@ -1405,7 +1405,7 @@ dx_write (const SqClip        *clip,
                     g_string_append_c (out, ',');
                   append_value (out, val[n]);
                 }
-              g_string_append (out, i + 1 < end ? ";;,\r\n" : ";;;\r\n");
+              g_string_append_len (out, i + 1 < end ? ";;,\r\n" : ";;;\r\n", 5);
             }
           g_string_append (out, "    }\r\n");
           last = MAX (last, (double) g_array_index (steps, gint64, end - 1) / tps);
