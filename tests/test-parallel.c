@@ -82,10 +82,58 @@ test_split (void)
   _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
 }
 
+/* The pages of ranges made present while this thread writes them: every
+ * byte ends as written, whatever the order */
+static void
+test_prefault (void)
+{
+  const gsize n = 5, size = 3u << 20;
+  void *ranges[7];
+  gsize sizes[7];
+  SqPrefault *pf;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      sizes[i] = size + i * 4097 - i;
+      ranges[i] = (guint8 *) g_malloc (size + i * 4097) + i;
+    }
+  ranges[5] = NULL;                 /* skipped */
+  sizes[5] = 100;
+  ranges[6] = ranges[0];            /* no whole page: nothing */
+  sizes[6] = 10;
+  _sq_parallel_set_limits (1, 4);
+  pf = _sq_prefault_start (1, ranges, sizes, 7);
+  _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  if (pf == NULL && g_get_num_processors () > 1)
+    g_test_message ("no prefaulting here (MADV_POPULATE_WRITE unsupported?)");
+  for (gsize off = 0; off < size; off += 997)
+    for (gsize i = 0; i < n; i++)
+      ((guint8 *) ranges[i])[off] = (guint8) (off * 7 + i);
+  _sq_prefault_finish (pf);
+  for (gsize off = 0; off < size; off += 997)
+    for (gsize i = 0; i < n; i++)
+      g_assert_cmpuint (((guint8 *) ranges[i])[off], ==, (guint8) (off * 7 + i));
+  for (gsize i = 0; i < n; i++)
+    g_free ((guint8 *) ranges[i] - i);
+
+  /* stopped early; a small file or small ranges: not started */
+  ranges[0] = g_malloc (64u << 20);
+  sizes[0] = 64u << 20;
+  _sq_parallel_set_limits (1, 4);
+  pf = _sq_prefault_start (1, ranges, sizes, 1);
+  _sq_prefault_finish (pf);
+  _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  g_assert_null (_sq_prefault_start (1000, ranges, sizes, 1));
+  g_assert_null (_sq_prefault_start (SQ_PARALLEL_MIN_BYTES, ranges, (gsize[]) { 4096 }, 1));
+  g_free (ranges[0]);
+  _sq_prefault_finish (NULL);
+}
+
 /* ---- readers ------------------------------------------------------------------- */
 
-/* Reads `bytes` on one thread and on four; the clips must be equal, warnings
- * included, and save back alike. */
+/* Reads `bytes` on one thread and on four (which also makes the pages of
+ * the keys present on another thread while they are read, for any size);
+ * the clips must be equal, warnings included, and save back alike. */
 static void
 assert_same_both_ways (GBytes *bytes)
 {
@@ -130,7 +178,7 @@ assert_same_both_ways (GBytes *bytes)
 static void
 test_corpus (void)
 {
-  const char *dirs[] = { "seq-binary", "sl-anim" };
+  const char *dirs[] = { "seq-binary", "sl-anim", "bvh", "dx-anim" };
   guint n = 0;
 
   if (tu_corpus_dir () == NULL)
@@ -199,6 +247,18 @@ test_big_seq (void)
   g_assert_cmpuint (clip->warnings->len, ==, 1);
   g_assert_nonnull (strstr (clip->warnings->pdata[0], "joint17"));
   g_assert_cmpfloat (clip->joints[39].tracks[SQ_CHANNEL_ROTATION].keys[11999].v[1], ==, (float) 11999 / 12000);
+
+  /* the same keys as text SEQ and BVH, read with the pages made present
+   * ahead */
+  {
+    g_autoptr(GBytes) text = tu_save (clip, "seq-text", NULL);
+    g_autoptr(GBytes) bvh = tu_save (clip, "bvh", NULL);
+
+    g_assert_cmpuint (g_bytes_get_size (text), >, SQ_PARALLEL_MIN_BYTES);
+    assert_same_both_ways (text);
+    g_assert_cmpuint (g_bytes_get_size (bvh), >, SQ_PARALLEL_MIN_BYTES);
+    assert_same_both_ways (bvh);
+  }
 
   assert_same_both_ways (repeated);
   _sq_parallel_set_limits (1, 4);
@@ -296,6 +356,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/parallel/split", test_split);
+  g_test_add_func ("/parallel/prefault", test_prefault);
   g_test_add_func ("/parallel/corpus", test_corpus);
   g_test_add_func ("/parallel/big-seq", test_big_seq);
   g_test_add_func ("/parallel/big-anim", test_big_anim);

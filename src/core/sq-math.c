@@ -366,7 +366,8 @@ sq_euler_to_quat (const double *angles,
  * 2x faster (SQ_PERF). Every copy rounds each operation the same way, as
  * ISO C mode (c_std=c11) keeps GCC from fusing multiplies and adds, so all
  * give the same bits (test-bvh compares them with sq_euler_to_quat). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && defined(__linux__) \
+    && !defined(__SANITIZE_THREAD__)     /* the resolver runs before ThreadSanitizer is set up */
 #define SQ_EULER_CLONES __attribute__ ((target_clones ("avx512f", "avx2", "default")))
 #else
 #define SQ_EULER_CLONES

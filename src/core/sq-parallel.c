@@ -15,6 +15,9 @@
 
 #include "config.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "sq-parallel.h"
 
 #define SQ_PARALLEL_MAX_THREADS 4
@@ -97,4 +100,97 @@ _sq_parallel_items (gsize        n_items,
   for (guint t = 1; t < n_threads; t++)
     if (threads[t] != NULL)
       g_thread_join (threads[t]);
+}
+
+/* ---- prefaulting ---------------------------------------------------------- */
+
+/* a step of a range at a time, looking for the stop between them */
+#define PREFAULT_STEP (256u << 10)
+/* below this many bytes in all, the thread costs more than it saves */
+#define PREFAULT_MIN  (1u << 20)
+
+/* The ranges are fixed when the thread starts, and the thread's only other
+ * input is the atomic stop (so that thread checkers see every access
+ * ordered by the thread's start and join). */
+struct _SqPrefault
+{
+  GThread *thread;
+  gint     stop;              /* atomic */
+  gsize    n;
+  guint8 **start;             /* page-aligned */
+  gsize   *size;              /* whole pages */
+};
+
+static gpointer
+prefault_run (gpointer data)
+{
+#ifdef MADV_POPULATE_WRITE
+  SqPrefault *pf = data;
+
+  for (gsize i = 0; i < pf->n; i++)
+    for (gsize done = 0; done < pf->size[i]; done += PREFAULT_STEP)
+      {
+        if (g_atomic_int_get (&pf->stop))
+          return NULL;
+        if (madvise (pf->start[i] + done, MIN ((gsize) PREFAULT_STEP, pf->size[i] - done), MADV_POPULATE_WRITE) != 0)
+          return NULL;        /* not supported here, or no memory: the reader faults them itself */
+      }
+#endif
+  return NULL;
+}
+
+SqPrefault *
+_sq_prefault_start (gsize         input_size,
+                    void * const *ranges,
+                    const gsize  *sizes,
+                    gsize         n)
+{
+#ifdef MADV_POPULATE_WRITE
+  SqPrefault *pf;
+  long page = sysconf (_SC_PAGESIZE);
+  gsize total = 0;
+
+  for (gsize i = 0; i < n; i++)
+    total += sizes[i];
+  if (input_size < min_bytes || total < MIN (min_bytes, (gsize) PREFAULT_MIN)
+      || g_get_num_processors () < 2 || max_threads == 1 || page <= 0 || (page & (page - 1)) != 0)
+    return NULL;
+  pf = g_new0 (SqPrefault, 1);
+  pf->start = g_new (guint8 *, MAX (n, 1));
+  pf->size = g_new (gsize, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      /* the whole pages inside the range */
+      guintptr a = ((guintptr) ranges[i] + (gsize) page - 1) & ~(guintptr) (page - 1);
+      guintptr b = ((guintptr) ranges[i] + sizes[i]) & ~(guintptr) (page - 1);
+
+      if (ranges[i] == NULL || b <= a)
+        continue;
+      pf->start[pf->n] = (guint8 *) a;
+      pf->size[pf->n] = b - a;
+      pf->n++;
+    }
+  pf->thread = g_thread_try_new ("sq-prefault", prefault_run, pf, NULL);
+  if (pf->thread == NULL)
+    {
+      _sq_prefault_finish (pf);
+      return NULL;
+    }
+  return pf;
+#else
+  return NULL;
+#endif
+}
+
+void
+_sq_prefault_finish (SqPrefault *pf)
+{
+  if (pf == NULL)
+    return;
+  g_atomic_int_set (&pf->stop, 1);
+  if (pf->thread != NULL)
+    g_thread_join (pf->thread);
+  g_free (pf->start);
+  g_free (pf->size);
+  g_free (pf);
 }

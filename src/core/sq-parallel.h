@@ -25,6 +25,26 @@ void _sq_parallel_items (gsize        n_items,
                          SqItemFunc   func,
                          gpointer     data);
 
+/* Making freshly allocated memory present ahead of a reader that fills it:
+ * the kernel clears each page on its first write, a large part of reading
+ * a big file; a second thread asks for the pages first (MADV_POPULATE_WRITE,
+ * which changes no byte, so the reader may write anywhere meanwhile). */
+typedef struct _SqPrefault SqPrefault;
+
+/* Starts on `n` ranges (in their order) for a read of `input_size` bytes,
+ * or NULL when it is not worth it (a file under SQ_PARALLEL_MIN_BYTES,
+ * ranges under a megabyte in all, one processor) or not possible here.
+ * NULL ranges are skipped. The ranges must stay allocated until
+ * _sq_prefault_finish. */
+SqPrefault *_sq_prefault_start  (gsize         input_size,
+                                 void * const *ranges,
+                                 const gsize  *sizes,
+                                 gsize         n);
+/* Stops (what is left is not needed any more) and waits; NULL is fine. */
+void        _sq_prefault_finish (SqPrefault   *prefault);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPrefault, _sq_prefault_finish)
+
 /* For tests: the threshold instead of SQ_PARALLEL_MIN_BYTES (G_MAXSIZE: never
  * split), and the most threads to use (0: the processors, up to four). */
 void _sq_parallel_set_limits (gsize min_bytes,

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 
 #include "sq-math.h"
+#include "sq-parallel.h"
 #include "sq-private.h"
 
 #define BVH_MAX_DEPTH 256
@@ -769,6 +770,7 @@ bvh_read (GBytes              *bytes,
 {
   g_autoptr(SqClip) clip = sq_clip_new ();
   g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
+  g_autoptr(SqPrefault) prefault = NULL;    /* stopped before the clip goes */
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
   guint max_joints = options->max_joints ? options->max_joints : 65536;
@@ -866,6 +868,31 @@ bvh_read (GBytes              *bytes,
             sq_track_ensure_present (plan->pos);
         }
     }
+
+  /* the keys' pages made present on another thread while the frames are
+   * read (sq-parallel.h); stopped before the tracks can go */
+  {
+    g_autoptr(GPtrArray) ranges = g_ptr_array_new ();
+    g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+    for (guint j = 0; j < n_plans; j++)
+      {
+        SqTrack *t[2] = { plans[j].rot, plans[j].pos };
+
+        for (guint i = 0; i < 2; i++)
+          if (t[i] != NULL)
+            {
+              gsize size = t[i]->alloc * sizeof (SqKey);
+
+              g_ptr_array_add (ranges, t[i]->keys);
+              g_array_append_val (sizes, size);
+              size = t[i]->alloc * 4 * sizeof (double);
+              g_ptr_array_add (ranges, t[i]->alt);     /* may be NULL */
+              g_array_append_val (sizes, size);
+            }
+      }
+    prefault = _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
+  }
 
   {
     /* the values of a block of frames, stored in the tracks joint by joint
@@ -989,6 +1016,7 @@ bvh_read (GBytes              *bytes,
           }
       }
     lx.pos = pos;
+    g_clear_pointer (&prefault, _sq_prefault_finish);
 
     if (layout_ok && sep != NULL)
       sq_props_set (clip->extra, "value-sep", bytes_variant (sep, sep_len));

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "sq-math.h"
+#include "sq-parallel.h"
 #include "sq-private.h"
 
 static gboolean
@@ -349,6 +350,9 @@ seq_text_read (GBytes              *bytes,
   g_autoptr(SqClip) clip = sq_clip_new ();
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
+  /* each limb's keys made present on another thread while its lines are
+   * read (sq-parallel.h); stopped before the clip goes */
+  g_autoptr(SqPrefault) prefault = NULL;
   SqLines lines;
   Assign assigns[8];
   guint n_assign;
@@ -496,6 +500,15 @@ seq_text_read (GBytes              *bytes,
           sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], frames);
           sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], frames);
           sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+          {
+            SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION], *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+            void *ranges[3] = { rot->keys, rot->alt, pos->keys };
+            gsize sizes[3] = { rot->alloc * sizeof (SqKey), rot->alloc * 4 * sizeof (double),
+                               pos->alloc * sizeof (SqKey) };
+
+            _sq_prefault_finish (prefault);
+            prefault = _sq_prefault_start (len, ranges, sizes, 3);
+          }
           keys_left = frames;
           limbs_seen++;
           continue;
