@@ -175,6 +175,37 @@ assert_same_both_ways (GBytes *bytes)
   }
 }
 
+/* Every writer gives the same bytes and losses on one thread and on four */
+static void
+assert_writes_alike (const SqClip *clip)
+{
+  gsize n_formats;
+  const SqFormat * const *formats = sq_formats (&n_formats);
+
+  for (gsize f = 0; f < n_formats; f++)
+    {
+      SqSaveOptions opts = { .no_source_copy = TRUE };
+      g_autoptr(GPtrArray) losses1 = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) losses4 = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) out1 = NULL, out4 = NULL;
+      g_autoptr(GError) error1 = NULL, error4 = NULL;
+
+      if (!sq_format_can_write (formats[f]))
+        continue;
+      _sq_parallel_set_limits (G_MAXSIZE, 1);
+      out1 = sq_save_bytes (clip, formats[f], &opts, losses1, &error1);
+      _sq_parallel_set_limits (1, 4);
+      out4 = sq_save_bytes (clip, formats[f], &opts, losses4, &error4);
+      _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+      g_assert_true ((out1 == NULL) == (out4 == NULL));
+      if (out1 != NULL)
+        g_assert_true (g_bytes_equal (out1, out4));
+      g_assert_cmpuint (losses1->len, ==, losses4->len);
+      for (guint i = 0; i < losses1->len; i++)
+        g_assert_cmpstr (losses1->pdata[i], ==, losses4->pdata[i]);
+    }
+}
+
 static void
 test_corpus (void)
 {
@@ -193,7 +224,11 @@ test_corpus (void)
       for (guint i = 0; i < files->len; i++, n++)
         {
           g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+          g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+
           assert_same_both_ways (bytes);
+          if (clip != NULL && i % 4 == 0)
+            assert_writes_alike (clip);
         }
     }
   g_test_message ("%u corpus files read both ways", n);
@@ -248,6 +283,7 @@ test_big_seq (void)
   g_assert_nonnull (strstr (clip->warnings->pdata[0], "joint17"));
   g_assert_cmpfloat (clip->joints[39].tracks[SQ_CHANNEL_ROTATION].keys[11999].v[1], ==, (float) 11999 / 12000);
 
+  assert_writes_alike (clip);
   /* the same keys as text SEQ and BVH, read with the pages made present
    * ahead */
   {

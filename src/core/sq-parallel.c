@@ -102,6 +102,71 @@ _sq_parallel_items (gsize        n_items,
       g_thread_join (threads[t]);
 }
 
+/* ---- writers' parts ---------------------------------------------------------- */
+
+typedef struct
+{
+  SqPartFunc  func;
+  gpointer    data;
+  GString   **parts;
+  GPtrArray **losses;
+  const gsize *cost;          /* printed bytes × SQ_PARALLEL_PRINT_WEIGHT */
+} Parts;
+
+static void
+run_part (gsize    item,
+          gpointer data)
+{
+  Parts *p = data;
+
+  p->parts[item] = g_string_sized_new (p->cost[item] / SQ_PARALLEL_PRINT_WEIGHT + 64);
+  p->func (item, p->parts[item], p->losses != NULL ? p->losses[item] : NULL, p->data);
+}
+
+void
+_sq_parallel_parts (gsize        n_items,
+                    const gsize *cost,
+                    SqPartFunc   func,
+                    gpointer     data,
+                    GString     *out,
+                    GPtrArray   *losses)
+{
+  Parts p = { func, data, g_new0 (GString *, MAX (n_items, 1)), NULL, cost };
+  gsize total = 0;
+
+  if (losses != NULL)
+    {
+      p.losses = g_new (GPtrArray *, MAX (n_items, 1));
+      for (gsize i = 0; i < n_items; i++)
+        p.losses[i] = g_ptr_array_new ();
+    }
+  _sq_parallel_items (n_items, cost, run_part, &p);
+
+  for (gsize i = 0; i < n_items; i++)
+    total += p.parts[i]->len;
+  if (out->allocated_len - out->len <= total)
+    {
+      /* room once for all parts */
+      gsize len = out->len;
+      g_string_set_size (out, len + total + 1);
+      g_string_truncate (out, len);
+    }
+  for (gsize i = 0; i < n_items; i++)
+    {
+      g_string_append_len (out, p.parts[i]->str, p.parts[i]->len);
+      g_string_free (p.parts[i], TRUE);
+      if (p.losses != NULL)
+        {
+          /* the strings move over */
+          for (guint k = 0; k < p.losses[i]->len; k++)
+            g_ptr_array_add (losses, p.losses[i]->pdata[k]);
+          g_ptr_array_unref (p.losses[i]);
+        }
+    }
+  g_free (p.parts);
+  g_free (p.losses);
+}
+
 /* ---- prefaulting ---------------------------------------------------------- */
 
 /* a step of a range at a time, looking for the stop between them */

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 
 #include "sq-math.h"
+#include "sq-parallel.h"
 #include "sq-private.h"
 
 #define DX_MAX_DEPTH     256
@@ -1290,6 +1291,103 @@ write_ticks (GString      *out,
   g_string_append (out, "}\r\n");
 }
 
+/* One joint's Animation block: the joints of a large clip are written on
+ * several threads, then put together in order (sq-parallel.h) */
+typedef struct
+{
+  const SqClip *clip;
+  guint32       tps;
+  double       *last;         /* out: per joint, the time of its last key written */
+} AnimationsWrite;
+
+static void
+write_animation (gsize      j,
+                 GString   *out,
+                 GPtrArray *losses,
+                 gpointer   data)
+{
+  AnimationsWrite *w = data;
+  guint32 tps = w->tps;
+  const SqJoint *joint = &w->clip->joints[j];
+  GVariant *v;
+  static const SqChannel order[3] = { SQ_CHANNEL_ROTATION, SQ_CHANNEL_SCALE, SQ_CHANNEL_TRANSLATION };
+  static const guint types[3] = { 0, 1, 2 };
+  const char *what[3] = { _("rotation"), _("scale"), _("position") };
+
+  g_string_append (out, "  Animation ");
+  if ((v = sq_props_get (joint->extra, "animation_name")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
+    {
+      append_name (out, g_variant_get_string (v, NULL), _("the Animation name"), losses);
+      g_string_append_c (out, ' ');
+    }
+  g_string_append (out, "{\r\n    {");
+  append_name (out, joint->name, _("joint"), losses);
+  g_string_append (out, "}\r\n");
+  if ((v = sq_props_get (joint->extra, "animation_options")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(uu)")))
+    {
+      guint32 a, b;
+      g_variant_get (v, "(uu)", &a, &b);
+      g_string_append_printf (out, "    AnimationOptions {\r\n      %u;\r\n      %u;\r\n    }\r\n", a, b);
+    }
+
+  for (guint c = 0; c < 3; c++)
+    {
+      const SqTrack *track = &joint->tracks[order[c]];
+      g_autoptr(GArray) kept = NULL;
+      g_autoptr(GArray) steps = NULL;
+      guint nvals = order[c] == SQ_CHANNEL_ROTATION ? 4 : 3;
+      guint first = 0, end, bad = 0;
+
+      if (track->n_keys == 0)
+        continue;
+      kept = _sq_track_to_grid (track, tps, 0, tps, joint->name, what[c], &steps, losses);
+      while (first < steps->len && g_array_index (steps, gint64, first) < 0)
+        first++;
+      end = first;
+      while (end < steps->len && g_array_index (steps, gint64, end) <= G_MAXUINT32)
+        end++;
+      if (first > 0 || end < steps->len)
+        _sq_loss (losses, _("joint “%s”: %u %s keys before time 0 or beyond tick 4294967295 left out"),
+                  joint->name, first + (steps->len - end), what[c]);
+      if (end == first)
+        continue;
+
+      g_string_append_printf (out, "    AnimationKey {\r\n      %u;\r\n      %u;\r\n", types[c], end - first);
+      for (guint i = first; i < end; i++)
+        {
+          const SqKey *key = &track->keys[g_array_index (kept, gsize, i)];
+          double val[4];
+
+          memcpy (val, key->v, sizeof val);
+          for (guint n = 0; n < nvals; n++)
+            if (!isfinite (val[n]))
+              {
+                val[n] = order[c] == SQ_CHANNEL_SCALE ? 1.0 : (order[c] == SQ_CHANNEL_ROTATION && n == 0) ? 1.0 : 0.0;
+                bad++;
+              }
+          /* "      %" G_GINT64_FORMAT ";%u;" without printf */
+          g_string_append_len (out, "      ", 6);
+          _sq_append_int64 (out, g_array_index (steps, gint64, i));
+          g_string_append_c (out, ';');
+          _sq_append_int64 (out, nvals);
+          g_string_append_c (out, ';');
+          for (guint n = 0; n < nvals; n++)
+            {
+              if (n > 0)
+                g_string_append_c (out, ',');
+              append_value (out, val[n]);
+            }
+          g_string_append_len (out, i + 1 < end ? ";;,\r\n" : ";;;\r\n", 5);
+        }
+      g_string_append (out, "    }\r\n");
+      w->last[j] = MAX (w->last[j], (double) g_array_index (steps, gint64, end - 1) / tps);
+      if (bad > 0)
+        _sq_loss (losses, _("joint “%s”: %u %s values that are not numbers written as 0 or 1"),
+                  joint->name, bad, what[c]);
+    }
+  g_string_append (out, "  }\r\n");
+}
+
 static GBytes *
 dx_write (const SqClip        *clip,
           const SqSaveOptions *options G_GNUC_UNUSED,
@@ -1335,86 +1433,20 @@ dx_write (const SqClip        *clip,
   if (!at_top)
     write_ticks (out, clip, tps, 1, losses);
 
-  for (gsize j = 0; j < clip->n_joints; j++)
-    {
-      const SqJoint *joint = &clip->joints[j];
-      static const SqChannel order[3] = { SQ_CHANNEL_ROTATION, SQ_CHANNEL_SCALE, SQ_CHANNEL_TRANSLATION };
-      static const guint types[3] = { 0, 1, 2 };
-      const char *what[3] = { _("rotation"), _("scale"), _("position") };
+  {
+    AnimationsWrite w = { clip, tps, g_new0 (double, MAX (clip->n_joints, 1)) };
+    g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
 
-      g_string_append (out, "  Animation ");
-      if ((v = sq_props_get (joint->extra, "animation_name")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
-        {
-          append_name (out, g_variant_get_string (v, NULL), _("the Animation name"), losses);
-          g_string_append_c (out, ' ');
-        }
-      g_string_append (out, "{\r\n    {");
-      append_name (out, joint->name, _("joint"), losses);
-      g_string_append (out, "}\r\n");
-      if ((v = sq_props_get (joint->extra, "animation_options")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(uu)")))
-        {
-          guint32 a, b;
-          g_variant_get (v, "(uu)", &a, &b);
-          g_string_append_printf (out, "    AnimationOptions {\r\n      %u;\r\n      %u;\r\n    }\r\n", a, b);
-        }
-
-      for (guint c = 0; c < 3; c++)
-        {
-          const SqTrack *track = &joint->tracks[order[c]];
-          g_autoptr(GArray) kept = NULL;
-          g_autoptr(GArray) steps = NULL;
-          guint nvals = order[c] == SQ_CHANNEL_ROTATION ? 4 : 3;
-          guint first = 0, end, bad = 0;
-
-          if (track->n_keys == 0)
-            continue;
-          kept = _sq_track_to_grid (track, tps, 0, tps, joint->name, what[c], &steps, losses);
-          while (first < steps->len && g_array_index (steps, gint64, first) < 0)
-            first++;
-          end = first;
-          while (end < steps->len && g_array_index (steps, gint64, end) <= G_MAXUINT32)
-            end++;
-          if (first > 0 || end < steps->len)
-            _sq_loss (losses, _("joint “%s”: %u %s keys before time 0 or beyond tick 4294967295 left out"),
-                      joint->name, first + (steps->len - end), what[c]);
-          if (end == first)
-            continue;
-
-          g_string_append_printf (out, "    AnimationKey {\r\n      %u;\r\n      %u;\r\n", types[c], end - first);
-          for (guint i = first; i < end; i++)
-            {
-              const SqKey *key = &track->keys[g_array_index (kept, gsize, i)];
-              double val[4];
-
-              memcpy (val, key->v, sizeof val);
-              for (guint n = 0; n < nvals; n++)
-                if (!isfinite (val[n]))
-                  {
-                    val[n] = order[c] == SQ_CHANNEL_SCALE ? 1.0 : (order[c] == SQ_CHANNEL_ROTATION && n == 0) ? 1.0 : 0.0;
-                    bad++;
-                  }
-              /* "      %" G_GINT64_FORMAT ";%u;" without printf */
-              g_string_append_len (out, "      ", 6);
-              _sq_append_int64 (out, g_array_index (steps, gint64, i));
-              g_string_append_c (out, ';');
-              _sq_append_int64 (out, nvals);
-              g_string_append_c (out, ';');
-              for (guint n = 0; n < nvals; n++)
-                {
-                  if (n > 0)
-                    g_string_append_c (out, ',');
-                  append_value (out, val[n]);
-                }
-              g_string_append_len (out, i + 1 < end ? ";;,\r\n" : ";;;\r\n", 5);
-            }
-          g_string_append (out, "    }\r\n");
-          last = MAX (last, (double) g_array_index (steps, gint64, end - 1) / tps);
-          if (bad > 0)
-            _sq_loss (losses, _("joint “%s”: %u %s values that are not numbers written as 0 or 1"),
-                      joint->name, bad, what[c]);
-        }
-      g_string_append (out, "  }\r\n");
-    }
+    /* about 96 bytes a key (four numbers of up to 17 digits) */
+    for (gsize j = 0; j < clip->n_joints; j++)
+      costs[j] = 96 * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+                                                  + clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys
+                                                  + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+    _sq_parallel_parts (clip->n_joints, costs, write_animation, &w, out, losses);
+    for (gsize j = 0; j < clip->n_joints; j++)
+      last = MAX (last, w.last[j]);
+    g_free (w.last);
+  }
   g_string_append (out, "}\r\n");
 
   if (clip->duration > last + 1e-9)

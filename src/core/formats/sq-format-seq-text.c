@@ -628,26 +628,142 @@ sanitize_name (GByteArray *name)
   return changed;
 }
 
+/* One limb's lines of the text SEQ writer: the limbs of a large clip are
+ * written on several threads, then put together in order (sq-parallel.h) */
+typedef struct
+{
+  const SqClip *clip;
+  GPtrArray    *limb_lines;   /* GArray of Line per limb */
+  GArray       *limb_index;   /* joint index per limb */
+  gint64        duration_ms;
+} LimbsWrite;
+
+static void
+write_limb (gsize      l,
+            GString   *out,
+            GPtrArray *losses,
+            gpointer   data)
+{
+  LimbsWrite *lw = data;
+  const SqClip *clip = lw->clip;
+  gint64 duration_ms = lw->duration_ms;
+  GArray *lines = lw->limb_lines->pdata[l];
+  const SqJoint *joint = &clip->joints[g_array_index (lw->limb_index, gsize, l)];
+  const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+  const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+  const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
+  g_autoptr(GByteArray) name = g_byte_array_new ();
+  guint not_numbers = 0;
+
+  if (lines->len == 1)
+    {
+      Line extra = { .ms = duration_ms, .idx = { -1, -1, -1 } };
+      g_array_append_val (lines, extra);
+      _sq_loss (losses, _("joint “%s”: a key at %" PRId64 " ms is added, holding the pose (text SEQ needs two)"),
+                joint->name, duration_ms);
+    }
+
+  if (!_sq_utf8_to_latin1 (joint->name, name))
+    _sq_loss (losses, _("joint “%s”: characters outside Latin-1 are written as “?”"), joint->name);
+  if (sanitize_name (name))
+    {
+      g_autofree char *written = _sq_latin1_to_utf8 (name->data, name->len);
+      _sq_loss (losses, _("joint “%s”: the name cannot stand in a text SEQ limb header as it is; written as “%s”"),
+                joint->name, written);
+    }
+  g_string_append_len (out, (const char *) name->data, name->len);
+  g_string_append_printf (out, " frames=%u\r\n", lines->len);
+
+  for (guint k = 0; k < lines->len; k++)
+    {
+      Line *ln = &g_array_index (lines, Line, k);
+      double t = ln->ms / 1000.0;
+      gssize ri = ln->idx[0];
+      gboolean have_alt = FALSE;
+
+      if (ri >= 0)
+        {
+          memcpy (ln->rot, rot->keys[ri].v, sizeof ln->rot);
+          if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
+            {
+              double q[4];
+              sq_axis_angle_to_quat (&rot->alt[ri * 4], q);
+              if (memcmp (q, ln->rot, sizeof q) == 0)
+                {
+                  memcpy (ln->aa, &rot->alt[ri * 4], sizeof ln->aa);
+                  have_alt = TRUE;
+                }
+            }
+        }
+      else
+        sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, ln->rot);
+      if (!have_alt)
+        sq_quat_to_axis_angle (ln->rot, ln->aa);
+      /* text SEQ has no way to write a value that is not a number */
+      if (!isfinite (ln->aa[0] + ln->aa[1] + ln->aa[2] + ln->aa[3]))
+        {
+          static const double none[4] = { 0, 0, 1, 0 };
+          memcpy (ln->aa, none, sizeof none);
+          not_numbers++;
+        }
+      if (ln->idx[1] >= 0)
+        memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
+      else
+        sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
+
+      for (guint c = 0; c < 3; c++)
+        if (!isfinite (ln->pos[c]))
+          {
+            ln->pos[c] = 0.0;
+            not_numbers++;
+          }
+      _sq_append_int64 (out, ln->ms);
+      for (guint c = 0; c < 3; c++)
+        {
+          g_string_append_c (out, ' ');
+          _sq_append_number (out, ln->aa[c], 6);
+        }
+      g_string_append_c (out, ' ');
+      _sq_append_number (out, ln->aa[3], 4);
+      for (guint c = 0; c < 3; c++)
+        {
+          g_string_append_c (out, ' ');
+          _sq_append_number (out, ln->pos[c], 4);
+        }
+      if (scl->n_keys > 0)
+        {
+          if (ln->idx[2] >= 0)
+            memcpy (ln->scale, scl->keys[ln->idx[2]].v, sizeof ln->scale);
+          else
+            sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
+          for (guint c = 0; c < 3; c++)
+            if (!isfinite (ln->scale[c]))
+              {
+                ln->scale[c] = 1.0;
+                not_numbers++;
+              }
+          for (guint c = 0; c < 3; c++)
+            {
+              g_string_append_c (out, ' ');
+              _sq_append_number (out, ln->scale[c], 4);
+            }
+        }
+      g_string_append (out, "\r\n");
+    }
+  if (not_numbers > 0)
+    _sq_loss (losses, _("joint “%s”: %u values that are not numbers (NaN or infinite) written as no rotation, 0 or 1"),
+              joint->name, not_numbers);
+}
+
 static GBytes *
 seq_text_write (const SqClip        *clip,
                 const SqSaveOptions *options G_GNUC_UNUSED,
                 GPtrArray           *losses,
                 GError             **error)
 {
-  g_autoptr(GString) body = NULL;
   GString *out;
   gint64 duration_ms;
-  guint n_limbs = 0;
   double d = floor (clip->duration * 1000.0 + 0.5);
-  gsize expect = 4096;
-
-  /* room for every line up front: about 90 bytes a line, one line per key
-   * of the joint's busiest channel */
-  for (gsize j = 0; j < clip->n_joints; j++)
-    expect += 96 * MAX (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys,
-                        MAX (clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys,
-                             clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys));
-  body = g_string_sized_new (expect);
 
   if (!(d >= 0 && d < G_MAXINT32))
     {
@@ -753,123 +869,20 @@ seq_text_write (const SqClip        *clip,
         _sq_loss (losses, _("the duration of 0 ms is set to 33 ms (one frame): text SEQ needs a key after 0"));
       }
 
-    for (guint l = 0; l < limb_lines->len; l++)
-      {
-        GArray *lines = limb_lines->pdata[l];
-        const SqJoint *joint = &clip->joints[g_array_index (limb_index, gsize, l)];
-        const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-        const SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-        const SqTrack *scl = &joint->tracks[SQ_CHANNEL_SCALE];
-        g_autoptr(GByteArray) name = g_byte_array_new ();
-        guint not_numbers = 0;
+    {
+      LimbsWrite lw = { clip, limb_lines, limb_index, duration_ms };
+      g_autofree gsize *costs = g_new (gsize, MAX (limb_lines->len, 1));
 
-        if (lines->len == 1)
-          {
-            Line extra = { .ms = duration_ms, .idx = { -1, -1, -1 } };
-            g_array_append_val (lines, extra);
-            _sq_loss (losses, _("joint “%s”: a key at %" PRId64 " ms is added, holding the pose (text SEQ needs two)"),
-                      joint->name, duration_ms);
-          }
-
-        if (!_sq_utf8_to_latin1 (joint->name, name))
-          _sq_loss (losses, _("joint “%s”: characters outside Latin-1 are written as “?”"), joint->name);
-        if (sanitize_name (name))
-          {
-            g_autofree char *written = _sq_latin1_to_utf8 (name->data, name->len);
-            _sq_loss (losses, _("joint “%s”: the name cannot stand in a text SEQ limb header as it is; written as “%s”"),
-                      joint->name, written);
-          }
-        g_string_append_len (body, (const char *) name->data, name->len);
-        g_string_append_printf (body, " frames=%u\r\n", lines->len);
-
-        for (guint k = 0; k < lines->len; k++)
-          {
-            Line *ln = &g_array_index (lines, Line, k);
-            double t = ln->ms / 1000.0;
-            gssize ri = ln->idx[0];
-            gboolean have_alt = FALSE;
-
-            if (ri >= 0)
-              {
-                memcpy (ln->rot, rot->keys[ri].v, sizeof ln->rot);
-                if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
-                  {
-                    double q[4];
-                    sq_axis_angle_to_quat (&rot->alt[ri * 4], q);
-                    if (memcmp (q, ln->rot, sizeof q) == 0)
-                      {
-                        memcpy (ln->aa, &rot->alt[ri * 4], sizeof ln->aa);
-                        have_alt = TRUE;
-                      }
-                  }
-              }
-            else
-              sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, ln->rot);
-            if (!have_alt)
-              sq_quat_to_axis_angle (ln->rot, ln->aa);
-            /* text SEQ has no way to write a value that is not a number */
-            if (!isfinite (ln->aa[0] + ln->aa[1] + ln->aa[2] + ln->aa[3]))
-              {
-                static const double none[4] = { 0, 0, 1, 0 };
-                memcpy (ln->aa, none, sizeof none);
-                not_numbers++;
-              }
-            if (ln->idx[1] >= 0)
-              memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
-            else
-              sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
-
-            for (guint c = 0; c < 3; c++)
-              if (!isfinite (ln->pos[c]))
-                {
-                  ln->pos[c] = 0.0;
-                  not_numbers++;
-                }
-            _sq_append_int64 (body, ln->ms);
-            for (guint c = 0; c < 3; c++)
-              {
-                g_string_append_c (body, ' ');
-                _sq_append_number (body, ln->aa[c], 6);
-              }
-            g_string_append_c (body, ' ');
-            _sq_append_number (body, ln->aa[3], 4);
-            for (guint c = 0; c < 3; c++)
-              {
-                g_string_append_c (body, ' ');
-                _sq_append_number (body, ln->pos[c], 4);
-              }
-            if (scl->n_keys > 0)
-              {
-                if (ln->idx[2] >= 0)
-                  memcpy (ln->scale, scl->keys[ln->idx[2]].v, sizeof ln->scale);
-                else
-                  sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
-                for (guint c = 0; c < 3; c++)
-                  if (!isfinite (ln->scale[c]))
-                    {
-                      ln->scale[c] = 1.0;
-                      not_numbers++;
-                    }
-                for (guint c = 0; c < 3; c++)
-                  {
-                    g_string_append_c (body, ' ');
-                    _sq_append_number (body, ln->scale[c], 4);
-                  }
-              }
-            g_string_append (body, "\r\n");
-          }
-        if (not_numbers > 0)
-          _sq_loss (losses, _("joint “%s”: %u values that are not numbers (NaN or infinite) written as no rotation, 0 or 1"),
-                    joint->name, not_numbers);
-        n_limbs++;
-      }
+      for (guint l = 0; l < limb_lines->len; l++)
+        costs[l] = 96 * SQ_PARALLEL_PRINT_WEIGHT * (gsize) ((GArray *) limb_lines->pdata[l])->len;
+      out = g_string_sized_new (4096);
+      if (sq_props_get_bool (clip->extra, "bom", FALSE))
+        g_string_append (out, "\xef\xbb\xbf");
+      g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" PRId64 "\r\n", limb_lines->len, duration_ms);
+      _sq_parallel_parts (limb_lines->len, costs, write_limb, &lw, out, losses);
+    }
   }
 
-  out = g_string_sized_new (body->len + 64);
-  if (sq_props_get_bool (clip->extra, "bom", FALSE))
-    g_string_append (out, "\xef\xbb\xbf");
-  g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" PRId64 "\r\n", n_limbs, duration_ms);
-  g_string_append_len (out, body->str, body->len);
   return g_string_free_to_bytes (out);
 }
 
