@@ -1080,6 +1080,44 @@ write_constraints (GByteArray   *out,
     }
 }
 
+/* One joint's block: the joints of a large clip are encoded on several
+ * threads (quantising is about as slow as printing text), each with a state
+ * of its own, then put together in order (sq-parallel.h) */
+typedef struct
+{
+  const WriteState *st;
+  WriteState       *states;   /* out: per joint, its counts */
+} JointsWrite;
+
+static void
+write_joint (gsize      j,
+             GString   *part,
+             GPtrArray *losses,
+             gpointer   data)
+{
+  JointsWrite *jw = data;
+  WriteState *st = &jw->states[j];
+  const SqClip *clip = jw->st->clip;
+  const SqJoint *joint = &clip->joints[j];
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (strlen (joint->name) + 13
+                                                      + SL_KEY_SIZE * (joint->tracks[SQ_CHANNEL_ROTATION].n_keys
+                                                                       + joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys));
+
+  *st = *jw->st;
+  st->losses = losses;
+  st->requantised = st->clamped = st->nonfinite = 0;
+  put_cstring (out, joint->name, st->own ? sq_props_get (joint->extra, "name-bytes") : NULL);
+  put_le32 (out, (guint32) (gint32) sq_props_get_int (joint->extra, "priority",
+                                                      (gint32) sq_props_get_int (clip->extra, "priority",
+                                                                                 SL_DEFAULT_PRIORITY)));
+  write_track (st, out, joint, SQ_CHANNEL_ROTATION);
+  write_track (st, out, joint, SQ_CHANNEL_TRANSLATION);
+  if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+    _sq_loss (losses, _("joint “%s”: %zu scale keys dropped (Second Life animations have no scale)"),
+              joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
+  g_string_append_len (part, (const char *) out->data, out->len);
+}
+
 static GBytes *
 sl_write (const SqClip        *clip,
           const SqSaveOptions *options G_GNUC_UNUSED,
@@ -1141,18 +1179,24 @@ sl_write (const SqClip        *clip,
     }
   put_le32 (out, (guint32) clip->n_joints);
 
-  for (gsize j = 0; j < clip->n_joints; j++)
-    {
-      const SqJoint *joint = &clip->joints[j];
+  {
+    JointsWrite jw = { &st, g_new0 (WriteState, MAX (clip->n_joints, 1)) };
+    g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
+    g_autoptr(GString) joints = g_string_new (NULL);
 
-      put_cstring (out, joint->name, own ? sq_props_get (joint->extra, "name-bytes") : NULL);
-      put_le32 (out, (guint32) (gint32) sq_props_get_int (joint->extra, "priority", (gint32) sq_props_get_int (x, "priority", SL_DEFAULT_PRIORITY)));
-      write_track (&st, out, joint, SQ_CHANNEL_ROTATION);
-      write_track (&st, out, joint, SQ_CHANNEL_TRANSLATION);
-      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
-        _sq_loss (losses, _("joint “%s”: %zu scale keys dropped (Second Life animations have no scale)"),
-                  joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
-    }
+    for (gsize j = 0; j < clip->n_joints; j++)
+      costs[j] = SL_KEY_SIZE * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+                                                          + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+    _sq_parallel_parts (clip->n_joints, costs, write_joint, &jw, joints, losses);
+    g_byte_array_append (out, (const guint8 *) joints->str, joints->len);
+    for (gsize j = 0; j < clip->n_joints; j++)
+      {
+        st.requantised += jw.states[j].requantised;
+        st.clamped += jw.states[j].clamped;
+        st.nonfinite += jw.states[j].nonfinite;
+      }
+    g_free (jw.states);
+  }
   write_constraints (out, clip, own, losses);
 
   /* raw leftovers are only this format's own */
