@@ -304,20 +304,6 @@ test_big_seq (void)
   g_assert_nonnull (strstr (error->message, "joint33"));
 }
 
-static void
-le16 (GByteArray *b, guint v)
-{
-  guint8 x[2] = { v & 0xff, (v >> 8) & 0xff };
-  g_byte_array_append (b, x, 2);
-}
-
-static void
-le32 (GByteArray *b, guint32 v)
-{
-  guint8 x[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
-  g_byte_array_append (b, x, 4);
-}
-
 /* An .anim above the threshold: 10 joints, 60,000 rotation and position
  * keys each (9.6 MB); joint 2's rotations hold a code 32768 (kept codes),
  * joint 4's positions are out of order. */
@@ -331,28 +317,28 @@ test_big_anim (void)
   float duration = 60.0f;
   guint32 bits;
 
-  le16 (b, 1);
-  le16 (b, 0);
-  le32 (b, 3);
+  tu_le16 (b, 1);
+  tu_le16 (b, 0);
+  tu_le32 (b, 3);
   memcpy (&bits, &duration, 4);
-  le32 (b, bits);
+  tu_le32 (b, bits);
   g_byte_array_append (b, (const guint8 *) "", 1);
-  le32 (b, 0);
-  le32 (b, bits);
-  le32 (b, 1);
-  le32 (b, 0);
-  le32 (b, 0);
-  le32 (b, 1);
-  le32 (b, n_joints);
+  tu_le32 (b, 0);
+  tu_le32 (b, bits);
+  tu_le32 (b, 1);
+  tu_le32 (b, 0);
+  tu_le32 (b, 0);
+  tu_le32 (b, 1);
+  tu_le32 (b, n_joints);
   for (guint j = 0; j < n_joints; j++)
     {
       g_autofree char *name = g_strdup_printf ("mJoint%u", j);
 
       g_byte_array_append (b, (const guint8 *) name, strlen (name) + 1);
-      le32 (b, 3);
+      tu_le32 (b, 3);
       for (int channel = 0; channel < 2; channel++)
         {
-          le32 (b, n_keys);
+          tu_le32 (b, n_keys);
           for (guint k = 0; k < n_keys; k++)
             {
               guint t = k;
@@ -364,14 +350,14 @@ test_big_anim (void)
               /* 32768 only where the test wants it */
               x = x == 32768 ? 32769 : x;
               y = y == 32768 ? 32769 : y;
-              le16 (b, t);
-              le16 (b, j == 2 && channel == 0 && k == 700 ? 32768 : x);
-              le16 (b, y);
-              le16 (b, 32767);
+              tu_le16 (b, t);
+              tu_le16 (b, j == 2 && channel == 0 && k == 700 ? 32768 : x);
+              tu_le16 (b, y);
+              tu_le16 (b, 32767);
             }
         }
     }
-  le32 (b, 0);
+  tu_le32 (b, 0);
   bytes = g_byte_array_free_to_bytes (b);
 
   g_assert_cmpuint (g_bytes_get_size (bytes), >, SQ_PARALLEL_MIN_BYTES);

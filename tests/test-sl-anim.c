@@ -12,27 +12,13 @@
 
 #define KNOWN_FILE "0f86e355-dd31-a61c-fdb0-3a96b9aad05f.dat"
 
-/* little-endian builders for hand-made files */
-static void
-le16 (GByteArray *b, guint v)
-{
-  guint8 x[2] = { v & 0xff, (v >> 8) & 0xff };
-  g_byte_array_append (b, x, 2);
-}
-
-static void
-le32 (GByteArray *b, guint32 v)
-{
-  guint8 x[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
-  g_byte_array_append (b, x, 4);
-}
-
+/* little-endian builders for hand-made files: tu_le16, tu_le32 */
 static void
 lef (GByteArray *b, float f)
 {
   guint32 bits;
   memcpy (&bits, &f, 4);
-  le32 (b, bits);
+  tu_le32 (b, bits);
 }
 
 static void
@@ -44,18 +30,18 @@ cstr (GByteArray *b, const char *s)
 static void
 header (GByteArray *b, guint version, guint sub, float duration, guint32 n_joints)
 {
-  le16 (b, version);
-  le16 (b, sub);
-  le32 (b, 4);
+  tu_le16 (b, version);
+  tu_le16 (b, sub);
+  tu_le32 (b, 4);
   lef (b, duration);
   cstr (b, "");
   lef (b, 0);
   lef (b, duration);
-  le32 (b, 1);
+  tu_le32 (b, 1);
   lef (b, 0.5f);
   lef (b, 0.5f);
-  le32 (b, 0);
-  le32 (b, n_joints);
+  tu_le32 (b, 0);
+  tu_le32 (b, n_joints);
 }
 
 static GBytes *
@@ -249,7 +235,7 @@ test_huge_counts (void)
     g_autoptr(GBytes) bytes = NULL;
 
     header (b, 1, 0, 1.0f, 0xfffffff0u);
-    le32 (b, 0);
+    tu_le32 (b, 0);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_LIMIT_EXCEEDED);
   }
@@ -260,10 +246,10 @@ test_huge_counts (void)
 
     header (b, 1, 0, 1.0f, 1);
     cstr (b, "mPelvis");
-    le32 (b, 4);
-    le32 (b, 0x7ffffff0u);
-    le32 (b, 0);
-    le32 (b, 0);
+    tu_le32 (b, 4);
+    tu_le32 (b, 0x7ffffff0u);
+    tu_le32 (b, 0);
+    tu_le32 (b, 0);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_LIMIT_EXCEEDED);
   }
@@ -274,10 +260,10 @@ test_huge_counts (void)
 
     header (b, 1, 0, 1.0f, 1);
     cstr (b, "mPelvis");
-    le32 (b, 4);
-    le32 (b, 0xffffffffu);
-    le32 (b, 0);
-    le32 (b, 0);
+    tu_le32 (b, 4);
+    tu_le32 (b, 0xffffffffu);
+    tu_le32 (b, 0);
+    tu_le32 (b, 0);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_BAD_VALUE);
   }
@@ -287,7 +273,7 @@ test_huge_counts (void)
     g_autoptr(GBytes) bytes = NULL;
 
     header (b, 1, 0, 1.0f, 0);
-    le32 (b, 5);
+    tu_le32 (b, 5);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_LIMIT_EXCEEDED);
   }
@@ -298,7 +284,7 @@ test_huge_counts (void)
     g_autoptr(SqClip) clip = NULL;
 
     header (b, 1, 0, 1.0f, 0);
-    le32 (b, 0x10000000u);
+    tu_le32 (b, 0x10000000u);
     bytes = g_byte_array_free_to_bytes (b);
     clip = tu_load_ok (bytes);
     g_assert_cmpuint (clip->warnings->len, ==, 1);
@@ -310,7 +296,7 @@ test_huge_counts (void)
     g_autoptr(GBytes) bytes = NULL;
 
     header (b, 2, 0, 1.0f, 0);
-    le32 (b, 0);
+    tu_le32 (b, 0);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_UNSUPPORTED);
   }
@@ -319,7 +305,7 @@ test_huge_counts (void)
     g_autoptr(GBytes) bytes = NULL;
 
     header (b, 1, 0, NAN, 0);
-    le32 (b, 0);
+    tu_le32 (b, 0);
     bytes = g_byte_array_free_to_bytes (b);
     assert_error_with_offset (bytes, SQ_ERROR_BAD_VALUE);
   }
@@ -337,14 +323,14 @@ test_unsorted_keys (void)
 
   header (b, 1, 0, 2.0f, 1);
   cstr (b, "mHead");
-  le32 (b, 4);
-  le32 (b, 3);
-  le16 (b, 65535); le16 (b, 40000); le16 (b, 32767); le16 (b, 32767);
-  le16 (b, 0); le16 (b, 32767); le16 (b, 30000); le16 (b, 32767);
-  le16 (b, 0); le16 (b, 32767); le16 (b, 32767); le16 (b, 20000);
-  le32 (b, 1);
-  le16 (b, 100); le16 (b, 0); le16 (b, 65535); le16 (b, 32768);
-  le32 (b, 0);
+  tu_le32 (b, 4);
+  tu_le32 (b, 3);
+  tu_le16 (b, 65535); tu_le16 (b, 40000); tu_le16 (b, 32767); tu_le16 (b, 32767);
+  tu_le16 (b, 0); tu_le16 (b, 32767); tu_le16 (b, 30000); tu_le16 (b, 32767);
+  tu_le16 (b, 0); tu_le16 (b, 32767); tu_le16 (b, 32767); tu_le16 (b, 20000);
+  tu_le32 (b, 1);
+  tu_le16 (b, 100); tu_le16 (b, 0); tu_le16 (b, 65535); tu_le16 (b, 32768);
+  tu_le32 (b, 0);
   bytes = g_byte_array_free_to_bytes (b);
 
   clip = tu_load_ok (bytes);
@@ -392,10 +378,10 @@ test_every_code (void)
 
         header (b, 1, 0, durations[d], 1);
         cstr (b, "mHead");
-        le32 (b, 4);
+        tu_le32 (b, 4);
         for (int channel = 0; channel < 2; channel++)
           {
-            le32 (b, (guint32) n);
+            tu_le32 (b, (guint32) n);
             for (gsize k = 0; k < n; k++)
               {
                 /* times 0…65535 in order; values run through every code */
@@ -407,13 +393,13 @@ test_every_code (void)
                     y = y == 32768 ? 32767 : y;
                     z = z == 32768 ? 32767 : z;
                   }
-                le16 (b, (guint) k);
-                le16 (b, x);
-                le16 (b, y);
-                le16 (b, z);
+                tu_le16 (b, (guint) k);
+                tu_le16 (b, x);
+                tu_le16 (b, y);
+                tu_le16 (b, z);
               }
           }
-        le32 (b, 0);
+        tu_le32 (b, 0);
         bytes = g_byte_array_free_to_bytes (b);
 
         /* the format named: durations beyond an hour do not look like .anim */
@@ -448,13 +434,13 @@ test_old_variant (void)
 
   header (b, 0, 1, 1.0f, 1);
   cstr (b, "mPelvis");
-  le32 (b, 3);
-  le32 (b, 2);
+  tu_le32 (b, 3);
+  tu_le32 (b, 2);
   lef (b, 0); lef (b, 90); lef (b, 0); lef (b, 0);
   lef (b, 1); lef (b, 0); lef (b, 0); lef (b, 90);
-  le32 (b, 1);
+  tu_le32 (b, 1);
   lef (b, 0.5f); lef (b, 1); lef (b, 2); lef (b, -3);
-  le32 (b, 0);
+  tu_le32 (b, 0);
   bytes = g_byte_array_free_to_bytes (b);
 
   clip = tu_load_ok (bytes);

@@ -17,6 +17,22 @@ tu_be32 (GByteArray *b,
 }
 
 void
+tu_le16 (GByteArray *b,
+         guint       v)
+{
+  guint8 x[2] = { v & 0xff, (v >> 8) & 0xff };
+  g_byte_array_append (b, x, 2);
+}
+
+void
+tu_le32 (GByteArray *b,
+         guint32     v)
+{
+  guint8 x[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
+  g_byte_array_append (b, x, 4);
+}
+
+void
 tu_be16 (GByteArray *b,
          guint16     v)
 {

@@ -10,6 +10,8 @@
 
 /* Big-endian byte builder for hand-made binary SEQ files */
 void        tu_be32       (GByteArray *b, guint32 v);
+void        tu_le16       (GByteArray *b, guint v);
+void        tu_le32       (GByteArray *b, guint32 v);
 void        tu_be16       (GByteArray *b, guint16 v);
 void        tu_f32        (GByteArray *b, float v);
 void        tu_name       (GByteArray *b, const char *latin1);

@@ -314,26 +314,15 @@ code_scale_init (CodeScale *cs, double duration)
   cs->pos = SL_U16MAX / (2.0 * SL_POS_RANGE);
 }
 
-/* The codes a key of version 1.0 writes back as when no codes are kept:
- * those that decode to exactly the key, if there are any. */
+/* Do these codes of version 1.0 decode to exactly the key? */
 static gboolean
-key_exact_codes (const SqKey     *key,
-                 SqChannel        channel,
-                 const CodeScale *cs,
-                 double           duration,
-                 guint            codes[4])
+codes_decode_to (const guint  codes[4],
+                 const SqKey *key,
+                 SqChannel    channel,
+                 double       duration)
 {
   double v[4];
 
-  codes[0] = exact_time_code (key->time, cs->time);
-  if (channel == SQ_CHANNEL_ROTATION)
-    for (int c = 1; c < 4; c++)
-      codes[c] = exact_value_code (key->v[c], cs->rot, SL_ROT_RANGE);
-  else
-    for (int c = 1; c < 4; c++)
-      codes[c] = exact_value_code (key->v[c - 1], cs->pos, SL_POS_RANGE);
-  if ((codes[0] | codes[1] | codes[2] | codes[3]) >= SL_NO_CODE)
-    return FALSE;
   if (code_to_time (codes[0], duration) != key->time)
     return FALSE;
   if (channel == SQ_CHANNEL_ROTATION)
@@ -345,6 +334,27 @@ key_exact_codes (const SqKey     *key,
       v[3] = key->v[3];
     }
   return memcmp (v, key->v, sizeof v) == 0;
+}
+
+/* The codes a key of version 1.0 writes back as when no codes are kept:
+ * those that decode to exactly the key, if there are any. */
+static gboolean
+key_exact_codes (const SqKey     *key,
+                 SqChannel        channel,
+                 const CodeScale *cs,
+                 double           duration,
+                 guint            codes[4])
+{
+  codes[0] = exact_time_code (key->time, cs->time);
+  if (channel == SQ_CHANNEL_ROTATION)
+    for (int c = 1; c < 4; c++)
+      codes[c] = exact_value_code (key->v[c], cs->rot, SL_ROT_RANGE);
+  else
+    for (int c = 1; c < 4; c++)
+      codes[c] = exact_value_code (key->v[c - 1], cs->pos, SL_POS_RANGE);
+  if ((codes[0] | codes[1] | codes[2] | codes[3]) >= SL_NO_CODE)
+    return FALSE;
+  return codes_decode_to (codes, key, channel, duration);
 }
 
 /* ---- the old 0.1 variant: Euler degrees, mayaQ(x, y, z, ZYX) --------------- */
@@ -879,20 +889,9 @@ key_codes (WriteState    *st,
           ok = FALSE;
       if (ok)
         {
-          double v[4];
-
           for (int c = 0; c < 4; c++)
             codes[c] = (guint) alt[c];
-          if (channel == SQ_CHANNEL_ROTATION)
-            rotation_from_codes (codes[1], codes[2], codes[3], v);
-          else
-            {
-              for (int c = 0; c < 3; c++)
-                v[c] = code_to_value (codes[c + 1], SL_POS_RANGE);
-              v[3] = key->v[3];
-            }
-          if (code_to_time (codes[0], st->duration) == key->time
-              && memcmp (v, key->v, sizeof v) == 0)
+          if (codes_decode_to (codes, key, channel, st->duration))
             return;
         }
     }
