@@ -162,7 +162,8 @@ loc_axis_at (const LocAxis *axis,
     }
   {
     const LocKey *a = &axis->keys[lo], *b = &axis->keys[hi];
-    double t = (double) (frame - a->frame) / (double) (b->frame - a->frame);
+    /* in 64 bits: frames span the whole int32 range (a fuzzer found 1 - -2147483647) */
+    double t = (double) ((gint64) frame - a->frame) / (double) ((gint64) b->frame - a->frame);
     return a->value + (b->value - a->value) * t;
   }
 }
