@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [FILE…]
+ *   sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [--decode] [FILE…]
  *
  * Without FILEs it generates deterministic files of each writable format at
  * each size (a clip of 40 joints with random rotations and root locations,
@@ -97,6 +97,10 @@ measure (gboolean (*op) (gpointer), gpointer data, guint runs)
 
 /* --only read|write: one side alone, for profiling */
 static gboolean only_read, only_write;
+/* --decode: a read also asks for every key once (packed tracks, see
+ * SqKeyCodec, decode keys when they are asked for) */
+static gboolean decode_all;
+static volatile double decode_sink;
 
 typedef struct
 {
@@ -112,6 +116,19 @@ op_read (gpointer data)
   SqClip *clip = sq_load_bytes (job->bytes, NULL, job->format, NULL, NULL);
   if (clip == NULL)
     return FALSE;
+  if (decode_all)
+    {
+      double sum = 0;
+
+      for (gsize j = 0; j < clip->n_joints; j++)
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+            {
+              SqKey key = sq_track_key (&clip->joints[j].tracks[c], k);
+              sum += key.time + key.v[0] + key.v[1] + key.v[2] + key.v[3];
+            }
+      decode_sink = sum;
+    }
   sq_clip_free (clip);
   return TRUE;
 }
@@ -280,9 +297,11 @@ main (int    argc,
           only_read = strcmp (argv[i], "read") == 0;
           only_write = strcmp (argv[i], "write") == 0;
         }
+      else if (strcmp (argv[i], "--decode") == 0)
+        decode_all = TRUE;
       else if (strcmp (argv[i], "--help") == 0)
         {
-          printf ("Usage: sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [FILE…]\n");
+          printf ("Usage: sequin-bench [--sizes 10k,1m,50m] [--runs N] [--write-dir DIR] [--only read|write] [--clock wall|cpu] [--decode] [FILE…]\n");
           return 0;
         }
       else

@@ -32,8 +32,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       {
         const SqTrack *t = &clip->joints[j].tracks[c];
-        if (t->n_keys > 0 && t->keys[t->n_keys - 1].time > last)
-          last = t->keys[t->n_keys - 1].time;
+        if (t->n_keys > 0 && sq_track_time (t, t->n_keys - 1) > last)
+          last = sq_track_time (t, t->n_keys - 1);
       }
 
   for (gsize f = 0; f < n_formats; f++)

@@ -190,16 +190,16 @@ test_known_answer (void)
   rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   g_assert_cmpuint (pos->n_keys, ==, 2);
   g_assert_cmpuint (rot->n_keys, ==, 2);
-  g_assert_cmpfloat (pos->keys[0].v[0], ==, 1.0);
-  g_assert_cmpfloat (pos->keys[0].v[1], ==, 43.5);
-  g_assert_cmpfloat (pos->keys[0].v[2], ==, -2.0);
-  g_assert_cmpfloat (rot->keys[1].time, ==, 0.041667);
+  g_assert_cmpfloat (sq_track_key (pos, 0).v[0], ==, 1.0);
+  g_assert_cmpfloat (sq_track_key (pos, 0).v[1], ==, 43.5);
+  g_assert_cmpfloat (sq_track_key (pos, 0).v[2], ==, -2.0);
+  g_assert_cmpfloat (sq_track_time (rot, 1), ==, 0.041667);
   axis_matrix (2, 10, M);
   axis_matrix (0, 20, A);
   mat_mul (M, A, M);
   axis_matrix (1, 30, A);
   mat_mul (M, A, M);
-  quat_matrix (rot->keys[0].v, R);
+  quat_matrix (sq_track_key (rot, 0).v, R);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       g_assert_cmpfloat_with_epsilon (R[i][j], M[i][j], 1e-14);
@@ -212,10 +212,10 @@ test_known_answer (void)
     double x = cz * sx * cy - sz * cx * sy;
     double y = cz * cx * sy + sz * sx * cy;
     double z = sz * cx * cy + cz * sx * sy;
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[0], w, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[1], x, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[2], y, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[3], z, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[0], w, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[1], x, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[2], y, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[3], z, 1e-15);
   }
   g_assert_nonnull (rot->alt);
   g_assert_cmpfloat (rot->alt[0], ==, 10.0);
@@ -228,17 +228,17 @@ test_known_answer (void)
   h = sqrt (0.5);
   {
     double c = cos (-G_PI / 8), s = sin (-G_PI / 8);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[0], h * c, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[1], h * c, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[2], h * s, 1e-15);
-    g_assert_cmpfloat_with_epsilon (rot->keys[0].v[3], h * s, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[0], h * c, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[1], h * c, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[2], h * s, 1e-15);
+    g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[3], h * s, 1e-15);
   }
   g_assert_null (clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION].keys);
 
   /* lThigh: a Y position only */
   pos = &clip->joints[2].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (pos->n_keys, ==, 2);
-  g_assert_cmpfloat (pos->keys[0].v[1], ==, 0.5);
+  g_assert_cmpfloat (sq_track_key (pos, 0).v[1], ==, 0.5);
   g_assert_nonnull (pos->present);
   g_assert_cmpuint (pos->present[0], ==, SQ_PRESENT_Y);
 
@@ -273,7 +273,7 @@ test_line_ends_and_loose_numbers (void)
   g_assert_cmpuint (rot->n_keys, ==, 3);
   g_assert_cmpfloat (rot->alt[4], ==, -0.5);
   g_assert_cmpfloat (rot->alt[6], ==, 50.0);
-  g_assert_cmpfloat (rot->keys[2].time, ==, 2 * 0.0083333);
+  g_assert_cmpfloat (sq_track_time (rot, 2), ==, 2 * 0.0083333);
 
   /* written back with CR line ends and its own frame time text */
   out = tu_save (clip, "bvh", NULL);
@@ -367,13 +367,13 @@ assert_clips_close (const SqClip *a,
           g_assert_cmpuint (ta->n_keys, ==, tb->n_keys);
           for (gsize k = 0; k < ta->n_keys; k++)
             {
-              g_assert_cmpfloat_with_epsilon (ta->keys[k].time, tb->keys[k].time, 1e-9);
+              g_assert_cmpfloat_with_epsilon (sq_track_time (ta, k), sq_track_time (tb, k), 1e-9);
               if (c == SQ_CHANNEL_ROTATION)
-                assert_same_rotation (ta->keys[k].v, tb->keys[k].v, 1e-12);
+                assert_same_rotation (sq_track_key (ta, k).v, sq_track_key (tb, k).v, 1e-12);
               else
                 for (int i = 0; i < 3; i++)
-                  g_assert_cmpfloat_with_epsilon (ta->keys[k].v[i], tb->keys[k].v[i],
-                                                  1e-6 * MAX (1.0, fabs (ta->keys[k].v[i])));
+                  g_assert_cmpfloat_with_epsilon (sq_track_key (ta, k).v[i], sq_track_key (tb, k).v[i],
+                                                  1e-6 * MAX (1.0, fabs (sq_track_key (ta, k).v[i])));
             }
         }
     }
@@ -449,11 +449,11 @@ test_edit_uses_quaternion (void)
   static const int xzy[3] = { 0, 2, 1 };
 
   /* a new value: the alt no longer matches, the Euler angles are recomputed */
-  sq_euler_to_quat (ang, xzy, 3, rot->keys[1].v);
+  sq_euler_to_quat (ang, xzy, 3, sq_track_unpack (rot)[1].v);
   clip->generation++;
   out = tu_save (clip, "bvh", NULL);
   back = tu_load_ok (out);
-  assert_same_rotation (back->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[1].v, rot->keys[1].v, 1e-14);
+  assert_same_rotation (sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_ROTATION], 1).v, sq_track_key (rot, 1).v, 1e-14);
   g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[4], 12.5, 1e-6);
   g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[5], -33.25, 1e-6);
   g_assert_cmpfloat_with_epsilon (back->joints[1].tracks[SQ_CHANNEL_ROTATION].alt[6], 140.0, 1e-6);
@@ -490,8 +490,8 @@ test_conversions (void)
   g_assert_cmpstr (back->joints[0].name, ==, "hip");   /* pelvis, in Second Life's BVH names */
   g_assert_cmpfloat_with_epsilon (back->fps, 30.0, 1e-9);
   /* frame 0 keeps the rotation, sampled or keyed */
-  assert_same_rotation (back->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[0].v,
-                        from_seq->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[0].v, 1e-12);
+  assert_same_rotation (sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_ROTATION], 0).v,
+                        sq_track_key (&from_seq->joints[1].tracks[SQ_CHANNEL_ROTATION], 0).v, 1e-12);
   {
     /* and the second write is the first */
     g_autoptr(GBytes) twice = tu_save (back, "bvh", NULL);
@@ -717,8 +717,8 @@ assert_exact_round_trip (const char *text,
           double q[4];
 
           sq_euler_to_quat (&rot->alt[k * 4], axes, n_rot, q);
-          g_assert_cmpmem (q, sizeof q, rot->keys[k].v, sizeof q);
-          g_assert_cmpfloat (rot->keys[k].time, ==, (double) k * ft);
+          g_assert_cmpmem (q, sizeof q, sq_track_key (rot, k).v, sizeof q);
+          g_assert_cmpfloat (sq_track_time (rot, k), ==, (double) k * ft);
         }
     }
   return clip;

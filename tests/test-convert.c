@@ -274,8 +274,8 @@ test_walk_names (void)
   /* the pelvis location: AW (x, y, z) metres → SL (z, x, y) */
   {
     gssize a = sq_clip_find_joint (anim, "mPelvis"), w = sq_clip_find_joint (walk, "pelvis");
-    const SqKey *ka = &anim->joints[a].tracks[SQ_CHANNEL_TRANSLATION].keys[0];
-    const SqKey *kw = &walk->joints[w].tracks[SQ_CHANNEL_TRANSLATION].keys[0];
+    const SqKey ka_value = sq_track_key (&anim->joints[a].tracks[SQ_CHANNEL_TRANSLATION], 0), *ka = &ka_value;
+    const SqKey kw_value = sq_track_key (&walk->joints[w].tracks[SQ_CHANNEL_TRANSLATION], 0), *kw = &kw_value;
     g_assert_cmpfloat (fabs (ka->v[0] - kw->v[2]), <, 2e-4);
     g_assert_cmpfloat (fabs (ka->v[1] - kw->v[0]), <, 2e-4);
     g_assert_cmpfloat (fabs (ka->v[2] - kw->v[1]), <, 2e-4);
@@ -291,8 +291,9 @@ test_walk_names (void)
     g_assert_true (tu_has_line (l, "joint “rtfingers” has no ActiveWorlds DirectX counterpart"));
     for (gsize k = 0; k < 3; k++)
       {
-        const double *a = dx->joints[d].tracks[SQ_CHANNEL_ROTATION].keys[k].v;
-        const double *b = walk->joints[w].tracks[SQ_CHANNEL_ROTATION].keys[k].v;
+        const SqKey ka = sq_track_key (&dx->joints[d].tracks[SQ_CHANNEL_ROTATION], k);
+        const SqKey kb = sq_track_key (&walk->joints[w].tracks[SQ_CHANNEL_ROTATION], k);
+        const double *a = ka.v, *b = kb.v;
         g_assert_cmpfloat (fabs (a[0] - b[0]), <, 1e-5);
         for (int i = 1; i < 4; i++)
           g_assert_cmpfloat (fabs (a[i] + b[i]), <, 1e-5);
@@ -377,7 +378,7 @@ compare_back (const SqClip   *orig,
           if (!bvh_to_sl)
             g_error ("joint %s (%s) missing after %s and back", a->name, bname, target->id);
           for (gsize k = 0; k < a->tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
-            g_assert_cmpfloat (quat_angle (a->tracks[SQ_CHANNEL_ROTATION].keys[k].v, identity), <, 0.2);
+            g_assert_cmpfloat (quat_angle (sq_track_key (&a->tracks[SQ_CHANNEL_ROTATION], k).v, identity), <, 0.2);
           g_assert_cmpuint (a->tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
           continue;
         }
@@ -391,7 +392,7 @@ compare_back (const SqClip   *orig,
             continue;
           for (gsize k = 0; k < ta->n_keys; k++)
             {
-              double t = ta->keys[k].time, vb[4], x[3], y[3];
+              double t = sq_track_time (ta, k), vb[4], x[3], y[3];
 
               if (rate > 0 && fabs (t * rate - floor (t * rate + 0.5)) > 1e-6 * MAX (1.0, t * rate))
                 continue;
@@ -399,10 +400,10 @@ compare_back (const SqClip   *orig,
                 continue;
               sq_track_sample (tb, c, t, vb);
               if (c == SQ_CHANNEL_ROTATION)
-                st->max_angle = MAX (st->max_angle, quat_angle (ta->keys[k].v, vb));
+                st->max_angle = MAX (st->max_angle, quat_angle (sq_track_key (ta, k).v, vb));
               else
                 {
-                  sq_space_vector_to_sl (space, ta->keys[k].v, x);
+                  sq_space_vector_to_sl (space, sq_track_key (ta, k).v, x);
                   sq_space_vector_to_sl (space, vb, y);
                   st->max_dist = MAX (st->max_dist, sqrt ((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1])
                                                           + (x[2] - y[2]) * (x[2] - y[2])));
@@ -439,7 +440,7 @@ compare_bvh_sl (const SqClip *bvh,
             || strcmp (bvh->joints[k].name, sl->joints[j].name) == 0)
           b = (gssize) k;
       g_assert_cmpint (b, >=, 0);
-      memcpy (first_inv, bvh->joints[b].tracks[SQ_CHANNEL_ROTATION].keys[0].v, sizeof first_inv);
+      memcpy (first_inv, sq_track_key (&bvh->joints[b].tracks[SQ_CHANNEL_ROTATION], 0).v, sizeof first_inv);
       for (int i = 1; i < 4; i++)
         first_inv[i] = -first_inv[i];
       for (gsize f = 1; f < bvh->joints[b].tracks[SQ_CHANNEL_ROTATION].n_keys; f++)
@@ -448,17 +449,17 @@ compare_bvh_sl (const SqClip *bvh,
           double t = (double) (f - 1) * ft;
           gssize k;
 
-          memcpy (q, bvh->joints[b].tracks[SQ_CHANNEL_ROTATION].keys[f].v, sizeof q);
+          memcpy (q, sq_track_key (&bvh->joints[b].tracks[SQ_CHANNEL_ROTATION], f).v, sizeof q);
           if (pelvis)
             sq_quat_multiply (first_inv, q, q);
           sq_space_rotation_to_sl (&sq_space_bvh, q, e);
           sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, v);
           a = quat_angle (e, v);
           k = (gssize) sq_track_lower_bound (rot, t - 1e-4, 0, rot->n_keys);
-          if ((gsize) k < rot->n_keys && fabs (rot->keys[k].time - t) < 1e-4)
+          if ((gsize) k < rot->n_keys && fabs (sq_track_time (rot, k) - t) < 1e-4)
             {
               /* the key itself: its time moved to a 16-bit step */
-              double ka = quat_angle (e, rot->keys[k].v);
+              double ka = quat_angle (e, sq_track_key (rot, k).v);
               st->max_angle = MAX (st->max_angle, ka);
               st->compared++;
             }
@@ -703,13 +704,13 @@ test_bvh_to_anim_rules (void)
   /* frames 1..3 at 0, 0.5, 1 s; frame 2 equals the line from 1 to 3? no:
    * 90, 90, 0 keeps all three */
   g_assert_cmpuint (rot->n_keys, ==, 3);
-  g_assert_cmpfloat_with_epsilon (rot->keys[0].time, 0.0, 1e-6);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].time, 0.5, 1e-4);
-  g_assert_cmpfloat_with_epsilon (rot->keys[2].time, 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 0), 0.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 1), 0.5, 1e-4);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 2), 1.0, 1e-6);
   /* 90° about BVH Y (up) = 90° about SL Z (up) */
-  g_assert_cmpfloat (fabs (rot->keys[0].v[0] - s), <, 1e-4);
-  g_assert_cmpfloat (fabs (rot->keys[0].v[3] - s), <, 1e-4);
-  g_assert_cmpfloat (fabs (rot->keys[0].v[1]) + fabs (rot->keys[0].v[2]), <, 1e-4);
+  g_assert_cmpfloat (fabs (sq_track_key (rot, 0).v[0] - s), <, 1e-4);
+  g_assert_cmpfloat (fabs (sq_track_key (rot, 0).v[3] - s), <, 1e-4);
+  g_assert_cmpfloat (fabs (sq_track_key (rot, 0).v[1]) + fabs (sq_track_key (rot, 0).v[2]), <, 1e-4);
   g_assert_cmpuint (anim->joints[sh].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
 
   /* the pelvis moves relative to frame 0: 10 in forward along BVH X = SL +Y */
@@ -717,10 +718,10 @@ test_bvh_to_anim_rules (void)
   g_assert_cmpint (pel, >=, 0);
   pos = &anim->joints[pel].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (pos->n_keys, ==, 3);
-  g_assert_cmpfloat (fabs (pos->keys[0].v[1]), <, 2e-4);
-  g_assert_cmpfloat (fabs (pos->keys[1].v[1] - 10 * 0.02540005), <, 2e-4);
-  g_assert_cmpfloat (fabs (pos->keys[2].v[1] - 5.0), <, 2e-4);  /* 25.4 m clamped to 5 */
-  g_assert_cmpfloat (fabs (pos->keys[1].v[2]), <, 2e-4);        /* height relative to frame 0 */
+  g_assert_cmpfloat (fabs (sq_track_key (pos, 0).v[1]), <, 2e-4);
+  g_assert_cmpfloat (fabs (sq_track_key (pos, 1).v[1] - 10 * 0.02540005), <, 2e-4);
+  g_assert_cmpfloat (fabs (sq_track_key (pos, 2).v[1] - 5.0), <, 2e-4);  /* 25.4 m clamped to 5 */
+  g_assert_cmpfloat (fabs (sq_track_key (pos, 1).v[2]), <, 2e-4);        /* height relative to frame 0 */
 }
 
 /* A one-frame-pose BVH with its ease times scaled: ease 0.3 + 0.3 > duration */
@@ -779,10 +780,10 @@ test_anim_bvh_anim (void)
       for (gsize i = 0; i < a->n_keys; i++)
         {
           double v[4];
-          sq_track_sample (&again->joints[k].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, a->keys[i].time, v);
+          sq_track_sample (&again->joints[k].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, sq_track_time (a, i), v);
           /* the importer's key reduction tests one frame per run against
            * 0.01 of its axis distance, so errors add up: 1.34° measured */
-          g_assert_cmpfloat (quat_angle (a->keys[i].v, v), <, 2.0);
+          g_assert_cmpfloat (quat_angle (sq_track_key (a, i).v, v), <, 2.0);
         }
     }
 }
@@ -850,16 +851,16 @@ test_published_poses (void)
               if (g_strcmp0 (sq_joint_name_for_scheme (bvh->joints[b].name, SQ_JOINT_SCHEME_SL, 0), pj->name) != 0
                   || br->n_keys == 0)
                 continue;
-              memcpy (inv, br->keys[0].v, sizeof inv);
+              memcpy (inv, sq_track_key (br, 0).v, sizeof inv);
               for (int c = 1; c < 4; c++)
                 inv[c] = -inv[c];
               for (gsize k = 0; k < pj->tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
                 {
-                  const SqKey *key = &pj->tracks[SQ_CHANNEL_ROTATION].keys[k];
+                  const SqKey key_value = sq_track_key (&pj->tracks[SQ_CHANNEL_ROTATION], k), *key = &key_value;
                   double fr = floor (key->time * bvh->fps + 0.5) + 1, q[4], e[4], a;
                   if (fr >= br->n_keys || fabs ((fr - 1) / bvh->fps - key->time) > 1e-3)
                     continue;
-                  memcpy (q, br->keys[(gsize) fr].v, sizeof q);
+                  memcpy (q, sq_track_key (br, (gsize) fr).v, sizeof q);
                   if (strcmp (pj->name, "mPelvis") == 0)
                     sq_quat_multiply (inv, q, q);
                   sq_space_rotation_to_sl (&sq_space_bvh, q, e);
@@ -872,7 +873,7 @@ test_published_poses (void)
             }
           for (gsize k = 0; k < pj->tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
             {
-              const SqKey *key = &pj->tracks[SQ_CHANNEL_ROTATION].keys[k];
+              const SqKey key_value = sq_track_key (&pj->tracks[SQ_CHANNEL_ROTATION], k), *key = &key_value;
               double v[4], a;
               if (ours->joints[o].tracks[SQ_CHANNEL_ROTATION].n_keys == 0)
                 break;
@@ -884,7 +885,7 @@ test_published_poses (void)
             }
           for (gsize k = 0; k < pj->tracks[SQ_CHANNEL_TRANSLATION].n_keys; k++)
             {
-              const SqKey *key = &pj->tracks[SQ_CHANNEL_TRANSLATION].keys[k];
+              const SqKey key_value = sq_track_key (&pj->tracks[SQ_CHANNEL_TRANSLATION], k), *key = &key_value;
               double v[4];
               if (ours->joints[o].tracks[SQ_CHANNEL_TRANSLATION].n_keys == 0)
                 break;

@@ -63,8 +63,11 @@ assert_written_well (const SqClip *clip)
           g_assert_cmpuint (a->n_keys, ==, b->n_keys);
           for (gsize k = 0; k < a->n_keys; k++)
             {
-              g_assert_cmpfloat (a->keys[k].time, ==, b->keys[k].time);
-              g_assert_cmpmem (a->keys[k].v, sizeof a->keys[k].v, b->keys[k].v, sizeof b->keys[k].v);
+              g_assert_cmpfloat (sq_track_time (a, k), ==, sq_track_time (b, k));
+              {
+                SqKey ka = sq_track_key (a, k), kb = sq_track_key (b, k);
+                g_assert_cmpmem (ka.v, sizeof ka.v, kb.v, sizeof kb.v);
+              }
             }
         }
     }
@@ -194,20 +197,20 @@ test_aw_example (void)
 
   t = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (t->n_keys, ==, 3);
-  g_assert_cmpfloat (t->keys[1].time, ==, 14.0 / 25);
-  g_assert_cmpfloat (t->keys[1].v[1], ==, 0.013172);
-  g_assert_true (signbit (t->keys[2].v[0]));
+  g_assert_cmpfloat (sq_track_time (t, 1), ==, 14.0 / 25);
+  g_assert_cmpfloat (sq_track_key (t, 1).v[1], ==, 0.013172);
+  g_assert_true (signbit (sq_track_key (t, 2).v[0]));
   t = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   g_assert_cmpuint (t->n_keys, ==, 2);
-  g_assert_cmpfloat (t->keys[1].time, ==, 2.0);
-  g_assert_cmpfloat (t->keys[1].v[0], ==, 0.876362);   /* w first, as stored */
-  g_assert_cmpfloat (t->keys[1].v[3], ==, 0.024572);
+  g_assert_cmpfloat (sq_track_time (t, 1), ==, 2.0);
+  g_assert_cmpfloat (sq_track_key (t, 1).v[0], ==, 0.876362);   /* w first, as stored */
+  g_assert_cmpfloat (sq_track_key (t, 1).v[3], ==, 0.024572);
 
   t = &clip->joints[1].tracks[SQ_CHANNEL_ROTATION];
   g_assert_cmpuint (t->n_keys, ==, 2);
-  g_assert_cmpfloat (t->keys[0].time, ==, 0.0);
-  g_assert_cmpfloat (t->keys[1].v[1], ==, -0.061619);
-  g_assert_cmpfloat (clip->joints[1].tracks[SQ_CHANNEL_SCALE].keys[0].v[2], ==, 2.0);
+  g_assert_cmpfloat (sq_track_time (t, 0), ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (t, 1).v[1], ==, -0.061619);
+  g_assert_cmpfloat (sq_track_key (&clip->joints[1].tracks[SQ_CHANNEL_SCALE], 0).v[2], ==, 2.0);
   v = sq_props_get (clip->joints[1].extra, "animation_options");
   g_assert_nonnull (v);
   g_assert_cmpstr (g_variant_get_string (sq_props_get (clip->joints[1].extra, "animation_name"), NULL), ==, "knee");
@@ -241,11 +244,11 @@ test_matrix_keys (void)
   g_assert_true (sq_clip_check (clip, NULL));
   j = &clip->joints[0];
   g_assert_cmpuint (j->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 1);
-  g_assert_cmpfloat (j->tracks[SQ_CHANNEL_ROTATION].keys[0].time, ==, 0.5);
-  g_assert_cmpfloat_with_epsilon (fabs (j->tracks[SQ_CHANNEL_ROTATION].keys[0].v[0]), s, 1e-12);
-  g_assert_cmpfloat_with_epsilon (fabs (j->tracks[SQ_CHANNEL_ROTATION].keys[0].v[3]), s, 1e-12);
-  g_assert_cmpfloat (j->tracks[SQ_CHANNEL_SCALE].keys[0].v[0], ==, 2.0);
-  g_assert_cmpfloat (j->tracks[SQ_CHANNEL_TRANSLATION].keys[0].v[2], ==, 3.0);
+  g_assert_cmpfloat (sq_track_time (&j->tracks[SQ_CHANNEL_ROTATION], 0), ==, 0.5);
+  g_assert_cmpfloat_with_epsilon (fabs (sq_track_key (&j->tracks[SQ_CHANNEL_ROTATION], 0).v[0]), s, 1e-12);
+  g_assert_cmpfloat_with_epsilon (fabs (sq_track_key (&j->tracks[SQ_CHANNEL_ROTATION], 0).v[3]), s, 1e-12);
+  g_assert_cmpfloat (sq_track_key (&j->tracks[SQ_CHANNEL_SCALE], 0).v[0], ==, 2.0);
+  g_assert_cmpfloat (sq_track_key (&j->tracks[SQ_CHANNEL_TRANSLATION], 0).v[2], ==, 3.0);
   g_assert_nonnull (sq_props_get (clip->extra, "header"));
   g_assert_true (sq_props_get_bool (clip->extra, "ticks_at_top", FALSE));
   g_assert_cmpstr (g_variant_get_string (sq_props_get (clip->extra, "ticks_name"), NULL), ==, "fps");
@@ -279,7 +282,7 @@ test_from_seq (void)
   g_assert_cmpuint (back->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
   g_assert_cmpfloat (back->fps, ==, 30);
   /* text SEQ's 33 ms is 1/30 s again */
-  g_assert_cmpfloat (back->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[1].time, ==, 1.0 / 30);
+  g_assert_cmpfloat (sq_track_time (&back->joints[0].tracks[SQ_CHANNEL_ROTATION], 1), ==, 1.0 / 30);
   g_bytes_unref (assert_written_well (back));
 }
 
@@ -516,10 +519,10 @@ test_fast_keys (void)
     g_assert_cmpuint (pos->n_keys, ==, 300);
     for (guint i = 0; i < 300; i++)
       {
-        g_assert_cmpfloat (pos->keys[i].time, ==, i / 30.0);
+        g_assert_cmpfloat (sq_track_time (pos, i), ==, i / 30.0);
         for (guint c = 0; c < 3; c++)
-          g_assert_true (memcmp (&pos->keys[i].v[c], &want[i][c], sizeof (double)) == 0);
-        g_assert_cmpfloat (pos->keys[i].v[3], ==, 0.0);
+          g_assert_true (memcmp (&sq_track_key (pos, i).v[c], &want[i][c], sizeof (double)) == 0);
+        g_assert_cmpfloat (sq_track_key (pos, i).v[3], ==, 0.0);
       }
   }
   {

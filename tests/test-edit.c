@@ -53,7 +53,8 @@ check_invert_all (const SqClip *b,
   for (gsize j = 0; j < a->n_joints; j++)
     for (gsize k = 0; k < a->joints[j].tracks[0].n_keys; k++)
       {
-        const double *x = a->joints[j].tracks[0].keys[k].v, *y = b->joints[j].tracks[0].keys[k].v;
+        const SqKey ka = sq_track_key (&a->joints[j].tracks[0], k), kb = sq_track_key (&b->joints[j].tracks[0], k);
+        const double *x = ka.v, *y = kb.v;
         g_assert_cmpfloat (x[0], ==, y[0]);
         g_assert_cmpfloat (x[1], ==, -y[1]);
         g_assert_cmpfloat (x[2], ==, y[2]);
@@ -70,7 +71,7 @@ check_invert_some (const SqClip *b,
     for (gsize k = 0; k < a->joints[j].tracks[0].n_keys; k++)
       {
         double s = (gssize) j == e ? -1 : 1;
-        g_assert_cmpfloat (a->joints[j].tracks[0].keys[k].v[3], ==, s * b->joints[j].tracks[0].keys[k].v[3]);
+        g_assert_cmpfloat (sq_track_key (&a->joints[j].tracks[0], k).v[3], ==, s * sq_track_key (&b->joints[j].tracks[0], k).v[3]);
       }
 }
 
@@ -111,11 +112,17 @@ check_rescale (const SqClip *b,
 
   for (gsize k = 0; k < ta->n_keys; k++)
     for (guint c = 0; c < 3; c++)
-      g_assert_cmpfloat (ta->keys[k].v[c], ==, tb->keys[k].v[c] * 2.5);
+      g_assert_cmpfloat (sq_track_key (ta, k).v[c], ==, sq_track_key (tb, k).v[c] * 2.5);
   /* nothing else moves */
   for (gsize j = 1; j < a->n_joints; j++)
-    g_assert_cmpmem (a->joints[j].tracks[0].keys, a->joints[j].tracks[0].n_keys * sizeof (SqKey),
-                     b->joints[j].tracks[0].keys, b->joints[j].tracks[0].n_keys * sizeof (SqKey));
+    {
+      g_autofree SqKey *tmp_a = NULL, *tmp_b = NULL;
+      const SqKey *ka = sq_track_peek (&a->joints[j].tracks[0], &tmp_a);
+      const SqKey *kb = sq_track_peek (&b->joints[j].tracks[0], &tmp_b);
+
+      g_assert_cmpmem (ka, a->joints[j].tracks[0].n_keys * sizeof (SqKey),
+                       kb, b->joints[j].tracks[0].n_keys * sizeof (SqKey));
+    }
 }
 
 static void
@@ -124,10 +131,10 @@ check_first_frame (const SqClip *b,
 {
   const SqTrack *t = &a->joints[sq_clip_get_root_index (a)].tracks[SQ_CHANNEL_TRANSLATION];
 
-  g_assert_cmpfloat (t->keys[0].time, ==, 0.0);
-  g_assert_cmpfloat (t->keys[0].v[0], ==, 0.5);
-  g_assert_cmpfloat (t->keys[0].v[1], ==, -1);
-  g_assert_cmpfloat (t->keys[0].v[2], ==, 2);
+  g_assert_cmpfloat (sq_track_time (t, 0), ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (t, 0).v[0], ==, 0.5);
+  g_assert_cmpfloat (sq_track_key (t, 0).v[1], ==, -1);
+  g_assert_cmpfloat (sq_track_key (t, 0).v[2], ==, 2);
   g_assert_true (t->present == NULL || t->present[0] == SQ_PRESENT_ALL);
 }
 
@@ -322,8 +329,8 @@ test_delete_keys (void)
   g_assert_no_error (error);
   g_assert_cmpuint (rot->n_keys, ==, 3);
   g_assert_cmpuint (loc->n_keys, ==, 3);
-  g_assert_cmpfloat (rot->keys[1].time, ==, 2 / 30.0);
-  g_assert_cmpfloat (loc->keys[1].v[1], ==, 2);
+  g_assert_cmpfloat (sq_track_time (rot, 1), ==, 2 / 30.0);
+  g_assert_cmpfloat (sq_track_key (loc, 1).v[1], ==, 2);
   g_assert_cmpuint (loc->present[1], ==, SQ_PRESENT_X);
   g_assert_cmpfloat (rot->alt[1 * 4], ==, 42);
   g_assert_cmpstr (sq_edit_get_label (edit), ==, "Delete Keys");
@@ -935,12 +942,12 @@ check_bvh_frame_time (const SqClip *b, const SqClip *a)
   g_assert_cmpfloat (a->fps, ==, 1.0 / 0.05);
   g_assert_cmpfloat (a->duration, ==, 2 * 0.05);
   g_assert_cmpuint (t->n_keys, ==, b->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
-  g_assert_cmpfloat (t->keys[1].time, ==, 0.05);
-  g_assert_cmpfloat (t->keys[2].time, ==, 0.1);
+  g_assert_cmpfloat (sq_track_time (t, 1), ==, 0.05);
+  g_assert_cmpfloat (sq_track_time (t, 2), ==, 0.1);
   g_assert_nonnull (strstr (text, "\nFrame Time: 0.05\n"));
   g_assert_cmpfloat (again->fps, ==, a->fps);
   g_assert_cmpfloat (again->duration, ==, a->duration);
-  g_assert_cmpfloat (again->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[2].time, ==, 0.1);
+  g_assert_cmpfloat (sq_track_time (&again->joints[0].tracks[SQ_CHANNEL_TRANSLATION], 2), ==, 0.1);
 }
 
 static void
@@ -984,7 +991,7 @@ check_dx_frame_rate (const SqClip *b, const SqClip *a)
   g_assert_cmpfloat (b->fps, ==, 30.0);
   g_assert_cmpfloat (a->fps, ==, 60.0);
   g_assert_cmpfloat (a->duration, ==, 0.75);
-  g_assert_cmpfloat (t->keys[1].time, ==, 0.25);
+  g_assert_cmpfloat (sq_track_time (t, 1), ==, 0.25);
   g_assert_nonnull (strstr (text, "AnimTicksPerSecond {\r\n    60;\r\n"));
   /* the ticks stay */
   g_assert_nonnull (strstr (text, "\r\n      15;4;"));

@@ -85,23 +85,23 @@ test_known_answer (void)
 
   rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   g_assert_cmpuint (rot->n_keys, ==, 2);
-  g_assert_cmpfloat (rot->keys[0].time, ==, 0.0);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].time, 1.0, 1e-12);
-  g_assert_cmpfloat (rot->keys[1].v[0], ==, (double) 0.70710677f);
-  g_assert_cmpfloat (rot->keys[1].v[2], ==, (double) 0.70710677f);
-  g_assert_cmpfloat_with_epsilon (clip->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[0].time, 0.5, 1e-12);
+  g_assert_cmpfloat (sq_track_time (rot, 0), ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 1), 1.0, 1e-12);
+  g_assert_cmpfloat (sq_track_key (rot, 1).v[0], ==, (double) 0.70710677f);
+  g_assert_cmpfloat (sq_track_key (rot, 1).v[2], ==, (double) 0.70710677f);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (&clip->joints[1].tracks[SQ_CHANNEL_ROTATION], 0), 0.5, 1e-12);
 
   /* location: keyed at the union of frames 1, 16, 31 */
   loc = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (loc->n_keys, ==, 3);
   g_assert_nonnull (loc->present);
-  g_assert_cmpfloat_with_epsilon (loc->keys[1].time, 0.5, 1e-12);
-  g_assert_cmpfloat (loc->keys[1].v[0], ==, 0.75);          /* X interpolated */
-  g_assert_cmpfloat (loc->keys[1].v[1], ==, 0.25);          /* Y held */
-  g_assert_cmpfloat (loc->keys[1].v[2], ==, -2.0);          /* Z given */
+  g_assert_cmpfloat_with_epsilon (sq_track_time (loc, 1), 0.5, 1e-12);
+  g_assert_cmpfloat (sq_track_key (loc, 1).v[0], ==, 0.75);          /* X interpolated */
+  g_assert_cmpfloat (sq_track_key (loc, 1).v[1], ==, 0.25);          /* Y held */
+  g_assert_cmpfloat (sq_track_key (loc, 1).v[2], ==, -2.0);          /* Z given */
   g_assert_cmpuint (loc->present[1], ==, SQ_PRESENT_Z);
-  g_assert_cmpfloat (loc->keys[2].v[0], ==, 1.5);
-  g_assert_cmpfloat (loc->keys[2].v[2], ==, -2.0);          /* Z held after its end */
+  g_assert_cmpfloat (sq_track_key (loc, 2).v[0], ==, 1.5);
+  g_assert_cmpfloat (sq_track_key (loc, 2).v[2], ==, -2.0);          /* Z held after its end */
   g_assert_cmpuint (loc->present[2], ==, SQ_PRESENT_X);
   g_assert_cmpuint (loc->present[0], ==, SQ_PRESENT_ALL);
 
@@ -219,7 +219,7 @@ test_nan_payload (void)
   tu_be32 (b, 0x00000001);          /* denormal */
   bytes = g_byte_array_free_to_bytes (b);
   clip = tu_load_ok (bytes);
-  g_assert_true (isnan (clip->joints[0].tracks[0].keys[0].v[0]));
+  g_assert_true (isnan (sq_track_key (&clip->joints[0].tracks[0], 0).v[0]));
   assert_exact_roundtrip (bytes);
 }
 
@@ -237,8 +237,8 @@ test_unsorted_keys (void)
   bytes = g_byte_array_free_to_bytes (b);
   clip = tu_load_ok (bytes);
   g_assert_cmpuint (clip->warnings->len, ==, 1);
-  g_assert_cmpfloat (clip->joints[0].tracks[0].keys[0].time, ==, 0.0);
-  g_assert_cmpfloat (clip->joints[0].tracks[0].keys[0].v[1], ==, 1.0);
+  g_assert_cmpfloat (sq_track_time (&clip->joints[0].tracks[0], 0), ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (&clip->joints[0].tracks[0], 0).v[1], ==, 1.0);
 }
 
 static void

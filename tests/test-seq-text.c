@@ -29,14 +29,14 @@ test_spec_example (void)
   rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (rot->n_keys, ==, 4);
-  g_assert_cmpfloat (rot->keys[2].time, ==, 3.133);
-  g_assert_cmpfloat_with_epsilon (rot->keys[2].v[0], cos (half), 1e-15);
-  g_assert_cmpfloat_with_epsilon (rot->keys[2].v[1], 0.005932 / len * sin (half), 1e-15);
-  g_assert_cmpfloat_with_epsilon (rot->keys[2].v[3], -0.999982 / len * sin (half), 1e-15);
-  g_assert_cmpfloat (rot->keys[0].v[0], ==, 1.0);
-  g_assert_cmpfloat (pos->keys[2].v[0], ==, 0.0269);
-  g_assert_cmpfloat (pos->keys[2].v[1], ==, -0.0008);
-  g_assert_cmpfloat (pos->keys[2].v[2], ==, -0.0086);
+  g_assert_cmpfloat (sq_track_time (rot, 2), ==, 3.133);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 2).v[0], cos (half), 1e-15);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 2).v[1], 0.005932 / len * sin (half), 1e-15);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 2).v[3], -0.999982 / len * sin (half), 1e-15);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[0], ==, 1.0);
+  g_assert_cmpfloat (sq_track_key (pos, 2).v[0], ==, 0.0269);
+  g_assert_cmpfloat (sq_track_key (pos, 2).v[1], ==, -0.0008);
+  g_assert_cmpfloat (sq_track_key (pos, 2).v[2], ==, -0.0086);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_SCALE].n_keys, ==, 0);
 }
 
@@ -79,12 +79,12 @@ test_lenient_syntax (void)
   g_assert_cmpstr (clip->joints[0].name, ==, "pelvis");
   g_assert_cmpstr (clip->joints[1].name, ==, "rthip");
   rot = &clip->joints[1].tracks[SQ_CHANNEL_ROTATION];
-  g_assert_cmpfloat (rot->keys[0].time, ==, 0.0);     /* sorted */
-  g_assert_cmpfloat (rot->keys[1].time, ==, 1.0);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].v[0], cos (G_PI / 8), 1e-15);
+  g_assert_cmpfloat (sq_track_time (rot, 0), ==, 0.0);     /* sorted */
+  g_assert_cmpfloat (sq_track_time (rot, 1), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 1).v[0], cos (G_PI / 8), 1e-15);
   g_assert_cmpuint (clip->joints[1].tracks[SQ_CHANNEL_SCALE].n_keys, ==, 2);
-  g_assert_cmpfloat (clip->joints[1].tracks[SQ_CHANNEL_SCALE].keys[1].v[2], ==, 2.0);
-  g_assert_cmpfloat (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], ==, 0.25);
+  g_assert_cmpfloat (sq_track_key (&clip->joints[1].tracks[SQ_CHANNEL_SCALE], 1).v[2], ==, 2.0);
+  g_assert_cmpfloat (sq_track_key (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION], 1).v[2], ==, 0.25);
   g_assert_cmpuint (clip->warnings->len, ==, 1);       /* the unsorted limb */
 
   /* unedited: saved back exactly as it was */
@@ -228,12 +228,12 @@ test_binary_to_text (void)
       for (gsize k = 0; k < a->n_keys; k++)
         {
           /* frame n at (n - 1) * 1000 / 30 ms, rounded to whole ms */
-          g_assert_cmpfloat (b->keys[k].time * 1000, ==, floor (a->keys[k].time * 1000 + 0.5));
-          g_assert_cmpfloat (c->keys[k].time, ==, a->keys[k].time);
+          g_assert_cmpfloat (sq_track_time (b, k) * 1000, ==, floor (sq_track_time (a, k) * 1000 + 0.5));
+          g_assert_cmpfloat (sq_track_time (c, k), ==, sq_track_time (a, k));
           for (guint v = 0; v < 4; v++)
             {
-              g_assert_cmpfloat_with_epsilon (b->keys[k].v[v], a->keys[k].v[v], 1e-7);
-              g_assert_cmpfloat_with_epsilon (c->keys[k].v[v], a->keys[k].v[v], 1e-7);
+              g_assert_cmpfloat_with_epsilon (sq_track_key (b, k).v[v], sq_track_key (a, k).v[v], 1e-7);
+              g_assert_cmpfloat_with_epsilon (sq_track_key (c, k).v[v], sq_track_key (a, k).v[v], 1e-7);
             }
         }
     }
@@ -266,7 +266,7 @@ test_text_to_binary_losses (void)
   g_assert_true (tu_has_line (losses, "fall on the same step"));
   g_assert_cmpuint (bin->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
   g_assert_cmpuint (bin->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
-  g_assert_cmpfloat (bin->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], ==, 3.0);
+  g_assert_cmpfloat (sq_track_key (&bin->joints[0].tracks[SQ_CHANNEL_TRANSLATION], 1).v[2], ==, 3.0);
   g_assert_cmpuint (sq_clip_get_frame_count (bin), ==, 31);
 }
 
@@ -334,13 +334,13 @@ test_fast_lines (void)
       {
         double q[4];
 
-        g_assert_cmpfloat (rot->keys[i].time, ==, want[i][0] / 1000.0);
+        g_assert_cmpfloat (sq_track_time (rot, i), ==, want[i][0] / 1000.0);
         for (guint c = 0; c < 4; c++)
           g_assert_true (memcmp (&rot->alt[i * 4 + c], &want[i][1 + c], sizeof (double)) == 0);
         sq_axis_angle_to_quat (&rot->alt[i * 4], q);
-        g_assert_true (memcmp (q, rot->keys[i].v, sizeof q) == 0);
+        g_assert_true (memcmp (q, sq_track_key (rot, i).v, sizeof q) == 0);
         for (guint c = 0; c < 3; c++)
-          g_assert_true (memcmp (&pos->keys[i].v[c], &want[i][5 + c], sizeof (double)) == 0);
+          g_assert_true (memcmp (&sq_track_key (pos, i).v[c], &want[i][5 + c], sizeof (double)) == 0);
       }
   }
 

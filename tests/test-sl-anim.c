@@ -146,21 +146,21 @@ test_known_answer (void)
   g_assert_cmpuint (rot->n_keys, ==, 8);
   g_assert_cmpuint (torso->tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
   /* key 0: codes 2184, 32767 ×3: t = 2184 · 3 / 65535, identity (zero snap) */
-  g_assert_cmpfloat_with_epsilon (rot->keys[0].time, 2184 * 3.0 / 65535, 1e-15);
-  g_assert_cmpfloat (rot->keys[0].v[0], ==, 1.0);
-  g_assert_cmpfloat (rot->keys[0].v[1], ==, 0.0);
-  g_assert_cmpfloat (rot->keys[0].v[2], ==, 0.0);
-  g_assert_cmpfloat (rot->keys[0].v[3], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 0), 2184 * 3.0 / 65535, 1e-15);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[0], ==, 1.0);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[1], ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[2], ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[3], ==, 0.0);
   /* no code of this track is 32768: the codes come back from the keys and
    * are not kept */
   g_assert_null (rot->alt);
   /* key 1: codes 13107, 32767, 28568, 32767: t = 0.6 s, y = 28568·2/65535 − 1 */
   y = 28568 * 2.0 / 65535 - 1;
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].time, 0.6, 1e-12);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].v[2], y, 1e-12);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].v[0], sqrt (1 - y * y), 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (rot, 1), 0.6, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 1).v[2], y, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 1).v[0], sqrt (1 - y * y), 1e-12);
   /* last key at code 65535: exactly the duration */
-  g_assert_cmpfloat (rot->keys[7].time, ==, 3.0);
+  g_assert_cmpfloat (sq_track_time (rot, 7), ==, 3.0);
 
   /* one constraint @1042: chain 2, point, R_HAND (1.1, 0, -1) → HEAD */
   c = sq_props_get (clip->extra, "constraints");
@@ -336,19 +336,22 @@ test_unsorted_keys (void)
   clip = tu_load_ok (bytes);
   rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   g_assert_cmpuint (rot->n_keys, ==, 2);
-  g_assert_cmpfloat (rot->keys[0].time, ==, 0.0);
-  g_assert_cmpfloat (rot->keys[0].v[3], ==, 20000 * 2.0 / 65535 - 1);    /* the last of the two at code 0 */
+  g_assert_cmpfloat (sq_track_time (rot, 0), ==, 0.0);
+  g_assert_cmpfloat (sq_track_key (rot, 0).v[3], ==, 20000 * 2.0 / 65535 - 1);    /* the last of the two at code 0 */
   g_assert_null (rot->alt);
   /* the position key has a z code of 32768, which decodes to 0 like 32767:
-   * its codes are kept */
+   * its track stays as the file's records, and keeps its codes once decoded */
+  g_assert_true (sq_track_is_packed (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION]));
+  sq_track_unpack (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION]);
   g_assert_nonnull (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].alt);
-  g_assert_cmpfloat (rot->keys[1].time, ==, 2.0);
+  g_assert_cmpfloat (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].alt[3], ==, 32768);
+  g_assert_cmpfloat (sq_track_time (rot, 1), ==, 2.0);
   g_assert_cmpuint (clip->warnings->len, ==, 1);
   {
     const SqTrack *pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
-    g_assert_cmpfloat (pos->keys[0].v[0], ==, -5.0);
-    g_assert_cmpfloat (pos->keys[0].v[1], ==, 5.0);
-    g_assert_cmpfloat (pos->keys[0].v[2], ==, 0.0);
+    g_assert_cmpfloat (sq_track_key (pos, 0).v[0], ==, -5.0);
+    g_assert_cmpfloat (sq_track_key (pos, 0).v[1], ==, 5.0);
+    g_assert_cmpfloat (sq_track_key (pos, 0).v[2], ==, 0.0);
   }
   once = saved (clip, "sl-anim", NULL);
   back = tu_load_ok (once);
@@ -406,6 +409,12 @@ test_every_code (void)
         clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("sl-anim"), NULL, &error);
         g_assert_no_error (error);
         g_assert_nonnull (clip);
+        /* the records as they are, then decoded: both write the file back */
+        out = sq_save_bytes (clip, clip->format, &opts, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_true (g_bytes_equal (bytes, out));
+        g_clear_pointer (&out, g_bytes_unref);
+        tu_unpack (clip);
         for (int channel = 0; channel < 2; channel++)
           {
             const SqTrack *track = &clip->joints[0].tracks[channel == 0 ? SQ_CHANNEL_ROTATION
@@ -448,12 +457,12 @@ test_old_variant (void)
   rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
   pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
   g_assert_cmpuint (rot->n_keys, ==, 2);
-  g_assert_cmpfloat_with_epsilon (rot->keys[0].v[0], h, 1e-12);
-  g_assert_cmpfloat_with_epsilon (rot->keys[0].v[1], h, 1e-12);
-  g_assert_cmpfloat_with_epsilon (rot->keys[1].v[3], h, 1e-12);
-  g_assert_cmpfloat (rot->keys[1].time, ==, 1.0);
-  g_assert_cmpfloat (pos->keys[0].time, ==, 0.5);
-  g_assert_cmpfloat (pos->keys[0].v[2], ==, -3.0);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[0], h, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 0).v[1], h, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (rot, 1).v[3], h, 1e-12);
+  g_assert_cmpfloat (sq_track_time (rot, 1), ==, 1.0);
+  g_assert_cmpfloat (sq_track_time (pos, 0), ==, 0.5);
+  g_assert_cmpfloat (sq_track_key (pos, 0).v[2], ==, -3.0);
   assert_exact_roundtrip (bytes);
 
   /* edited: written as Euler angles again, reading back the same rotation */
@@ -466,8 +475,8 @@ test_old_variant (void)
     out = saved (clip, "sl-anim", NULL);
     back = tu_load_ok (out);
     for (int c = 0; c < 4; c++)
-      g_assert_cmpfloat_with_epsilon (back->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[0].v[c],
-                                      rot->keys[0].v[c], 1e-6);
+      g_assert_cmpfloat_with_epsilon (sq_track_key (&back->joints[0].tracks[SQ_CHANNEL_ROTATION], 0).v[c],
+                                      sq_track_key (rot, 0).v[c], 1e-6);
   }
 }
 
@@ -494,7 +503,7 @@ test_edit_requantises_only_changed (void)
   /* the first joint that turns about x */
   for (gsize j = 0; j < clip->n_joints && joint == NULL; j++)
     for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
-      if (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].keys[k].v[1] != 0)
+      if (sq_track_key (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k).v[1] != 0)
         {
           joint = &clip->joints[j];
           joint_index = j;
@@ -529,9 +538,9 @@ test_edit_requantises_only_changed (void)
     g_assert_cmpuint (t0->n_keys, ==, t1->n_keys);
     for (gsize k = 0; k < t0->n_keys; k++)
       {
-        g_assert_cmpfloat (t0->keys[k].time, ==, t1->keys[k].time);
+        g_assert_cmpfloat (sq_track_time (t0, k), ==, sq_track_time (t1, k));
         for (int c = 0; c < 4; c++)
-          g_assert_cmpfloat_with_epsilon (t0->keys[k].v[c], t1->keys[k].v[c], 4e-5);
+          g_assert_cmpfloat_with_epsilon (sq_track_key (t0, k).v[c], sq_track_key (t1, k).v[c], 4e-5);
       }
   }
   /* undo: exact again */
@@ -593,8 +602,8 @@ test_conversion_losses (void)
       g_assert_cmpuint (u->n_keys, >, 0);
       {
         double a[4], c[4], dot = 0;
-        sq_track_sample (t, SQ_CHANNEL_ROTATION, t->keys[0].time, a);
-        sq_track_sample (u, SQ_CHANNEL_ROTATION, t->keys[0].time, c);
+        sq_track_sample (t, SQ_CHANNEL_ROTATION, sq_track_time (t, 0), a);
+        sq_track_sample (u, SQ_CHANNEL_ROTATION, sq_track_time (t, 0), c);
         for (int i = 0; i < 4; i++)
           dot += a[i] * c[i];
         g_assert_cmpfloat (fabs (dot), >, 0.999);

@@ -243,12 +243,12 @@ test_key_rules (void)
 {
   {
     g_autoptr(SqClip) clip = good_clip ();
-    clip->joints[4].tracks[SQ_CHANNEL_ROTATION].keys[1].v[2] = NAN;
+    sq_track_unpack (&clip->joints[4].tracks[SQ_CHANNEL_ROTATION])[1].v[2] = NAN;
     expect_one (clip, SQ_SEVERITY_ERROR, 4, SQ_CHANNEL_ROTATION, 1, "mKneeLeft");
   }
   {
     g_autoptr(SqClip) clip = good_clip ();
-    clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[0].v[1] = INFINITY;
+    sq_track_unpack (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION])[0].v[1] = INFINITY;
     expect_one (clip, SQ_SEVERITY_ERROR, 0, SQ_CHANNEL_TRANSLATION, 0, "position key 1");
   }
   {
@@ -263,7 +263,7 @@ test_key_rules (void)
   }
   {
     g_autoptr(SqClip) clip = good_clip ();
-    clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[0] = 5.5;
+    sq_track_unpack (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION])[1].v[0] = 5.5;
     expect_one (clip, SQ_SEVERITY_WARNING, 0, SQ_CHANNEL_TRANSLATION, 1, "5 m");
   }
   {

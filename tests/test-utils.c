@@ -217,3 +217,11 @@ const char tu_spec_example[] =
   "0 0.000000 0.000000 -1.000000 354.2058 0.0000 0.0000 0.0000\r\n"
   "3000 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n"
   "4633 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n";
+
+void
+tu_unpack (SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      sq_track_unpack (&clip->joints[j].tracks[c]);
+}

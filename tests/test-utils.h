@@ -33,6 +33,8 @@ SqClip     *tu_load_ok    (GBytes *bytes);
 SqClip     *tu_load_text  (const char *text, const char *format_id, GError **error);
 /* TRUE when one of the strings (losses, warnings) contains `fragment` */
 gboolean    tu_has_line   (GPtrArray *lines, const char *fragment);
+/* Decodes every packed track of the clip (SqKeyCodec) into keys */
+void        tu_unpack     (SqClip *clip);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
 /* The spec's text SEQ example (7 limbs) */
 extern const char tu_spec_example[];

@@ -215,31 +215,6 @@ sq_props_value_at (const SqProps *props,
 
 /* ---- tracks ------------------------------------------------------------- */
 
-/* Large key arrays (a long track of a big file) are placed on 2 MiB
- * boundaries and offered to transparent huge pages: reading a 100 MB file
- * otherwise spends much of its time in page faults. The memory is ordinary
- * malloc memory for g_free and g_renew. */
-static void *
-sq_huge_realloc (void  *old,
-                 gsize  old_bytes,
-                 gsize  bytes)
-{
-#ifdef MADV_HUGEPAGE
-  const gsize huge = 2u << 20;
-  void *mem = NULL;
-
-  if (bytes >= huge && posix_memalign (&mem, huge, bytes) == 0)
-    {
-      madvise (mem, bytes, MADV_HUGEPAGE);
-      if (old != NULL)
-        memcpy (mem, old, old_bytes);
-      g_free (old);
-      return mem;
-    }
-#endif
-  return g_realloc (old, bytes);
-}
-
 static SqKey *
 sq_keys_alloc (SqKey *old,
                gsize  old_n,
@@ -249,7 +224,70 @@ sq_keys_alloc (SqKey *old,
 
   if (!g_size_checked_mul (&bytes, want, sizeof (SqKey)))
     g_error ("%s: %" G_GSIZE_FORMAT " keys overflow the address space", G_STRFUNC, want);
-  return sq_huge_realloc (old, old_n * sizeof (SqKey), bytes);
+  return _sq_huge_realloc (old, old_n * sizeof (SqKey), bytes);
+}
+
+/* ---- packed tracks ---- */
+
+void
+sq_track_pack (SqTrack          *track,
+               const SqKeyCodec *codec,
+               GBytes           *bytes,
+               const guint8     *records,
+               gsize             n,
+               double            param)
+{
+  sq_track_clear (track);
+  track->codec = codec;
+  track->packed = records;
+  track->packed_bytes = g_bytes_ref (bytes);
+  track->packed_param = param;
+  track->n_keys = n;
+}
+
+static void
+sq_track_decode (const SqTrack *track,
+                 SqKey         *out)
+{
+  const guint8 *rec = track->packed;
+
+  for (gsize i = 0; i < track->n_keys; i++, rec += track->codec->stride)
+    track->codec->key (track, rec, &out[i]);
+}
+
+SqKey *
+sq_track_unpack (SqTrack *track)
+{
+  gsize n = track->n_keys;
+
+  const SqKeyCodec *codec = track->codec;
+  const guint8 *records = track->packed;
+  GBytes *bytes = track->packed_bytes;
+
+  if (codec == NULL)
+    return track->keys;
+  track->keys = sq_keys_alloc (NULL, 0, MAX (n, 1));
+  track->alloc = MAX (n, 1);
+  sq_track_decode (track, track->keys);
+  track->codec = NULL;
+  track->packed = NULL;
+  track->packed_bytes = NULL;
+  if (codec->unpacked != NULL)
+    codec->unpacked (track, records, track->packed_param);
+  g_bytes_unref (bytes);
+  return track->keys;
+}
+
+const SqKey *
+sq_track_peek (const SqTrack *track,
+               SqKey        **tmp)
+{
+  *tmp = NULL;
+  if (track->codec == NULL)
+    return track->keys;
+  *tmp = sq_keys_alloc (NULL, 0, MAX (track->n_keys, 1));
+  sq_track_decode (track, *tmp);
+  return *tmp;
 }
 
 static void
@@ -258,6 +296,7 @@ sq_track_grow (SqTrack *track,
 {
   gsize want;
 
+  sq_track_unpack (track);
   if (n <= track->alloc)
     return;
   want = MAX (n, track->alloc < 8 ? 8 : track->alloc * 2);
@@ -265,7 +304,7 @@ sq_track_grow (SqTrack *track,
   if (track->present != NULL)
     track->present = g_renew (guint8, track->present, want);
   if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow (SQ_PERF) */
-    track->alt = sq_huge_realloc (track->alt, track->n_keys * 4 * sizeof (double), want * 4 * sizeof (double));
+    track->alt = _sq_huge_realloc (track->alt, track->n_keys * 4 * sizeof (double), want * 4 * sizeof (double));
   track->alloc = want;
 }
 
@@ -295,7 +334,7 @@ sq_track_lower_bound (const SqTrack *track,
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      if (track->keys[mid].time < time)
+      if (sq_track_time (track, mid) < time)
         lo = mid + 1;
       else
         hi = mid;
@@ -309,7 +348,7 @@ sq_track_find (const SqTrack *track,
 {
   gsize i = sq_track_lower_bound (track, time, 0, track->n_keys);
 
-  return i < track->n_keys && track->keys[i].time == time ? (gssize) i : -1;
+  return i < track->n_keys && sq_track_time (track, i) == time ? (gssize) i : -1;
 }
 
 gsize
@@ -319,6 +358,7 @@ sq_track_bracket (const SqTrack *track,
                   double        *frac)
 {
   gsize i = sq_track_lower_bound (track, time, 0, track->n_keys);
+  double t0, t1;
 
   g_return_val_if_fail (track->n_keys > 0, 0);
 
@@ -328,14 +368,16 @@ sq_track_bracket (const SqTrack *track,
       *frac = 0.0;
       return track->n_keys - 1;
     }
-  if (i == 0 || track->keys[i].time == time)
+  t1 = sq_track_time (track, i);
+  if (i == 0 || t1 == time)
     {
       *next = i;
       *frac = 0.0;
       return i;
     }
+  t0 = sq_track_time (track, i - 1);
   *next = i;
-  *frac = (time - track->keys[i - 1].time) / (track->keys[i].time - track->keys[i - 1].time);
+  *frac = (time - t0) / (t1 - t0);
   return i - 1;
 }
 
@@ -347,6 +389,7 @@ sq_track_sample (const SqTrack *track,
 {
   gsize a, b;
   double f;
+  SqKey ka, kb;
 
   if (track->n_keys == 0)
     {
@@ -359,13 +402,18 @@ sq_track_sample (const SqTrack *track,
       return;
     }
   a = sq_track_bracket (track, time, &b, &f);
+  ka = sq_track_key (track, a);
   if (a == b)
-    memcpy (out, track->keys[a].v, 4 * sizeof (double));
-  else if (channel == SQ_CHANNEL_ROTATION)
-    sq_quat_slerp (track->keys[a].v, track->keys[b].v, f, out);
+    {
+      memcpy (out, ka.v, 4 * sizeof (double));
+      return;
+    }
+  kb = sq_track_key (track, b);
+  if (channel == SQ_CHANNEL_ROTATION)
+    sq_quat_slerp (ka.v, kb.v, f, out);
   else
     for (guint c = 0; c < 4; c++)
-      out[c] = track->keys[a].v[c] + (track->keys[b].v[c] - track->keys[a].v[c]) * f;
+      out[c] = ka.v[c] + (kb.v[c] - ka.v[c]) * f;
 }
 
 /* Inserts a zeroed key at `time` in order and returns its index; an existing
@@ -374,8 +422,10 @@ gsize
 sq_track_insert (SqTrack *track,
                  double   time)
 {
-  gsize lo = sq_track_lower_bound (track, time, 0, track->n_keys);
+  gsize lo;
 
+  sq_track_unpack (track);   /* the caller writes the key */
+  lo = sq_track_lower_bound (track, time, 0, track->n_keys);
   if (lo < track->n_keys && track->keys[lo].time == time)
     return lo;
 
@@ -411,6 +461,7 @@ sq_track_remove (SqTrack *track,
   gsize tail;
 
   g_return_if_fail (index < track->n_keys);
+  sq_track_unpack (track);
   tail = track->n_keys - index - 1;
   memmove (&track->keys[index], &track->keys[index + 1], tail * sizeof (SqKey));
   if (track->present != NULL)
@@ -445,6 +496,8 @@ sq_track_sort (SqTrack *track)
   g_autofree SqKeyRecord *recs = NULL;
   gboolean sorted = TRUE;
 
+  if (track->codec != NULL)   /* packed keys are in order */
+    return;
   for (gsize i = 1; i < track->n_keys && sorted; i++)
     if (track->keys[i - 1].time > track->keys[i].time)
       sorted = FALSE;
@@ -475,6 +528,7 @@ sq_track_ensure_present (SqTrack *track)
 {
   if (track->present != NULL)
     return;
+  sq_track_unpack (track);
   track->present = g_new (guint8, MAX (track->alloc, 1));
   memset (track->present, SQ_PRESENT_ALL, track->n_keys);
 }
@@ -484,7 +538,8 @@ sq_track_ensure_alt (SqTrack *track)
 {
   if (track->alt != NULL)
     return;
-  track->alt = sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));   /* (SQ_PERF) */
+  sq_track_unpack (track);
+  track->alt = _sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));   /* (SQ_PERF) */
   for (gsize i = 0; i < track->n_keys * 4; i++)
     track->alt[i] = NAN;
 }
@@ -495,6 +550,8 @@ sq_track_clear (SqTrack *track)
   g_free (track->keys);
   g_free (track->present);
   g_free (track->alt);
+  if (track->packed_bytes != NULL)
+    g_bytes_unref (track->packed_bytes);
   memset (track, 0, sizeof *track);
 }
 
@@ -503,6 +560,12 @@ sq_track_copy (SqTrack       *dest,
                const SqTrack *src)
 {
   memset (dest, 0, sizeof *dest);
+  if (src->codec != NULL)
+    {
+      *dest = *src;
+      g_bytes_ref (dest->packed_bytes);
+      return;
+    }
   dest->n_keys = dest->alloc = src->n_keys;
   dest->keys = g_memdup2 (src->keys, src->n_keys * sizeof (SqKey));
   if (src->present)
@@ -518,8 +581,18 @@ sq_track_equal (const SqTrack *a,
   if (a->n_keys != b->n_keys)
     return FALSE;
   /* bitwise, so NaNs and signed zeros compare as stored */
-  if (a->n_keys > 0 && memcmp (a->keys, b->keys, a->n_keys * sizeof (SqKey)) != 0)
-    return FALSE;
+  if (a->codec == NULL && b->codec == NULL)
+    {
+      if (a->n_keys > 0 && memcmp (a->keys, b->keys, a->n_keys * sizeof (SqKey)) != 0)
+        return FALSE;
+    }
+  else
+    for (gsize i = 0; i < a->n_keys; i++)
+      {
+        SqKey ka = sq_track_key (a, i), kb = sq_track_key (b, i);
+        if (memcmp (&ka, &kb, sizeof ka) != 0)
+          return FALSE;
+      }
   for (gsize i = 0; i < a->n_keys; i++)
     {
       guint8 pa = a->present ? a->present[i] : SQ_PRESENT_ALL;

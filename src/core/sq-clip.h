@@ -39,16 +39,49 @@ typedef struct
 #define SQ_PRESENT_Z   (1u << 2)
 #define SQ_PRESENT_ALL (SQ_PRESENT_X | SQ_PRESENT_Y | SQ_PRESENT_Z)
 
+typedef struct _SqKeyCodec SqKeyCodec;
+
 typedef struct
 {
-  SqKey  *keys;               /* sorted by time, no two at the same time */
+  SqKey  *keys;              /* sorted by time, no two at the same time; NULL while
+                               * the track is packed */
   gsize   n_keys;
   gsize   alloc;
   guint8 *present;            /* NULL, or one SQ_PRESENT_* mask per key */
   double *alt;                /* NULL, or 4 doubles per key: the format's own notation of
                                * the value (text SEQ axis-angle); a writer uses it while it
                                * still converts to exactly the key's value */
+  /* A packed track keeps its keys as the file's own records (see
+   * SqKeyCodec): n_keys records at `packed`, inside `packed_bytes`. */
+  const SqKeyCodec *codec;    /* NULL unless packed */
+  const guint8     *packed;
+  GBytes           *packed_bytes;
+  double            packed_param; /* what the codec needs besides the record (the
+                                   * .anim duration the times scale by) */
 } SqTrack;
+
+/* How the keys of a packed track decode. A reader whose format stores keys
+ * as fixed-size records (binary SEQ, .anim) may leave a track in that form:
+ * the track then costs no memory beyond the file's bytes, and each key is
+ * decoded when it is asked for (sq_track_key). The first change to the track
+ * decodes all of its keys into `keys` (sq_track_unpack). Decoding must give
+ * exactly what the reader would have stored, and times must strictly
+ * increase. */
+struct _SqKeyCodec
+{
+  gsize   stride;             /* bytes of a record */
+  double (*time)     (const SqTrack *track,
+                      const guint8  *record);
+  void   (*key)      (const SqTrack *track,
+                      const guint8  *record,
+                      SqKey         *key);
+  /* Optional: called once the keys are decoded into `keys` (the track is
+   * no longer packed), with the records it had, to keep in `alt` what the
+   * keys do not give back. */
+  void   (*unpacked) (SqTrack       *track,
+                      const guint8  *records,
+                      double         param);
+};
 
 typedef struct _SqProps SqProps;
 
@@ -100,7 +133,50 @@ guint       sq_clip_get_frame_count    (const SqClip *clip);
 int         sq_clip_time_to_frame      (const SqClip *clip,
                                         double        time);
 
-/* Tracks */
+/* Tracks. Keys are read through sq_track_key / sq_track_time (or a whole
+ * array with sq_track_peek); `keys` may be written only after
+ * sq_track_unpack, or on a track built in memory. */
+static inline SqKey
+sq_track_key (const SqTrack *track,
+              gsize          i)
+{
+  SqKey key;
+
+  if (G_LIKELY (track->codec == NULL))
+    return track->keys[i];
+  track->codec->key (track, track->packed + i * track->codec->stride, &key);
+  return key;
+}
+
+static inline double
+sq_track_time (const SqTrack *track,
+               gsize          i)
+{
+  if (G_LIKELY (track->codec == NULL))
+    return track->keys[i].time;
+  return track->codec->time (track, track->packed + i * track->codec->stride);
+}
+
+static inline gboolean
+sq_track_is_packed (const SqTrack *track)
+{
+  return track->codec != NULL;
+}
+
+/* Leaves the track holding `n` records at `records` (inside `bytes`, which
+ * it references) decoded by `codec`, replacing what it held. */
+void        sq_track_pack              (SqTrack      *track,
+                                        const SqKeyCodec *codec,
+                                        GBytes       *bytes,
+                                        const guint8 *records,
+                                        gsize         n,
+                                        double        param);
+/* Decodes a packed track's keys into `keys`; returns `keys`. */
+SqKey      *sq_track_unpack            (SqTrack      *track);
+/* All keys as one array: the track's own, or, for a packed track, decoded
+ * into a new array left in *tmp for the caller to free. */
+const SqKey *sq_track_peek             (const SqTrack *track,
+                                        SqKey       **tmp);
 void        sq_track_reserve           (SqTrack      *track,
                                         gsize         n);
 SqKey      *sq_track_append            (SqTrack      *track,

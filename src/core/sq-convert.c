@@ -302,10 +302,11 @@ convert_values (SqClip        *clip,
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         {
           SqTrack *track = &joint->tracks[c];
+          SqKey *keys = sq_track_unpack (track);
 
           for (gsize k = 0; k < track->n_keys; k++)
             {
-              double *v = track->keys[k].v;
+              double *v = keys[k].v;
               double sl[4];
 
               if (c == SQ_CHANNEL_ROTATION)
@@ -540,12 +541,13 @@ snap_times (SqClip     *clip,
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       {
         SqTrack *track = &clip->joints[j].tracks[c];
+        SqKey *keys = sq_track_unpack (track);
         gsize out = 0;
         double last = -INFINITY;
 
         for (gsize k = 0; k < track->n_keys; k++)
           {
-            double t = track->keys[k].time;
+            double t = keys[k].time;
             double s = on_grid (t, lossless) ? t : floor (t * rate + 0.5) / rate;
 
             if (!isfinite (s))
@@ -560,8 +562,8 @@ snap_times (SqClip     *clip,
                 moved++;
                 max_shift = MAX (max_shift, fabs (s - t));
               }
-            track->keys[out] = track->keys[k];
-            track->keys[out].time = s;
+            keys[out] = keys[k];
+            keys[out].time = s;
             if (track->present != NULL)
               track->present[out] = track->present[k];
             if (track->alt != NULL)
@@ -628,6 +630,7 @@ add_reference_frame (SqClip *clip,
 
         if (track->n_keys == 0)
           continue;
+        sq_track_unpack (track);
         for (gsize k = 0; k < track->n_keys; k++)
           {
             track->keys[k].time += frame_time;
@@ -840,7 +843,8 @@ bvh_to_second_life (const SqClip *bvh,
     for (guint c = 0; c < 2; c++)
       if (bvh->joints[j].tracks[c].n_keys > 0)
         {
-          double last = bvh->joints[j].tracks[c].keys[bvh->joints[j].tracks[c].n_keys - 1].time;
+          const SqTrack *track = &bvh->joints[j].tracks[c];
+          double last = sq_track_time (track, track->n_keys - 1);
           double f = floor (last / ft + 0.5) + 1;
           if (f > n_frames && f < 1e7)
             n_frames = (gsize) f;
@@ -1010,7 +1014,7 @@ keys_fit_rate (const SqClip *clip,
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
         {
-          double t = clip->joints[j].tracks[c].keys[k].time * rate;
+          double t = sq_track_time (&clip->joints[j].tracks[c], k) * rate;
           if (fabs (t - floor (t + 0.5)) > MAX (tol * rate, 1e-6 * MAX (1.0, t)))
             return FALSE;
         }

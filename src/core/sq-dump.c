@@ -173,14 +173,16 @@ json_track (GString       *out,
   g_string_append_c (out, '[');
   for (gsize k = 0; k < track->n_keys; k++)
     {
+      SqKey key = sq_track_key (track, k);
+
       if (k > 0)
         g_string_append_c (out, ',');
       g_string_append_c (out, '[');
-      _sq_json_number (out, track->keys[k].time);
+      _sq_json_number (out, key.time);
       for (guint c = 0; c < n_values; c++)
         {
           g_string_append_c (out, ',');
-          _sq_json_number (out, track->keys[k].v[c]);
+          _sq_json_number (out, key.v[c]);
         }
       g_string_append_c (out, ']');
     }
@@ -291,13 +293,13 @@ sq_dump_text (const SqClip *clip)
                                   rot->n_keys);
           for (gsize k = 0; k < rot->n_keys; k++)
             {
-              const SqKey *key = &rot->keys[k];
+              const SqKey key = sq_track_key (rot, k);
               double aa[4];
 
-              sq_quat_to_axis_angle (key->v, aa);
-              g_string_append_printf (out, "    %6d  %s s ", sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time));
+              sq_quat_to_axis_angle (key.v, aa);
+              g_string_append_printf (out, "    %6d  %s s ", sq_clip_time_to_frame (clip, key.time), FX ("%9.4f", key.time));
               for (guint c = 0; c < 4; c++)
-                g_string_append_printf (out, " %s", FX ("%11.7f", key->v[c]));
+                g_string_append_printf (out, " %s", FX ("%11.7f", key.v[c]));
               g_string_append (out, "  ");
               for (guint c = 0; c < 3; c++)
                 g_string_append_printf (out, " %s", FX ("%9.6f", aa[c]));
@@ -309,14 +311,14 @@ sq_dump_text (const SqClip *clip)
           g_string_append_printf (out, _("  Translations: %zu keys (frame, time, X Y Z)\n"), pos->n_keys);
           for (gsize k = 0; k < pos->n_keys; k++)
             {
-              const SqKey *key = &pos->keys[k];
+              const SqKey key = sq_track_key (pos, k);
               guint8 p = pos->present ? pos->present[k] : SQ_PRESENT_ALL;
 
               g_string_append_printf (out, "    %6d  %s s  %s%s %s%s %s%s\n",
-                                      sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time),
-                                      sq_format_double (b[0], sizeof b[0], key->v[0]), p & SQ_PRESENT_X ? "" : "~",
-                                      sq_format_double (b[1], sizeof b[1], key->v[1]), p & SQ_PRESENT_Y ? "" : "~",
-                                      sq_format_double (b[2], sizeof b[2], key->v[2]), p & SQ_PRESENT_Z ? "" : "~");
+                                      sq_clip_time_to_frame (clip, key.time), FX ("%9.4f", key.time),
+                                      sq_format_double (b[0], sizeof b[0], key.v[0]), p & SQ_PRESENT_X ? "" : "~",
+                                      sq_format_double (b[1], sizeof b[1], key.v[1]), p & SQ_PRESENT_Y ? "" : "~",
+                                      sq_format_double (b[2], sizeof b[2], key.v[2]), p & SQ_PRESENT_Z ? "" : "~");
             }
           if (pos->present != NULL)
             g_string_append (out, _("    (~ marks a value interpolated between the file's own keys)\n"));
@@ -326,12 +328,12 @@ sq_dump_text (const SqClip *clip)
           g_string_append_printf (out, _("  Scales: %zu keys (frame, time, X Y Z)\n"), scl->n_keys);
           for (gsize k = 0; k < scl->n_keys; k++)
             {
-              const SqKey *key = &scl->keys[k];
+              const SqKey key = sq_track_key (scl, k);
               g_string_append_printf (out, "    %6d  %s s  %s %s %s\n",
-                                      sq_clip_time_to_frame (clip, key->time), FX ("%9.4f", key->time),
-                                      sq_format_double (b[0], sizeof b[0], key->v[0]),
-                                      sq_format_double (b[1], sizeof b[1], key->v[1]),
-                                      sq_format_double (b[2], sizeof b[2], key->v[2]));
+                                      sq_clip_time_to_frame (clip, key.time), FX ("%9.4f", key.time),
+                                      sq_format_double (b[0], sizeof b[0], key.v[0]),
+                                      sq_format_double (b[1], sizeof b[1], key.v[1]),
+                                      sq_format_double (b[2], sizeof b[2], key.v[2]));
             }
         }
       if (rot->n_keys + pos->n_keys + scl->n_keys == 0)

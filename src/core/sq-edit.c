@@ -318,6 +318,16 @@ sq_edit_free (SqEdit *edit)
   g_free (edit);
 }
 
+static gboolean
+is_saved (const SqEdit *edit,
+          gsize         index)
+{
+  for (guint i = 0; i < edit->saved->len; i++)
+    if (g_array_index (edit->saved, SavedJoint, i).index == index)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 save_joint (SqEdit *edit,
             SqClip *clip,
@@ -325,9 +335,8 @@ save_joint (SqEdit *edit,
 {
   SavedJoint s = { index, FALSE, { 0 } };
 
-  for (guint i = 0; i < edit->saved->len; i++)
-    if (g_array_index (edit->saved, SavedJoint, i).index == index)
-      return;
+  if (is_saved (edit, index))
+    return;
   sq_joint_copy (&s.joint, &clip->joints[index]);
   g_array_append_val (edit->saved, s);
 }
@@ -420,11 +429,12 @@ invert_joint (SqClip *clip,
               gsize   index)
 {
   SqTrack *t = &clip->joints[index].tracks[SQ_CHANNEL_ROTATION];
+  SqKey *keys = sq_track_unpack (t);
 
   for (gsize k = 0; k < t->n_keys; k++)
     {
-      t->keys[k].v[1] = -t->keys[k].v[1];
-      t->keys[k].v[3] = -t->keys[k].v[3];
+      keys[k].v[1] = -keys[k].v[1];
+      keys[k].v[3] = -keys[k].v[3];
     }
 }
 
@@ -457,7 +467,15 @@ apply_invert (SqEdit  *edit,
         }
     }
   for (guint i = 0; i < edit->inverted->len; i++)
-    invert_joint (clip, g_array_index (edit->inverted, gsize, i));
+    {
+      gsize j = g_array_index (edit->inverted, gsize, i);
+
+      /* a packed track is kept as it is for undo, which gives its records
+       * back (the copy shares them) instead of inverting decoded keys */
+      if (sq_track_is_packed (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION]))
+        save_joint (edit, clip, j);
+      invert_joint (clip, j);
+    }
   return TRUE;
 }
 
@@ -787,7 +805,7 @@ apply_frame_rate (SqEdit  *edit,
 
         for (gsize k = 0; k < t->n_keys; k++)
           {
-            double nt = retime (t->keys[k].time, old_fps, fps, ft, by_frame_time);
+            double nt = retime (sq_track_time (t, k), old_fps, fps, ft, by_frame_time);
 
             if (!isfinite (nt) || !(nt > prev))
               return invalid (error, _("Joint “%s”: at %g frames per second two keys would fall on the same time"),
@@ -812,9 +830,10 @@ apply_frame_rate (SqEdit  *edit,
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         {
           SqTrack *t = &clip->joints[j].tracks[c];
+          SqKey *keys = sq_track_unpack (t);
 
           for (gsize k = 0; k < t->n_keys; k++)
-            t->keys[k].time = retime (t->keys[k].time, old_fps, fps, ft, by_frame_time);
+            keys[k].time = retime (keys[k].time, old_fps, fps, ft, by_frame_time);
         }
     }
   clip->duration = MAX (0.0, retime (clip->duration, old_fps, fps, ft, by_frame_time));
@@ -958,9 +977,9 @@ sq_edit_apply (SqEdit  *edit,
             gsize i = sq_track_lower_bound (t, edit->value[0], 0, t->n_keys);
 
             /* the nearest key, before or after */
-            if (i > 0 && (i == t->n_keys || edit->value[0] - t->keys[i - 1].time <= t->keys[i].time - edit->value[0]))
+            if (i > 0 && (i == t->n_keys || edit->value[0] - sq_track_time (t, i - 1) <= sq_track_time (t, i) - edit->value[0]))
               i--;
-            at[c] = i < t->n_keys && fabs (t->keys[i].time - edit->value[0]) <= tolerance ? (gssize) i : -1;
+            at[c] = i < t->n_keys && fabs (sq_track_time (t, i) - edit->value[0]) <= tolerance ? (gssize) i : -1;
             any |= at[c] >= 0;
           }
         if (!any)
@@ -1001,6 +1020,7 @@ sq_edit_apply (SqEdit  *edit,
           return FALSE;
         }
       save_joint (edit, clip, root);
+      sq_track_unpack (track);
       for (gsize k = 0; k < track->n_keys; k++)
         for (guint c = 0; c < 3; c++)
           track->keys[k].v[c] *= edit->value[0];
@@ -1082,7 +1102,8 @@ sq_edit_undo (SqEdit *edit,
   g_return_if_fail (edit->applied);
 
   for (guint i = 0; i < edit->inverted->len; i++)
-    invert_joint (clip, g_array_index (edit->inverted, gsize, i));
+    if (!is_saved (edit, g_array_index (edit->inverted, gsize, i)))
+      invert_joint (clip, g_array_index (edit->inverted, gsize, i));
 
   for (guint i = edit->added->len; i > 0; i--)
     sq_clip_remove_joint (clip, g_array_index (edit->added, gsize, i - 1));

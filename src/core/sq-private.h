@@ -111,6 +111,11 @@ sq_reader_check_count (SqReader   *r,
   return TRUE;
 }
 
+void       *_sq_huge_realloc          (void         *old,
+                                       gsize         old_bytes,
+                                       gsize         bytes);
+GByteArray *_sq_byte_array_sized_new  (gsize         reserved);
+
 /* Big-endian writer over a GByteArray */
 static inline guint8 *
 sq_grow (GByteArray *out,

@@ -10,6 +10,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "sq-math.h"
 #include "sq-private.h"
@@ -101,7 +103,8 @@ _sq_track_to_grid (const SqTrack *track,
 
   for (gsize i = 0; i < track->n_keys; i++)
     {
-      double t = track->keys[i].time * rate;
+      double time = sq_track_time (track, i);
+      double t = time * rate;
       double r;
       gint64 step;
 
@@ -117,17 +120,17 @@ _sq_track_to_grid (const SqTrack *track,
         r -= 1;
       if (G_UNLIKELY (fabs (t - r) > 1e-6)
           && !(lossless_rate > 0
-               && fabs (track->keys[i].time * lossless_rate - floor (track->keys[i].time * lossless_rate + 0.5)) < 1e-6))
+               && fabs (time * lossless_rate - floor (time * lossless_rate + 0.5)) < 1e-6))
         {
           if (rounded++ == 0)
-            first_rounded = track->keys[i].time;
+            first_rounded = time;
         }
       step = (gint64) r + base;
       if (n > 0 && s_out[n - 1] == step)
         {
           /* two keys on one step: the first one stays */
           if (dropped++ == 0)
-            first_dropped = track->keys[i].time;
+            first_dropped = time;
           continue;
         }
       k_out[n] = i;
@@ -159,6 +162,45 @@ _sq_lines_init (SqLines    *lines,
   memset (lines, 0, sizeof *lines);
   lines->data = data;
   lines->len = len;
+}
+
+/* Large arrays (a long track of a big file, a writer's output) are placed
+ * on 2 MiB boundaries and offered to transparent huge pages: reading or
+ * writing a 100 MB file otherwise spends much of its time in page faults.
+ * The memory is ordinary malloc memory for g_free and g_renew. */
+void *
+_sq_huge_realloc (void  *old,
+                 gsize  old_bytes,
+                 gsize  bytes)
+{
+#ifdef MADV_HUGEPAGE
+  const gsize huge = 2u << 20;
+  void *mem = NULL;
+
+  if (bytes >= huge && posix_memalign (&mem, huge, bytes) == 0)
+    {
+      madvise (mem, bytes, MADV_HUGEPAGE);
+      if (old != NULL)
+        memcpy (mem, old, old_bytes);
+      g_free (old);
+      return mem;
+    }
+#endif
+  return g_realloc (old, bytes);
+}
+
+/* An empty byte array with room for `reserved` bytes, in huge pages when
+ * that is large (_sq_huge_realloc): the output of a writer (SQ_PERF). */
+GByteArray *
+_sq_byte_array_sized_new (gsize reserved)
+{
+  GByteArray *array;
+
+  if (reserved < (2u << 20) || reserved > G_MAXUINT)
+    return g_byte_array_sized_new (MIN (reserved, G_MAXUINT));
+  array = g_byte_array_new_take (_sq_huge_realloc (NULL, 0, reserved), reserved);
+  g_byte_array_set_size (array, 0);   /* keeps the room */
+  return array;
 }
 
 /* Next line, accepting LF, CRLF and lone CR line ends. */

@@ -43,13 +43,23 @@ sq_clip_check (const SqClip *clip,
         {
           const SqTrack *t = &joint->tracks[c];
 
-          if (t->n_keys > t->alloc || (t->n_keys > 0 && t->keys == NULL))
+          if (t->codec != NULL)
+            {
+              gsize len = 0;
+              const guint8 *data = t->packed_bytes ? g_bytes_get_data (t->packed_bytes, &len) : NULL;
+
+              if (data == NULL || t->packed < data || t->keys != NULL || t->present != NULL || t->alt != NULL
+                  || (gsize) (t->packed - data) > len
+                  || t->n_keys > (len - (gsize) (t->packed - data)) / t->codec->stride)
+                FAIL ("joint “%s” channel %u: packed keys are inconsistent", joint->name, c);
+            }
+          else if (t->n_keys > t->alloc || (t->n_keys > 0 && t->keys == NULL))
             FAIL ("joint “%s” channel %u: key storage is inconsistent", joint->name, c);
           for (gsize k = 0; k < t->n_keys; k++)
             {
-              if (!isfinite (t->keys[k].time))
+              if (!isfinite (sq_track_time (t, k)))
                 FAIL ("joint “%s” channel %u key %zu: time is not finite", joint->name, c, k);
-              if (k > 0 && !(t->keys[k].time > t->keys[k - 1].time))
+              if (k > 0 && !(sq_track_time (t, k) > sq_track_time (t, k - 1)))
                 FAIL ("joint “%s” channel %u key %zu: times not strictly increasing",
                       joint->name, c, k);
               if (t->present != NULL && (t->present[k] & ~SQ_PRESENT_ALL) != 0)
@@ -209,12 +219,12 @@ validate_aw_dx (const SqClip *clip,
         {
           const SqTrack *t = &joint->tracks[c];
 
-          if (t->n_keys > 0 && t->keys[0].time != 0.0)
+          if (t->n_keys > 0 && sq_track_time (t, 0) != 0.0)
             add_finding (findings, SQ_SEVERITY_WARNING, j, c, 0,
                          _("limb “%s”: the first %s key is at tick %d; ActiveWorlds animations start at tick 0"),
                          joint->name,
                          c == SQ_CHANNEL_ROTATION ? _("rotation") : c == SQ_CHANNEL_SCALE ? _("scale") : _("position"),
-                         sq_clip_time_to_frame (clip, t->keys[0].time));
+                         sq_clip_time_to_frame (clip, sq_track_time (t, 0)));
         }
       if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
         add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_SCALE, -1,
@@ -229,22 +239,23 @@ validate_aw_dx (const SqClip *clip,
         {
           double q[4], n;
 
-          memcpy (q, rot->keys[k].v, sizeof q);
+          memcpy (q, sq_track_key (rot, k).v, sizeof q);
           n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
           if (!isfinite (n) || n == 0)
             {
               add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                            _("limb “%s” rotation key %zu (tick %d) is not a rotation"),
-                           joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
+                           joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
               continue;
             }
           if (fabs (n - 1.0) > 1e-3)
             add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("limb “%s” rotation key %zu (tick %d): the quaternion's length is %.4f, not 1"),
-                         joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time), sqrt (n));
+                         joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)), sqrt (n));
           if (k > 0)
             {
-              const double *p = rot->keys[k - 1].v;
+              const SqKey prev = sq_track_key (rot, k - 1);
+              const double *p = prev.v;
               double pn = sqrt (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
               double dot = (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]) / (pn * sqrt (n));
 
@@ -254,8 +265,8 @@ validate_aw_dx (const SqClip *clip,
                 add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                              _("limb “%s” rotation keys %zu and %zu (ticks %d and %d) are %.1f° apart; "
                                "ActiveWorlds recommends less than 180° between keys"),
-                             joint->name, k, k + 1, sq_clip_time_to_frame (clip, rot->keys[k - 1].time),
-                             sq_clip_time_to_frame (clip, rot->keys[k].time),
+                             joint->name, k, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k - 1)),
+                             sq_clip_time_to_frame (clip, sq_track_time (rot, k)),
                              2.0 * acos (CLAMP (dot, -1.0, 1.0)) * 180.0 / G_PI);
             }
         }
@@ -311,26 +322,27 @@ validate_aw (const SqClip *clip,
 
       for (gsize k = 0; k < rot->n_keys; k++)
         {
-          const double *q = rot->keys[k].v;
+          const SqKey key = sq_track_key (rot, k);
+          const double *q = key.v;
           double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
 
           if (!isfinite (n))
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu (frame %d): the rotation is not a finite number"),
-                         joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
+                         joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
           else if (fabs (n - 1.0) > 1e-3)
             add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu (frame %d): the quaternion's length is %.4f, not 1"),
-                         joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time), sqrt (n));
-          if (rot->keys[k].time < -1e-9)
+                         joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)), sqrt (n));
+          if (sq_track_time (rot, k) < -1e-9)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu: frame %d is before the first frame"),
-                         joint->name, k + 1, sq_clip_time_to_frame (clip, rot->keys[k].time));
-          else if (rot->keys[k].time > last_frame_time + 1e-9)
+                         joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
+          else if (sq_track_time (rot, k) > last_frame_time + 1e-9)
             add_finding (findings, text ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu at %.3f s (frame %d) is after the end of the animation (%.3f s)"),
-                         joint->name, k + 1, rot->keys[k].time,
-                         sq_clip_time_to_frame (clip, rot->keys[k].time), clip->duration);
+                         joint->name, k + 1, sq_track_time (rot, k),
+                         sq_clip_time_to_frame (clip, sq_track_time (rot, k)), clip->duration);
         }
 
       if (text)
@@ -339,11 +351,11 @@ validate_aw (const SqClip *clip,
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
                          _("limb “%s” has %zu key(s); text SEQ needs at least two"),
                          joint->name, rot->n_keys);
-          if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
+          if (rot->n_keys > 0 && sq_track_time (rot, 0) != 0.0)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, 0,
                          _("limb “%s”: the first key is at %.0f ms; text SEQ needs one at 0"),
-                         joint->name, rot->keys[0].time * 1000.0);
-          if (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time <= 0.0)
+                         joint->name, sq_track_time (rot, 0) * 1000.0);
+          if (rot->n_keys > 0 && sq_track_time (rot, rot->n_keys - 1) <= 0.0)
             add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, rot->n_keys - 1,
                          _("limb “%s” has no key after 0 ms"), joint->name);
           if ((gssize) j != root && joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
@@ -366,10 +378,10 @@ validate_aw (const SqClip *clip,
       else if (first < 0 || (loc->present && loc->present[first] != SQ_PRESENT_ALL))
         add_finding (findings, SQ_SEVERITY_ERROR, root, SQ_CHANNEL_TRANSLATION, -1,
                      _("no location X, Y and Z for frame 1: ActiveWorlds places the avatar at random (use Set First Frame)"));
-      else if (loc->keys[first].v[0] != 0 || loc->keys[first].v[1] != 0 || loc->keys[first].v[2] != 0)
+      else if (sq_track_key (loc, first).v[0] != 0 || sq_track_key (loc, first).v[1] != 0 || sq_track_key (loc, first).v[2] != 0)
         add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_TRANSLATION, first,
                      _("the location at frame 1 is (%g, %g, %g), not (0, 0, 0)"),
-                     loc->keys[first].v[0], loc->keys[first].v[1], loc->keys[first].v[2]);
+                     sq_track_key (loc, first).v[0], sq_track_key (loc, first).v[1], sq_track_key (loc, first).v[2]);
       if (clip->root[0] != '\0' && g_ascii_strcasecmp (clip->root, "pelvis") != 0)
         add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_ROTATION, -1,
                      _("the root joint is called “%s”; ActiveWorlds animations call it “pelvis”"), clip->root);
@@ -628,7 +640,7 @@ validate_sl (const SqClip *clip,
             }
           for (gsize k = 0; k < t->n_keys; k++)
             {
-              const SqKey *key = &t->keys[k];
+              const SqKey key_value = sq_track_key (t, k), *key = &key_value;
               double time = key->time;
 
               if (!isfinite (time) || !isfinite (key->v[0]) || !isfinite (key->v[1]) || !isfinite (key->v[2])

@@ -347,7 +347,7 @@ sequin_edit_dialog_new (GtkWindow      *parent,
             const SqTrack *t = &c->joints[root].tracks[SQ_CHANNEL_TRANSLATION];
             gssize k = sq_track_find (t, 0.0);
             if (k >= 0)
-              memcpy (v, t->keys[k].v, sizeof v);
+              memcpy (v, sq_track_key (t, k).v, sizeof v);
           }
         self->joint_name = g_strdup (sq_clip_get_effective_root (c));
         title = _("Set First Frame");

@@ -164,7 +164,7 @@ update_key_cell (GtkListItem   *list_item,
   const SqClip *clip = sequin_joint_item_get_clip (sequin_key_item_get_joint (item));
   GtkLabel *label = cell_label (list_item);
   g_autofree char *text = NULL;
-  const SqKey *key;
+  SqKey key;
 
   gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
   if (row == NULL || clip == NULL)
@@ -188,28 +188,28 @@ update_key_cell (GtkListItem   *list_item,
       text = g_strdup_printf ("%d", sq_clip_time_to_frame (clip, row->time));
       break;
     case COLUMN_ROTATION:
-      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION)) != NULL)
-        text = sequin_format_vector (key->v, 4, 6);
+      if (sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION, &key))
+        text = sequin_format_vector (key.v, 4, 6);
       break;
     case COLUMN_AXIS_ANGLE:
-      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION)) != NULL)
+      if (sequin_key_item_get_key (item, SQ_CHANNEL_ROTATION, &key))
         {
           double aa[4];
           g_autofree char *axis = NULL;
 
-          sq_quat_to_axis_angle (key->v, aa);
+          sq_quat_to_axis_angle (key.v, aa);
           axis = sequin_format_vector (aa, 3, 4);
           /* TRANSLATORS: a rotation axis (three numbers) and its angle in degrees */
           text = g_strdup_printf (_("%s  %.2f°"), axis, aa[3]);
         }
       break;
     case COLUMN_TRANSLATION:
-      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_TRANSLATION)) != NULL)
-        text = sequin_format_vector (key->v, 3, 5);
+      if (sequin_key_item_get_key (item, SQ_CHANNEL_TRANSLATION, &key))
+        text = sequin_format_vector (key.v, 3, 5);
       break;
     case COLUMN_SCALE:
-      if ((key = sequin_key_item_get_key (item, SQ_CHANNEL_SCALE)) != NULL)
-        text = sequin_format_vector (key->v, 3, 5);
+      if (sequin_key_item_get_key (item, SQ_CHANNEL_SCALE, &key))
+        text = sequin_format_vector (key.v, 3, 5);
       break;
     default:
       break;

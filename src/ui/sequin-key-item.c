@@ -89,22 +89,24 @@ sequin_key_item_get_data (SequinKeyItem *self)
   return sequin_key_model_get_row (sequin_joint_item_get_keys (self->joint), self->row);
 }
 
-const SqKey *
+gboolean
 sequin_key_item_get_key (SequinKeyItem *self,
-                         SqChannel      channel)
+                         SqChannel      channel,
+                         SqKey         *key)
 {
   const SequinKeyRow *row;
   const SqJoint *joint;
 
-  g_return_val_if_fail (SEQUIN_IS_KEY_ITEM (self), NULL);
-  g_return_val_if_fail (channel < SQ_N_CHANNELS, NULL);
+  g_return_val_if_fail (SEQUIN_IS_KEY_ITEM (self), FALSE);
+  g_return_val_if_fail (channel < SQ_N_CHANNELS, FALSE);
 
   row = sequin_key_item_get_data (self);
   joint = sequin_joint_item_get_joint (self->joint);
   if (row == NULL || joint == NULL || row->key[channel] < 0
       || (gsize) row->key[channel] >= joint->tracks[channel].n_keys)
-    return NULL;
-  return &joint->tracks[channel].keys[row->key[channel]];
+    return FALSE;
+  *key = sq_track_key (&joint->tracks[channel], row->key[channel]);
+  return TRUE;
 }
 
 gboolean

@@ -22,9 +22,10 @@ SequinJointItem    *sequin_key_item_get_joint (SequinKeyItem   *self);
 guint               sequin_key_item_get_row   (SequinKeyItem   *self);
 /* NULL once the row is gone */
 const SequinKeyRow *sequin_key_item_get_data  (SequinKeyItem   *self);
-/* The key of `channel` at this row's time, or NULL */
-const SqKey        *sequin_key_item_get_key   (SequinKeyItem   *self,
-                                               SqChannel        channel);
+/* The key of `channel` at this row's time into `key`; FALSE when there is none */
+gboolean            sequin_key_item_get_key   (SequinKeyItem   *self,
+                                               SqChannel        channel,
+                                               SqKey           *key);
 /* The first channel that has a key here (rotation before translation), and its key index */
 gboolean            sequin_key_item_get_first (SequinKeyItem   *self,
                                                SqChannel       *channel,

@@ -120,7 +120,7 @@ build_rows (const SqJoint *joint)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         if (next[c] < joint->tracks[c].n_keys)
           {
-            double t = joint->tracks[c].keys[next[c]].time;
+            double t = sq_track_time (&joint->tracks[c], next[c]);
             if (!any || t < row.time)
               row.time = t;
             any = TRUE;
@@ -130,7 +130,7 @@ build_rows (const SqJoint *joint)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         {
           row.key[c] = -1;
-          if (next[c] < joint->tracks[c].n_keys && joint->tracks[c].keys[next[c]].time == row.time)
+          if (next[c] < joint->tracks[c].n_keys && sq_track_time (&joint->tracks[c], next[c]) == row.time)
             row.key[c] = (gint32) next[c]++;
         }
       g_array_append_val (rows, row);
@@ -180,7 +180,7 @@ sequin_key_model_find_key (SequinKeyModel *self,
     return -1;
 
   /* rows are sorted by time: binary search for the key's time */
-  time = joint->tracks[channel].keys[key].time;
+  time = sq_track_time (&joint->tracks[channel], key);
   hi = ensure_rows (self)->len;
   while (lo < hi)
     {

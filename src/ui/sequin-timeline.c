@@ -165,7 +165,7 @@ gallop (const SqTrack *track,
 {
   gsize lo = from, hi, step = 1;
 
-  if (lo >= track->n_keys || track->keys[lo].time >= t)
+  if (lo >= track->n_keys || sq_track_time (track, lo) >= t)
     return lo;
   /* keys[lo] < t: find hi with keys[hi] >= t (or the end) */
   for (;;)
@@ -176,7 +176,7 @@ gallop (const SqTrack *track,
           hi = track->n_keys;
           break;
         }
-      if (track->keys[hi].time >= t)
+      if (sq_track_time (track, hi) >= t)
         break;
       lo = hi;
       step *= 2;
@@ -338,7 +338,7 @@ update_accessible (SequinTimeline *self)
   if (has_selection (self))
     {
       const SqJoint *joint = &self->clip->joints[self->sel_joint];
-      const SqKey *key = &joint->tracks[self->sel_channel].keys[self->sel_key];
+      const SqKey key_value = sq_track_key (&joint->tracks[self->sel_channel], self->sel_key), *key = &key_value;
 
       g_string_append (text, "; ");
       /* Translators: "selected: pelvis rotation key 5 at frame 12" */
@@ -523,12 +523,12 @@ sequin_timeline_key_at (SequinTimeline *self,
 
   /* the nearest key on either side of t */
   i = lower_bound (track, t, 0);
-  if (i < track->n_keys && track->keys[i].time - t <= tol)
+  if (i < track->n_keys && sq_track_time (track, i) - t <= tol)
     {
       best = i;
-      best_d = track->keys[i].time - t;
+      best_d = sq_track_time (track, i) - t;
     }
-  if (i > 0 && t - track->keys[i - 1].time <= tol && t - track->keys[i - 1].time <= best_d)
+  if (i > 0 && t - sq_track_time (track, i - 1) <= tol && t - sq_track_time (track, i - 1) <= best_d)
     best = i - 1;
 
   if (best < 0)
@@ -663,7 +663,7 @@ add_track_marks (cairo_t       *cr,
   i = lower_bound (track, (x0 - origin) / zoom, 0);
   while (i < track->n_keys)
     {
-      double x = origin + track->keys[i].time * zoom;
+      double x = origin + sq_track_time (track, i) * zoom;
       double column, xc;
 
       if (x > x1)
@@ -906,7 +906,7 @@ draw_lanes (SequinTimeline *self,
   if (has_selection (self))
     {
       const SqJoint *joint = &clip->joints[self->sel_joint];
-      const SqKey *key = &joint->tracks[self->sel_channel].keys[self->sel_key];
+      const SqKey key_value = sq_track_key (&joint->tracks[self->sel_channel], self->sel_key), *key = &key_value;
       double x = floor (origin + key->time * self->zoom) + 0.5;
       double y = _sequin_timeline_y_for_key (self, self->sel_joint, self->sel_channel);
       guint n_rows;
@@ -1111,7 +1111,7 @@ select_key_at (SequinTimeline *self,
     return FALSE;
 
   select_internal (self, joint, channel, key);
-  set_time_internal (self, self->clip->joints[joint].tracks[channel].keys[key].time, FALSE);
+  set_time_internal (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key), FALSE);
   g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
   return TRUE;
 }
@@ -1355,7 +1355,7 @@ sequin_timeline_query_tooltip (GtkWidget  *widget,
 
   if (sequin_timeline_key_at (self, x, y, &joint, &channel, &key))
     {
-      const SqKey *k = &self->clip->joints[joint].tracks[channel].keys[key];
+      const SqKey k_value = sq_track_key (&self->clip->joints[joint].tracks[channel], key), *k = &k_value;
       double kx = floor (_sequin_timeline_x_for_time (self, k->time));
       double ky = _sequin_timeline_y_for_key (self, joint, channel);
 
@@ -1764,8 +1764,8 @@ sequin_timeline_clip_changed (SequinTimeline *self)
           {
             const SqTrack *track = &clip->joints[j].tracks[c];
 
-            if (track->n_keys > 0 && isfinite (track->keys[track->n_keys - 1].time))
-              extent = MAX (extent, track->keys[track->n_keys - 1].time);
+            if (track->n_keys > 0 && isfinite (sq_track_time (track, track->n_keys - 1)))
+              extent = MAX (extent, sq_track_time (track, track->n_keys - 1));
           }
     }
   self->extent = extent;
@@ -1833,7 +1833,7 @@ sequin_timeline_select_key (SequinTimeline *self,
   {
     double lane_top = joint * LANE_H;
     double page = lanes_height (self);
-    double x = _sequin_timeline_x_for_time (self, self->clip->joints[joint].tracks[channel].keys[key].time);
+    double x = _sequin_timeline_x_for_time (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key));
 
     if (page < LANE_H)
       ;   /* not laid out yet: nothing to scroll into */

@@ -138,10 +138,10 @@ sequin_test_clips_close (const SqClip *a,
         return FALSE;
       for (gsize k = 0; k < ta->n_keys; k++)
         {
-          if (fabs (ta->keys[k].time - tb->keys[k].time) > time_eps)
+          if (fabs (sq_track_time (ta, k) - sq_track_time (tb, k)) > time_eps)
             return FALSE;
           for (guint c = 0; c < 4; c++)
-            if (fabs (ta->keys[k].v[c] - tb->keys[k].v[c]) > quat_eps)
+            if (fabs (sq_track_key (ta, k).v[c] - sq_track_key (tb, k).v[c]) > quat_eps)
               return FALSE;
         }
     }

@@ -152,8 +152,12 @@ test_first_frame_starts_from_current (void)
   g_assert_true (sequin_edit_dialog_can_apply (dialog));
   sequin_edit_dialog_set_text (dialog, 1, "1,5");
   g_assert_true (sequin_edit_dialog_apply (dialog, NULL));
-  g_assert_cmpfloat (sequin_document_get_clip (doc)->joints[sq_clip_get_root_index (sequin_document_get_clip (doc))]
-                     .tracks[SQ_CHANNEL_TRANSLATION].keys[0].v[1], ==, 1.5);
+  {
+    const SqClip *clip = sequin_document_get_clip (doc);
+
+    g_assert_cmpfloat (sq_track_key (&clip->joints[sq_clip_get_root_index (clip)].tracks[SQ_CHANNEL_TRANSLATION], 0).v[1],
+                       ==, 1.5);
+  }
   g_object_unref (dialog);
 }
 

@@ -175,7 +175,7 @@ test_key_at (Fixture       *f,
 
         for (gsize k = 0; k < track->n_keys; k++)
           {
-            double x = _sequin_timeline_x_for_time (tl, track->keys[k].time);
+            double x = _sequin_timeline_x_for_time (tl, sq_track_time (track, k));
             double y = _sequin_timeline_y_for_key (tl, j, c);
 
             if (x >= WIN_W)
@@ -305,7 +305,7 @@ test_scroll_pans (Fixture       *f,
     /* selecting a key out of view scrolls it into view */
     sequin_timeline_select_key (tl, 39, SQ_CHANNEL_ROTATION, 550);
     {
-      double x = _sequin_timeline_x_for_time (tl, big->joints[39].tracks[0].keys[550].time);
+      double x = _sequin_timeline_x_for_time (tl, sq_track_time (&big->joints[39].tracks[0], 550));
       double y = _sequin_timeline_y_for_key (tl, 39, SQ_CHANNEL_ROTATION);
       gssize joint, key;
 
@@ -385,7 +385,7 @@ test_set_time (Fixture       *f,
   for (gsize j = 0; j < f->clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       while (f->clip->joints[j].tracks[c].n_keys > 0
-             && f->clip->joints[j].tracks[c].keys[f->clip->joints[j].tracks[c].n_keys - 1].time > 1.0)
+             && sq_track_time (&f->clip->joints[j].tracks[c], f->clip->joints[j].tracks[c].n_keys - 1) > 1.0)
         f->clip->joints[j].tracks[c].n_keys--;
   sequin_timeline_set_time (tl, 1.5);
   notified = 0;
@@ -460,7 +460,7 @@ test_click (Fixture       *f,
 {
   SequinTimeline *tl = SEQUIN_TIMELINE (f->timeline);
   gint64 got[4] = { -1, -1, -1, 0 };
-  const SqKey *target = &f->clip->joints[1].tracks[SQ_CHANNEL_ROTATION].keys[2];
+  const SqKey target_value = sq_track_key (&f->clip->joints[1].tracks[SQ_CHANNEL_ROTATION], 2), *target = &target_value;
   double x = _sequin_timeline_x_for_time (tl, target->time);
   double y = _sequin_timeline_y_for_key (tl, 1, SQ_CHANNEL_ROTATION);
   gssize joint, key;

@@ -1252,7 +1252,7 @@ alt_still_exact (const SqTrack  *rot,
 
       sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, ch->rot_axes, ch->n_rot, back, 4, m);
       for (gsize i = 0; i < m; i++)
-        exact[k0 + i] = memcmp (&back[i * 4], rot->keys[k0 + i].v, 4 * sizeof (double)) == 0;
+        exact[k0 + i] = memcmp (&back[i * 4], rot->keys[k0 + i].v, 4 * sizeof (double)) == 0;   /* alt: not packed */
     }
   return exact;
 }
@@ -1664,7 +1664,8 @@ bvh_write_with_layout (const SqClip        *clip,
                       if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
                         {
                           gsize k = g_array_index (kp, gsize, *cur);
-                          const double *q = rot->keys[k].v;
+                          const SqKey key = sq_track_key (rot, k);
+                          const double *q = key.v;
 
                           (*cur)++;
                           if (alt_exact[w] != NULL && alt_exact[w][k])
@@ -1691,7 +1692,7 @@ bvh_write_with_layout (const SqClip        *clip,
 
                       if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
                         {
-                          memcpy (pos, tr->keys[g_array_index (kp, gsize, *cur)].v, sizeof pos);
+                          memcpy (pos, sq_track_key (tr, g_array_index (kp, gsize, *cur)).v, sizeof pos);
                           (*cur)++;
                         }
                       else if (tr->n_keys > 0)

@@ -1355,7 +1355,7 @@ write_animation (gsize      j,
       g_string_append_printf (out, "    AnimationKey {\r\n      %u;\r\n      %u;\r\n", types[c], end - first);
       for (guint i = first; i < end; i++)
         {
-          const SqKey *key = &track->keys[g_array_index (kept, gsize, i)];
+          const SqKey key_value = sq_track_key (track, g_array_index (kept, gsize, i)), *key = &key_value;
           double val[4];
 
           memcpy (val, key->v, sizeof val);

@@ -233,39 +233,73 @@ be_float (const guint8 *p)
   return f;
 }
 
-/* One joint's rotation keys to decode: the count is already checked
- * against the bytes left, the track already holds room for them. */
+/* A rotation key record { i32 frame, f32 w, x, y, z }: how the reader
+ * stores it, and how a packed track gives it (SqKeyCodec). */
+static inline double
+rotation_record_time (const SqTrack *track G_GNUC_UNUSED,
+                      const guint8  *p)
+{
+  return ((double) (gint32) sq_read_be32 (p) - 1.0) / SEQ_FPS;
+}
+
+static inline void
+rotation_record_key (const SqTrack *track,
+                     const guint8  *p,
+                     SqKey         *key)
+{
+  key->time = rotation_record_time (track, p);
+  key->v[0] = be_float (p + 4);
+  key->v[1] = be_float (p + 8);
+  key->v[2] = be_float (p + 12);
+  key->v[3] = be_float (p + 16);
+}
+
+static const SqKeyCodec rotation_codec = { 20, rotation_record_time, rotation_record_key, NULL };
+
+/* One joint's rotation keys: the count is already checked against the
+ * bytes left. */
 typedef struct
 {
   gsize         joint;
-  SqKey        *keys;
+  SqTrack      *track;
   const guint8 *p;
   guint32       n_keys;
   gsize         offset;       /* of the first key in the file */
-  gboolean      ordered;      /* out: times strictly increase */
+  gboolean      ordered;      /* out: frames strictly increase */
 } RotationJob;
 
-/* The hot loop, run on several threads for a large file (sq-parallel.h) */
+/* Run on several threads for a large file (sq-parallel.h). Keys whose
+ * frames strictly increase stay in the file's records (the caller packs
+ * the track: SQ_PERF, a key costs no memory and no decoding until it is
+ * asked for); others are decoded into the track to be sorted. */
 static void
 read_rotation_keys (gsize    item,
                     gpointer data)
 {
   RotationJob *job = &((RotationJob *) data)[item];
   const guint8 *p = job->p;
-  SqKey *keys = job->keys;
+  gint32 prev = G_MININT32;
   gboolean ordered = TRUE;
 
   for (guint32 k = 0; k < job->n_keys; k++, p += 20)
     {
-      keys[k].time = ((double) (gint32) sq_read_be32 (p) - 1.0) / SEQ_FPS;
-      keys[k].v[0] = be_float (p + 4);
-      keys[k].v[1] = be_float (p + 8);
-      keys[k].v[2] = be_float (p + 12);
-      keys[k].v[3] = be_float (p + 16);
-      if (k > 0 && !(keys[k].time > keys[k - 1].time))
-        ordered = FALSE;
+      gint32 frame = (gint32) sq_read_be32 (p);
+
+      if (k > 0 && frame <= prev)
+        {
+          ordered = FALSE;
+          break;
+        }
+      prev = frame;
     }
   job->ordered = ordered;
+  if (ordered)
+    return;
+  sq_track_reserve (job->track, job->n_keys);
+  p = job->p;
+  for (guint32 k = 0; k < job->n_keys; k++, p += 20)
+    rotation_record_key (job->track, p, &job->track->keys[k]);
+  job->track->n_keys = job->n_keys;
 }
 
 static SqClip *
@@ -344,7 +378,6 @@ seq_binary_read (GBytes              *bytes,
       guint32 size, n_keys;
       gsize size_offset, keys_offset;
       SqJoint *joint;
-      SqTrack *track;
 
       if (!read_name_field (&r, N_("a joint name"), &name, &raw, error))
         goto out;
@@ -367,8 +400,6 @@ seq_binary_read (GBytes              *bytes,
       joint = sq_clip_add_joint (clip, name);
       if (raw)
         sq_props_set (joint->extra, "name-field", raw);
-      track = &joint->tracks[SQ_CHANNEL_ROTATION];
-      sq_track_reserve (track, n_keys);
       keys_offset = r.pos;
       {
         RotationJob job = { clip->n_joints - 1, NULL, r.data + r.pos, n_keys, keys_offset, TRUE };
@@ -380,11 +411,12 @@ seq_binary_read (GBytes              *bytes,
       r.pos += (gsize) n_keys * 20;
     }
 
-  /* every track has its room now: decode the keys, then check their order */
+  /* the joints are all there now (their array no longer moves): check
+   * the keys' order, pack or decode them, then sort what needs it */
   for (guint i = 0; i < jobs->len; i++)
     {
       RotationJob *job = &g_array_index (jobs, RotationJob, i);
-      job->keys = clip->joints[job->joint].tracks[SQ_CHANNEL_ROTATION].keys;
+      job->track = &clip->joints[job->joint].tracks[SQ_CHANNEL_ROTATION];
     }
   _sq_parallel_items (jobs->len, (const gsize *) (gpointer) costs->data, read_rotation_keys, jobs->data);
   for (guint i = 0; i < jobs->len; i++)
@@ -392,10 +424,9 @@ seq_binary_read (GBytes              *bytes,
       const RotationJob *job = &g_array_index (jobs, RotationJob, i);
       SqJoint *joint = &clip->joints[job->joint];
 
-      joint->tracks[SQ_CHANNEL_ROTATION].n_keys = job->n_keys;
-      if (!job->ordered
-          && !finish_track (clip, &joint->tracks[SQ_CHANNEL_ROTATION], joint->name, _("rotation"),
-                            job->offset, 20, error))
+      if (job->ordered)
+        sq_track_pack (job->track, &rotation_codec, bytes, job->p, job->n_keys, 0.0);
+      else if (!finish_track (clip, job->track, joint->name, _("rotation"), job->offset, 20, error))
         goto out;
     }
 
@@ -574,9 +605,27 @@ static gboolean
 track_has_nonzero (const SqTrack *track)
 {
   for (gsize i = 0; i < track->n_keys; i++)
-    if (track->keys[i].v[0] != 0 || track->keys[i].v[1] != 0 || track->keys[i].v[2] != 0)
-      return TRUE;
+    {
+      SqKey key = sq_track_key (track, i);
+      if (key.v[0] != 0 || key.v[1] != 0 || key.v[2] != 0)
+        return TRUE;
+    }
   return FALSE;
+}
+
+/* Whether the frames of packed records are those _sq_track_to_grid gives
+ * their times back as, with no loss: frames strictly increase, so the
+ * first and the last bound them. */
+static gboolean
+rotation_records_on_grid (const SqTrack *track)
+{
+  gint32 first, last;
+
+  if (track->n_keys == 0)
+    return TRUE;
+  first = (gint32) sq_read_be32 (track->packed);
+  last = (gint32) sq_read_be32 (track->packed + (track->n_keys - 1) * 20);
+  return first > -1000000000 && last < 1000000000;
 }
 
 static GBytes *
@@ -585,7 +634,7 @@ seq_binary_write (const SqClip        *clip,
                   GPtrArray           *losses,
                   GError             **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_sized_new (64 + sq_clip_count_keys (clip) * 21);
+  g_autoptr(GByteArray) out = _sq_byte_array_sized_new (64 + sq_clip_count_keys (clip) * 21);
   gssize root = sq_clip_get_root_index (clip);
   GVariant *v;
   guint32 magic = SEQ_MAGIC_A;
@@ -638,6 +687,15 @@ seq_binary_write (const SqClip        *clip,
 
       if (!put_name_field (out, joint->name, sq_props_get (joint->extra, "name-field"), _("joint"), losses, error))
         return NULL;
+      if (rot->codec == &rotation_codec && rotation_records_on_grid (rot))
+        {
+          /* the keys are still the records read: they are written back as
+           * they are (SQ_PERF) */
+          sq_put_be32 (out, SEQ_ROT_SIZE);
+          sq_put_be32 (out, rot->n_keys);
+          g_byte_array_append (out, rot->packed, rot->n_keys * 20);
+          continue;
+        }
       kept = _sq_track_to_grid (rot, SEQ_FPS, 1, 0, joint->name, _("rotation"), &steps, losses);
       sq_put_be32 (out, SEQ_ROT_SIZE);
       sq_put_be32 (out, kept->len);
@@ -648,10 +706,10 @@ seq_binary_write (const SqClip        *clip,
 
         for (guint k = 0; k < kept->len; k++, p += 20)
           {
-            const SqKey *key = &rot->keys[idx[k]];
+            const SqKey key = sq_track_key (rot, idx[k]);
             sq_store_be32 (p, (guint32) (gint32) frame[k]);
             for (guint c = 0; c < 4; c++)
-              sq_store_be32 (p + 4 + 4 * c, sq_double_to_float_bits (key->v[c]));
+              sq_store_be32 (p + 4 + 4 * c, sq_double_to_float_bits (key.v[c]));
           }
       }
     }
@@ -694,7 +752,7 @@ seq_binary_write (const SqClip        *clip,
               if (loc->present && !(loc->present[i] & (1u << a)))
                 continue;
               sq_put_be32 (out, (guint32) (gint32) g_array_index (loc_frames, gint64, k));
-              sq_put_be32 (out, sq_double_to_float_bits (loc->keys[i].v[a]));
+              sq_put_be32 (out, sq_double_to_float_bits (sq_track_key (loc, i).v[a]));
               count++;
             }
           out->data[count_pos] = count >> 24;

@@ -683,7 +683,7 @@ write_limb (gsize      l,
 
       if (ri >= 0)
         {
-          memcpy (ln->rot, rot->keys[ri].v, sizeof ln->rot);
+          memcpy (ln->rot, sq_track_key (rot, ri).v, sizeof ln->rot);
           if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
             {
               double q[4];
@@ -707,7 +707,7 @@ write_limb (gsize      l,
           not_numbers++;
         }
       if (ln->idx[1] >= 0)
-        memcpy (ln->pos, pos->keys[ln->idx[1]].v, sizeof ln->pos);
+        memcpy (ln->pos, sq_track_key (pos, ln->idx[1]).v, sizeof ln->pos);
       else
         sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
 
@@ -733,7 +733,7 @@ write_limb (gsize      l,
       if (scl->n_keys > 0)
         {
           if (ln->idx[2] >= 0)
-            memcpy (ln->scale, scl->keys[ln->idx[2]].v, sizeof ln->scale);
+            memcpy (ln->scale, sq_track_key (scl, ln->idx[2]).v, sizeof ln->scale);
           else
             sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
           for (guint c = 0; c < 3; c++)

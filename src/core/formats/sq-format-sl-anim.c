@@ -493,8 +493,90 @@ finish_track (SqClip     *clip,
     sq_clip_add_warning (clip, _("joint “%s”: %s keys are not in time order; they are sorted"), joint, what);
 }
 
-/* One track's keys of version 1.0 to decode: the count is already checked
- * against the bytes left, the track already holds room for them. */
+/* ---- key records of version 1.0: { u16 time, x, y, z } ----------------- */
+
+static inline void
+record_to_key (const guint8 *p,
+               SqChannel     channel,
+               double        duration,
+               SqKey        *key)
+{
+  key->time = code_to_time (le16 (p), duration);
+  if (channel == SQ_CHANNEL_ROTATION)
+    rotation_from_codes (le16 (p + 2), le16 (p + 4), le16 (p + 6), key->v);
+  else
+    {
+      key->v[0] = code_to_value (le16 (p + 2), SL_POS_RANGE);
+      key->v[1] = code_to_value (le16 (p + 4), SL_POS_RANGE);
+      key->v[2] = code_to_value (le16 (p + 6), SL_POS_RANGE);
+      key->v[3] = 0.0;
+    }
+}
+
+/* Codes come back from a decoded key by the inverse decoding
+ * (key_exact_codes) in all but two cases: 32768, which the zero snap
+ * decodes to 0 like 32767, and time codes when the duration is not above 0.
+ * Times: a code times a duration read as a float is exact in a double, so
+ * distinct codes give distinct times (test-sl-anim checks every code at
+ * extreme durations). Only a track with one of those keeps its codes in
+ * `alt`. */
+static inline gboolean
+record_needs_codes (const guint8 *p,
+                    gboolean      times_invert)
+{
+  return le16 (p + 2) == 32768 || le16 (p + 4) == 32768 || le16 (p + 6) == 32768
+         || (le16 (p) != 0 && !times_invert);
+}
+
+static void
+keep_codes (SqTrack      *track,
+            const guint8 *records,
+            double        duration)
+{
+  gsize k = 0;
+
+  while (k < track->n_keys && !record_needs_codes (records + k * SL_KEY_SIZE, duration > 0))
+    k++;
+  if (k == track->n_keys)
+    return;
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    for (int c = 0; c < 4; c++)
+      track->alt[i * 4 + c] = le16 (records + i * SL_KEY_SIZE + 2 * c);
+}
+
+/* A packed track (SqKeyCodec) of such records; its parameter is the
+ * duration the times scale by. */
+static double
+record_time (const SqTrack *track,
+             const guint8  *p)
+{
+  return code_to_time (le16 (p), track->packed_param);
+}
+
+static void
+rotation_record_key (const SqTrack *track,
+                     const guint8  *p,
+                     SqKey         *key)
+{
+  record_to_key (p, SQ_CHANNEL_ROTATION, track->packed_param, key);
+}
+
+static void
+position_record_key (const SqTrack *track,
+                     const guint8  *p,
+                     SqKey         *key)
+{
+  record_to_key (p, SQ_CHANNEL_TRANSLATION, track->packed_param, key);
+}
+
+static const SqKeyCodec record_codecs[2] = {
+  [SQ_CHANNEL_ROTATION] = { SL_KEY_SIZE, record_time, rotation_record_key, keep_codes },
+  [SQ_CHANNEL_TRANSLATION] = { SL_KEY_SIZE, record_time, position_record_key, keep_codes },
+};
+
+/* One track's keys of version 1.0: the count is already checked against
+ * the bytes left. */
 typedef struct
 {
   gsize         joint;
@@ -503,11 +585,14 @@ typedef struct
   guint32       count;
   double        duration;
   SqTrack      *track;
+  gboolean      packable;     /* out: the track can stay as its records */
   gboolean      ordered;      /* out: times strictly increase */
 } KeysJob;
 
-/* The hot loop, run on several threads for a large file (sq-parallel.h):
- * it touches only its own track. */
+/* Run on several threads for a large file (sq-parallel.h); it touches only
+ * its own track. Records whose times strictly increase stay as they are
+ * (the caller packs the track: SQ_PERF, a key then costs no memory and no
+ * decoding until it is asked for); others are decoded to be put in order. */
 static void
 decode_keys (gsize    item,
              gpointer data)
@@ -515,52 +600,38 @@ decode_keys (gsize    item,
   KeysJob *job = &((KeysJob *) data)[item];
   SqTrack *track = job->track;
   const guint8 *start = job->start;
-  SqChannel channel = job->channel;
   double duration = job->duration;
-  gboolean times_invert = duration > 0;
   gboolean ordered = TRUE;
+  guint prev = 0;
 
   for (guint32 k = 0; k < job->count; k++)
     {
-      const guint8 *p = start + (gsize) k * SL_KEY_SIZE;
-      guint t = le16 (p), x = le16 (p + 2), y = le16 (p + 4), z = le16 (p + 6);
+      guint t = le16 (start + (gsize) k * SL_KEY_SIZE);
+
+      if (k > 0 && t <= prev)
+        {
+          ordered = FALSE;
+          break;
+        }
+      prev = t;
+    }
+  /* distinct codes give distinct times only for a duration above 0 */
+  job->packable = ordered && (job->count <= 1 || (duration > 0 && isfinite (duration)));
+  job->ordered = TRUE;
+  if (job->packable)
+    return;
+
+  sq_track_reserve (track, job->count);
+  for (guint32 k = 0; k < job->count; k++)
+    {
       SqKey *key = &track->keys[k];
 
-      key->time = code_to_time (t, duration);
+      record_to_key (start + (gsize) k * SL_KEY_SIZE, job->channel, duration, key);
       if (k > 0 && !(key->time > key[-1].time))
-        ordered = FALSE;
-      if (channel == SQ_CHANNEL_ROTATION)
-        rotation_from_codes (x, y, z, key->v);
-      else
-        {
-          key->v[0] = code_to_value (x, SL_POS_RANGE);
-          key->v[1] = code_to_value (y, SL_POS_RANGE);
-          key->v[2] = code_to_value (z, SL_POS_RANGE);
-          key->v[3] = 0.0;
-        }
-      /* Codes come back from the decoded key by the inverse decoding
-       * (key_exact_codes) in all but two cases: 32768, which the zero snap
-       * decodes to 0 like 32767, and time codes when the duration is 0.
-       * Times: a code times a duration read as a float is exact in a
-       * double, so distinct codes give distinct times (test-sl-anim checks
-       * every code at extreme durations). Only a track with one of those
-       * keeps its codes (SQ_PERF: this test, not the inverse, per key). */
-      if (track->alt == NULL)
-        {
-          if (G_LIKELY ((x != 32768) & (y != 32768) & (z != 32768) & (t == 0 || times_invert)))
-            continue;
-          /* keep the codes of this track's keys, those before this one too */
-          sq_track_ensure_alt (track);
-          for (guint32 i = 0; i < k; i++)
-            for (int c = 0; c < 4; c++)
-              track->alt[i * 4 + c] = le16 (start + (gsize) i * SL_KEY_SIZE + 2 * c);
-        }
-      track->alt[k * 4 + 0] = t;
-      track->alt[k * 4 + 1] = x;
-      track->alt[k * 4 + 2] = y;
-      track->alt[k * 4 + 3] = z;
+        job->ordered = FALSE;
     }
-  job->ordered = ordered;
+  track->n_keys = job->count;
+  keep_codes (track, start, duration);
 }
 
 static gboolean
@@ -591,11 +662,10 @@ read_keys (SqClip     *clip,
   if (!sq_reader_check_count (r, count, size, count_offset, N_("key"), error))
     return FALSE;
 
-  sq_track_reserve (track, count);
   if (!old)
     {
-      /* decoded with the others once every track has its room (decode_keys) */
-      KeysJob job = { clip->n_joints - 1, channel, r->data + r->pos, count, clip->duration, NULL, TRUE };
+      /* packed or decoded with the others once every joint is there (decode_keys) */
+      KeysJob job = { clip->n_joints - 1, channel, r->data + r->pos, count, clip->duration, NULL, TRUE, TRUE };
       gsize cost = (gsize) count * SL_KEY_SIZE;
 
       g_array_append_val (jobs, job);
@@ -604,6 +674,7 @@ read_keys (SqClip     *clip,
       return TRUE;
     }
   /* the old 0.1 variant: f32 seconds, Euler degrees, f32 metres */
+  sq_track_reserve (track, count);
   sq_track_ensure_alt (track);
   for (guint32 k = 0; k < count; k++)
     {
@@ -774,7 +845,8 @@ sl_read (GBytes              *bytes,
         return NULL;
     }
 
-  /* every track has its room now: decode the keys, then put them in order */
+  /* the joints are all there now (their array no longer moves): pack or
+   * decode the keys, then put them in order */
   for (guint i = 0; i < jobs->len; i++)
     {
       KeysJob *job = &g_array_index (jobs, KeysJob, i);
@@ -785,8 +857,9 @@ sl_read (GBytes              *bytes,
     {
       const KeysJob *job = &g_array_index (jobs, KeysJob, i);
 
-      job->track->n_keys = job->count;
-      if (!job->ordered)
+      if (job->packable)
+        sq_track_pack (job->track, &record_codecs[job->channel], bytes, job->start, job->count, job->duration);
+      else if (!job->ordered)
         finish_track (clip, job->track, clip->joints[job->joint].name,
                       job->channel == SQ_CHANNEL_ROTATION ? _("rotation") : _("position"));
     }
@@ -875,7 +948,7 @@ key_codes (WriteState    *st,
            gsize          k,
            guint          codes[4])
 {
-  const SqKey *key = &track->keys[k];
+  const SqKey key_value = sq_track_key (track, k), *key = &key_value;
   double t;
 
   if (st->own && track->alt != NULL)
@@ -926,6 +999,16 @@ key_codes (WriteState    *st,
       codes[c + 1] = value_to_code (clamp_range (st, key->v[c], SL_POS_RANGE), SL_POS_RANGE);
 }
 
+/* Whether write_track writes the track's records as they are */
+static gboolean
+track_kept_as_read (const WriteState *st,
+                    const SqTrack    *track,
+                    SqChannel         channel)
+{
+  return !st->old && st->own && track->codec == &record_codecs[channel]
+         && memcmp (&track->packed_param, &st->duration, sizeof (double)) == 0;
+}
+
 static void
 write_track (WriteState    *st,
              GByteArray    *out,
@@ -940,6 +1023,14 @@ write_track (WriteState    *st,
   double last_time = -INFINITY;
   gsize wpos;
 
+  if (track_kept_as_read (st, track, channel))
+    {
+      /* the keys are still the records read, for this duration: they are
+       * written back as they are, which is what key_codes gives (SQ_PERF) */
+      put_le32 (out, (guint32) track->n_keys);
+      g_byte_array_append (out, track->packed, track->n_keys * SL_KEY_SIZE);
+      return;
+    }
   put_le32 (out, 0);
   /* room for every key at once; cut to what was written after (SQ_PERF) */
   wpos = out->len;
@@ -967,7 +1058,7 @@ write_track (WriteState    *st,
         }
       else
         {
-          const SqKey *key = &track->keys[k];
+          const SqKey key_value = sq_track_key (track, k), *key = &key_value;
           double t = sq_float_bits_to_double (sq_double_to_float_bits (finite_or_zero (st, key->time)));
           double v[3];
 
@@ -1089,22 +1180,13 @@ typedef struct
 } JointsWrite;
 
 static void
-write_joint (gsize      j,
-             GString   *part,
-             GPtrArray *losses,
-             gpointer   data)
+write_joint_to (WriteState    *st,
+                GByteArray    *out,
+                const SqJoint *joint,
+                GPtrArray     *losses)
 {
-  JointsWrite *jw = data;
-  WriteState *st = &jw->states[j];
-  const SqClip *clip = jw->st->clip;
-  const SqJoint *joint = &clip->joints[j];
-  g_autoptr(GByteArray) out = g_byte_array_sized_new (strlen (joint->name) + 13
-                                                      + SL_KEY_SIZE * (joint->tracks[SQ_CHANNEL_ROTATION].n_keys
-                                                                       + joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys));
+  const SqClip *clip = st->clip;
 
-  *st = *jw->st;
-  st->losses = losses;
-  st->requantised = st->clamped = st->nonfinite = 0;
   put_cstring (out, joint->name, st->own ? sq_props_get (joint->extra, "name-bytes") : NULL);
   put_le32 (out, (guint32) (gint32) sq_props_get_int (joint->extra, "priority",
                                                       (gint32) sq_props_get_int (clip->extra, "priority",
@@ -1114,7 +1196,47 @@ write_joint (gsize      j,
   if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
     _sq_loss (losses, _("joint “%s”: %zu scale keys dropped (Second Life animations have no scale)"),
               joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
+}
+
+static void
+write_joint (gsize      j,
+             GString   *part,
+             GPtrArray *losses,
+             gpointer   data)
+{
+  JointsWrite *jw = data;
+  WriteState *st = &jw->states[j];
+  const SqJoint *joint = &jw->st->clip->joints[j];
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (strlen (joint->name) + 13
+                                                      + SL_KEY_SIZE * (joint->tracks[SQ_CHANNEL_ROTATION].n_keys
+                                                                       + joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys));
+
+  *st = *jw->st;
+  st->losses = losses;
+  st->requantised = st->clamped = st->nonfinite = 0;
+  write_joint_to (st, out, joint, losses);
   g_string_append_len (part, (const char *) out->data, out->len);
+}
+
+/* About the bytes sl_write gives (so the output need not grow): header,
+ * constraints and leftovers, every joint with its name and 8 bytes a key */
+static gsize
+output_size (const SqClip *clip)
+{
+  gsize size = 1024 + SL_MAX_CONSTRAINTS * SL_CONSTRAINT_SIZE;
+  GVariant *trailing = sq_props_get (clip->extra, "trailing");
+
+  if (trailing != NULL)
+    size += g_variant_get_size (trailing);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      GVariant *raw = sq_props_get (clip->joints[j].extra, "name-bytes");
+
+      size += 64 + strlen (clip->joints[j].name) + (raw != NULL ? g_variant_get_size (raw) : 0)
+              + SL_KEY_SIZE * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+                               + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+    }
+  return size;
 }
 
 static GBytes *
@@ -1123,7 +1245,7 @@ sl_write (const SqClip        *clip,
           GPtrArray           *losses,
           GError             **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_sized_new (64 + sq_clip_count_keys (clip) * 8);
+  g_autoptr(GByteArray) out = _sq_byte_array_sized_new (output_size (clip));
   WriteState st = { 0 };
   const SqProps *x = clip->extra;
   gboolean own = clip->format == &_sq_format_sl_anim;
@@ -1179,22 +1301,37 @@ sl_write (const SqClip        *clip,
   put_le32 (out, (guint32) clip->n_joints);
 
   {
-    JointsWrite jw = { &st, g_new0 (WriteState, MAX (clip->n_joints, 1)) };
-    g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
-    g_autoptr(GString) joints = g_string_new (NULL);
+    gboolean as_read = TRUE;
 
-    for (gsize j = 0; j < clip->n_joints; j++)
-      costs[j] = SL_KEY_SIZE * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
-                                                          + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
-    _sq_parallel_parts (clip->n_joints, costs, write_joint, &jw, joints, losses);
-    g_byte_array_append (out, (const guint8 *) joints->str, joints->len);
-    for (gsize j = 0; j < clip->n_joints; j++)
+    for (gsize j = 0; j < clip->n_joints && as_read; j++)
+      as_read = track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION)
+                && track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION);
+    if (as_read)
       {
-        st.requantised += jw.states[j].requantised;
-        st.clamped += jw.states[j].clamped;
-        st.nonfinite += jw.states[j].nonfinite;
+        /* every track is its records as read: nothing to do but copy them,
+         * straight into the output (SQ_PERF) */
+        for (gsize j = 0; j < clip->n_joints; j++)
+          write_joint_to (&st, out, &clip->joints[j], losses);
       }
-    g_free (jw.states);
+    else
+      {
+        JointsWrite jw = { &st, g_new0 (WriteState, MAX (clip->n_joints, 1)) };
+        g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
+        g_autoptr(GString) joints = g_string_new (NULL);
+
+        for (gsize j = 0; j < clip->n_joints; j++)
+          costs[j] = SL_KEY_SIZE * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+                                                              + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+        _sq_parallel_parts (clip->n_joints, costs, write_joint, &jw, joints, losses);
+        g_byte_array_append (out, (const guint8 *) joints->str, joints->len);
+        for (gsize j = 0; j < clip->n_joints; j++)
+          {
+            st.requantised += jw.states[j].requantised;
+            st.clamped += jw.states[j].clamped;
+            st.nonfinite += jw.states[j].nonfinite;
+          }
+        g_free (jw.states);
+      }
   }
   write_constraints (out, clip, own, losses);
 

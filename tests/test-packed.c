@@ -1,0 +1,357 @@
+/* test-packed.c: tracks left in a file's own records (SqKeyCodec)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Binary SEQ rotation tracks and .anim tracks whose keys come in time order
+ * stay packed. A packed clip must be, in every respect the rest of the
+ * program sees, the clip its decoded keys make: equal content, the same
+ * samples, the same bytes and losses from every writer, the same results
+ * from every edit, and undo gives the packed clip back.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sq-core.h"
+#include "test-utils.h"
+
+static void
+lef (GByteArray *b, float v)
+{
+  guint32 bits;
+
+  memcpy (&bits, &v, 4);
+  tu_le32 (b, bits);
+}
+
+static guint
+count_packed (const SqClip *clip)
+{
+  guint n = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      n += sq_track_is_packed (&clip->joints[j].tracks[c]);
+  return n;
+}
+
+static SqClip *
+unpacked_copy (const SqClip *clip)
+{
+  SqClip *copy = sq_clip_copy (clip);
+
+  tu_unpack (copy);
+  g_assert_cmpuint (count_packed (copy), ==, 0);
+  return copy;
+}
+
+/* Every writer: the same bytes (or the same refusal) and the same losses */
+static void
+assert_writes_alike (const SqClip *a,
+                     const SqClip *b)
+{
+  gsize n_formats;
+  const SqFormat * const *formats = sq_formats (&n_formats);
+
+  for (gsize f = 0; f < n_formats; f++)
+    {
+      SqSaveOptions opts = { .no_source_copy = TRUE };
+      g_autoptr(GPtrArray) losses_a = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) losses_b = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) out_a = NULL, out_b = NULL;
+      g_autoptr(GError) error_a = NULL, error_b = NULL;
+
+      if (!sq_format_can_write (formats[f]))
+        continue;
+      out_a = sq_save_bytes (a, formats[f], &opts, losses_a, &error_a);
+      out_b = sq_save_bytes (b, formats[f], &opts, losses_b, &error_b);
+      g_assert_true ((out_a == NULL) == (out_b == NULL));
+      if (out_a != NULL)
+        g_assert_true (g_bytes_equal (out_a, out_b));
+      else
+        g_assert_cmpstr (error_a->message, ==, error_b->message);
+      g_assert_cmpuint (losses_a->len, ==, losses_b->len);
+      for (guint i = 0; i < losses_a->len; i++)
+        g_assert_cmpstr (losses_a->pdata[i], ==, losses_b->pdata[i]);
+    }
+}
+
+/* Samples and searches at key times, between keys and beyond the ends */
+static void
+assert_samples_alike (const SqClip *a,
+                      const SqClip *b)
+{
+  for (gsize j = 0; j < a->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *ta = &a->joints[j].tracks[c], *tb = &b->joints[j].tracks[c];
+        gsize step = MAX (ta->n_keys / 50, 1);
+
+        g_assert_cmpuint (ta->n_keys, ==, tb->n_keys);
+        for (gsize k = 0; k < ta->n_keys; k += step)
+          {
+            double t = sq_track_time (ta, k);
+            double probes[3] = { t, t + 0.004, t - 1.0 };
+
+            g_assert_cmpint (sq_track_find (ta, t), ==, (gssize) k);
+            g_assert_cmpint (sq_track_find (tb, t), ==, (gssize) k);
+            for (guint p = 0; p < 3; p++)
+              {
+                double va[4], vb[4];
+
+                sq_track_sample (ta, c, probes[p], va);
+                sq_track_sample (tb, c, probes[p], vb);
+                g_assert_cmpmem (va, sizeof va, vb, sizeof vb);
+                g_assert_cmpuint (sq_track_lower_bound (ta, probes[p], 0, ta->n_keys), ==,
+                                  sq_track_lower_bound (tb, probes[p], 0, tb->n_keys));
+              }
+          }
+      }
+}
+
+static void
+test_corpus (void)
+{
+  const char *dirs[] = { "seq-binary", "sl-anim" };
+  guint n_files = 0, n_packed = 0;
+
+  if (tu_corpus_dir () == NULL)
+    {
+      g_test_skip ("no corpus");
+      return;
+    }
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      g_autoptr(GPtrArray) files = tu_corpus_files (dirs[d]);
+
+      for (guint i = 0; i < files->len; i++)
+        {
+          g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+          g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+          g_autoptr(SqClip) plain = NULL;
+          g_autoptr(GError) error = NULL;
+
+          if (clip == NULL)
+            continue;
+          n_files++;
+          n_packed += count_packed (clip);
+          plain = unpacked_copy (clip);
+          g_assert_true (sq_clip_check (plain, &error));
+          g_assert_no_error (error);
+          g_assert_true (sq_clip_equal (clip, plain));
+          g_assert_true (sq_clip_equal (plain, clip));
+          assert_samples_alike (clip, plain);
+          assert_writes_alike (clip, plain);
+        }
+    }
+  g_test_message ("%u files, %u packed tracks", n_files, n_packed);
+  g_assert_cmpuint (n_files, >, 100);
+  g_assert_cmpuint (n_packed, >, 1000);
+}
+
+/* A packed clip lives on after the caller's bytes and the clip it was
+ * copied from are gone (the tracks hold the bytes). */
+static void
+test_lifetime (void)
+{
+  GByteArray *b = tu_seq_header (40, 2);
+  GBytes *bytes;
+  SqClip *clip, *copy;
+  g_autoptr(GBytes) out = NULL;
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) again = NULL;
+
+  tu_seq_joint (b, "pelvis", 40);
+  tu_seq_joint (b, "neck", 40);
+  bytes = g_byte_array_free_to_bytes (b);
+  clip = tu_load_ok (bytes);
+  g_assert_cmpuint (count_packed (clip), ==, 2);
+  out = g_bytes_ref (bytes);
+  g_bytes_unref (bytes);
+  copy = sq_clip_copy (clip);
+  sq_clip_free (clip);
+  g_assert_cmpfloat (sq_track_time (&copy->joints[1].tracks[SQ_CHANNEL_ROTATION], 39), ==, 39 / 30.0);
+  again = sq_save_bytes (copy, copy->format, &opts, NULL, NULL);
+  g_assert_true (g_bytes_equal (again, out));
+  sq_clip_free (copy);
+}
+
+/* Which tracks stay packed: keys in order only, and for .anim a duration
+ * above 0 (distinct codes give distinct times only then) */
+static void
+test_which (void)
+{
+  {
+    GByteArray *b = tu_seq_header (10, 2);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(SqClip) clip = NULL;
+
+    tu_seq_joint (b, "pelvis", 3);
+    tu_name (b, "neck");
+    tu_be32 (b, 16);
+    tu_be32 (b, 2);
+    for (guint k = 0; k < 2; k++)
+      {
+        tu_be32 (b, 5 - k);        /* frames 5, 4: sorted with a warning */
+        tu_f32 (b, 1), tu_f32 (b, 0), tu_f32 (b, 0), tu_f32 (b, 0);
+      }
+    bytes = g_byte_array_free_to_bytes (b);
+    clip = tu_load_ok (bytes);
+    g_assert_true (sq_track_is_packed (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION]));
+    g_assert_false (sq_track_is_packed (&clip->joints[1].tracks[SQ_CHANNEL_ROTATION]));
+    g_assert_cmpfloat (sq_track_time (&clip->joints[1].tracks[SQ_CHANNEL_ROTATION], 0), ==, 3 / 30.0);
+    g_assert_cmpuint (clip->warnings->len, ==, 1);
+  }
+  for (int zero = 0; zero < 2; zero++)
+    {
+      GByteArray *b = g_byte_array_new ();
+      g_autoptr(GBytes) bytes = NULL, out = NULL;
+      g_autoptr(SqClip) clip = NULL;
+      SqSaveOptions opts = { .no_source_copy = TRUE };
+      float duration = zero ? 0.0f : 2.0f;
+
+      /* version 1.0, priority 3, duration, no emote, loop 0–duration off,
+       * eases 0.5, hand pose 0, one joint */
+      tu_le16 (b, 1), tu_le16 (b, 0);
+      tu_le32 (b, 3);
+      lef (b, duration);
+      g_byte_array_append (b, (const guint8 *) "", 1);
+      lef (b, 0), lef (b, duration);
+      tu_le32 (b, 0);
+      lef (b, 0.5f), lef (b, 0.5f);
+      tu_le32 (b, 0);
+      tu_le32 (b, 1);
+      g_byte_array_append (b, (const guint8 *) "mPelvis", 8);
+      tu_le32 (b, 3);
+      tu_le32 (b, 1);                 /* one rotation key */
+      tu_le16 (b, 100), tu_le16 (b, 32767), tu_le16 (b, 32767), tu_le16 (b, 32768);
+      tu_le32 (b, 2);                 /* two position keys */
+      tu_le16 (b, 0), tu_le16 (b, 1), tu_le16 (b, 2), tu_le16 (b, 3);
+      tu_le16 (b, 9), tu_le16 (b, 1), tu_le16 (b, 2), tu_le16 (b, 3);
+      tu_le32 (b, 0);
+      bytes = g_byte_array_free_to_bytes (b);
+      clip = tu_load (bytes, NULL);
+      g_assert_nonnull (clip);
+      g_assert_true (sq_track_is_packed (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION]));
+      /* at a duration of 0 both position keys are at 0 s: the last one stays */
+      g_assert_true (sq_track_is_packed (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION]) == !zero);
+      g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, zero ? 1 : 2);
+      if (!zero)
+        {
+          out = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+          g_assert_true (g_bytes_equal (out, bytes));
+          g_clear_pointer (&out, g_bytes_unref);
+          /* decoded, the 32768 and the time code at duration 0 are kept */
+          tu_unpack (clip);
+          g_assert_nonnull (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].alt);
+          out = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+          g_assert_true (g_bytes_equal (out, bytes));
+        }
+    }
+}
+
+static SqEdit *
+make_edit (guint         i,
+           const SqClip *clip)
+{
+  const char *first[] = { clip->joints[0].name, NULL };
+  double t = sq_track_time (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION], 2);
+
+  switch (i)
+    {
+    case 0: return sq_edit_invert_xz_new (NULL);
+    case 1: return sq_edit_invert_xz_new (first);
+    case 2: return sq_edit_rescale_new (2.5);
+    case 3: return sq_edit_set_first_frame_new (1, 2, 3);
+    case 4: return sq_edit_delete_keys_new (clip->joints[0].name, t);
+    case 5: return sq_edit_set_frame_rate_new (24);
+    case 6: return sq_edit_delete_joint_new (clip->joints[1].name);
+    case 7: return sq_edit_rename_joint_new (clip->joints[1].name, "head");
+    default: return NULL;
+    }
+}
+
+static void
+assert_edits_alike (const SqClip *clip)
+{
+  guint applied = 0, n_packed = count_packed (clip);
+
+  g_assert_cmpuint (n_packed, >=, 2);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autoptr(SqEdit) ea = make_edit (i, clip), eb = make_edit (i, clip);
+      g_autoptr(SqClip) a = sq_clip_copy (clip);
+      g_autoptr(SqClip) plain = unpacked_copy (clip);
+      g_autoptr(GError) error_a = NULL, error_b = NULL;
+      gboolean ok_a, ok_b;
+
+      ok_a = sq_edit_apply (ea, a, &error_a);
+      ok_b = sq_edit_apply (eb, plain, &error_b);
+      g_assert_true (ok_a == ok_b);
+      if (!ok_a)
+        {
+          /* refused alike (the frame rate of binary SEQ is fixed) */
+          g_assert_cmpstr (error_a->message, ==, error_b->message);
+          g_assert_true (sq_clip_equal (a, clip));
+          continue;
+        }
+      applied++;
+      g_assert_true (sq_clip_equal (a, plain));
+      g_assert_true (sq_clip_check (a, &error_a));
+      assert_writes_alike (a, plain);
+      sq_edit_undo (ea, a);
+      g_assert_true (sq_clip_equal (a, clip));
+      g_assert_cmpuint (count_packed (a), ==, n_packed);
+    }
+  g_assert_cmpuint (applied, >=, 6);
+}
+
+/* Every edit acts on a packed clip as on its decoded copy; undo gives the
+ * clip back, packed tracks packed again. */
+static void
+test_edits (void)
+{
+  GByteArray *b = tu_seq_header (40, 2);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GPtrArray) files = tu_corpus_files ("sl-anim");
+
+  tu_seq_joint (b, "pelvis", 40);
+  tu_seq_joint (b, "neck", 40);
+  tu_be32 (b, 3);                      /* location blocks X, Y, Z */
+  for (guint a = 0; a < 3; a++)
+    {
+      tu_be32 (b, 4);
+      tu_be32 (b, 2);
+      tu_be32 (b, 1), tu_f32 (b, 0.5f * a);
+      tu_be32 (b, 40), tu_f32 (b, 1.0f + a);
+    }
+  bytes = g_byte_array_free_to_bytes (b);
+  clip = tu_load_ok (bytes);
+  assert_edits_alike (clip);
+
+  /* .anim: the first corpus files with two joints of several keys */
+  for (guint i = 0, n = 0; i < files->len && n < 5; i++)
+    {
+      g_autoptr(GBytes) anim = tu_read (files->pdata[i]);
+      g_autoptr(SqClip) c = tu_load (anim, NULL);
+
+      if (c == NULL || c->n_joints < 2 || c->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys < 3
+          || count_packed (c) < 2)
+        continue;
+      assert_edits_alike (c);
+      n++;
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/packed/corpus", test_corpus);
+  g_test_add_func ("/packed/lifetime", test_lifetime);
+  g_test_add_func ("/packed/which", test_which);
+  g_test_add_func ("/packed/edits", test_edits);
+  return g_test_run ();
+}
