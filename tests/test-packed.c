@@ -16,15 +16,6 @@
 #include "sq-core.h"
 #include "test-utils.h"
 
-static void
-lef (GByteArray *b, float v)
-{
-  guint32 bits;
-
-  memcpy (&bits, &v, 4);
-  tu_le32 (b, bits);
-}
-
 static guint
 count_packed (const SqClip *clip)
 {
@@ -51,30 +42,10 @@ static void
 assert_writes_alike (const SqClip *a,
                      const SqClip *b)
 {
-  gsize n_formats;
-  const SqFormat * const *formats = sq_formats (&n_formats);
+  g_autoptr(GPtrArray) saves_a = tu_save_every_format (a);
+  g_autoptr(GPtrArray) saves_b = tu_save_every_format (b);
 
-  for (gsize f = 0; f < n_formats; f++)
-    {
-      SqSaveOptions opts = { .no_source_copy = TRUE };
-      g_autoptr(GPtrArray) losses_a = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GPtrArray) losses_b = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GBytes) out_a = NULL, out_b = NULL;
-      g_autoptr(GError) error_a = NULL, error_b = NULL;
-
-      if (!sq_format_can_write (formats[f]))
-        continue;
-      out_a = sq_save_bytes (a, formats[f], &opts, losses_a, &error_a);
-      out_b = sq_save_bytes (b, formats[f], &opts, losses_b, &error_b);
-      g_assert_true ((out_a == NULL) == (out_b == NULL));
-      if (out_a != NULL)
-        g_assert_true (g_bytes_equal (out_a, out_b));
-      else
-        g_assert_cmpstr (error_a->message, ==, error_b->message);
-      g_assert_cmpuint (losses_a->len, ==, losses_b->len);
-      for (guint i = 0; i < losses_a->len; i++)
-        g_assert_cmpstr (losses_a->pdata[i], ==, losses_b->pdata[i]);
-    }
+  tu_assert_same_saves (saves_a, saves_b);
 }
 
 /* Samples and searches at key times, between keys and beyond the ends */
@@ -215,11 +186,11 @@ test_which (void)
        * eases 0.5, hand pose 0, one joint */
       tu_le16 (b, 1), tu_le16 (b, 0);
       tu_le32 (b, 3);
-      lef (b, duration);
+      tu_le_f32 (b, duration);
       g_byte_array_append (b, (const guint8 *) "", 1);
-      lef (b, 0), lef (b, duration);
+      tu_le_f32 (b, 0), tu_le_f32 (b, duration);
       tu_le32 (b, 0);
-      lef (b, 0.5f), lef (b, 0.5f);
+      tu_le_f32 (b, 0.5f), tu_le_f32 (b, 0.5f);
       tu_le32 (b, 0);
       tu_le32 (b, 1);
       g_byte_array_append (b, (const guint8 *) "mPelvis", 8);

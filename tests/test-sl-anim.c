@@ -12,15 +12,7 @@
 
 #define KNOWN_FILE "0f86e355-dd31-a61c-fdb0-3a96b9aad05f.dat"
 
-/* little-endian builders for hand-made files: tu_le16, tu_le32 */
-static void
-lef (GByteArray *b, float f)
-{
-  guint32 bits;
-  memcpy (&bits, &f, 4);
-  tu_le32 (b, bits);
-}
-
+/* little-endian builders for hand-made files: tu_le16, tu_le32, tu_le_f32 */
 static void
 cstr (GByteArray *b, const char *s)
 {
@@ -33,13 +25,13 @@ header (GByteArray *b, guint version, guint sub, float duration, guint32 n_joint
   tu_le16 (b, version);
   tu_le16 (b, sub);
   tu_le32 (b, 4);
-  lef (b, duration);
+  tu_le_f32 (b, duration);
   cstr (b, "");
-  lef (b, 0);
-  lef (b, duration);
+  tu_le_f32 (b, 0);
+  tu_le_f32 (b, duration);
   tu_le32 (b, 1);
-  lef (b, 0.5f);
-  lef (b, 0.5f);
+  tu_le_f32 (b, 0.5f);
+  tu_le_f32 (b, 0.5f);
   tu_le32 (b, 0);
   tu_le32 (b, n_joints);
 }
@@ -445,10 +437,10 @@ test_old_variant (void)
   cstr (b, "mPelvis");
   tu_le32 (b, 3);
   tu_le32 (b, 2);
-  lef (b, 0); lef (b, 90); lef (b, 0); lef (b, 0);
-  lef (b, 1); lef (b, 0); lef (b, 0); lef (b, 90);
+  tu_le_f32 (b, 0); tu_le_f32 (b, 90); tu_le_f32 (b, 0); tu_le_f32 (b, 0);
+  tu_le_f32 (b, 1); tu_le_f32 (b, 0); tu_le_f32 (b, 0); tu_le_f32 (b, 90);
   tu_le32 (b, 1);
-  lef (b, 0.5f); lef (b, 1); lef (b, 2); lef (b, -3);
+  tu_le_f32 (b, 0.5f); tu_le_f32 (b, 1); tu_le_f32 (b, 2); tu_le_f32 (b, -3);
   tu_le32 (b, 0);
   bytes = g_byte_array_free_to_bytes (b);
 

@@ -41,6 +41,15 @@ tu_be16 (GByteArray *b,
 }
 
 void
+tu_le_f32 (GByteArray *b,
+           float       v)
+{
+  guint32 bits;
+  memcpy (&bits, &v, 4);
+  tu_le32 (b, bits);
+}
+
+void
 tu_f32 (GByteArray *b,
         float       v)
 {
@@ -217,6 +226,48 @@ const char tu_spec_example[] =
   "0 0.000000 0.000000 -1.000000 354.2058 0.0000 0.0000 0.0000\r\n"
   "3000 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n"
   "4633 0.149576 -0.018882 -0.988570 352.2866 0.0000 0.0000 0.0000\r\n";
+
+/* One entry per writable format: its id, then the bytes written (or the
+ * error), then the losses, as one block of bytes to compare */
+GPtrArray *
+tu_save_every_format (const SqClip *clip)
+{
+  GPtrArray *saves = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  gsize n_formats;
+  const SqFormat * const *formats = sq_formats (&n_formats);
+
+  for (gsize f = 0; f < n_formats; f++)
+    {
+      SqSaveOptions opts = { .no_source_copy = TRUE };
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) out = NULL;
+      g_autoptr(GError) error = NULL;
+      GByteArray *b = g_byte_array_new ();
+
+      if (!sq_format_can_write (formats[f]))
+        continue;
+      out = sq_save_bytes (clip, formats[f], &opts, losses, &error);
+      g_byte_array_append (b, (const guint8 *) formats[f]->id, strlen (formats[f]->id) + 1);
+      if (out != NULL)
+        g_byte_array_append (b, g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+      else
+        g_byte_array_append (b, (const guint8 *) error->message, strlen (error->message));
+      for (guint i = 0; i < losses->len; i++)
+        g_byte_array_append (b, losses->pdata[i], strlen (losses->pdata[i]) + 1);
+      g_ptr_array_add (saves, g_byte_array_free_to_bytes (b));
+    }
+  return saves;
+}
+
+void
+tu_assert_same_saves (GPtrArray *a,
+                      GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    if (!g_bytes_equal (a->pdata[i], b->pdata[i]))
+      g_error ("saving as %s gives other bytes or losses", (const char *) g_bytes_get_data (a->pdata[i], NULL));
+}
 
 void
 tu_unpack (SqClip *clip)

@@ -14,6 +14,7 @@ void        tu_le16       (GByteArray *b, guint v);
 void        tu_le32       (GByteArray *b, guint32 v);
 void        tu_be16       (GByteArray *b, guint16 v);
 void        tu_f32        (GByteArray *b, float v);
+void        tu_le_f32     (GByteArray *b, float v);
 void        tu_name       (GByteArray *b, const char *latin1);
 /* A binary SEQ header: magic 7F7F7F79, frame and joint counts, model "m"
  * and root "pelvis" */
@@ -35,6 +36,10 @@ SqClip     *tu_load_text  (const char *text, const char *format_id, GError **err
 gboolean    tu_has_line   (GPtrArray *lines, const char *fragment);
 /* Decodes every packed track of the clip (SqKeyCodec) into keys */
 void        tu_unpack     (SqClip *clip);
+/* Every writable format's bytes (or error) and losses for the clip, and a
+ * check that two such lists are the same */
+GPtrArray  *tu_save_every_format (const SqClip *clip);
+void        tu_assert_same_saves (GPtrArray *a, GPtrArray *b);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
 /* The spec's text SEQ example (7 limbs) */
 extern const char tu_spec_example[];
