@@ -1245,7 +1245,10 @@ sl_write (const SqClip        *clip,
           GPtrArray           *losses,
           GError             **error)
 {
-  g_autoptr(GByteArray) out = _sq_byte_array_sized_new (output_size (clip));
+  gsize reserved = output_size (clip);
+  g_autoptr(GByteArray) out = _sq_byte_array_sized_new (reserved);
+  /* a second thread makes the output's fresh pages present (SQ_PERF) */
+  g_autoptr(SqPrefault) prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
   WriteState st = { 0 };
   const SqProps *x = clip->extra;
   gboolean own = clip->format == &_sq_format_sl_anim;
