@@ -357,6 +357,427 @@ test_big_anim (void)
   g_assert_nonnull (strstr (clip->warnings->pdata[0], "mJoint4"));
 }
 
+/* ---- text SEQ read in parts ---------------------------------------------- */
+
+/* Reads `bytes` as text SEQ on one thread, then in 2, 3 and 4 parts (the
+ * threshold lowered to a byte): the same clip (axis-angle notation
+ * included), the same warnings in the same order, or the same error. The
+ * one-thread result goes to `one` and `error` when not NULL. */
+static void
+assert_text_same_in_parts (GBytes  *bytes,
+                           SqClip **one_out,
+                           GError **error_out)
+{
+  const SqFormat *format = sq_format_by_id ("seq-text");
+  g_autoptr(SqClip) one = NULL;
+  g_autoptr(GError) error1 = NULL;
+
+  _sq_parallel_set_limits (G_MAXSIZE, 1);
+  one = sq_load_bytes (bytes, NULL, format, NULL, &error1);
+  for (guint threads = 2; threads <= 4; threads++)
+    {
+      g_autoptr(SqClip) many = NULL;
+      g_autoptr(GError) error = NULL;
+
+      _sq_parallel_set_limits (1, threads);
+      many = sq_load_bytes (bytes, NULL, format, NULL, &error);
+      _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+      g_assert_true ((one == NULL) == (many == NULL));
+      if (one == NULL)
+        {
+          g_assert_cmpint (error1->code, ==, error->code);
+          g_assert_cmpstr (error1->message, ==, error->message);
+          continue;
+        }
+      g_assert_true (sq_clip_equal (one, many));
+      g_assert_cmpuint (one->warnings->len, ==, many->warnings->len);
+      for (guint i = 0; i < one->warnings->len; i++)
+        g_assert_cmpstr (one->warnings->pdata[i], ==, many->warnings->pdata[i]);
+      for (gsize j = 0; j < one->n_joints; j++)
+        {
+          const SqTrack *a = &one->joints[j].tracks[SQ_CHANNEL_ROTATION];
+          const SqTrack *b = &many->joints[j].tracks[SQ_CHANNEL_ROTATION];
+
+          g_assert_cmpmem (a->alt, a->n_keys * 4 * sizeof (double), b->alt, b->n_keys * 4 * sizeof (double));
+        }
+    }
+  if (one != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (sq_clip_check (one, &error));
+      g_assert_no_error (error);
+    }
+  if (one_out != NULL)
+    *one_out = g_steal_pointer (&one);
+  if (error_out != NULL)
+    *error_out = g_steal_pointer (&error1);
+}
+
+/* A text SEQ of 12 limbs of 30 keys as lines (without their ends), with
+ * what the reader warns about spread over it: keys out of order (limb 3), a
+ * zero axis (limb 5), a repeated name (limb 7), scale on some lines (limb
+ * 9), a key after the duration (limb 10), one key (limb 11); comments and
+ * blank lines between and inside limbs; a limb name of digits. */
+static GPtrArray *
+text_lines (void)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (lines, g_strdup ("AWSQ Version=1 Limbs=12 Duration=1000"));
+  for (guint l = 0; l < 12; l++)
+    {
+      guint n = l == 11 ? 1 : 30;
+
+      if (l % 4 == 1)
+        g_ptr_array_add (lines, g_strdup ("# between limbs"));
+      if (l % 5 == 2)
+        g_ptr_array_add (lines, g_strdup (""));
+      if (l == 7)
+        g_ptr_array_add (lines, g_strdup ("limb2 frames=30"));
+      else if (l == 8)
+        g_ptr_array_add (lines, g_strdup ("  88 frames = 30  "));
+      else
+        g_ptr_array_add (lines, g_strdup_printf ("limb%u frames=%u", l, n));
+      for (guint k = 0; k < n; k++)
+        {
+          guint ms = k * 33 + (l == 10 && k == n - 1 ? 900 : 0);
+
+          if (l == 3 && k == 10)
+            ms = 5;
+          if (k == 15)
+            g_ptr_array_add (lines, g_strdup ("// inside a limb"));
+          if (l == 5 && k == 4)
+            g_ptr_array_add (lines, g_strdup_printf ("%u 0 0 0 45 1 2 3", ms));
+          else if (l == 9 && k % 3 == 0)
+            g_ptr_array_add (lines, g_strdup_printf ("%u,0.5,-0.25,0.125,%u.5,%u,-%u.0625,1e-3,1,1.5,2", ms, k, l, k));
+          else
+            g_ptr_array_add (lines, g_strdup_printf ("%u 0.%u %u.25 -0.5 %u.75 %u -%u.5 0.0%u", ms, k + 1, l, k * 7, k, l, k));
+        }
+    }
+  return lines;
+}
+
+/* The lines with their ends: CRLF, LF for limbs 4 to 6, a lone CR for some */
+static GBytes *
+text_join (GPtrArray *lines)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_string_append (s, lines->pdata[i]);
+      if (i > 150 && i < 250)
+        g_string_append (s, "\n");
+      else if (i % 17 == 9)
+        g_string_append (s, "\r");
+      else
+        g_string_append (s, "\r\n");
+    }
+  return g_string_free_to_bytes (s);
+}
+
+/* The line of `lines` that starts with `prefix` */
+static guint
+line_with (GPtrArray  *lines,
+           const char *prefix)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (g_str_has_prefix (lines->pdata[i], prefix))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+set_line (GPtrArray  *lines,
+          guint       i,
+          const char *text)
+{
+  g_free (lines->pdata[i]);
+  lines->pdata[i] = g_strdup (text);
+}
+
+/* Reads the lines in parts and on one thread; the error must be `code` and
+ * contain `where` */
+static void
+assert_text_error (GPtrArray   *lines,
+                   SqErrorCode  code,
+                   const char  *where)
+{
+  g_autoptr(GBytes) bytes = text_join (lines);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+
+  assert_text_same_in_parts (bytes, &clip, &error);
+  g_test_message ("%s (expected %s)", error != NULL ? error->message : "(no error)", where);
+  g_assert_null (clip);
+  g_assert_error (error, SQ_ERROR, (int) code);
+  g_assert_nonnull (strstr (error->message, where));
+}
+
+static void
+test_text_parts (void)
+{
+  g_autoptr(GPtrArray) lines = text_lines ();
+  g_autoptr(GBytes) bytes = text_join (lines);
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GError) error = NULL;
+  guint mid = line_with (lines, "limb6 ") + 10, last = line_with (lines, "limb11 ") + 1;
+  g_autofree char *where = NULL;
+
+  assert_text_same_in_parts (bytes, &clip, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (clip->n_joints, ==, 12);
+  g_assert_cmpstr (clip->joints[8].name, ==, "88");
+  g_assert_cmpuint (clip->joints[9].tracks[SQ_CHANNEL_SCALE].n_keys, ==, 10);
+  /* out of order, zero axis, repeated name, after the end, one key */
+  g_assert_cmpuint (clip->warnings->len, ==, 5);
+  g_assert_nonnull (strstr (clip->warnings->pdata[0], "limb3"));
+  g_assert_nonnull (strstr (clip->warnings->pdata[1], "limb5"));
+  g_assert_nonnull (strstr (clip->warnings->pdata[2], "more than once"));
+  g_assert_nonnull (strstr (clip->warnings->pdata[3], "limb10"));
+  g_assert_nonnull (strstr (clip->warnings->pdata[4], "limb11"));
+
+  /* one limb: the parts after the first find no limb header to start at */
+  {
+    GString *one = g_string_new ("AWSQ Version=1 Limbs=1 Duration=2000\r\npelvis frames=60\r\n");
+    g_autoptr(GBytes) one_bytes = NULL;
+    g_autoptr(SqClip) one_clip = NULL;
+
+    for (guint k = 0; k < 60; k++)
+      g_string_append_printf (one, "%u 0 1 0 %u 0 0 %u\r\n", k * 33, k, k);
+    one_bytes = g_string_free_to_bytes (one);
+    assert_text_same_in_parts (one_bytes, &one_clip, NULL);
+    g_assert_nonnull (one_clip);
+    g_assert_cmpuint (one_clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 60);
+  }
+
+  /* an error in the first limb, in the middle one, in the last */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, 3, "33 0 0 1 x 0 0 0");
+    assert_text_error (bad, SQ_ERROR_SYNTAX, "line 4, column 10");
+  }
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, mid, "297 0 0 1 0 0 0 0 0");
+    where = g_strdup_printf ("line %u, column 20", mid + 1);
+    assert_text_error (bad, SQ_ERROR_SYNTAX, where);
+    g_clear_pointer (&where, g_free);
+  }
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, last, "0 0 0 1 0 0 0 0.5.5");
+    where = g_strdup_printf ("line %u, column 15", last + 1);
+    assert_text_error (bad, SQ_ERROR_SYNTAX, where);
+    g_clear_pointer (&where, g_free);
+  }
+  /* two keys at one time in the middle limb: at its header */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, mid, "264 0 0 1 0 0 0 0");
+    where = g_strdup_printf ("line %u, column 1", line_with (bad, "limb6 ") + 1);
+    assert_text_error (bad, SQ_ERROR_BAD_VALUE, where);
+    g_clear_pointer (&where, g_free);
+  }
+  /* a limb header in error in the middle; a frame count that takes the
+   * next limb header for a key line */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+    guint at = line_with (bad, "limb6 ");
+
+    set_line (bad, at, "limb6 frames=0");
+    where = g_strdup_printf ("line %u, column 14", at + 1);
+    assert_text_error (bad, SQ_ERROR_BAD_VALUE, where);
+    g_clear_pointer (&where, g_free);
+    set_line (bad, at, "limb6 frames=31");
+    /* 30 keys, a comment among them, a blank line, the next header */
+    where = g_strdup_printf ("line %u, column 1", at + 34);
+    assert_text_error (bad, SQ_ERROR_SYNTAX, where);
+    g_clear_pointer (&where, g_free);
+  }
+  /* more limbs than the header says: at the first one over, also with an
+   * error after it; fewer: at the end */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, 0, "AWSQ Version=1 Limbs=11 Duration=1000");
+    where = g_strdup_printf ("line %u, column 1", last);
+    assert_text_error (bad, SQ_ERROR_SYNTAX, where);
+    g_clear_pointer (&where, g_free);
+    set_line (bad, 0, "AWSQ Version=1 Limbs=4 Duration=1000");
+    set_line (bad, mid, "x");
+    where = g_strdup_printf ("line %u, column 1", line_with (bad, "limb4 ") + 1);
+    assert_text_error (bad, SQ_ERROR_SYNTAX, where);
+    g_clear_pointer (&where, g_free);
+    set_line (bad, 0, "AWSQ Version=1 Limbs=13 Duration=1000");
+    set_line (bad, mid, "297 0 0 1 0 0 0 0");
+    where = g_strdup_printf ("line %u, column 1", bad->len + 1);
+    assert_text_error (bad, SQ_ERROR_TRUNCATED, where);
+    g_clear_pointer (&where, g_free);
+  }
+  /* the last limb short of a key */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+
+    set_line (bad, last - 1, "limb11 frames=2");
+    where = g_strdup_printf ("line %u, column 1", bad->len + 1);
+    assert_text_error (bad, SQ_ERROR_TRUNCATED, where);
+    g_clear_pointer (&where, g_free);
+  }
+  /* a NUL byte in a comment near the end, with an error before it */
+  {
+    g_autoptr(GPtrArray) bad = text_lines ();
+    g_autoptr(GBytes) nul = NULL;
+    GByteArray *b;
+    gsize size;
+    const guint8 *data;
+
+    set_line (bad, mid, "x");
+    g_ptr_array_insert (bad, last, g_strdup ("#  "));
+    nul = text_join (bad);
+    data = g_bytes_get_data (nul, &size);
+    b = g_byte_array_new ();
+    g_byte_array_append (b, data, size);
+    for (gsize i = size - 1; i > 0; i--)
+      if (b->data[i] == '#')
+        {
+          b->data[i + 1] = '\0';
+          where = g_strdup_printf ("(%zu)", i + 1);
+          break;
+        }
+    g_bytes_unref (nul);
+    nul = g_byte_array_free_to_bytes (b);
+    g_clear_pointer (&clip, sq_clip_free);
+    g_clear_error (&error);
+    assert_text_same_in_parts (nul, &clip, &error);
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+    g_assert_nonnull (strstr (error->message, "NUL"));
+    g_assert_nonnull (strstr (error->message, where));
+  }
+}
+
+/* The binary SEQ corpus written as text SEQ, read in parts */
+static void
+test_text_parts_corpus (void)
+{
+  g_autoptr(GPtrArray) files = NULL;
+
+  if (tu_corpus_dir () == NULL)
+    {
+      g_test_skip ("no corpus");
+      return;
+    }
+  files = tu_corpus_files ("seq-binary");
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+      g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+      g_autoptr(GBytes) text = NULL;
+      g_autoptr(SqClip) again = NULL;
+
+      if (clip == NULL)
+        continue;
+      text = tu_save (clip, "seq-text", NULL);
+      assert_text_same_in_parts (text, &again, NULL);
+      g_assert_nonnull (again);
+      g_assert_cmpuint (again->n_joints, ==, clip->n_joints);
+    }
+  g_assert_cmpuint (files->len, >, 0);
+}
+
+/* Random changes to the lines (a byte, a line removed, doubled, a limb
+ * header put in): in parts as on one thread, whatever comes out */
+static void
+test_text_parts_mutated (void)
+{
+  static const char bytes_in[] = "0 1-.e#/,\t\r\n=fx";
+  GRand *rand = g_rand_new_with_seed (4242);
+  guint failed = 0, more_warnings = 0, n = 600;
+  g_autoptr(GHashTable) kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GPtrArray) lines = text_lines ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(SqClip) clip = NULL;
+      g_autoptr(GError) error = NULL;
+      guint changes = g_rand_int_range (rand, 1, 3);
+
+      for (guint c = 0; c < changes; c++)
+        {
+          guint at = g_rand_int_range (rand, 1, lines->len);
+          char *line = lines->pdata[at];
+
+          switch (g_rand_int_range (rand, 0, 7))
+            {
+            case 0:           /* a digit for a digit: times out of order, alike, after the end */
+              for (char *p = line; *p != '\0'; p++)
+                if (g_ascii_isdigit (*p) && g_rand_int_range (rand, 0, 4) == 0)
+                  {
+                    *p = '0' + g_rand_int_range (rand, 0, 10);
+                    break;
+                  }
+              break;
+            case 1:
+              if (line[0] != '\0')
+                line[g_rand_int_range (rand, 0, strlen (line))] = bytes_in[g_rand_int_range (rand, 0, sizeof bytes_in - 1)];
+              break;
+            case 2:
+              g_ptr_array_remove_index (lines, at);
+              break;
+            case 3:
+              g_ptr_array_insert (lines, at, g_strdup (line));
+              break;
+            case 4:
+              g_ptr_array_insert (lines, at, g_strdup_printf ("new%u frames=%u", at, g_rand_int_range (rand, 0, 40)));
+              break;
+            case 5:
+              g_ptr_array_insert (lines, at, g_strdup (g_rand_boolean (rand) ? "# new" : " "));
+              break;
+            default:
+              set_line (lines, 0, g_rand_boolean (rand) ? "AWSQ Version=1 Limbs=11 Duration=1000"
+                                                         : "AWSQ Version=1 Limbs=13 Duration=1000");
+              break;
+            }
+        }
+      bytes = text_join (lines);
+      assert_text_same_in_parts (bytes, &clip, &error);
+      if (clip == NULL)
+        {
+          /* the message without its numbers */
+          g_autofree char *kind = g_strdup (strchr (error->message, ':') != NULL ? strchr (error->message, ':') + 2 : error->message);
+
+          for (char *p = kind; *p != '\0'; p++)
+            if (g_ascii_isdigit (*p))
+              *p = '#';
+          g_hash_table_add (kinds, g_steal_pointer (&kind));
+          failed++;
+        }
+      else if (clip->warnings->len > 5)
+        more_warnings++;
+    }
+  {
+    GHashTableIter iter;
+    gpointer key;
+
+    g_hash_table_iter_init (&iter, kinds);
+    while (g_hash_table_iter_next (&iter, &key, NULL))
+      g_test_message ("error: %s", (const char *) key);
+  }
+  g_test_message ("%u of %u changed files read with more warnings", more_warnings, n);
+  g_rand_free (rand);
+  g_test_message ("%u of %u changed files failed to read", failed, n);
+  g_assert_cmpuint (failed, >, n / 4);
+  g_assert_cmpuint (failed, <, n * 9 / 10);
+  g_assert_cmpuint (more_warnings, >, 10);
+  g_assert_cmpuint (g_hash_table_size (kinds), >=, 8);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,5 +787,8 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/corpus", test_corpus);
   g_test_add_func ("/parallel/big-seq", test_big_seq);
   g_test_add_func ("/parallel/big-anim", test_big_anim);
+  g_test_add_func ("/parallel/text-parts", test_text_parts);
+  g_test_add_func ("/parallel/text-parts-corpus", test_text_parts_corpus);
+  g_test_add_func ("/parallel/text-parts-mutated", test_text_parts_mutated);
   return g_test_run ();
 }

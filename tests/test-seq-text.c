@@ -369,6 +369,76 @@ test_fast_lines (void)
   g_string_free (text, TRUE);
 }
 
+/* A NUL byte anywhere is the error, with its offset, before any other:
+ * the reader looks for it only where no key line fails on it */
+static void
+test_nul_bytes (void)
+{
+  static const char *const texts[] = {
+    "AWSQ Version=1 Limbs=1 Duration=100 @\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\n# @\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np@q frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 0 0 1 0 0 0 0@\r\n100 0 0 1 0 0 0 0\r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n// @\r\n100 0 0 1 0 0 0 0\r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n# end @",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n @ \r\n",
+    "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 x 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n# @",
+    "\357\273\277AWSQ Version=1 Limbs=1 Duration=100\r\np frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n#@",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autofree char *text = g_strdup (texts[i]);
+      char *at = strchr (text, '@');
+      gsize offset = at - text - (g_str_has_prefix (text, "\xef\xbb\xbf") ? 3 : 0);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) clip = NULL;
+      g_autofree char *where = g_strdup_printf ("(%zu)", offset);
+
+      /* the same text without the NUL reads (but for the one in error) */
+      *at = ' ';
+      bytes = g_bytes_new (text, strlen (text));
+      clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("seq-text"), NULL, &error);
+      g_test_message ("case %u without the NUL: %s", i, error != NULL ? error->message : "(read)");
+      g_assert_true ((clip != NULL) == (strstr (text, " x ") == NULL));
+      g_clear_pointer (&clip, sq_clip_free);
+      g_clear_error (&error);
+      g_bytes_unref (bytes);
+
+      *at = '\0';
+      bytes = g_bytes_new (text, strlen (texts[i]));
+      clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("seq-text"), NULL, &error);
+      g_test_message ("case %u: %s", i, error != NULL ? error->message : "(no error)");
+      g_assert_null (clip);
+      g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+      g_assert_nonnull (strstr (error->message, "NUL"));
+      g_assert_nonnull (strstr (error->message, where));
+    }
+}
+
+/* A frame count the keys do not reach, large enough for the reader to make
+ * pages present ahead: the file ends short of keys, where it ends */
+static void
+test_frames_beyond_keys (void)
+{
+  GString *text = g_string_new ("AWSQ Version=1 Limbs=1 Duration=1000\r\np frames=9000\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+
+  for (guint k = 0; k < 3; k++)
+    g_string_append_printf (text, "%u 0 0 1 0 0 0 0\r\n", k * 33);
+  g_string_append (text, "# ");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_c (text, 'x');
+  g_string_append (text, "\r\n");
+  clip = tu_load_text (text->str, "seq-text", &error);
+  g_assert_null (clip);
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, "line 7, column 1"));
+  g_string_free (text, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -382,5 +452,7 @@ main (int    argc,
   g_test_add_func ("/seq-text/binary-to-text", test_binary_to_text);
   g_test_add_func ("/seq-text/text-to-binary-losses", test_text_to_binary_losses);
   g_test_add_func ("/seq-text/fast-lines", test_fast_lines);
+  g_test_add_func ("/seq-text/nul-bytes", test_nul_bytes);
+  g_test_add_func ("/seq-text/frames-beyond-keys", test_frames_beyond_keys);
   return g_test_run ();
 }

@@ -50,6 +50,16 @@ run_items (gpointer user_data)
   return NULL;
 }
 
+guint
+_sq_parallel_threads (gsize total)
+{
+  guint n_threads = MIN ((guint) g_get_num_processors (), SQ_PARALLEL_MAX_THREADS);
+
+  if (max_threads > 0)
+    n_threads = MIN (max_threads, SQ_PARALLEL_MAX_THREADS);
+  return total < min_bytes ? 1 : MAX (n_threads, 1);
+}
+
 void
 _sq_parallel_items (gsize        n_items,
                     const gsize *cost,
@@ -58,14 +68,13 @@ _sq_parallel_items (gsize        n_items,
 {
   Run runs[SQ_PARALLEL_MAX_THREADS];
   GThread *threads[SQ_PARALLEL_MAX_THREADS] = { NULL };
-  guint n_threads = MIN ((guint) g_get_num_processors (), SQ_PARALLEL_MAX_THREADS);
+  guint n_threads;
   gsize total = 0, item = 0, done = 0;
 
-  if (max_threads > 0)
-    n_threads = MIN (max_threads, SQ_PARALLEL_MAX_THREADS);
   for (gsize i = 0; i < n_items; i++)
     total += cost[i];
-  if (n_threads < 2 || n_items < 2 || total < min_bytes)
+  n_threads = _sq_parallel_threads (total);
+  if (n_threads < 2 || n_items < 2)
     {
       Run all = { 0, n_items, func, data };
       run_items (&all);
@@ -244,6 +253,28 @@ _sq_prefault_start (gsize         input_size,
   return pf;
 #else
   return NULL;
+#endif
+}
+
+void
+_sq_prefault_now (void * const *ranges,
+                  const gsize  *sizes,
+                  gsize         n)
+{
+#ifdef MADV_POPULATE_WRITE
+  long page = sysconf (_SC_PAGESIZE);
+
+  if (page <= 0 || (page & (page - 1)) != 0)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      guintptr a = ((guintptr) ranges[i] + (gsize) page - 1) & ~(guintptr) (page - 1);
+      guintptr b = ((guintptr) ranges[i] + sizes[i]) & ~(guintptr) (page - 1);
+
+      /* a failure (not supported, no memory) leaves the faults to the reader */
+      if (ranges[i] != NULL && b > a)
+        madvise ((void *) a, b - a, MADV_POPULATE_WRITE);
+    }
 #endif
 }
 

@@ -29,6 +29,11 @@ void _sq_parallel_items (gsize        n_items,
                          SqItemFunc   func,
                          gpointer     data);
 
+/* How many threads _sq_parallel_items runs items costing `total` in all on,
+ * given as many items: 1 below the threshold or on one processor. For
+ * readers that cut their input into that many items first. */
+guint _sq_parallel_threads (gsize total);
+
 typedef void (*SqPartFunc) (gsize      item,
                             GString   *out,
                             GPtrArray *losses,
@@ -64,6 +69,11 @@ SqPrefault *_sq_prefault_start  (gsize         input_size,
                                  gsize         n);
 /* Stops (what is left is not needed any more) and waits; NULL is fine. */
 void        _sq_prefault_finish (SqPrefault   *prefault);
+/* The same at once, on this thread, for a reader with no processor to
+ * spare: a call for many pages instead of a fault for each. */
+void        _sq_prefault_now    (void * const *ranges,
+                                 const gsize  *sizes,
+                                 gsize         n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPrefault, _sq_prefault_finish)
 

@@ -169,58 +169,218 @@ parse_limb_header (const char *line,
   return TRUE;
 }
 
+/* ---- reading in parts ------------------------------------------------------
+ *
+ * A large file is read in parts on several threads (sq-parallel.h): the
+ * bytes after the header are cut at about equal offsets; every part after
+ * the first starts at the first line at or after its offset shaped as a
+ * limb header (not blank or a comment, taken by parse_limb_header), and the
+ * part before it hands over where it meets, at or after that offset, a limb
+ * header where one is due. Both are the same line: the lines the earlier
+ * part reads in between as key lines, blank lines or comments are not so
+ * shaped, and a line so shaped is never a key line (its “frames” field is no
+ * number), so where the earlier part takes it for one it fails there and
+ * the later part's work goes unused. Each part counts its lines from its
+ * start and keeps its warnings and first error as data; merge_parts puts
+ * them together in file order with the limb count of the header, as one pass
+ * from the start would meet them. With a part per processor, a thread more
+ * making the keys' pages present ahead (_sq_prefault_start) did not pay
+ * (SQ_PERF, 2 cores); nor does a pass for NUL bytes over the whole file,
+ * which fail every key line: the parts look for them in the other lines,
+ * and seq_text_read when the reading fails. */
+
+/* A warning of a part, written out by emit_warning */
+typedef enum
+{
+  WARN_UNSORTED,
+  WARN_ZERO_AXIS,
+  WARN_FEW_KEYS,
+  WARN_NOT_AT_ZERO,
+  WARN_AFTER_END,
+  WARN_NONE_AFTER_ZERO
+} WarnKind;
+
+typedef struct
+{
+  WarnKind kind;
+  guint    line;            /* in the part's count */
+  gsize    limb;            /* the part's limb it is about */
+  double   value;           /* an angle, a time in ms */
+  gsize    n;               /* a key count */
+} Warn;
+
+typedef enum
+{
+  PART_HANDOFF,             /* at the next part's first limb header */
+  PART_EOF,
+  PART_FAILED
+} PartEnd;
+
+/* Where a part's error falls beside the check of the header's limb count,
+ * which only merge_parts can make (see there) */
+typedef enum
+{
+  FAIL_KEYS,                /* in a limb's key lines */
+  FAIL_FINISH,              /* closing a limb at the next limb header, before its count is checked */
+  FAIL_HEADER,              /* in a limb header line, after its count is checked */
+  FAIL_TRUNCATED,           /* the file ends inside a limb's key lines */
+  FAIL_FINISH_EOF           /* closing the last limb at the end of the file */
+} FailKind;
+
+typedef struct
+{
+  /* set before reading */
+  const char *data;
+  gsize       len;
+  gsize       from;         /* the first part: where its lines start; the others: see above */
+  gsize       next_from;    /* the next part's offset; G_MAXSIZE for the last part */
+  gint64      duration_ms;
+  gboolean    first;
+  /* results */
+  gboolean    found;        /* FALSE: no line at or after `from` is shaped as a limb header */
+  gsize       start;        /* where its first line starts */
+  gsize       handoff_at;   /* PART_HANDOFF: where the next part's first line starts */
+  guint       n_lines;      /* the number of the last line read, in the part's count */
+  SqClip     *limbs;        /* the part's limbs, moved to the clip by merge_parts */
+  GArray     *limb_lines;   /* guint: each limb header's line */
+  GArray     *warns;        /* Warn, in the order met */
+  PartEnd     end;
+  FailKind    fail_kind;
+  SqErrorCode fail_code;
+  guint       fail_line;
+  guint       fail_column;
+  char       *fail_message;
+} Part;
+
 static void
-check_limb_rules (SqClip     *clip,
-                  const char *name,
-                  SqTrack    *rot,
-                  gint64      duration_ms,
-                  guint       line)
+part_warn (Part     *part,
+           WarnKind  kind,
+           guint     line,
+           double    value,
+           gsize     n)
+{
+  Warn w = { kind, line, part->limbs->n_joints - 1, value, n };
+
+  g_array_append_val (part->warns, w);
+}
+
+static void part_fail (Part        *part,
+                       FailKind     kind,
+                       SqErrorCode  code,
+                       guint        line,
+                       guint        column,
+                       const char  *format,
+                       ...) G_GNUC_PRINTF (6, 7);
+
+static void
+part_fail (Part        *part,
+           FailKind     kind,
+           SqErrorCode  code,
+           guint        line,
+           guint        column,
+           const char  *format,
+           ...)
+{
+  va_list args;
+
+  part->end = PART_FAILED;
+  part->fail_kind = kind;
+  part->fail_code = code;
+  part->fail_line = line;
+  part->fail_column = column;
+  va_start (args, format);
+  part->fail_message = g_strdup_vprintf (format, args);
+  va_end (args);
+}
+
+static void
+emit_warning (SqClip     *clip,
+              const Warn *w,
+              guint       line,
+              const char *name,
+              gint64      duration_ms)
+{
+  switch (w->kind)
+    {
+    case WARN_UNSORTED:
+      sq_clip_add_warning (clip, _("line %u: limb “%s” keys are not in time order; they are sorted"),
+                           line, name);
+      break;
+    case WARN_ZERO_AXIS:
+      sq_clip_add_warning (clip, _("line %u: limb “%s”: a zero axis with a %g° angle is read as no rotation"),
+                           line, name, w->value);
+      break;
+    case WARN_FEW_KEYS:
+      sq_clip_add_warning (clip, _("line %u: limb “%s” has %zu key(s); text SEQ needs at least two"),
+                           line, name, w->n);
+      break;
+    case WARN_NOT_AT_ZERO:
+      sq_clip_add_warning (clip, _("line %u: limb “%s” starts at %.0f ms; text SEQ needs a key at 0"),
+                           line, name, w->value);
+      break;
+    case WARN_AFTER_END:
+      sq_clip_add_warning (clip, _("line %u: limb “%s” ends at %.0f ms, after the duration of %" PRId64 " ms"),
+                           line, name, w->value, duration_ms);
+      break;
+    case WARN_NONE_AFTER_ZERO:
+      sq_clip_add_warning (clip, _("line %u: limb “%s” has no key after 0 ms"), line, name);
+      break;
+    }
+}
+
+static void
+check_limb_rules (Part    *part,
+                  SqTrack *rot,
+                  guint    line)
 {
   if (rot->n_keys < 2)
-    sq_clip_add_warning (clip, _("line %u: limb “%s” has %zu key(s); text SEQ needs at least two"),
-                         line, name, rot->n_keys);
+    part_warn (part, WARN_FEW_KEYS, line, 0.0, rot->n_keys);
   if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
-    sq_clip_add_warning (clip, _("line %u: limb “%s” starts at %.0f ms; text SEQ needs a key at 0"),
-                         line, name, rot->keys[0].time * 1000.0);
+    part_warn (part, WARN_NOT_AT_ZERO, line, rot->keys[0].time * 1000.0, 0);
   if (rot->n_keys > 0)
     {
       double last = floor (rot->keys[rot->n_keys - 1].time * 1000.0 + 0.5);
-      if (last > (double) duration_ms)
-        sq_clip_add_warning (clip, _("line %u: limb “%s” ends at %.0f ms, after the duration of %" PRId64 " ms"),
-                             line, name, last, duration_ms);
+      if (last > (double) part->duration_ms)
+        part_warn (part, WARN_AFTER_END, line, last, 0);
       else if (last <= 0.0 && rot->n_keys >= 2)
-        sq_clip_add_warning (clip, _("line %u: limb “%s” has no key after 0 ms"), line, name);
+        part_warn (part, WARN_NONE_AFTER_ZERO, line, 0.0, 0);
     }
 }
+
+/* How a limb's key times came (add_key), for finish_limb */
+enum
+{
+  TIMES_BACKWARDS = 1 << 0,     /* a key before the one before it: sorted, warned once */
+  TIMES_NOT_RISING = 1 << 1     /* a key at or before the one before it */
+};
 
 /* Sorts a limb's keys (unless they came in time order) and refuses two at
  * one time. */
 static gboolean
-finish_limb (SqClip   *clip,
+finish_limb (Part     *part,
              SqJoint  *joint,
-             gint64    duration_ms,
              guint     line,
-             gboolean  unsorted,
-             GError  **error)
+             guint     times,
+             FailKind  kind)
 {
-  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+  /* every channel's keys share the rotation keys' times, checked as they
+   * came: rising times have no two alike (SQ_PERF) */
+  for (guint c = 0; c < SQ_N_CHANNELS && (times & TIMES_NOT_RISING); c++)
     {
       SqTrack *track = &joint->tracks[c];
 
-      /* every channel's keys share the rotation keys' times, checked as
-       * they came (SQ_PERF) */
-      if (unsorted)
+      if (times & TIMES_BACKWARDS)
         sq_track_sort (track);
       for (gsize k = 1; k < track->n_keys; k++)
         if (track->keys[k].time == track->keys[k - 1].time)
           {
-            sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, line, 1,
-                                  _("limb “%s” has two keys at %.0f ms"), joint->name,
-                                  track->keys[k].time * 1000.0);
+            part_fail (part, kind, SQ_ERROR_BAD_VALUE, line, 1,
+                       _("limb “%s” has two keys at %.0f ms"), joint->name,
+                       track->keys[k].time * 1000.0);
             return FALSE;
           }
     }
-  check_limb_rules (clip, joint->name, &joint->tracks[SQ_CHANNEL_ROTATION], duration_ms, line);
+  check_limb_rules (part, &joint->tracks[SQ_CHANNEL_ROTATION], line);
   return TRUE;
 }
 
@@ -237,13 +397,13 @@ next_key (SqTrack *track,
 
 /* One key line's numbers into the limb's tracks */
 static void
-add_key (SqClip       *clip,
+add_key (Part         *part,
          SqJoint      *joint,
          guint         line,
          gint64        ms,
          const double *num,
          guint         n,
-         gboolean     *unsorted)
+         guint        *times)
 {
   SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
   SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
@@ -251,11 +411,14 @@ add_key (SqClip       *clip,
   SqKey *key;
   double *alt;
 
-  if (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time > t && !*unsorted)
+  if (G_UNLIKELY (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time >= t))
     {
-      sq_clip_add_warning (clip, _("line %u: limb “%s” keys are not in time order; they are sorted"),
-                           line, joint->name);
-      *unsorted = TRUE;
+      *times |= TIMES_NOT_RISING;
+      if (rot->keys[rot->n_keys - 1].time > t && !(*times & TIMES_BACKWARDS))
+        {
+          part_warn (part, WARN_UNSORTED, line, 0.0, 0);
+          *times |= TIMES_BACKWARDS;
+        }
     }
 
   key = next_key (rot, t);
@@ -265,8 +428,7 @@ add_key (SqClip       *clip,
   alt[2] = num[3];
   alt[3] = num[4];
   if (!sq_axis_angle_to_quat (alt, key->v))
-    sq_clip_add_warning (clip, _("line %u: limb “%s”: a zero axis with a %g° angle is read as no rotation"),
-                         line, joint->name, num[4]);
+    part_warn (part, WARN_ZERO_AXIS, line, num[4], 0);
 
   key = next_key (pos, t);
   key->v[0] = num[5];
@@ -342,26 +504,372 @@ scan_key_line (const char  *p,
   return n;
 }
 
+/* The first line start at or after `off`: where a part begins to look for
+ * its first limb header */
+static gsize
+line_start_at_or_after (const char *data,
+                        gsize       len,
+                        gsize       off)
+{
+  const char *p, *end = data + len;
+
+  if (off == 0 || off >= len)
+    return MIN (off, len);
+  /* a line starts after LF and after a CR not followed by LF */
+  if (data[off - 1] == '\n' || (data[off - 1] == '\r' && data[off] != '\n'))
+    return off;
+  for (p = data + off; p < end && *p != '\n' && *p != '\r'; p++)
+    ;
+  if (p == end)
+    return len;
+  return (gsize) (p - data) + (*p == '\r' && p + 1 < end && p[1] == '\n' ? 2 : 1);
+}
+
+/* A line shaped as a limb header (not blank or a comment, taken by
+ * parse_limb_header): never a key line */
+static gboolean
+is_limb_header (const char *line,
+                gsize       len)
+{
+  g_autofree char *name = NULL;
+  gint64 frames;
+  guint col;
+
+  return !is_blank_or_comment (line, len) && parse_limb_header (line, len, &name, &frames, &col);
+}
+
+/* The pages of the next POPULATE_KEYS keys of a long limb made present at
+ * once before they are written (SQ_PERF: 5-10 % less time for a 50 MB
+ * file than a fault per page; a chunk at a time, so that a frame count
+ * larger than the file holds costs no memory). Returns the key count at
+ * which to call it again. */
+#define POPULATE_KEYS 8192
+
+static gsize
+populate_keys (SqJoint *joint)
+{
+  SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION], *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+  gsize from = rot->n_keys, to = MIN (from + POPULATE_KEYS, MIN (rot->alloc, pos->alloc));
+
+  if (to <= from || pos->n_keys != from)
+    return G_MAXSIZE;
+  {
+    void *ranges[3] = { rot->keys + from, rot->alt + from * 4, pos->keys + from };
+    gsize sizes[3] = { (to - from) * sizeof (SqKey), (to - from) * 4 * sizeof (double),
+                       (to - from) * sizeof (SqKey) };
+
+    _sq_prefault_now (ranges, sizes, 3);
+  }
+  return to;
+}
+
+/* Reads the limb sections of one part (an SqItemFunc over an array of Part) */
+static void
+read_part (gsize    item,
+           gpointer user_data)
+{
+  Part *part = &((Part *) user_data)[item];
+  const char *data = part->data;
+  gsize len = part->len;
+  SqLines lines;
+  gint64 keys_left = 0;
+  SqJoint *joint = NULL;
+  guint joint_line = 0;
+  guint times = 0;
+  gsize populated = G_MAXSIZE;
+
+  part->end = PART_EOF;
+  _sq_lines_init (&lines, data, len);
+  if (part->first)
+    {
+      lines.pos = part->from;
+      lines.line = 1;         /* the header */
+    }
+  else
+    {
+      lines.pos = line_start_at_or_after (data, len, part->from);
+      do
+        if (!_sq_lines_next (&lines))
+          return;
+      while (!is_limb_header (lines.cur, lines.cur_len));
+      /* counted from here: the limb header is the part's line 1 */
+      part->start = lines.cur - data;
+      _sq_lines_init (&lines, data, len);
+      lines.pos = part->start;
+    }
+  part->found = TRUE;
+  part->start = lines.pos;
+
+  for (;;)
+    {
+      guint n;
+      double num[11];
+      gint64 ms;
+
+      if (keys_left > 0)
+        {
+          const char *next;
+
+          if (G_UNLIKELY (joint->tracks[SQ_CHANNEL_ROTATION].n_keys == populated))
+            populated = populate_keys (joint);
+          n = scan_key_line (data + lines.pos, data + len, &ms, num, &next);
+          if (n != 0)
+            {
+              lines.line++;
+              lines.pos = next - data;
+              add_key (part, joint, lines.line, ms, num, n, &times);
+              keys_left--;
+              continue;
+            }
+        }
+      if (!_sq_lines_next (&lines))
+        break;
+      /* a NUL byte fails every key line; elsewhere it is looked for here,
+       * and seq_text_read reports it */
+      if (is_blank_or_comment (lines.cur, lines.cur_len))
+        {
+          if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
+            {
+              part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, 1, _("a NUL byte in a text SEQ file"));
+              return;
+            }
+          continue;
+        }
+
+      if (keys_left == 0)
+        {
+          g_autofree char *name = NULL;
+          gint64 frames = 0;
+          guint col = 1;
+
+          if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
+            {
+              part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines.line, 1, _("a NUL byte in a text SEQ file"));
+              return;
+            }
+          if (joint != NULL && !finish_limb (part, joint, joint_line, times, FAIL_FINISH))
+            return;
+          times = 0;
+          joint = NULL;
+          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
+            {
+              part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines.line, col,
+                         _("expected a limb header “name frames=K”"));
+              return;
+            }
+          if ((gsize) (lines.cur - data) >= part->next_from)
+            {
+              part->end = PART_HANDOFF;
+              part->handoff_at = lines.cur - data;
+              part->n_lines = lines.line - 1;
+              return;
+            }
+          if (frames < 1)
+            {
+              part_fail (part, FAIL_HEADER, SQ_ERROR_BAD_VALUE, lines.line, col,
+                         _("frames=%" PRId64 " for limb “%s” must be at least 1"), frames, name);
+              return;
+            }
+          if ((guint64) frames > (len - lines.pos) / 2 + 1)
+            {
+              part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
+                         _("frames=%" PRId64 " for limb “%s” is more than the rest of the file can hold"),
+                         frames, name);
+              return;
+            }
+          joint = sq_clip_add_joint (part->limbs, name);
+          joint_line = lines.line;
+          g_array_append_val (part->limb_lines, joint_line);
+          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], frames);
+          sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], frames);
+          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+          populated = frames >= POPULATE_KEYS ? 0 : G_MAXSIZE;
+          keys_left = frames;
+          continue;
+        }
+
+      /* one pass: scan each field as a number where it stands */
+      {
+        const char *p = lines.cur, *end = lines.cur + lines.cur_len;
+
+        n = 0;
+        for (;;)
+          {
+            const char *field, *stop;
+
+            while (p < end && _sq_sep_table[(guint8) *p])
+              p++;
+            if (p >= end)
+              break;
+            field = p;
+            if (n >= 11)
+              {
+                part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                           _("limb “%s”: a key line has 8 or 11 numbers; this one has more"), joint->name);
+                return;
+              }
+            if (n == 0)
+              {
+                stop = p;
+                while (stop < end && !_sq_sep_table[(guint8) *stop])
+                  stop++;
+                if (!_sq_parse_int64 (field, stop - field, &ms))
+                  {
+                    part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                               _("the time must be a whole number of milliseconds"));
+                    return;
+                  }
+              }
+            else if ((stop = _sq_scan_double_in (field, end, lines.data + lines.len, &num[n])) == NULL
+                     || (stop < end && !_sq_sep_table[(guint8) *stop]))
+              {
+                part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
+                           _("not a number"));
+                return;
+              }
+            p = stop;
+            n++;
+          }
+      }
+      if (n != 8 && n != 11)
+        {
+          part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
+                     _("limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields"),
+                     joint->name, keys_left, n);
+          return;
+        }
+
+      add_key (part, joint, lines.line, ms, num, n, &times);
+      keys_left--;
+    }
+
+  part->n_lines = lines.line;
+  if (keys_left > 0)
+    part_fail (part, FAIL_TRUNCATED, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
+               _("the file ends %" PRId64 " key line(s) short of limb “%s”"),
+               keys_left, joint->name);
+  else if (joint != NULL)
+    finish_limb (part, joint, joint_line, times, FAIL_FINISH_EOF);
+}
+
+typedef enum
+{
+  MERGE_OK,
+  MERGE_FAILED,
+  MERGE_MISMATCH            /* parts that do not meet: never, but then read in one */
+} MergeResult;
+
+/* The parts' limbs, warnings and first error into `clip`, in file order,
+ * with the header's limb count: a pass from the start checks the count at
+ * each limb header after closing the limb before it, then reads the header;
+ * at the end of the file it reports a limb short of keys, then too few
+ * limbs, then closes the last limb. */
+static MergeResult
+merge_parts (SqClip  *clip,
+             Part    *parts,
+             guint    n_parts,
+             gint64   n_limbs,
+             gint64   duration_ms,
+             GError **error)
+{
+  guint base = 0;             /* a part's line n is line base + n of the file */
+  gint64 seen = 0;
+
+  for (guint t = 1; t < n_parts && parts[t - 1].end == PART_HANDOFF; t++)
+    if (!parts[t].found || parts[t].start != parts[t - 1].handoff_at)
+      return MERGE_MISMATCH;
+
+  for (guint t = 0; t < n_parts; t++)
+    {
+      Part *part = &parts[t];
+      gint64 created = (gint64) part->limbs->n_joints;
+      /* the part's limb header where the count runs out (a failed limb
+       * header of FAIL_HEADER counts as the next one) */
+      gint64 over = n_limbs - seen;
+      gboolean too_many = over < created
+        || (over == created && part->end == PART_FAILED && part->fail_kind == FAIL_HEADER);
+      gint64 keep = too_many ? over : created;
+      guint w = 0;
+
+      for (gint64 k = 0; k < keep; k++)
+        {
+          SqJoint *src = &part->limbs->joints[k], *dest;
+          guint line = base + g_array_index (part->limb_lines, guint, k);
+
+          if (sq_clip_find_joint (clip, src->name) >= 0)
+            sq_clip_add_warning (clip, _("line %u: limb “%s” appears more than once; edits by name act on the first"),
+                                 line, src->name);
+          for (; w < part->warns->len && g_array_index (part->warns, Warn, w).limb == (gsize) k; w++)
+            {
+              const Warn *warn = &g_array_index (part->warns, Warn, w);
+              emit_warning (clip, warn, base + warn->line, src->name, duration_ms);
+            }
+          /* the keys move over */
+          dest = sq_clip_add_joint (clip, src->name);
+          memcpy (dest->tracks, src->tracks, sizeof dest->tracks);
+          memset (src->tracks, 0, sizeof src->tracks);
+        }
+      if (too_many)
+        {
+          guint line = over < created ? g_array_index (part->limb_lines, guint, over) : part->fail_line;
+
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, base + line, 1,
+                                _("more data after the %" PRId64 " limbs the header announces"), n_limbs);
+          return MERGE_FAILED;
+        }
+      seen += created;
+      if (part->end == PART_HANDOFF)
+        {
+          base += part->n_lines;
+          continue;
+        }
+      if (part->end == PART_FAILED && part->fail_kind != FAIL_FINISH_EOF)
+        {
+          sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
+                                "%s", part->fail_message);
+          return MERGE_FAILED;
+        }
+      /* the end of the file, the limbs closed */
+      if (seen < n_limbs)
+        {
+          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, base + part->n_lines + 1, 1,
+                                _("the header announces %" PRId64 " limbs but the file has %" PRId64),
+                                n_limbs, seen);
+          return MERGE_FAILED;
+        }
+      if (part->end == PART_FAILED)
+        {
+          sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
+                                "%s", part->fail_message);
+          return MERGE_FAILED;
+        }
+      return MERGE_OK;
+    }
+  /* not reached: the last part does not hand over */
+  return MERGE_MISMATCH;
+}
+
+/* The header, then the limbs in parts (`one_part`: all on this thread).
+ * Sets *mismatch when parts did not meet (never; see merge_parts). */
 static SqClip *
-seq_text_read (GBytes              *bytes,
-               const SqLoadOptions *options,
-               GError             **error)
+read_text (GBytes              *bytes,
+           const SqLoadOptions *options,
+           gboolean             one_part,
+           gboolean            *mismatch,
+           GError             **error)
 {
   g_autoptr(SqClip) clip = sq_clip_new ();
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
-  /* each limb's keys made present on another thread while its lines are
-   * read (sq-parallel.h); stopped before the clip goes */
-  g_autoptr(SqPrefault) prefault = NULL;
   SqLines lines;
   Assign assigns[8];
   guint n_assign;
   gint64 version = -1, n_limbs = -1, duration_ms = -1;
-  gint64 limbs_seen = 0, keys_left = 0;
-  SqJoint *joint = NULL;
-  guint joint_line = 0;
   guint max_joints = options->max_joints ? options->max_joints : 65536;
-  gboolean unsorted = FALSE;
+  guint n_parts;
+  Part *parts;
+  g_autofree gsize *costs = NULL;
+  MergeResult result;
 
   if (len >= 3 && (guint8) data[0] == 0xef && (guint8) data[1] == 0xbb && (guint8) data[2] == 0xbf)
     {
@@ -369,17 +877,17 @@ seq_text_read (GBytes              *bytes,
       data += 3;
       len -= 3;
     }
-  if (len > 0 && memchr (data, '\0', len) != NULL)
-    {
-      const char *nul = memchr (data, '\0', len);
-      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a text SEQ file"));
-      return NULL;
-    }
 
   _sq_lines_init (&lines, data, len);
   if (!_sq_lines_next (&lines) || lines.cur_len < 4 || g_ascii_strncasecmp (lines.cur, "AWSQ", 4) != 0)
     {
       sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, 1, 1, _("the first line is not an “AWSQ …” header"));
+      return NULL;
+    }
+  if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
+    {
+      /* seq_text_read reports it */
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, 1, 1, _("a NUL byte in a text SEQ file"));
       return NULL;
     }
 
@@ -433,160 +941,83 @@ seq_text_read (GBytes              *bytes,
   clip->fps = 30.0;
   clip->frame_base = 1;
 
-  for (;;)
+  /* the parts: as many as threads would take them, each to start at about
+   * an equal share of the bytes after the header */
+  n_parts = one_part ? 1 : MAX (_sq_parallel_threads (len - lines.pos), 1);
+  parts = g_new0 (Part, n_parts);
+  costs = g_new (gsize, n_parts);
+  for (guint t = 0; t < n_parts; t++)
     {
-      guint n;
-      double num[11];
-      gint64 ms;
-
-      if (keys_left > 0)
-        {
-          const char *next;
-
-          n = scan_key_line (data + lines.pos, data + len, &ms, num, &next);
-          if (n != 0)
-            {
-              lines.line++;
-              lines.pos = next - data;
-              add_key (clip, joint, lines.line, ms, num, n, &unsorted);
-              keys_left--;
-              continue;
-            }
-        }
-      if (!_sq_lines_next (&lines))
-        break;
-      if (is_blank_or_comment (lines.cur, lines.cur_len))
-        continue;
-
-      if (keys_left == 0)
-        {
-          g_autofree char *name = NULL;
-          gint64 frames = 0;
-          guint col = 1;
-
-          if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, unsorted, error))
-            return NULL;
-          unsorted = FALSE;
-          if (limbs_seen == n_limbs)
-            {
-              sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, 1,
-                                    _("more data after the %" PRId64 " limbs the header announces"), n_limbs);
-              return NULL;
-            }
-          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
-            {
-              sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, col,
-                                    _("expected a limb header “name frames=K”"));
-              return NULL;
-            }
-          if (frames < 1)
-            {
-              sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lines.line, col,
-                                    _("frames=%" PRId64 " for limb “%s” must be at least 1"), frames, name);
-              return NULL;
-            }
-          if ((guint64) frames > (len - lines.pos) / 2 + 1)
-            {
-              sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
-                                    _("frames=%" PRId64 " for limb “%s” is more than the rest of the file can hold"),
-                                    frames, name);
-              return NULL;
-            }
-          if (sq_clip_find_joint (clip, name) >= 0)
-            sq_clip_add_warning (clip, _("line %u: limb “%s” appears more than once; edits by name act on the first"),
-                                 lines.line, name);
-          joint = sq_clip_add_joint (clip, name);
-          joint_line = lines.line;
-          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], frames);
-          sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], frames);
-          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
-          {
-            SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION], *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-            void *ranges[3] = { rot->keys, rot->alt, pos->keys };
-            gsize sizes[3] = { rot->alloc * sizeof (SqKey), rot->alloc * 4 * sizeof (double),
-                               pos->alloc * sizeof (SqKey) };
-
-            _sq_prefault_finish (prefault);
-            prefault = _sq_prefault_start (len, ranges, sizes, 3);
-          }
-          keys_left = frames;
-          limbs_seen++;
-          continue;
-        }
-
-      /* one pass: scan each field as a number where it stands */
-      {
-        const char *p = lines.cur, *end = lines.cur + lines.cur_len;
-
-        n = 0;
-        for (;;)
-          {
-            const char *field, *stop;
-
-            while (p < end && _sq_sep_table[(guint8) *p])
-              p++;
-            if (p >= end)
-              break;
-            field = p;
-            if (n >= 11)
-              {
-                sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                      _("limb “%s”: a key line has 8 or 11 numbers; this one has more"), joint->name);
-                return NULL;
-              }
-            if (n == 0)
-              {
-                stop = p;
-                while (stop < end && !_sq_sep_table[(guint8) *stop])
-                  stop++;
-                if (!_sq_parse_int64 (field, stop - field, &ms))
-                  {
-                    sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                          _("the time must be a whole number of milliseconds"));
-                    return NULL;
-                  }
-              }
-            else if ((stop = _sq_scan_double_in (field, end, lines.data + lines.len, &num[n])) == NULL
-                     || (stop < end && !_sq_sep_table[(guint8) *stop]))
-              {
-                sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                                      _("not a number"));
-                return NULL;
-              }
-            p = stop;
-            n++;
-          }
-      }
-      if (n != 8 && n != 11)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
-                                _("limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields"),
-                                joint->name, keys_left, n);
-          return NULL;
-        }
-
-      add_key (clip, joint, lines.line, ms, num, n, &unsorted);
-      keys_left--;
+      parts[t].data = data;
+      parts[t].len = len;
+      parts[t].from = lines.pos + (len - lines.pos) / n_parts * t;
+      parts[t].duration_ms = duration_ms;
+      parts[t].first = t == 0;
+      /* made here: a new clip takes a number under a lock thread
+       * checkers do not see */
+      parts[t].limbs = sq_clip_new ();
+      parts[t].limb_lines = g_array_new (FALSE, FALSE, sizeof (guint));
+      parts[t].warns = g_array_new (FALSE, FALSE, sizeof (Warn));
     }
-
-  if (keys_left > 0)
+  for (guint t = 0; t < n_parts; t++)
     {
-      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            _("the file ends %" PRId64 " key line(s) short of limb “%s”"),
-                            keys_left, joint->name);
-      return NULL;
+      parts[t].next_from = t + 1 < n_parts ? parts[t + 1].from : G_MAXSIZE;
+      costs[t] = (t + 1 < n_parts ? parts[t + 1].from : len) - parts[t].from;
     }
-  if (limbs_seen < n_limbs)
+  _sq_parallel_items (n_parts, costs, read_part, parts);
+
+  result = merge_parts (clip, parts, n_parts, n_limbs, duration_ms, error);
+  for (guint t = 0; t < n_parts; t++)
     {
-      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lines.line + 1, 1,
-                            _("the header announces %" PRId64 " limbs but the file has %" PRId64),
-                            n_limbs, limbs_seen);
-      return NULL;
+      sq_clip_free (parts[t].limbs);
+      g_array_unref (parts[t].limb_lines);
+      g_array_unref (parts[t].warns);
+      g_free (parts[t].fail_message);
     }
-  if (joint != NULL && !finish_limb (clip, joint, duration_ms, joint_line, unsorted, error))
+  g_free (parts);
+  if (result == MERGE_MISMATCH)
+    {
+      g_warn_if_reached ();
+      *mismatch = TRUE;
+    }
+  if (result != MERGE_OK)
     return NULL;
-
   return g_steal_pointer (&clip);
+}
+
+static SqClip *
+seq_text_read (GBytes              *bytes,
+               const SqLoadOptions *options,
+               GError             **error)
+{
+  GError *local_error = NULL;
+  gboolean mismatch = FALSE;
+  SqClip *clip = read_text (bytes, options, FALSE, &mismatch, &local_error);
+  gsize len;
+  const char *data, *nul;
+
+  if (clip == NULL && mismatch)
+    clip = read_text (bytes, options, TRUE, &mismatch, &local_error);
+  if (clip != NULL)
+    return clip;
+
+  /* the parts look for NUL bytes only where no key line fails on them:
+   * one anywhere in the file is the error */
+  data = g_bytes_get_data (bytes, &len);
+  if (len >= 3 && (guint8) data[0] == 0xef && (guint8) data[1] == 0xbb && (guint8) data[2] == 0xbf)
+    {
+      data += 3;
+      len -= 3;
+    }
+  nul = len > 0 ? memchr (data, '\0', len) : NULL;
+  if (nul != NULL)
+    {
+      g_clear_error (&local_error);
+      sq_set_error_at_offset (error, SQ_ERROR_SYNTAX, nul - data, _("a NUL byte in a text SEQ file"));
+      return NULL;
+    }
+  g_propagate_error (error, local_error);
+  return NULL;
 }
 
 /* ---- writing ------------------------------------------------------------- */
