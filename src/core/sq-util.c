@@ -1146,19 +1146,22 @@ format_g (char   *buf,
   if (d < lo || d >= hi)
     return -1;
   /* does the text read back as v? Its value is d · 10^(e - prec + 1),
-   * computed as the parser would (Clinger, or the extended path) */
-  {
-    int sc = e - prec + 1;
-    double back;
+   * computed as the parser would (Clinger, or the extended path).
+   * Seventeen significant digits, correctly rounded, always read back as
+   * the double they came from: no need to check (SQ_PERF) */
+  if (prec < 17)
+    {
+      int sc = e - prec + 1;
+      double back;
 
-    if (!scale_pow10 (d, sc, &back))
-      return -1;
-    if (back != a)
-      {
-        *buf = '\0';         /* exact digits, but not the shortest: try more */
-        return 0;
-      }
-  }
+      if (!scale_pow10 (d, sc, &back))
+        return -1;
+      if (back != a)
+        {
+          *buf = '\0';       /* exact digits, but not the shortest: try more */
+          return 0;
+        }
+    }
   put_digits (digits + prec, d, prec);
   nd = prec;
   while (nd > 1 && digits[nd - 1] == '0')
