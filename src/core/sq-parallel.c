@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sq-parallel.h"
+#include "sq-private.h"
 
 #define SQ_PARALLEL_MAX_THREADS 4
 
@@ -122,14 +123,47 @@ typedef struct
   const gsize *cost;          /* printed bytes × SQ_PARALLEL_PRINT_WEIGHT */
 } Parts;
 
+/* Room for `room` more bytes (and the NUL) in `s`, in huge pages when that
+ * is large (_sq_huge_realloc: SQ_PERF, big outputs otherwise spend much of
+ * their time in page faults). GString's buffer is plain malloc memory, as
+ * GLib grows and frees it. */
+static void
+string_reserve (GString *s,
+                gsize    room)
+{
+  gsize want = s->len + room + 1;
+
+  if (want <= s->allocated_len)
+    return;
+  s->str = _sq_huge_realloc (s->str, s->len + 1, want);
+  s->allocated_len = want;
+}
+
 static void
 run_part (gsize    item,
           gpointer data)
 {
   Parts *p = data;
 
-  p->parts[item] = g_string_sized_new (p->cost[item] / SQ_PARALLEL_PRINT_WEIGHT + 64);
+  p->parts[item] = g_string_new (NULL);
+  string_reserve (p->parts[item], p->cost[item] / SQ_PARALLEL_PRINT_WEIGHT + 64);
   p->func (item, p->parts[item], p->losses != NULL ? p->losses[item] : NULL, p->data);
+}
+
+typedef struct
+{
+  GString **parts;
+  char     *out;
+  gsize    *at;
+} Merge;
+
+static void
+copy_part (gsize    item,
+           gpointer data)
+{
+  Merge *m = data;
+
+  memcpy (m->out + m->at[item], m->parts[item]->str, m->parts[item]->len);
 }
 
 void
@@ -141,6 +175,8 @@ _sq_parallel_parts (gsize        n_items,
                     GPtrArray   *losses)
 {
   Parts p = { func, data, g_new0 (GString *, MAX (n_items, 1)), NULL, cost };
+  g_autofree gsize *at = g_new (gsize, MAX (n_items, 1));
+  g_autofree gsize *sizes = g_new (gsize, MAX (n_items, 1));
   gsize total = 0;
 
   if (losses != NULL)
@@ -151,18 +187,23 @@ _sq_parallel_parts (gsize        n_items,
     }
   _sq_parallel_items (n_items, cost, run_part, &p);
 
+  /* room once for all parts, then each part copied to its place, large
+   * outputs on several threads */
   for (gsize i = 0; i < n_items; i++)
-    total += p.parts[i]->len;
-  if (out->allocated_len - out->len <= total)
     {
-      /* room once for all parts */
-      gsize len = out->len;
-      g_string_set_size (out, len + total + 1);
-      g_string_truncate (out, len);
+      at[i] = out->len + total;
+      sizes[i] = p.parts[i]->len;
+      total += p.parts[i]->len;
     }
+  string_reserve (out, total);
+  {
+    Merge m = { p.parts, out->str, at };
+    _sq_parallel_items (n_items, sizes, copy_part, &m);
+  }
+  out->len += total;
+  out->str[out->len] = '\0';
   for (gsize i = 0; i < n_items; i++)
     {
-      g_string_append_len (out, p.parts[i]->str, p.parts[i]->len);
       g_string_free (p.parts[i], TRUE);
       if (p.losses != NULL)
         {
