@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sq-parallel.h"
 #include "test-utils.h"
 
 static gsize
@@ -538,6 +539,182 @@ test_fast_keys (void)
   g_string_free (text, TRUE);
 }
 
+/* The reader leaves each AnimationKey's keys for later and reads on from
+ * the first "}" after them, with the lines counted up to it; a block then
+ * checks that it does end there, and when it does not (a "}" in a comment,
+ * line ends it cannot count ahead), the file is read again in place.
+ * Either way the clip, the warnings and the first error (with its line and
+ * column) are those of reading in order. Each text is read as it is ('@'
+ * taken out), on one thread and on four, and with a "}" in a comment at
+ * the '@', which makes the whole file read in place. */
+typedef struct
+{
+  const char *text;
+  SqErrorCode code;             /* 0: read */
+  const char *where;            /* the error's place */
+  gboolean    nul;              /* the text goes on after a NUL byte */
+} DeferCase;
+
+static const DeferCase defer_cases[] = {
+  /* CRLF, CR alone, LF alone, each in a block: the line after them */
+  { "xof 0303txt 0032\r\nAnimationSet {\r\n Animation { {a}\r\n  AnimationKey { 0; 2;\r\n   0;4;1,0,0,0;;,@\r\n"
+    "   1;4;1,0,0,0;;; }\r  AnimationKey { 2; 2;\r 0;3;1,2,3;;,\r 1;3;1,2,3;;; }\n AnimationKey { 1; 2;\n"
+    " 0;3;1,1,1;;,\n 5;3;1,1,1;;; }\n }\r\n Animation { {b} }\r\n x }\r\n",
+    SQ_ERROR_SYNTAX, "line 15, column 4:" },
+  /* LF then CR alone ("\n\r") in one block: counted when read in place */
+  { "xof 0303txt 0032\nAnimationSet {\n Animation { {a}\n  AnimationKey { 0; 2;\n   0;4;1,0,0,0;;,@\n\r"
+    "   1;4;1,0,0,0;;;\n\r }\n }\n x }\n",
+    SQ_ERROR_SYNTAX, "line 11, column 4:" },
+  /* a "}" in a comment late in a block: the first pass reads on from it
+   * (and meets a word where it wants "{"), the block does not end there */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 1;\n 0;4;1,0,0,0;; // } x\n } } }\n", 0,
+    NULL },
+  /* the same, a block further, with an error in that block */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 1;\n 0;4;1,0,0,0;;;@\n }\n"
+    "AnimationKey { 2; 2; 0;3;1,2,3;; // } x\n 1;3;1,2,q;;; } } }\n",
+    SQ_ERROR_SYNTAX, "line 6, column 10:" },
+  /* a NUL byte in a comment in a block, after an error in an earlier block */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 1;\n 0;4;1,0,0,q;;;@\n }\n"
+    "AnimationKey { 2; 1; 0;3;1,2,3;;; // \0\n } } }\n",
+    SQ_ERROR_SYNTAX, "line 5, column 38:", TRUE },
+  /* a block's error comes before the first pass's later one */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 2;\n 0;4;1,0,0,0;;,@\n 1;4;1,0,-,0;;; }\n"
+    "AnimationOptions { 1; x; } } }\n",
+    SQ_ERROR_SYNTAX, "line 4, column 10:" },
+  /* the first pass's error before a block's later one */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 2;\n 0;4;1,0,0,0;;,@\n 1;4;1,0,0,0;;; }\n"
+    "AnimationOptions { 1; x; } AnimationKey { 0; 1; 0;4;q;;; } } }\n",
+    SQ_ERROR_SYNTAX, "line 5, column 23:" },
+  /* no keys; the last value against the "}"; a count beyond the keys */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 1;\n 0;4;1,0,0,0;;;@\n }\n"
+    "AnimationKey { 2; 0; } AnimationKey { 1; 1; 3;3;1,2,3} } }\n", 0, NULL },
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 1;\n 0;4;1,0,0,0;;;@\n }\n"
+    "AnimationKey { 2; 2; 0;3;1,2,3;;; } } }\n", SQ_ERROR_SYNTAX, "line 5, column 35:" },
+  /* warnings from the blocks among the others, in the order of the file */
+  { "xof 0303txt 0032\nAnimationSet { Animation { {a} AnimationKey { 0; 2;\n 0;4;1,0,0,0;;,@\n 1;4;1,0,-1.#IND,0;;; }\n"
+    "AnimationKey { 4; 1; 0;16;1,0,0,0,0,3,0,0,0,0,1,0,0,0,0,1;;; } {b} }\n"
+    "Animation { AnimationKey { 0; 1; 7;4;1,-1.#QNAN0,0,0;;; } }\n"
+    "AnimationKey { 0; 1; 7;4;1,0,0,0;;; } }\n", 0, NULL },
+};
+
+static void
+test_deferred_blocks (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (defer_cases); i++)
+    {
+      const DeferCase *dc = &defer_cases[i];
+      gsize len = strlen (dc->text);
+      SqClip *clips[3] = { NULL, NULL, NULL };
+      GError *errors[3] = { NULL, NULL, NULL };
+
+      if (dc->nul)
+        len += strlen (dc->text + len + 1) + 1;
+      for (guint way = 0; way < 3; way++)
+        {
+          GString *t = g_string_sized_new (len + 8);
+          g_autoptr(GBytes) bytes = NULL;
+
+          for (gsize k = 0; k < len; k++)
+            if (dc->text[k] != '@')
+              g_string_append_c (t, dc->text[k]);
+            else if (way == 2)
+              g_string_append (t, " // }");
+          bytes = g_string_free_to_bytes (t);
+          _sq_parallel_set_limits (way == 1 ? 1 : SQ_PARALLEL_MIN_BYTES, way == 1 ? 4 : 0);
+          clips[way] = sq_load_bytes (bytes, NULL, sq_format_by_id ("dx"), NULL, &errors[way]);
+          _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+        }
+      g_test_message ("case %u: %s", i, errors[0] ? errors[0]->message : "read");
+      if (dc->code == 0)
+        {
+          g_assert_no_error (errors[0]);
+          g_assert_true (sq_clip_check (clips[0], NULL));
+          for (guint w = 0; w < clips[0]->warnings->len; w++)
+            g_test_message ("  %s", (const char *) clips[0]->warnings->pdata[w]);
+        }
+      else
+        {
+          g_assert_error (errors[0], SQ_ERROR, (gint) dc->code);
+          g_assert_true (g_str_has_prefix (errors[0]->message, dc->where));
+        }
+      for (guint way = 1; way < 3; way++)
+        {
+          g_assert_true ((clips[way] == NULL) == (clips[0] == NULL));
+          if (clips[0] != NULL)
+            {
+              g_assert_true (sq_clip_equal (clips[0], clips[way]));
+              g_assert_cmpuint (clips[0]->warnings->len, ==, clips[way]->warnings->len);
+              for (guint w = 0; w < clips[0]->warnings->len; w++)
+                g_assert_cmpstr (clips[0]->warnings->pdata[w], ==, clips[way]->warnings->pdata[w]);
+            }
+          else
+            {
+              g_assert_error (errors[way], SQ_ERROR, (gint) dc->code);
+              g_assert_cmpstr (errors[0]->message, ==, errors[way]->message);
+            }
+        }
+      if (i == 2)
+        {
+          g_assert_cmpuint (clips[0]->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 1);
+          g_assert_cmpuint (clips[0]->warnings->len, ==, 0);
+        }
+      if (i == 7)
+        {
+          g_assert_cmpuint (clips[0]->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
+          g_assert_cmpfloat (sq_track_key (&clips[0]->joints[0].tracks[SQ_CHANNEL_SCALE], 0).v[2], ==, 3.0);
+          g_assert_cmpfloat (clips[0]->duration, ==, 0.1);
+        }
+      if (i == 9)
+        {
+          /* the first "#IND", not the second Animation's "#QNAN"; the
+           * first pass's warning, then the matrix keys' (at the end of
+           * their Animation); the AnimationKey outside an Animation is
+           * skipped; the matrix key's tick is the first rotation's */
+          GPtrArray *w = clips[0]->warnings;
+
+          g_assert_cmpuint (w->len, ==, 5);
+          g_assert_true (g_str_has_prefix (w->pdata[0], "line 4: “-1.#IND”"));
+          g_assert_true (g_str_has_prefix (w->pdata[1], "line 5: a second frame reference"));
+          g_assert_nonnull (strstr (w->pdata[2], "joint “a”: matrix keys with non-uniform scale"));
+          g_assert_true (g_str_has_prefix (w->pdata[3], "line 6: an Animation names no frame"));
+          g_assert_nonnull (strstr (w->pdata[4], "joint “a”: 1 keys repeat the tick"));
+          g_assert_cmpuint (clips[0]->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
+        }
+      for (guint way = 0; way < 3; way++)
+        {
+          g_clear_error (&errors[way]);
+          g_clear_pointer (&clips[way], sq_clip_free);
+        }
+    }
+
+  /* many small blocks (past some thousands the file is read in place) */
+  for (guint n = 2000; n <= 6000; n += 4000)
+    {
+      GString *t = g_string_new ("xof 0303txt 0032\nAnimationSet {\n");
+      g_autoptr(SqClip) clip = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *prefix = g_strdup_printf ("Animation { {j%u} AnimationKey { 2; 1; %u;3;1,2,", n - 1, n - 1);
+      g_autofree char *where = g_strdup_printf ("line %u, column %zu:", n + 2, strlen (prefix) + 1);
+
+      for (guint j = 0; j < n; j++)
+        g_string_append_printf (t, "Animation { {j%u} AnimationKey { 2; 1; %u;3;1,2,%u;;; } }\n", j, j, j);
+      g_string_append (t, "}\n");
+      clip = tu_load_text (t->str, "dx", &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (clip->n_joints, ==, n);
+      g_assert_cmpfloat (sq_track_key (&clip->joints[n - 1].tracks[SQ_CHANNEL_TRANSLATION], 0).v[2], ==, n - 1);
+      g_assert_cmpfloat (clip->duration, ==, (n - 1) / 30.0);
+      g_clear_pointer (&clip, sq_clip_free);
+      t->str[t->len - 11] = 'x';        /* in the last value */
+      clip = tu_load_text (t->str, "dx", &error);
+      g_assert_null (clip);
+      g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, where));
+      g_string_free (t, TRUE);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -552,5 +729,6 @@ main (int    argc,
   g_test_add_func ("/dx/damage", test_damage);
   g_test_add_func ("/dx/detection", test_detection);
   g_test_add_func ("/dx/fast-keys", test_fast_keys);
+  g_test_add_func ("/dx/deferred-blocks", test_deferred_blocks);
   return g_test_run ();
 }

@@ -778,6 +778,214 @@ test_text_parts_mutated (void)
   g_assert_cmpuint (g_hash_table_size (kinds), >=, 8);
 }
 
+/* "line L, column C:" of byte `at`, lines ended as the reader takes them
+ * (LF, CRLF or CR alone) */
+static char *
+dx_where (const guint8 *text,
+          gsize         len,
+          gsize         at)
+{
+  guint line = 1;
+  gsize line_start = 0;
+
+  for (gsize k = 0; k < at; k++)
+    if (text[k] == '\n' || (text[k] == '\r' && (k + 1 >= len || text[k + 1] != '\n')))
+      {
+        line++;
+        line_start = k + 1;
+      }
+  return g_strdup_printf ("line %u, column %zu:", line, at - line_start + 1);
+}
+
+/* A DirectX .x file read by blocks of keys (on four threads, or in order
+ * on one) must give what reading it in place gives: the same clip, the
+ * same warnings in the same order, the same first error with its line and
+ * column (in a middle block, in the last, before an error of the first
+ * pass, a NUL byte, a cut). A "}" in a comment of the first block makes
+ * the reader read the whole file in place, so each text is read three
+ * ways. */
+static void
+test_big_dx (void)
+{
+  const guint n_joints = 10, n_keys = 300;
+  GString *s = g_string_new ("xof 0303txt 0032\r\n// generated\r\nAnimationSet walk {\r\n"
+                             "  AnimTicksPerSecond {\r\n    24;\r\n  }\r\n");
+  gsize first_key_end = 0, mid_value = 0, last_value = 0, truncate_at = 0, ind_at = 0;
+
+  for (guint j = 0; j < n_joints; j++)
+    {
+      /* joint 6 names no frame; joint 3 names a second one after its first block */
+      g_string_append_printf (s, "  Animation anim%u {\r\n", j);
+      if (j != 6)
+        g_string_append_printf (s, "    {j%u}\r\n", j);
+      for (guint block = 0; block < (j == 7 ? 3u : 2u); block++)
+        {
+          /* types: rotation then position; joint 4 matrix keys of a
+           * non-uniform scale; joint 7 a second position block, half of
+           * its ticks those of the first, out of order */
+          guint type = j == 4 ? 4 : block == 0 ? 0 : 2;
+          guint nv = type == 0 ? 4 : type == 4 ? 16 : 3;
+          /* line ends: CRLF, LF alone in joint 8's blocks, CR alone in joint 2's second */
+          const char *eol = j == 8 ? "\n" : j == 2 && block == 1 ? "\r" : "\r\n";
+
+          if (j == 4 && block == 1)
+            break;
+          g_string_append_printf (s, "    AnimationKey {%s      %u;%s      %u;%s", eol, type, eol, n_keys, eol);
+          for (guint k = 0; k < n_keys; k++)
+            {
+              guint tick = block == 2 ? 150 + (k * 7) % n_keys : k * 2;
+
+              g_string_append_printf (s, "      %u;%u;", tick, nv);
+              for (guint v = 0; v < nv; v++)
+                {
+                  char num[G_ASCII_DTOSTR_BUF_SIZE];
+                  double x = (double) ((k * 31 + v * 17 + j * 7) % 199) / 199.0 - 0.5;
+
+                  if (type == 4)
+                    x = v == 0 ? 1.0 : v == 5 ? 2.0 : v == 10 || v == 15 ? 1.0 : v >= 12 ? x : 0.0;
+                  if (j == 5 && block == 0 && k == 150 && v == 0)
+                    mid_value = s->len;
+                  if (j == n_joints - 1 && block == 1 && k == 200 && v == 1)
+                    last_value = s->len;
+                  if (j == n_joints - 1 && block == 1 && k == 250 && v == 0)
+                    truncate_at = s->len + 2;
+                  if ((j == 2 || j == 5) && block == 0 && k == 40 && v == 2)
+                    {
+                      /* joint 2's is said, joint 5's not */
+                      ind_at = ind_at == 0 ? s->len : ind_at;
+                      g_string_append (s, "-1.#IND00");
+                    }
+                  else
+                    g_string_append (s, g_ascii_dtostr (num, sizeof num, x));
+                  if (v + 1 < nv)
+                    g_string_append_c (s, ',');
+                }
+              g_string_append (s, k + 1 < n_keys ? ";;," : ";;;");
+              if (j == 0 && block == 0 && k == 0)
+                first_key_end = s->len;
+              if (j == 1 && k % 50 == 7)
+                g_string_append (s, " // a comment");
+              g_string_append (s, eol);
+            }
+          g_string_append_printf (s, "    }%s", eol);
+          if (j == 3 && block == 0)
+            g_string_append (s, "    { j3b }\r\n");
+        }
+      g_string_append (s, "  }\r\n");
+    }
+  g_string_append (s, "}\r\nAnimationSet other {\r\n  Animation { {x} }\r\n}\r\n");
+
+  const struct
+  {
+    const char *what;
+    gsize       at;               /* where the text is changed */
+    char        byte;             /* to this (0: a NUL) … */
+    gboolean    stray;            /* … and/or a "}" added at the end */
+    gboolean    cut;              /* or the text cut at `at` */
+    SqErrorCode code;
+    gsize       error_at;         /* G_MAXSIZE: no error, else where it is */
+  } variants[] = {
+    { "good", 0, 0, FALSE, FALSE, 0, G_MAXSIZE },
+    { "middle", mid_value, 'x', FALSE, FALSE, SQ_ERROR_SYNTAX, mid_value },
+    { "last", last_value, 'x', FALSE, FALSE, SQ_ERROR_SYNTAX, last_value },
+    { "stray", 0, 0, TRUE, FALSE, SQ_ERROR_SYNTAX, s->len },
+    { "middle+stray", mid_value, 'x', TRUE, FALSE, SQ_ERROR_SYNTAX, mid_value },
+    { "nul", last_value, 0, TRUE, FALSE, SQ_ERROR_SYNTAX, last_value },
+    { "cut", truncate_at, 0, FALSE, TRUE, SQ_ERROR_TRUNCATED, truncate_at },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
+    {
+      GByteArray *text = g_byte_array_new ();
+      SqClip *clips[3] = { NULL, NULL, NULL };
+      GError *errors[3] = { NULL, NULL, NULL };
+
+      g_byte_array_append (text, (const guint8 *) s->str, variants[i].cut ? variants[i].at : s->len);
+      if (variants[i].at > 0 && !variants[i].cut)
+        text->data[variants[i].at] = (guint8) variants[i].byte;
+      if (variants[i].stray)
+        g_byte_array_append (text, (const guint8 *) "}\r\n", 3);
+      for (guint way = 0; way < 3; way++)
+        {
+          g_autoptr(GBytes) bytes = NULL;
+          GByteArray *copy = g_byte_array_new ();
+
+          g_byte_array_append (copy, text->data, first_key_end);
+          if (way == 2)
+            g_byte_array_append (copy, (const guint8 *) " // }", 5);   /* the same lines */
+          g_byte_array_append (copy, text->data + first_key_end, text->len - first_key_end);
+          bytes = g_byte_array_free_to_bytes (copy);
+          if (way == 0)
+            _sq_parallel_set_limits (G_MAXSIZE, 1);
+          else
+            _sq_parallel_set_limits (1, 4);
+          clips[way] = sq_load_bytes (bytes, NULL, sq_format_by_id ("dx"), NULL, &errors[way]);
+          _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+          if (clips[way] != NULL)
+            {
+              g_assert_true (sq_clip_check (clips[way], NULL));
+              if (way > 0)
+                {
+                  g_assert_true (sq_clip_equal (clips[0], clips[way]));
+                  g_assert_cmpuint (clips[0]->warnings->len, ==, clips[way]->warnings->len);
+                  for (guint w = 0; w < clips[0]->warnings->len; w++)
+                    g_assert_cmpstr (clips[0]->warnings->pdata[w], ==, clips[way]->warnings->pdata[w]);
+                }
+            }
+        }
+      g_test_message ("%s: %s", variants[i].what, errors[0] ? errors[0]->message : "read");
+      if (variants[i].error_at == G_MAXSIZE)
+        {
+          const SqClip *clip = clips[0];
+          g_autofree char *ind_where = dx_where (text->data, text->len, ind_at);
+          g_autofree char *ind_line = g_strndup (ind_where, strchr (ind_where, ',') - ind_where);
+          const char * const expected[] = {
+            ind_line, "“-1.#IND00” (not a number)", "a second frame reference", "joint “j4”: matrix keys with non-uniform scale",
+            "an Animation names no frame; it is called “anim6”", "AnimationSet “other” is kept aside",
+            "joint “j7”: 150 keys repeat the tick",
+          };
+
+          g_assert_nonnull (clip);
+          for (guint w = 0; w < clip->warnings->len; w++)
+            g_test_message ("  %s", (const char *) clip->warnings->pdata[w]);
+          g_assert_cmpuint (clip->warnings->len, ==, G_N_ELEMENTS (expected) - 1);
+          g_assert_true (g_str_has_prefix (clip->warnings->pdata[0], ind_line));
+          for (guint w = 1; w < G_N_ELEMENTS (expected); w++)
+            g_assert_nonnull (strstr (clip->warnings->pdata[w - 1], expected[w]));
+          g_assert_cmpuint (clip->n_joints, ==, n_joints);
+          g_assert_cmpstr (clip->joints[6].name, ==, "anim6");
+          g_assert_cmpuint (clip->joints[4].tracks[SQ_CHANNEL_SCALE].n_keys, ==, n_keys);
+          g_assert_cmpfloat (sq_track_key (&clip->joints[4].tracks[SQ_CHANNEL_SCALE], 9).v[1], ==, 2.0);
+          g_assert_cmpuint (clip->joints[7].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, n_keys + n_keys / 2);
+          /* ticks 0, 2, … 148, then 150, 151, … 449 (the odd ones from the second block) */
+          g_assert_cmpfloat (sq_track_time (&clip->joints[7].tracks[SQ_CHANNEL_TRANSLATION], n_keys), ==, 375 / 24.0);
+          g_assert_cmpfloat (clip->duration, ==, (2 * n_keys - 2) / 24.0);
+        }
+      else
+        {
+          g_autofree char *where = dx_where (text->data, text->len, variants[i].error_at);
+          g_assert_null (clips[0]);
+          g_assert_error (errors[0], SQ_ERROR, (gint) variants[i].code);
+          g_test_message ("  expected at %s", where);
+          if (!variants[i].cut)
+            g_assert_true (g_str_has_prefix (errors[0]->message, where));
+          for (guint way = 1; way < 3; way++)
+            {
+              g_assert_null (clips[way]);
+              g_assert_error (errors[way], SQ_ERROR, (gint) variants[i].code);
+              g_assert_cmpstr (errors[0]->message, ==, errors[way]->message);
+            }
+        }
+      for (guint way = 0; way < 3; way++)
+        {
+          g_clear_error (&errors[way]);
+          g_clear_pointer (&clips[way], sq_clip_free);
+        }
+      g_byte_array_unref (text);
+    }
+  g_string_free (s, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -790,5 +998,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/text-parts", test_text_parts);
   g_test_add_func ("/parallel/text-parts-corpus", test_text_parts_corpus);
   g_test_add_func ("/parallel/text-parts-mutated", test_text_parts_mutated);
+  g_test_add_func ("/parallel/big-dx", test_big_dx);
   return g_test_run ();
 }

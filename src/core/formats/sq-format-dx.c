@@ -25,6 +25,9 @@
  * them), 1 scale, 2 position, 3 and 4 matrix (row-vector D3D layout,
  * decomposed into the three). Key time = tick / AnimTicksPerSecond (30 when
  * the file has none; the value is clip->fps). Names are Latin-1.
+ * The keys of each AnimationKey are read after the rest of the file, the
+ * blocks of a large one on several threads (dx_read_pass, SQ_PERF); a file
+ * that does not allow it (a "}" in a comment among keys) is read in order.
  *
  * Writing: "xof 0303txt 0032", CRLF, two-space indents, AnimTicksPerSecond
  * inside the set (where ActiveWorlds' own example has it) unless the clip was
@@ -41,6 +44,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sq-math.h"
 #include "sq-parallel.h"
@@ -83,8 +89,12 @@ typedef struct
   Tok         peek;
   gboolean    has_peek;
   guint       depth;
-  SqClip     *clip;
+  SqClip     *clip;          /* NULL while a key block is read on another thread */
   gboolean    warned_ind;
+  /* with no clip: the first "#IND" word met, said later (merge_warnings) */
+  guint       ind_line;
+  const char *ind_s;
+  gsize       ind_len;
 } Lexer;
 
 /* 1: a blank; 2: ends a word (blanks and the punctuation) (SQ_PERF) */
@@ -401,6 +411,17 @@ read_uint (Lexer      *lx,
   return TRUE;
 }
 
+static void
+warn_not_a_number (SqClip     *clip,
+                   guint       line,
+                   const char *s,
+                   gsize       len)
+{
+  g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) s, len);
+
+  sq_clip_add_warning (clip, _("line %u: “%s” (not a number) is read as 0, as Assimp does"), line, w);
+}
+
 static gboolean
 read_float (Lexer  *lx,
             double *out,
@@ -421,11 +442,13 @@ read_float (Lexer  *lx,
   if (t.len >= 5 && t.len <= 12 && memchr (t.s, '#', t.len) != NULL
       && (g_strstr_len (t.s, t.len, "#IND") || g_strstr_len (t.s, t.len, "#QNAN")))
     {
-      if (!lx->warned_ind)
+      if (!lx->warned_ind && lx->clip != NULL)
+        warn_not_a_number (lx->clip, t.line, t.s, t.len);
+      else if (!lx->warned_ind)
         {
-          g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) t.s, t.len);
-          sq_clip_add_warning (lx->clip, _("line %u: “%s” (not a number) is read as 0, as Assimp does"),
-                               t.line, w);
+          lx->ind_line = t.line;
+          lx->ind_s = t.s;
+          lx->ind_len = t.len;
         }
       lx->warned_ind = TRUE;
       *out = 0.0;
@@ -440,6 +463,45 @@ read_float (Lexer  *lx,
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* The keys of one AnimationKey, read after the rest of the file (on
+ * several threads for a large one, sq-parallel.h): the first pass leaves
+ * them for later and reads on from the first "}" after them (defer_keys);
+ * each block then checks that its keys do end there (read_block). */
+typedef struct
+{
+  /* the lexer just after the key count */
+  gsize    start;
+  guint    line;
+  gsize    line_start;
+  guint    depth;
+  /* the first "}" after it, and its line, as the first pass took them */
+  gsize    end;
+  guint    end_line;
+  gsize    end_line_start;
+  guint32  type;
+  guint32  n;
+  gsize    joint;
+  gsize    base[SQ_N_CHANNELS]; /* the block's first key in each track it fills */
+  gsize    warn_at;             /* the first pass's warnings before it */
+  /* what reading the block found */
+  GError  *error;
+  gboolean moved;               /* read whole, but not ending at `end` */
+  gboolean ordered;             /* its ticks increase */
+  guint    matrix_flags;        /* decompose_matrix */
+  guint    ind_line;            /* its first "#IND" word, 0 if none */
+  const char *ind_s;
+  gsize    ind_len;
+} KeyBlock;
+
+/* The matrix warnings of an Animation's blocks, said where reading in
+ * order says them: before the first pass's warning `at` */
+typedef struct
+{
+  gsize    at;
+  gsize    block;               /* its first block */
+  gsize    n_blocks;
+} WarningSpot;
+
 typedef struct
 {
   Lexer      lx;
@@ -453,6 +515,13 @@ typedef struct
   GArray    *other_types;   /* char * (owned) */
   GArray    *other_counts;  /* guint */
   guint      max_joints;
+  /* key blocks left for later (KeyBlock): NULL when read in place */
+  GArray    *blocks;
+  GArray    *spots;         /* WarningSpot */
+  gsize      blocks_text;   /* their bytes */
+  gboolean   blocks_nul;    /* a NUL byte inside a block */
+  gboolean   again;         /* a block is not what it looks like: read in place */
+  double     tps;           /* for the blocks' key times */
 } Reader;
 
 static void
@@ -687,9 +756,51 @@ scan_key_fast (Lexer   *lx,
   return TRUE;
 }
 
+static const guint key_n_values[5] = { 4, 3, 3, 16, 16 };
+static const SqChannel key_channel[3] = { SQ_CHANNEL_ROTATION, SQ_CHANNEL_SCALE, SQ_CHANNEL_TRANSLATION };
+
+/* One key: its tick and the values its type has */
+static gboolean
+read_key_values (Lexer   *lx,
+                 guint32  type,
+                 guint32 *tick,
+                 double   v[16],
+                 GError **error)
+{
+  guint32 cnt;
+  Tok cnt_at;
+
+  if (scan_key_fast (lx, key_n_values[type], tick, v))
+    return TRUE;
+  if (!read_uint (lx, N_("the key time"), tick, NULL, error)
+      || !read_uint (lx, N_("the value count"), &cnt, &cnt_at, error))
+    return FALSE;
+  if (cnt != key_n_values[type])
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, cnt_at.line, cnt_at.col,
+                            _("a key of type %u needs %u values, not %u"), type, key_n_values[type], cnt);
+      return FALSE;
+    }
+  for (guint i = 0; i < cnt; i++)
+    if (!read_float (lx, &v[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+static inline void
+set_key (SqKey        *key,
+         double        time,
+         const double *v,
+         guint         n_values)
+{
+  key->time = time;
+  key->v[3] = 0.0;
+  for (guint i = 0; i < n_values; i++)
+    key->v[i] = v[i];
+}
+
 /* The next key of a track: in the room reserved for the AnimationKey's
- * keys without a call, else by sq_track_append (SQ_PERF). The caller sets
- * v[0] to v[3]. */
+ * keys without a call, else by sq_track_append (SQ_PERF). */
 static inline SqKey *
 next_key (SqTrack *track,
           double   time)
@@ -703,6 +814,157 @@ next_key (SqTrack *track,
   return key;
 }
 
+/* From p: the first "}" before end (or end), with the LF and CR bytes
+ * before it and whether a NUL byte is among them. One pass at the speed of
+ * the memory (SQ_PERF): with SSE2 (every x86-64), 64 bytes at a time while
+ * none is a "}" or a NUL, counting in byte lanes (up to 4 × 63 each); byte
+ * by byte for the group that stops it and the last bytes. */
+static const char *
+scan_block (const char *p,
+            const char *end,
+            gsize      *n_lf,
+            gsize      *n_cr,
+            gboolean   *nul)
+{
+  gsize lf = 0, cr = 0;
+  gboolean zero = FALSE;
+
+  for (;;)
+    {
+      const char *group_end;
+
+#ifdef __SSE2__
+      const __m128i k_lf = _mm_set1_epi8 ('\n'), k_cr = _mm_set1_epi8 ('\r');
+      const __m128i k_close = _mm_set1_epi8 ('}'), k_zero = _mm_setzero_si128 ();
+      gboolean stopped = FALSE;
+
+      while (!stopped && end - p >= 64)
+        {
+          __m128i acc_lf = k_zero, acc_cr = k_zero;
+
+          for (guint g = 0; g < 63 && end - p >= 64; g++, p += 64)
+            {
+              __m128i v0 = _mm_loadu_si128 ((const __m128i *) (const void *) p);
+              __m128i v1 = _mm_loadu_si128 ((const __m128i *) (const void *) (p + 16));
+              __m128i v2 = _mm_loadu_si128 ((const __m128i *) (const void *) (p + 32));
+              __m128i v3 = _mm_loadu_si128 ((const __m128i *) (const void *) (p + 48));
+              __m128i stop = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v0, k_close), _mm_cmpeq_epi8 (v1, k_close)),
+                                           _mm_or_si128 (_mm_cmpeq_epi8 (v2, k_close), _mm_cmpeq_epi8 (v3, k_close)));
+
+              stop = _mm_or_si128 (stop, _mm_cmpeq_epi8 (_mm_min_epu8 (_mm_min_epu8 (v0, v1), _mm_min_epu8 (v2, v3)),
+                                                         k_zero));
+              if (_mm_movemask_epi8 (stop) != 0)
+                {
+                  stopped = TRUE;
+                  break;
+                }
+              /* a lane that matches is all ones: subtracting it adds 1 */
+              acc_lf = _mm_sub_epi8 (acc_lf, _mm_cmpeq_epi8 (v0, k_lf));
+              acc_lf = _mm_sub_epi8 (acc_lf, _mm_cmpeq_epi8 (v1, k_lf));
+              acc_lf = _mm_sub_epi8 (acc_lf, _mm_cmpeq_epi8 (v2, k_lf));
+              acc_lf = _mm_sub_epi8 (acc_lf, _mm_cmpeq_epi8 (v3, k_lf));
+              acc_cr = _mm_sub_epi8 (acc_cr, _mm_cmpeq_epi8 (v0, k_cr));
+              acc_cr = _mm_sub_epi8 (acc_cr, _mm_cmpeq_epi8 (v1, k_cr));
+              acc_cr = _mm_sub_epi8 (acc_cr, _mm_cmpeq_epi8 (v2, k_cr));
+              acc_cr = _mm_sub_epi8 (acc_cr, _mm_cmpeq_epi8 (v3, k_cr));
+            }
+          /* the lanes added up: two sums of eight bytes each */
+          acc_lf = _mm_sad_epu8 (acc_lf, k_zero);
+          acc_cr = _mm_sad_epu8 (acc_cr, k_zero);
+          lf += (guint) _mm_cvtsi128_si32 (acc_lf) + (guint) _mm_cvtsi128_si32 (_mm_unpackhi_epi64 (acc_lf, acc_lf));
+          cr += (guint) _mm_cvtsi128_si32 (acc_cr) + (guint) _mm_cvtsi128_si32 (_mm_unpackhi_epi64 (acc_cr, acc_cr));
+        }
+#endif
+      group_end = end - p > 64 ? p + 64 : end;
+      for (; p < group_end; p++)
+        {
+          if (*p == '}')
+            goto out;
+          lf += *p == '\n';
+          cr += *p == '\r';
+          zero |= *p == '\0';
+        }
+      if (p == end)
+        break;
+    }
+out:
+  *n_lf = lf;
+  *n_cr = cr;
+  *nul = zero;
+  return p;
+}
+
+/* In the first pass of a deferred read, after the key count: the keys are
+ * left for read_block, and the file is read on from the first "}" after
+ * them, at the line counted up to it. FALSE with rd->again set when there
+ * is no "}" or too little text before it for the keys (a "}" in a comment,
+ * a damaged file): the file is then read again in place, which says what
+ * it holds; this also bounds the keys reserved by the text they take. */
+static gboolean
+defer_keys (Reader  *rd,
+            gsize    joint_index,
+            guint32  type,
+            guint32  n)
+{
+  Lexer *lx = &rd->lx;
+  const char *d = lx->data;
+  SqJoint *joint = &lx->clip->joints[joint_index];
+  KeyBlock b = { 0 };
+  gboolean nul;
+  gsize n_lf, n_cr;
+  const char *close = scan_block (d + lx->pos, d + lx->len, &n_lf, &n_cr, &nul);
+
+  /* a key is 2 + n_values words, each with a blank or separator after it
+   * but the last one; and thousands of blocks of a few keys each are not
+   * worth their records (nor the threads) */
+  rd->blocks_text += close - (d + lx->pos);
+  if (close == d + lx->len
+      || (guint64) n * (2 * (2 + key_n_values[type])) > (guint64) (close - (d + lx->pos)) + 1
+      || (rd->blocks->len >= 4096 && rd->blocks_text / rd->blocks->len < 1024))
+    {
+      rd->again = TRUE;
+      return FALSE;
+    }
+  rd->blocks_nul |= nul;
+  b.start = lx->pos;
+  b.line = lx->line;
+  b.line_start = lx->line_start;
+  b.depth = lx->depth;
+  b.end = close - d;
+  b.type = type;
+  b.n = n;
+  b.joint = joint_index;
+  b.warn_at = lx->clip->warnings->len;
+  /* line ends taken as LF, CRLF or CR alone, not LF and CR alone in one
+   * block (as "\n\r" between two lines): read_block finds out if they are */
+  b.end_line = b.line + (guint) (n_lf + (n_cr > n_lf ? n_cr - n_lf : 0));
+  b.end_line_start = b.line_start;
+  for (gsize i = b.end; n_lf + n_cr > 0 && i > b.start; i--)
+    if (d[i - 1] == '\n' || d[i - 1] == '\r')
+      {
+        b.end_line_start = i;   /* a CR met first from the end is a lone one */
+        break;
+      }
+  if (n > 0)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (type > 2 || key_channel[type] == (SqChannel) c)
+        {
+          SqTrack *track = &joint->tracks[c];
+
+          /* the tracks as reading in place leaves them, with the keys still to be set */
+          sq_track_reserve (track, track->n_keys + n);
+          b.base[c] = track->n_keys;
+          track->n_keys += n;
+        }
+  g_array_append_val (rd->blocks, b);
+
+  lx->pos = b.end + 1;
+  lx->line = b.end_line;
+  lx->line_start = b.end_line_start;
+  lx->depth--;
+  return TRUE;
+}
+
 static gboolean
 parse_key (Reader    *rd,
            gsize      joint_index,
@@ -713,8 +975,6 @@ parse_key (Reader    *rd,
   Lexer *lx = &rd->lx;
   Tok name, open, type_at, count_at;
   guint32 type, n;
-  static const guint n_values[5] = { 4, 3, 3, 16, 16 };
-  static const SqChannel channel[3] = { SQ_CHANNEL_ROTATION, SQ_CHANNEL_SCALE, SQ_CHANNEL_TRANSLATION };
 
   if (!object_header (lx, type_tok, &name, &open, error)
       || !read_uint (lx, _("the key type"), &type, &type_at, error)
@@ -734,48 +994,27 @@ parse_key (Reader    *rd,
                             n, (guint64) n * 10, lx->len - lx->pos);
       return FALSE;
     }
+  if (rd->blocks != NULL)
+    return defer_keys (rd, joint_index, type, n);
 
   for (guint32 k = 0; k < n; k++)
     {
-      guint32 tick, cnt;
-      Tok cnt_at;
+      guint32 tick;
       double v[16];
       SqJoint *joint = &lx->clip->joints[joint_index];
 
-      if (scan_key_fast (lx, n_values[type], &tick, v))
-        cnt = n_values[type];
-      else
-        {
-          if (!read_uint (lx, N_("the key time"), &tick, NULL, error)
-              || !read_uint (lx, N_("the value count"), &cnt, &cnt_at, error))
-            return FALSE;
-          if (cnt != n_values[type])
-            {
-              sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, cnt_at.line, cnt_at.col,
-                                    _("a key of type %u needs %u values, not %u"), type, n_values[type], cnt);
-              return FALSE;
-            }
-          for (guint i = 0; i < cnt; i++)
-            if (!read_float (lx, &v[i], error))
-              return FALSE;
-        }
-
+      if (!read_key_values (lx, type, &tick, v, error))
+        return FALSE;
       if (k == 0)
         {
           if (type <= 2)
-            sq_track_reserve (&joint->tracks[channel[type]], joint->tracks[channel[type]].n_keys + n);
+            sq_track_reserve (&joint->tracks[key_channel[type]], joint->tracks[key_channel[type]].n_keys + n);
           else
             for (guint c = 0; c < SQ_N_CHANNELS; c++)
               sq_track_reserve (&joint->tracks[c], joint->tracks[c].n_keys + n);
         }
       if (type <= 2)
-        {
-          SqKey *key = next_key (&joint->tracks[channel[type]], tick);
-
-          key->v[3] = 0.0;
-          for (guint i = 0; i < cnt; i++)
-            key->v[i] = v[i];
-        }
+        set_key (next_key (&joint->tracks[key_channel[type]], tick), tick, v, key_n_values[type]);
       else
         {
           double r[4], s[4], p[4];
@@ -789,6 +1028,152 @@ parse_key (Reader    *rd,
   return expect_close (lx, "AnimationKey", error);
 }
 
+/* A deferred block's keys, into the room defer_keys kept in its tracks:
+ * touches nothing else of the clip (blocks are read on several threads),
+ * what it finds stays in the block */
+static void
+read_block (gsize    item,
+            gpointer data)
+{
+  Reader *rd = data;
+  KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, item);
+  SqJoint *joint = &rd->lx.clip->joints[b->joint];
+  Lexer lx = { 0 };
+
+  lx.data = rd->lx.data;
+  lx.len = rd->lx.len;
+  lx.pos = b->start;
+  lx.line = b->line;
+  lx.line_start = b->line_start;
+  lx.depth = b->depth;
+  b->ordered = TRUE;
+  for (guint32 k = 0, prev = 0; k < b->n; k++)
+    {
+      guint32 tick;
+      double v[16], time;
+
+      if (!read_key_values (&lx, b->type, &tick, v, &b->error))
+        return;
+      /* times in seconds at once: the division keeps the order of the
+       * ticks and tells apart any two (they differ by at least 1 / tps,
+       * more than 2^-32 of either), so sorting and the repeated ticks come
+       * out as with ticks, and each time is what tick / tps gives after */
+      time = tick / rd->tps;
+      if (k > 0 && tick <= prev)
+        b->ordered = FALSE;
+      prev = tick;
+      if (b->type <= 2)
+        {
+          SqChannel c = key_channel[b->type];
+
+          set_key (&joint->tracks[c].keys[b->base[c] + k], time, v, key_n_values[b->type]);
+        }
+      else
+        {
+          double r[4], s[4], p[4];
+          SqKey *key;
+
+          b->matrix_flags |= decompose_matrix (v, r, s, p);
+          key = &joint->tracks[SQ_CHANNEL_ROTATION].keys[b->base[SQ_CHANNEL_ROTATION] + k];
+          key->time = time;
+          memcpy (key->v, r, sizeof r);
+          key = &joint->tracks[SQ_CHANNEL_SCALE].keys[b->base[SQ_CHANNEL_SCALE] + k];
+          key->time = time;
+          memcpy (key->v, s, sizeof s);
+          key = &joint->tracks[SQ_CHANNEL_TRANSLATION].keys[b->base[SQ_CHANNEL_TRANSLATION] + k];
+          key->time = time;
+          memcpy (key->v, p, sizeof p);
+        }
+    }
+  if (!expect_close (&lx, "AnimationKey", &b->error))
+    return;
+  b->moved = lx.pos != b->end + 1 || lx.line != b->end_line || lx.line_start != b->end_line_start;
+  b->ind_line = lx.ind_line;
+  b->ind_s = lx.ind_s;
+  b->ind_len = lx.ind_len;
+}
+
+/* The blocks go to the threads a run of them at a time, from a counter: a
+ * thread that gets less of the processor (other programs run too) reads
+ * fewer, where fixed shares would leave the others waiting for it */
+typedef struct
+{
+  Reader *rd;
+  gsize  *run_first;            /* n_runs + 1 */
+  gsize   n_runs;
+  gint    next;                 /* atomic */
+} BlockRuns;
+
+static void
+take_block_runs (gsize    item G_GNUC_UNUSED,
+                 gpointer data)
+{
+  BlockRuns *q = data;
+
+  for (;;)
+    {
+      gsize r = (gsize) g_atomic_int_add (&q->next, 1);
+
+      if (r >= q->n_runs)
+        return;
+      for (gsize i = q->run_first[r]; i < q->run_first[r + 1]; i++)
+        read_block (i, q->rd);
+    }
+}
+
+/* Every deferred block: on several threads when their text is large
+ * enough for _sq_parallel_items, which runs takers, one a thread (four:
+ * the most threads it uses), with a quarter of the text as their cost */
+static void
+read_blocks (Reader *rd)
+{
+  gsize n = rd->blocks->len, total = 0, goal, done = 0;
+  BlockRuns q = { rd, g_new (gsize, n + 1), 0, 0 };
+  gsize cost[4];
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      total += b->end - b->start;
+    }
+  /* runs of at least 1/64 of the text (up to 256 KB): few turns of the
+   * counter, enough runs to even out */
+  goal = MAX (MIN (total / 64, (gsize) 256 << 10), 1);
+  for (gsize i = 0; i < n; i++)
+    {
+      const KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      if (done == 0)
+        q.run_first[q.n_runs++] = i;
+      done += b->end - b->start + 1;
+      if (done >= goal)
+        done = 0;
+    }
+  q.run_first[q.n_runs] = n;
+  for (guint t = 0; t < G_N_ELEMENTS (cost); t++)
+    cost[t] = total / G_N_ELEMENTS (cost) + (t == 0 ? total % G_N_ELEMENTS (cost) : 0);
+  _sq_parallel_items (G_N_ELEMENTS (cost), cost, take_block_runs, &q);
+  g_free (q.run_first);
+}
+
+static void
+warn_matrix (SqClip *clip,
+             gsize   ji,
+             guint   matrix_flags)
+{
+  if (matrix_flags & 1)
+    sq_clip_add_warning (clip, _("joint “%s”: matrix keys with shear or projection; only rotation, scale and position are kept"),
+                         clip->joints[ji].name);
+  if (matrix_flags & 2)
+    sq_clip_add_warning (clip, _("joint “%s”: matrix keys with non-uniform scale"), clip->joints[ji].name);
+  if (matrix_flags & 4)
+    sq_clip_add_warning (clip, _("joint “%s”: mirrored matrix keys, read as a negative x scale"), clip->joints[ji].name);
+  if (matrix_flags & 8)
+    sq_clip_add_warning (clip, _("joint “%s”: degenerate matrix keys (a zero scale) read as no rotation"),
+                         clip->joints[ji].name);
+}
+
 static gboolean
 parse_animation (Reader    *rd,
                  const Tok *type,
@@ -800,6 +1185,7 @@ parse_animation (Reader    *rd,
   gsize ji;
   gboolean named = FALSE;
   guint matrix_flags = 0;
+  gsize first_block = rd->blocks != NULL ? rd->blocks->len : 0;
 
   if (!object_header (lx, type, &name, &open, error))
     return FALSE;
@@ -918,16 +1304,18 @@ parse_animation (Reader    *rd,
       g_free (clip->joints[ji].name);
       clip->joints[ji].name = g_steal_pointer (&fallback);
     }
-  if (matrix_flags & 1)
-    sq_clip_add_warning (clip, _("joint “%s”: matrix keys with shear or projection; only rotation, scale and position are kept"),
-                         clip->joints[ji].name);
-  if (matrix_flags & 2)
-    sq_clip_add_warning (clip, _("joint “%s”: matrix keys with non-uniform scale"), clip->joints[ji].name);
-  if (matrix_flags & 4)
-    sq_clip_add_warning (clip, _("joint “%s”: mirrored matrix keys, read as a negative x scale"), clip->joints[ji].name);
-  if (matrix_flags & 8)
-    sq_clip_add_warning (clip, _("joint “%s”: degenerate matrix keys (a zero scale) read as no rotation"),
-                         clip->joints[ji].name);
+  if (rd->blocks == NULL)
+    warn_matrix (clip, ji, matrix_flags);
+  else
+    for (gsize i = first_block; i < rd->blocks->len; i++)
+      if (g_array_index (rd->blocks, KeyBlock, i).type > 2)
+        {
+          /* its blocks' matrix warnings, once they are read */
+          WarningSpot spot = { clip->warnings->len, first_block, rd->blocks->len - first_block };
+
+          g_array_append_val (rd->spots, spot);
+          break;
+        }
   return TRUE;
 }
 
@@ -1029,34 +1417,316 @@ check_header (const char *data,
   return TRUE;
 }
 
+/* The error at the first NUL byte */
+static void
+nul_error (const char *data,
+           const char *nul,
+           GError    **error)
+{
+  guint line = 1;
+  const char *ls = data;
+
+  for (const char *p = data; p < nul; p++)
+    if (*p == '\n' || (*p == '\r' && p[1] != '\n'))
+      {
+        line++;
+        ls = p + 1;
+      }
+  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, line, (guint) (nul - ls) + 1, _("a NUL byte in a text DirectX file"));
+}
+
+/* After the header: the top-level objects, the first AnimationSet the clip */
+static gboolean
+parse_file (Reader  *rd,
+            GError **error)
+{
+  const char *data = rd->lx.data;
+  SqClip *clip = rd->lx.clip;
+
+  for (;;)
+    {
+      Tok t;
+
+      if (!lex_next (&rd->lx, &t, error))
+        return FALSE;
+      if (t.type == TOK_EOF)
+        break;
+      if (t.type == TOK_SEMI || t.type == TOK_COMMA || t.type == TOK_STRING)
+        continue;
+      if (t.type == TOK_RBRACE)
+        {
+          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t.line, t.col, _("a “}” with no “{” to close"));
+          return FALSE;
+        }
+      if (t.type == TOK_LBRACE)
+        {
+          if (!enter (&rd->lx, &t, error) || !skip_block (&rd->lx, &t, error))
+            return FALSE;
+          continue;
+        }
+      if (tok_is (&t, "AnimTicksPerSecond"))
+        {
+          if (!parse_ticks (rd, &t, TRUE, error))
+            return FALSE;
+        }
+      else if (tok_is (&t, "AnimationSet") && !rd->have_set)
+        {
+          rd->have_set = TRUE;
+          if (!parse_set (rd, &t, error))
+            return FALSE;
+        }
+      else if (tok_is (&t, "AnimationSet"))
+        {
+          Tok on, oo;
+          gsize start = t.s - data;
+          g_autofree char *name = NULL;
+
+          if (!object_header (&rd->lx, &t, &on, &oo, error) || !skip_block (&rd->lx, &oo, error))
+            return FALSE;
+          name = on.type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) on.s, on.len) : g_strdup ("");
+          g_variant_builder_add_value (&rd->other_sets,
+                                       g_variant_new ("(s@ay)", name,
+                                                      g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data + start,
+                                                                                 rd->lx.pos - start, 1)));
+          rd->n_other_sets++;
+          sq_clip_add_warning (clip, _("line %u: AnimationSet “%s” is kept aside; the first set is the clip"),
+                               t.line, name);
+        }
+      else
+        {
+          Tok on, oo;
+          if (!object_header (&rd->lx, &t, &on, &oo, error) || !skip_block (&rd->lx, &oo, error))
+            return FALSE;
+          count_other (rd, &t);
+        }
+    }
+
+  if (!rd->have_set)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, rd->lx.line, 1,
+                            _("the DirectX file has no AnimationSet: there is no animation to read"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A NUL byte outside the deferred blocks (scan_block looked inside) */
+static gboolean
+nul_outside_blocks (const Reader *rd)
+{
+  const char *d = rd->lx.data;
+  gsize from = 0;
+
+  for (guint i = 0; i < rd->blocks->len; i++)
+    {
+      const KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      if (memchr (d + from, '\0', b->start - from) != NULL)
+        return TRUE;
+      from = b->end;
+    }
+  return memchr (d + from, '\0', rd->lx.len - from) != NULL;
+}
+
+/* Moves the first pass's warnings up to `at` into the clip's */
+static void
+take_warnings (SqClip    *clip,
+               GPtrArray *first,
+               gsize     *next,
+               gsize      at)
+{
+  while (*next < at)
+    g_ptr_array_add (clip->warnings, g_steal_pointer (&first->pdata[(*next)++]));
+}
+
+/* The blocks' warnings in among those of the first pass, where reading in
+ * order says them: the file's first "#IND" (read_float says only that
+ * one), the matrix warnings at the end of their Animation */
+static void
+merge_warnings (Reader *rd)
+{
+  SqClip *clip = rd->lx.clip;
+  GPtrArray *first = clip->warnings;
+  gsize next = 0, ind = 0;
+  gboolean ind_said;
+
+  while (ind < rd->blocks->len && g_array_index (rd->blocks, KeyBlock, ind).ind_line == 0)
+    ind++;
+  ind_said = ind == rd->blocks->len;
+  if (ind_said && rd->spots->len == 0)
+    return;
+  clip->warnings = g_ptr_array_new_full (first->len + 8, g_free);
+  for (guint i = 0; i <= rd->spots->len; i++)
+    {
+      const WarningSpot *spot = i < rd->spots->len ? &g_array_index (rd->spots, WarningSpot, i) : NULL;
+      const KeyBlock *b;
+      guint flags = 0;
+
+      /* the "#IND" block before this Animation's end */
+      if (!ind_said && (spot == NULL || ind < spot->block + spot->n_blocks))
+        {
+          const KeyBlock *ib = &g_array_index (rd->blocks, KeyBlock, ind);
+
+          take_warnings (clip, first, &next, ib->warn_at);
+          warn_not_a_number (clip, ib->ind_line, ib->ind_s, ib->ind_len);
+          ind_said = TRUE;
+        }
+      if (spot == NULL)
+        break;
+      take_warnings (clip, first, &next, spot->at);
+      b = &g_array_index (rd->blocks, KeyBlock, spot->block);
+      for (gsize k = 0; k < spot->n_blocks; k++)
+        flags |= b[k].matrix_flags;
+      warn_matrix (clip, b->joint, flags);
+    }
+  take_warnings (clip, first, &next, first->len);
+  g_ptr_array_unref (first);
+}
+
+/* Keys sorted, one per tick, times in seconds: joint by joint, on several
+ * threads for a large clip; the warnings then in joint order */
+typedef struct
+{
+  SqClip       *clip;
+  double        tps;
+  const guint8 *state;          /* per track, TRACK_*; NULL: all TRACK_TICKS */
+  gsize        *dropped;        /* per track */
+  double       *last;           /* per joint: its last key's time */
+} Finish;
+
+enum
+{
+  TRACK_TICKS,                  /* times in ticks, any order */
+  TRACK_DONE,                   /* one block of increasing ticks, in seconds */
+  TRACK_SECONDS,                /* in seconds, any order */
+};
+
+static void
+finish_joint (gsize    j,
+              gpointer data)
+{
+  Finish *f = data;
+
+  for (guint c = 0; c < SQ_N_CHANNELS; c++)
+    {
+      SqTrack *track = &f->clip->joints[j].tracks[c];
+      guint state = f->state != NULL ? f->state[j * SQ_N_CHANNELS + c] : TRACK_TICKS;
+      gsize w = 0, dropped = 0;
+      double prev = 0.0;
+
+      if (state != TRACK_DONE)
+        {
+          sq_track_sort (track);
+          /* one pass: the repeats out (the first of a tick stays), ticks to seconds */
+          for (gsize k = 0; k < track->n_keys; k++)
+            {
+              double t = track->keys[k].time;
+
+              if (w > 0 && t == prev)
+                {
+                  dropped++;
+                  continue;
+                }
+              if (w != k)
+                track->keys[w] = track->keys[k];
+              if (state == TRACK_TICKS)
+                track->keys[w].time = t / f->tps;
+              prev = t;
+              w++;
+            }
+          f->dropped[j * SQ_N_CHANNELS + c] = dropped;
+          track->n_keys = w;
+        }
+      if (track->n_keys > 0)
+        f->last[j] = MAX (f->last[j], track->keys[track->n_keys - 1].time);
+    }
+}
+
+static double
+finish_tracks (SqClip       *clip,
+               double        tps,
+               const guint8 *state)
+{
+  gsize n = MAX (clip->n_joints, 1);
+  Finish f = { clip, tps, state, g_new0 (gsize, n * SQ_N_CHANNELS), g_new0 (double, n) };
+  g_autofree gsize *cost = g_new (gsize, n);
+  double last = 0.0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      cost[j] = 0;
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        if (state == NULL || state[j * SQ_N_CHANNELS + c] != TRACK_DONE)
+          cost[j] += clip->joints[j].tracks[c].n_keys * sizeof (SqKey);
+    }
+  _sq_parallel_items (clip->n_joints, cost, finish_joint, &f);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        if (f.dropped[j * SQ_N_CHANNELS + c] > 0)
+          sq_clip_add_warning (clip, _("joint “%s”: %zu keys repeat the tick of an earlier key and are ignored"),
+                               clip->joints[j].name, f.dropped[j * SQ_N_CHANNELS + c]);
+      last = MAX (last, f.last[j]);
+    }
+  g_free (f.dropped);
+  g_free (f.last);
+  return last;
+}
+
+/* In a deferred read: which tracks one block of increasing ticks filled */
+static guint8 *
+track_states (const Reader *rd)
+{
+  const SqClip *clip = rd->lx.clip;
+  guint8 *state = g_new0 (guint8, MAX (clip->n_joints, 1) * SQ_N_CHANNELS);
+
+  for (gsize j = 0; j < clip->n_joints * SQ_N_CHANNELS; j++)
+    state[j] = TRACK_SECONDS;
+  for (guint i = 0; i < rd->blocks->len; i++)
+    {
+      const KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      for (guint c = 0; c < SQ_N_CHANNELS && b->n > 0; c++)
+        if (b->type > 2 || key_channel[b->type] == (SqChannel) c)
+          {
+            guint8 *s = &state[b->joint * SQ_N_CHANNELS + c];
+
+            /* a track's first block: none had keys before */
+            *s = b->base[c] == 0 && b->ordered ? TRACK_DONE : TRACK_SECONDS;
+          }
+    }
+  return state;
+}
+
+/* One reading of the file. `deferred`: the key blocks are left for later
+ * (defer_keys) and read after the rest, on several threads for a large
+ * file; the clip, warnings and first error are those of reading in order.
+ * *again when that cannot be told that way: then read in place. */
 static SqClip *
-dx_read (GBytes              *bytes,
-         const SqLoadOptions *options,
-         GError             **error)
+dx_read_pass (GBytes              *bytes,
+              const SqLoadOptions *options,
+              gboolean             deferred,
+              gboolean            *again,
+              GError             **error)
 {
   g_autoptr(SqClip) clip = sq_clip_new ();
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
   g_autoptr(GString) header = g_string_new (NULL);
+  g_autoptr(GError) pass_error = NULL;
   Reader rd = { 0 };
-  gboolean ok = FALSE;
-  double tps, last = 0.0;
+  gboolean ok = FALSE, parsed;
+  double tps, last;
   const char *nul;
 
+  *again = FALSE;
   if (!check_header (data, len, header, error))
     return NULL;
-  if ((nul = memchr (data, '\0', len)) != NULL)
+  /* (a deferred read looks in the blocks as it scans them, and around them
+   * after the first pass) */
+  if (!deferred && (nul = memchr (data, '\0', len)) != NULL)
     {
-      /* the line of the NUL, for the message */
-      guint line = 1;
-      const char *ls = data;
-      for (const char *p = data; p < nul; p++)
-        if (*p == '\n' || (*p == '\r' && p[1] != '\n'))
-          {
-            line++;
-            ls = p + 1;
-          }
-      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, line, (guint) (nul - ls) + 1, _("a NUL byte in a text DirectX file"));
+      nul_error (data, nul, error);
       return NULL;
     }
 
@@ -1068,6 +1738,11 @@ dx_read (GBytes              *bytes,
   rd.other_types = g_array_new (FALSE, FALSE, sizeof (char *));
   rd.other_counts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_variant_builder_init (&rd.other_sets, G_VARIANT_TYPE ("a(say)"));
+  if (deferred)
+    {
+      rd.blocks = g_array_new (FALSE, FALSE, sizeof (KeyBlock));
+      rd.spots = g_array_new (FALSE, FALSE, sizeof (WarningSpot));
+    }
 
   if (strcmp (header->str, "xof 0303txt 0032") != 0)
     sq_props_set (clip->extra, "header", g_variant_new_string (header->str));
@@ -1076,70 +1751,48 @@ dx_read (GBytes              *bytes,
   while (rd.lx.pos < len && data[rd.lx.pos] != '\n' && data[rd.lx.pos] != '\r')
     rd.lx.pos++;
 
-  for (;;)
+  parsed = parse_file (&rd, deferred ? &pass_error : error);
+  if (deferred)
     {
-      Tok t;
-
-      if (!lex_next (&rd.lx, &t, error))
-        goto out;
-      if (t.type == TOK_EOF)
-        break;
-      if (t.type == TOK_SEMI || t.type == TOK_COMMA || t.type == TOK_STRING)
-        continue;
-      if (t.type == TOK_RBRACE)
+      /* the first error in the file: a NUL byte anywhere, else the first
+       * block's error (those before it read right, so it is where reading
+       * in order meets it), else the first pass's */
+      if (rd.again || (!parsed && pass_error == NULL))
         {
-          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t.line, t.col, _("a “}” with no “{” to close"));
+          *again = TRUE;
           goto out;
         }
-      if (t.type == TOK_LBRACE)
+      if (rd.blocks_nul || nul_outside_blocks (&rd))
         {
-          if (!enter (&rd.lx, &t, error) || !skip_block (&rd.lx, &t, error))
-            goto out;
-          continue;
+          nul_error (data, memchr (data, '\0', len), error);
+          goto out;
         }
-      if (tok_is (&t, "AnimTicksPerSecond"))
+      rd.tps = rd.have_ticks ? rd.ticks : DX_DEFAULT_TICKS;
+      read_blocks (&rd);
+      for (guint i = 0; i < rd.blocks->len; i++)
         {
-          if (!parse_ticks (&rd, &t, TRUE, error))
-            goto out;
-        }
-      else if (tok_is (&t, "AnimationSet") && !rd.have_set)
-        {
-          rd.have_set = TRUE;
-          if (!parse_set (&rd, &t, error))
-            goto out;
-        }
-      else if (tok_is (&t, "AnimationSet"))
-        {
-          Tok on, oo;
-          gsize start = t.s - data;
-          g_autofree char *name = NULL;
+          KeyBlock *b = &g_array_index (rd.blocks, KeyBlock, i);
 
-          if (!object_header (&rd.lx, &t, &on, &oo, error) || !skip_block (&rd.lx, &oo, error))
-            goto out;
-          name = on.type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) on.s, on.len) : g_strdup ("");
-          g_variant_builder_add_value (&rd.other_sets,
-                                       g_variant_new ("(s@ay)", name,
-                                                      g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data + start,
-                                                                                 rd.lx.pos - start, 1)));
-          rd.n_other_sets++;
-          sq_clip_add_warning (clip, _("line %u: AnimationSet “%s” is kept aside; the first set is the clip"),
-                               t.line, name);
+          if (b->error != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&b->error));
+              goto out;
+            }
+          if (b->moved)
+            {
+              *again = TRUE;
+              goto out;
+            }
         }
-      else
+      if (!parsed)
         {
-          Tok on, oo;
-          if (!object_header (&rd.lx, &t, &on, &oo, error) || !skip_block (&rd.lx, &oo, error))
-            goto out;
-          count_other (&rd, &t);
+          g_propagate_error (error, g_steal_pointer (&pass_error));
+          goto out;
         }
+      merge_warnings (&rd);
     }
-
-  if (!rd.have_set)
-    {
-      sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, rd.lx.line, 1,
-                            _("the DirectX file has no AnimationSet: there is no animation to read"));
-      goto out;
-    }
+  else if (!parsed)
+    goto out;
 
   tps = rd.have_ticks ? rd.ticks : DX_DEFAULT_TICKS;
   clip->fps = tps;
@@ -1160,32 +1813,11 @@ dx_read (GBytes              *bytes,
       sq_props_set (clip->extra, "other_objects", g_variant_builder_end (&b));
     }
 
-  /* ticks to seconds; sorted, one key per tick */
-  for (gsize j = 0; j < clip->n_joints; j++)
-    for (guint c = 0; c < SQ_N_CHANNELS; c++)
-      {
-        SqTrack *track = &clip->joints[j].tracks[c];
-        gsize w = 0, dropped = 0;
+  {
+    g_autofree guint8 *state = deferred ? track_states (&rd) : NULL;
 
-        sq_track_sort (track);
-        for (gsize k = 0; k < track->n_keys; k++)
-          {
-            if (w > 0 && track->keys[k].time == track->keys[w - 1].time)
-              {
-                dropped++;
-                continue;
-              }
-            track->keys[w++] = track->keys[k];
-          }
-        if (dropped > 0)
-          sq_clip_add_warning (clip, _("joint “%s”: %zu keys repeat the tick of an earlier key and are ignored"),
-                               clip->joints[j].name, dropped);
-        track->n_keys = w;
-        for (gsize k = 0; k < w; k++)
-          track->keys[k].time /= tps;
-        if (w > 0)
-          last = MAX (last, track->keys[w - 1].time);
-      }
+    last = finish_tracks (clip, tps, state);
+  }
   clip->duration = last;
   ok = TRUE;
 
@@ -1196,7 +1828,27 @@ out:
   g_array_unref (rd.other_types);
   g_array_unref (rd.other_counts);
   g_free (rd.ticks_name);
+  if (rd.blocks != NULL)
+    {
+      for (guint i = 0; i < rd.blocks->len; i++)
+        g_clear_error (&g_array_index (rd.blocks, KeyBlock, i).error);
+      g_array_unref (rd.blocks);
+      g_array_unref (rd.spots);
+    }
   return ok ? g_steal_pointer (&clip) : NULL;
+}
+
+static SqClip *
+dx_read (GBytes              *bytes,
+         const SqLoadOptions *options,
+         GError             **error)
+{
+  gboolean again;
+  SqClip *clip = dx_read_pass (bytes, options, TRUE, &again, error);
+
+  if (again)
+    clip = dx_read_pass (bytes, options, FALSE, &again, error);
+  return clip;
 }
 
 static int
