@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sq-parallel.h"
 #include "test-utils.h"
 
 /* Rotation about one axis as a 3x3 matrix, angle in degrees */
@@ -889,6 +890,234 @@ test_nul_bytes (void)
   }
 }
 
+/* ---- frames read in parts on several threads --------------------------- */
+
+static SqClip *
+load_bvh (const char *text,
+          gsize       len,
+          GError    **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, len);
+
+  return sq_load_bytes (bytes, NULL, sq_format_by_id ("bvh"), NULL, error);
+}
+
+/* Reads `text` on one thread, then with the frames cut in parts for 2, 3
+ * and 4 threads (the threshold lowered to a byte; up to 8, 12 and 16 parts
+ * of a line or more): the same clip (extras included, so the layout),
+ * warnings, angles and saved bytes, or the same error, line and column
+ * included. Returns the clip read on one thread, or NULL. */
+static SqClip *
+assert_parts_alike (const char *text,
+                    gsize       len)
+{
+  g_autoptr(SqClip) one = NULL;
+  g_autoptr(GError) error1 = NULL;
+  g_autoptr(GBytes) out1 = NULL;
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+
+  _sq_parallel_set_limits (G_MAXSIZE, 1);
+  one = load_bvh (text, len, &error1);
+  if (one != NULL)
+    {
+      g_assert_true (sq_clip_check (one, NULL));
+      out1 = sq_save_bytes (one, one->format, &opts, NULL, NULL);
+    }
+  for (guint threads = 2; threads <= 4; threads++)
+    {
+      g_autoptr(SqClip) more = NULL;
+      g_autoptr(GError) error = NULL;
+
+      _sq_parallel_set_limits (1, threads);
+      more = load_bvh (text, len, &error);
+      _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+      g_assert_true ((one == NULL) == (more == NULL));
+      if (one == NULL)
+        {
+          g_assert_error (error, SQ_ERROR, error1->code);
+          g_assert_cmpstr (error->message, ==, error1->message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (sq_clip_equal (one, more));
+      g_assert_cmpuint (one->warnings->len, ==, more->warnings->len);
+      for (guint i = 0; i < one->warnings->len; i++)
+        g_assert_cmpstr (one->warnings->pdata[i], ==, more->warnings->pdata[i]);
+      for (gsize j = 0; j < one->n_joints; j++)
+        {
+          const SqTrack *a = &one->joints[j].tracks[SQ_CHANNEL_ROTATION];
+          const SqTrack *b = &more->joints[j].tracks[SQ_CHANNEL_ROTATION];
+
+          g_assert_true ((a->alt == NULL) == (b->alt == NULL));
+          if (a->alt != NULL)
+            g_assert_cmpmem (a->alt, a->n_keys * 4 * sizeof (double), b->alt, b->n_keys * 4 * sizeof (double));
+        }
+      {
+        g_autoptr(GBytes) out = sq_save_bytes (more, more->format, &opts, NULL, NULL);
+
+        g_assert_true (g_bytes_equal (out, out1));
+      }
+    }
+  _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  return g_steal_pointer (&one);
+}
+
+/* A file of `written` frames (of 9 values: a root with positions, a joint
+ * with rotations) announcing `frames`, its lines ended by `eol`, values
+ * parted by `sep`, with `trail` after each frame's last value; values of
+ * two decimals, and whole numbers among them with `ints` */
+static char *
+parts_bvh (guint       frames,
+           guint       written,
+           const char *eol,
+           const char *sep,
+           const char *trail,
+           gboolean    ints)
+{
+  GString *s = g_string_new (NULL);
+  const char *head[] = {
+    "HIERARCHY", "ROOT hips", "{", "\tOFFSET 0 0 0",
+    "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+    "\tJOINT chest", "\t{", "\t\tOFFSET 0 1 0", "\t\tCHANNELS 3 Yrotation Xrotation Zrotation",
+    "\t\tEnd Site", "\t\t{", "\t\t\tOFFSET 0 1 0", "\t\t}", "\t}", "}", "MOTION",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+    g_string_append_printf (s, "%s%s", head[i], eol);
+  g_string_append_printf (s, "Frames: %u%sFrame Time: 0.04%s", frames, eol, eol);
+  for (guint f = 0; f < written; f++)
+    {
+      for (guint v = 0; v < 9; v++)
+        {
+          /* values of several lengths and decimals */
+          int x = (int) ((f * 9 + v) * 7919 % 2001) - 1000;
+
+          if (v > 0)
+            g_string_append (s, sep);
+          if (ints && v == 4 && f % 3 == 0)
+            g_string_append_printf (s, "%d", x);
+          else
+            g_string_append_printf (s, "%d.%02u", x / 10, (guint) ABS (x) % 100);
+        }
+      g_string_append_printf (s, "%s%s", trail, eol);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_parallel_frames (void)
+{
+  struct { guint frames, written; const char *eol, *sep, *trail, *tail; } files[] = {
+    { 40, 40, "\n", " ", "", "" },
+    { 40, 40, "\r\n", "\t", " ", "" },
+    { 40, 40, "\r", " ", "", "" },          /* CR alone: read in one pass */
+    { 40, 40, "\n", "  ", "\t", "" },
+    { 25, 40, "\n", " ", "", "" },          /* more lines than frames: numbers after */
+    { 25, 25, "\n", " ", "", "more text\nand more\n" },
+    { 40, 30, "\n", " ", "", "" },          /* fewer: the file ends in a frame */
+    { 40, 40, "\n", " ", "", "\n\n" },
+    { 1, 1, "\n", " ", "", "" },
+    { 3, 3, "\n", " ", "", "" },
+  };
+  guint n_clips = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *base = parts_bvh (files[i].frames, files[i].written, files[i].eol, files[i].sep, files[i].trail, TRUE);
+      g_autofree char *text = g_strconcat (base, files[i].tail, NULL);
+      gsize len = strlen (text);
+      g_autoptr(SqClip) clip = assert_parts_alike (text, len);
+
+      g_assert_true ((clip != NULL) == (files[i].written >= files[i].frames));
+      if (clip != NULL)
+        g_assert_cmpuint (clip->joints[1].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, files[i].frames);
+      n_clips += clip != NULL;
+      /* without the last line end */
+      if (text[len - 1] == '\n')
+        {
+          g_autoptr(SqClip) cut = assert_parts_alike (text, len - 1);
+
+          g_assert_true ((cut != NULL) == (clip != NULL));
+        }
+    }
+  g_assert_cmpuint (n_clips, >=, 6);
+
+  /* tabs for spaces from the middle, or fewer decimals at the end: each
+   * part regular on its own, the whole not, or with fewer decimals */
+  {
+    g_autofree char *text = parts_bvh (40, 40, "\n", " ", "", FALSE);
+    gsize len = strlen (text);
+    g_autoptr(SqClip) tabs = NULL, fewer = NULL;
+    char *last;
+
+    g_strdelimit (text + len / 2, " ", '\t');
+    tabs = assert_parts_alike (text, len);
+    g_assert_true (sq_props_get_bool (tabs->extra, "irregular-layout", FALSE));
+    g_strdelimit (text + len / 2, "\t", ' ');
+    /* the last value's second decimal taken out */
+    last = strrchr (text, '.');
+    memmove (last + 2, last + 3, len - (last + 3 - text));
+    fewer = assert_parts_alike (text, len - 1);
+    g_assert_null (sq_props_get (fewer->extra, "irregular-layout"));
+    g_assert_cmpint (g_variant_get_int32 (sq_props_get (fewer->extra, "decimals")), ==, 1);
+  }
+
+  /* every byte of the frames changed in turn: an error (a letter, a NUL),
+   * a line end more, a CR alone, a separator more, less or another: the
+   * first error in the file's order, or the same clip */
+  {
+    g_autofree char *text = parts_bvh (9, 9, "\n", " ", "", TRUE);
+    gsize len = strlen (text), motion = strstr (text, "0.04\n") - text + 4;
+    static const char changes[] = { 'x', '\0', '\n', '\r', ' ', '\t' };
+    guint read = 0, failed = 0;
+
+    for (gsize at = motion; at < len; at++)
+      for (guint c = 0; c < G_N_ELEMENTS (changes) + 1; c++)
+        {
+          g_autofree char *t = g_memdup2 (text, len);
+          g_autoptr(SqClip) clip = NULL;
+          gsize tl = len;
+
+          if (c < G_N_ELEMENTS (changes))
+            t[at] = changes[c];
+          else
+            {
+              /* the byte taken out */
+              memmove (t + at, t + at + 1, len - at - 1);
+              tl--;
+            }
+          clip = assert_parts_alike (t, tl);
+          if (clip != NULL)
+            read++;
+          else
+            failed++;
+        }
+    g_assert_cmpuint (read, >, 0);
+    g_assert_cmpuint (failed, >, 0);
+  }
+
+  /* an error in the last part, and two errors in two parts: the first */
+  {
+    g_autofree char *text = parts_bvh (40, 40, "\n", " ", "", TRUE);
+    gsize len = strlen (text);
+    g_autoptr(GError) error = NULL;
+    char *last = strrchr (text, ' ');
+    char *line30 = text;
+
+    /* 18 lines before the frames */
+    for (guint i = 0; i < 18 + 30; i++)
+      line30 = strchr (line30, '\n') + 1;
+    last[1] = 'x';
+    g_assert_null (assert_parts_alike (text, len));
+    line30[0] = 'y';
+    g_assert_null (assert_parts_alike (text, len));
+    g_assert_null (load_bvh (text, len, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+    g_assert_nonnull (strstr (error->message, "line 49, column 1"));
+    g_assert_nonnull (strstr (error->message, "“y"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -908,5 +1137,6 @@ main (int   argc,
   g_test_add_func ("/bvh/motion-layouts", test_motion_layouts);
   g_test_add_func ("/bvh/motion-blocks", test_motion_blocks);
   g_test_add_func ("/bvh/nul-bytes", test_nul_bytes);
+  g_test_add_func ("/bvh/parallel-frames", test_parallel_frames);
   return g_test_run ();
 }

@@ -80,6 +80,35 @@ test_split (void)
   _sq_parallel_set_limits (1, 4);
   _sq_parallel_items (0, cost, visit, &v);
   _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+
+  /* items taken in turn: each once, on several threads when there are
+   * several; on this one below the threshold */
+  for (guint threads = 1; threads <= 4; threads++)
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+      memset (visits, 0, n * sizeof *visits);
+      _sq_parallel_set_limits (1, threads);
+      _sq_parallel_claim (n, 1000, visit, &v);
+      _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+      for (gsize i = 0; i < n; i++)
+        {
+          g_assert_cmpuint (visits[i], ==, 1);
+          g_hash_table_add (seen, thread[i]);
+        }
+      g_assert_cmpuint (g_hash_table_size (seen), <=, threads);
+    }
+  memset (visits, 0, n * sizeof *visits);
+  _sq_parallel_set_limits (G_MAXSIZE, 4);
+  _sq_parallel_claim (n, 1000, visit, &v);
+  _sq_parallel_claim (0, 1000, visit, &v);
+  _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (visits[i], ==, 1);
+      g_assert_true (thread[i] == g_thread_self ());
+    }
+  g_assert_cmpuint (_sq_parallel_threads (SQ_PARALLEL_MIN_BYTES - 1), ==, 1);
 }
 
 /* The pages of ranges made present while this thread writes them: every
@@ -127,6 +156,21 @@ test_prefault (void)
   g_assert_null (_sq_prefault_start (SQ_PARALLEL_MIN_BYTES, ranges, (gsize[]) { 4096 }, 1));
   g_free (ranges[0]);
   _sq_prefault_finish (NULL);
+
+  /* at once, on this thread: what was written stays */
+  {
+    const gsize mem_size = 5u << 20;
+    guint8 *mem = g_malloc (mem_size);
+
+    for (gsize off = 0; off < mem_size; off += 4093)
+      mem[off] = (guint8) (off * 3);
+    _sq_prefault_now (mem + 1, mem_size - 2);
+    _sq_prefault_now (NULL, 100);
+    _sq_prefault_now (mem, 10);
+    for (gsize off = 0; off < mem_size; off += 4093)
+      g_assert_cmpuint (mem[off], ==, (guint8) (off * 3));
+    g_free (mem);
+  }
 }
 
 /* ---- readers ------------------------------------------------------------------- */
@@ -986,6 +1030,101 @@ test_big_dx (void)
   g_string_free (s, TRUE);
 }
 
+/* A BVH above the threshold (about 9.5 MB): a root with positions and 40
+ * joints, `frames` frames announced, `written` written, frame `bad` (when
+ * below written) with a value that is no number */
+static GBytes *
+big_bvh (guint frames,
+         guint written,
+         guint bad)
+{
+  const guint n_joints = 40;
+  GString *s = g_string_new ("HIERARCHY\nROOT hips\n{\n\tOFFSET 0 0 0\n"
+                             "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n");
+
+  for (guint j = 0; j < n_joints; j++)
+    g_string_append_printf (s, "\tJOINT j%u\n\t{\n\t\tOFFSET 0 1 0\n\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+                            "\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n", j);
+  g_string_append_printf (s, "}\nMOTION\nFrames: %u\nFrame Time: 0.0333333\n", frames);
+  for (guint f = 0; f < written; f++)
+    {
+      for (guint v = 0; v < 6 + 3 * n_joints; v++)
+        {
+          guint x = (f * 131 + v * 7919) % 360000;
+
+          if (v > 0)
+            g_string_append_c (s, ' ');
+          if (f == bad && v == 50)
+            g_string_append (s, "1.2.3");
+          else
+            g_string_append_printf (s, "%s%u.%04u", x & 1 ? "-" : "", x / 2000, x % 2000 * 5);
+        }
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free_to_bytes (s);
+}
+
+/* The frames of a big BVH read in parts on several threads, with the real
+ * threshold: the same clip, or the same first error, as on one thread */
+static void
+test_big_bvh (void)
+{
+  const guint n = 8000;
+  g_autoptr(GBytes) good = big_bvh (n, n, G_MAXUINT);
+  g_autoptr(GBytes) bad_middle = big_bvh (n, n, n / 2);
+  g_autoptr(GBytes) bad_end = big_bvh (n, n, n - 1);
+  g_autoptr(GBytes) short_frames = big_bvh (n + 3, n, G_MAXUINT);
+  g_autoptr(GBytes) more_lines = big_bvh (n - 1000, n, G_MAXUINT);
+  GBytes *all[] = { good, bad_middle, bad_end, short_frames, more_lines };
+
+  g_assert_cmpuint (g_bytes_get_size (good), >, SQ_PARALLEL_MIN_BYTES);
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      g_autoptr(SqClip) one = NULL, more = NULL;
+      g_autoptr(GError) error1 = NULL, error = NULL;
+
+      assert_same_both_ways (all[i]);
+      _sq_parallel_set_limits (G_MAXSIZE, 1);
+      one = tu_load (all[i], &error1);
+      _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+      more = tu_load (all[i], &error);
+      g_assert_true ((one == NULL) == (more == NULL));
+      if (one != NULL)
+        {
+          g_assert_true (sq_clip_equal (one, more));
+          g_assert_cmpuint (one->warnings->len, ==, more->warnings->len);
+          for (guint w = 0; w < one->warnings->len; w++)
+            g_assert_cmpstr (one->warnings->pdata[w], ==, more->warnings->pdata[w]);
+        }
+      else
+        g_assert_cmpstr (error1->message, ==, error->message);
+    }
+
+  /* the messages themselves: the bad value's line and column, the frame
+   * the file ends in, the line of the text after the frames */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = NULL;
+    /* 5 lines of the root, 9 a joint, 4 more before the frames */
+    g_autofree char *where = g_strdup_printf ("line %u,", 5 + 40 * 9 + 4 + n / 2 + 1);
+
+    _sq_parallel_set_limits (1, 4);
+    g_assert_null (tu_load (bad_middle, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_SYNTAX);
+    g_assert_nonnull (strstr (error->message, where));
+    g_assert_nonnull (strstr (error->message, "1.2.3"));
+    g_clear_error (&error);
+    g_assert_null (tu_load (short_frames, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_TRUNCATED);
+    g_assert_nonnull (strstr (error->message, "frame 8001 of 8003"));
+    clip = tu_load_ok (more_lines);
+    _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+    g_assert_cmpuint (clip->joints[40].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, n - 1000);
+    g_assert_cmpuint (clip->warnings->len, ==, 1);
+    g_assert_nonnull (strstr (clip->warnings->pdata[0], "line 7370:"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -999,5 +1138,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/text-parts-corpus", test_text_parts_corpus);
   g_test_add_func ("/parallel/text-parts-mutated", test_text_parts_mutated);
   g_test_add_func ("/parallel/big-dx", test_big_dx);
+  g_test_add_func ("/parallel/big-bvh", test_big_bvh);
   return g_test_run ();
 }

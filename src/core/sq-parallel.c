@@ -112,6 +112,51 @@ _sq_parallel_items (gsize        n_items,
       g_thread_join (threads[t]);
 }
 
+/* ---- items taken in turn ----------------------------------------------------- */
+
+typedef struct
+{
+  guint      n_items;
+  gint       next;            /* atomic: the first item not taken */
+  SqItemFunc func;
+  gpointer   data;
+} Claim;
+
+static gpointer
+run_claimed (gpointer user_data)
+{
+  Claim *c = user_data;
+
+  for (;;)
+    {
+      guint i = (guint) g_atomic_int_add (&c->next, 1);
+
+      if (i >= c->n_items)
+        break;
+      c->func (i, c->data);
+    }
+  return NULL;
+}
+
+void
+_sq_parallel_claim (guint       n_items,
+                    gsize       total,
+                    SqItemFunc  func,
+                    gpointer    data)
+{
+  GThread *threads[SQ_PARALLEL_MAX_THREADS] = { NULL };
+  Claim c = { MIN (n_items, (guint) G_MAXINT), 0, func, data };
+  guint n_threads = MIN (_sq_parallel_threads (total), c.n_items);
+
+  /* a thread that cannot start leaves its items to the others */
+  for (guint t = 1; t < n_threads; t++)
+    threads[t] = g_thread_try_new ("sq-decode", run_claimed, &c, NULL);
+  run_claimed (&c);
+  for (guint t = 1; t < n_threads; t++)
+    if (threads[t] != NULL)
+      g_thread_join (threads[t]);
+}
+
 /* ---- writers' parts ---------------------------------------------------------- */
 
 typedef struct
@@ -298,24 +343,21 @@ _sq_prefault_start (gsize         input_size,
 }
 
 void
-_sq_prefault_now (void * const *ranges,
-                  const gsize  *sizes,
-                  gsize         n)
+_sq_prefault_now (void  *start,
+                  gsize  size)
 {
 #ifdef MADV_POPULATE_WRITE
   long page = sysconf (_SC_PAGESIZE);
+  guintptr a, b;
 
-  if (page <= 0 || (page & (page - 1)) != 0)
+  if (start == NULL || page <= 0 || (page & (page - 1)) != 0)
     return;
-  for (gsize i = 0; i < n; i++)
-    {
-      guintptr a = ((guintptr) ranges[i] + (gsize) page - 1) & ~(guintptr) (page - 1);
-      guintptr b = ((guintptr) ranges[i] + sizes[i]) & ~(guintptr) (page - 1);
-
-      /* a failure (not supported, no memory) leaves the faults to the reader */
-      if (ranges[i] != NULL && b > a)
-        madvise ((void *) a, b - a, MADV_POPULATE_WRITE);
-    }
+  /* the whole pages inside the range */
+  a = ((guintptr) start + (gsize) page - 1) & ~(guintptr) (page - 1);
+  b = ((guintptr) start + size) & ~(guintptr) (page - 1);
+  /* failing (not supported here, no memory) is fine: the writer faults them itself */
+  if (b > a)
+    madvise ((void *) a, b - a, MADV_POPULATE_WRITE);
 #endif
 }
 

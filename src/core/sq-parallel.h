@@ -29,10 +29,20 @@ void _sq_parallel_items (gsize        n_items,
                          SqItemFunc   func,
                          gpointer     data);
 
-/* How many threads _sq_parallel_items runs items costing `total` in all on,
- * given as many items: 1 below the threshold or on one processor. For
- * readers that cut their input into that many items first. */
+/* How many threads _sq_parallel_items uses for items costing `total` in
+ * all, when there are at least as many items (1: all on the calling one) */
 guint _sq_parallel_threads (gsize total);
+
+/* Calls func (i, data) once for every i in [0, n_items) on as many threads
+ * as _sq_parallel_items would use for a cost of `total` (up to n_items),
+ * the calling one among them: each thread takes the next item no thread
+ * has taken, so that a thread the system holds back takes fewer (for
+ * items of about equal cost, more than the threads). Returns when every
+ * call has returned. */
+void _sq_parallel_claim (guint       n_items,
+                         gsize       total,
+                         SqItemFunc  func,
+                         gpointer    data);
 
 typedef void (*SqPartFunc) (gsize      item,
                             GString   *out,
@@ -69,11 +79,11 @@ SqPrefault *_sq_prefault_start  (gsize         input_size,
                                  gsize         n);
 /* Stops (what is left is not needed any more) and waits; NULL is fine. */
 void        _sq_prefault_finish (SqPrefault   *prefault);
-/* The same at once, on this thread, for a reader with no processor to
- * spare: a call for many pages instead of a fault for each. */
-void        _sq_prefault_now    (void * const *ranges,
-                                 const gsize  *sizes,
-                                 gsize         n);
+/* Makes the whole pages inside a range present now, on this thread: for a
+ * thread about to fill the range, when the other processors are busy too
+ * (cheaper than a fault a page). Changes no byte; NULL is fine. */
+void        _sq_prefault_now    (void         *start,
+                                 gsize         size);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPrefault, _sq_prefault_finish)
 

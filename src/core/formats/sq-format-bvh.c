@@ -47,6 +47,8 @@
 #include "sq-private.h"
 
 #define BVH_MAX_DEPTH 256
+/* frames read on several threads: parts a thread (read_frames_parallel) */
+#define BVH_PARTS_PER_THREAD 4
 /* what the writer produces at most: about 160 MB of text */
 #define BVH_MAX_WRITE_VALUES 16000000
 
@@ -69,6 +71,7 @@ typedef struct
   guint       tok_col;
   gsize       tok_pos;
   gboolean    newline_before;   /* a line end between the previous token and this one */
+  gboolean    lone_cr;          /* a CR line end not followed by LF was crossed */
 } Lexer;
 
 static void
@@ -97,6 +100,8 @@ lexer_skip_space (Lexer *lx)
           lx->pos++;
           if (c == '\r' && lx->pos < lx->len && lx->data[lx->pos] == '\n')
             lx->pos++;
+          else if (c == '\r')
+            lx->lone_cr = TRUE;
           lx->line++;
           lx->line_start = lx->pos;
           nl = TRUE;
@@ -563,11 +568,13 @@ typedef struct
 G_STATIC_ASSERT (sizeof (SqKey) % sizeof (double) == 0);
 
 /* Frames first .. first + n_frames - 1, their values in `block` (n_values
- * a frame), into the tracks (reserved for every frame: keys filled in
- * place). Joint by joint, so each track is written in order (SQ_PERF:
- * frame by frame, writing to every joint's fresh memory at once, cost a
- * tenth of the reading time), and the rotations' quaternions made many at
- * once from the angles just kept (sq_euler_to_quat_n vectorizes). */
+ * a frame), into the tracks' keys of the same indices (reserved for every
+ * frame: keys filled in place, n_keys set once all are read, so that parts
+ * of the frames can be stored on several threads). Joint by joint, so each
+ * track is written in order (SQ_PERF: frame by frame, writing to every
+ * joint's fresh memory at once, cost a tenth of the reading time), and the
+ * rotations' quaternions made many at once from the angles just kept
+ * (sq_euler_to_quat_n vectorizes). */
 static void
 store_frames (JointPlan    *plans,
               guint         n_plans,
@@ -584,7 +591,7 @@ store_frames (JointPlan    *plans,
       if (plan->rot != NULL)
         {
           SqTrack *rot = plan->rot;
-          gsize k0 = rot->n_keys;
+          gsize k0 = (gsize) first;
 
           for (gsize b = 0; b < n_frames; b++)
             {
@@ -603,7 +610,6 @@ store_frames (JointPlan    *plans,
               alt[3] = 0.0;
               rot->keys[k0 + b].time = (double) (first + (gint64) b) * ft;
             }
-          rot->n_keys += n_frames;
           sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, plan->rot_axes, plan->n_rot,
                               rot->keys[k0].v, sizeof (SqKey) / sizeof (double), n_frames);
         }
@@ -614,15 +620,15 @@ store_frames (JointPlan    *plans,
           for (gsize b = 0; b < n_frames; b++)
             {
               const double *values = &block[b * n_values];
-              SqKey *key = &tr->keys[tr->n_keys];
+              gsize k = (gsize) first + b;
+              SqKey *key = &tr->keys[k];
 
               key->time = (double) (first + (gint64) b) * ft;
               for (guint c = 0; c < 3; c++)
                 key->v[c] = plan->pos_index[c] >= 0 ? values[plan->pos_index[c]] : 0.0;
               key->v[3] = 0.0;
               if (tr->present != NULL)
-                tr->present[tr->n_keys] = plan->pos_mask;
-              tr->n_keys++;
+                tr->present[k] = plan->pos_mask;
             }
         }
     }
@@ -746,6 +752,375 @@ read_frames_header (Lexer   *lx,
   return TRUE;
 }
 
+/* ---- reading: the frames ------------------------------------------------- */
+
+/* How the frames are laid out, as far as read: what the writer needs to
+ * print them alike */
+typedef struct
+{
+  gboolean    ok;             /* one frame a line, one separator, one trail */
+  int         decimals;       /* the fewest seen; -2 none seen yet */
+  const char *sep;            /* the first separator between two values */
+  gsize       sep_len;
+  gboolean    sep_is_space;   /* sep is " ": one_space says it matches */
+  const char *trail;          /* the first frame's text between its last value and the line end */
+  gsize       trail_len;
+} Layout;
+
+#define LAYOUT_INIT { TRUE, -2, NULL, 0, FALSE, NULL, 0 }
+
+/* The layout of frames read in order, `b` after `a` (as if read in one
+ * pass: equal separators and trails, the fewest decimals), into `a` */
+static void
+layout_merge (Layout       *a,
+              const Layout *b)
+{
+  if (!a->ok || !b->ok)
+    {
+      a->ok = FALSE;
+      return;
+    }
+  if (a->sep == NULL)
+    {
+      a->sep = b->sep;
+      a->sep_len = b->sep_len;
+      a->sep_is_space = b->sep_is_space;
+    }
+  else if (b->sep != NULL && (b->sep_len != a->sep_len || memcmp (b->sep, a->sep, a->sep_len) != 0))
+    a->ok = FALSE;
+  if (a->trail == NULL)
+    {
+      a->trail = b->trail;
+      a->trail_len = b->trail_len;
+    }
+  else if (b->trail != NULL && (b->trail_len != a->trail_len || memcmp (b->trail, a->trail, a->trail_len) != 0))
+    a->ok = FALSE;
+  if (b->decimals != -2 && (a->decimals == -2 || b->decimals < a->decimals))
+    a->decimals = b->decimals;
+}
+
+/* What every stretch of frames shares */
+typedef struct
+{
+  const char *data;
+  gsize       len;
+  JointPlan  *plans;
+  guint       n_plans;
+  gsize       n_values;
+  gint64      n_frames;
+  double      ft;
+} Motion;
+
+/* Frames [first, last), read from lx, no value starting at `end` or past */
+typedef struct
+{
+  const Motion *m;
+  Lexer         start;      /* where the stretch starts */
+  Lexer         lx;         /* after the last value, once read */
+  gint64        first, last;
+  gsize         end;
+  gboolean      check_rest; /* only blanks and line ends from the last value to `end` */
+  Layout        layout;     /* in: of the frames before; out: with these */
+  gboolean      ok;
+} Stretch;
+
+/* Reads the frames of a stretch into the tracks. With `error` NULL (a
+ * stretch read ahead on another thread), only fails, without a message,
+ * at the first thing wrong or a value that starts at s->end or past. */
+static gboolean
+read_frames (Stretch  *s,
+             GError  **error)
+{
+  const Motion *m = s->m;
+  const char *data = m->data;
+  gsize len = m->len, n_values = m->n_values, end = s->end;
+  /* the values of a block of frames, stored in the tracks joint by joint
+   * when it is full (store_frames), up to 64 KB */
+  gsize block_frames = CLAMP (8192 / MAX (n_values, 1), 1, 64), in_block = 0;
+  g_autofree double *block = NULL;
+  Lexer lx = s->lx;
+  Layout lay = s->layout;
+  gsize pos = lx.pos;
+
+  if (s->first >= s->last || n_values == 0)
+    return TRUE;
+  block = g_new (double, block_frames * n_values);
+  for (gint64 f = s->first; f < s->last; f++)
+    {
+      double *values = &block[in_block * n_values];
+
+      for (gsize v = 0; v < n_values; v++)
+        {
+          gsize before = pos;
+          gboolean nl, one_space;
+          const char *tok, *stop;
+
+          /* one space between two values: the usual case, taken without
+           * the lexer (which counts the line ends for the messages) */
+          one_space = pos + 1 < len && data[pos] == ' ' && !blank_table[(guchar) data[pos + 1]];
+          if (one_space)
+            {
+              pos++;
+              nl = FALSE;
+            }
+          else
+            {
+              lx.pos = pos;
+              nl = lexer_skip_space (&lx);
+              pos = lx.pos;
+            }
+
+          /* the number read straight from the buffer when a blank or the
+           * end follows it, which makes it the whole token; anything
+           * else goes through the lexer (as does a value at or past the
+           * end of a part, which another part reads) */
+          tok = data + pos;
+          stop = _sq_scan_double_in (tok, data + len, data + len, &values[v]);
+          if (G_UNLIKELY (stop == NULL || stop == tok || (stop != data + len && !blank_table[(guchar) *stop])
+                          || pos >= end))
+            {
+              lx.pos = pos;
+              if (!lexer_next (&lx) || pos >= end || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
+                {
+                  if (error == NULL)
+                    return FALSE;
+                  if (lx.tok_len == 0)
+                    sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
+                                          _("the file ends in frame %" PRId64 " of %" PRId64 " (value %zu of %zu)"),
+                                          f + 1, m->n_frames, v + 1, n_values);
+                  else
+                    error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
+                  return FALSE;
+                }
+              stop = lx.tok + lx.tok_len;
+            }
+          pos = stop - data;
+
+          /* layout: one frame per line, one separator, fixed decimals */
+          if (lay.ok)
+            {
+              gsize tok_len = stop - tok;
+              gsize gap = tok - (data + before);
+
+              if ((v == 0) != nl)
+                lay.ok = FALSE;
+              else if (v > 0 && !(one_space && lay.sep_is_space))
+                {
+                  if (lay.sep == NULL)
+                    {
+                      lay.sep = data + before;
+                      lay.sep_len = gap;
+                      lay.sep_is_space = gap == 1 && *lay.sep == ' ';
+                    }
+                  else if (gap != lay.sep_len
+                           || (gap == 1 ? *lay.sep != data[before] : memcmp (data + before, lay.sep, lay.sep_len) != 0))
+                    lay.ok = FALSE;
+                }
+              /* the fewest decimals seen: what the writer pads every value
+               * to (values that need more get more), so its own output,
+               * where a value such as 1e-5 takes more decimals than the
+               * rest, reads back with the same setting (a fuzzer found the
+               * setting dropped and the bytes changed). A value with an
+               * exponent says nothing about the padding: the writer uses
+               * one only for a value the padding cannot hold (a fuzzer
+               * found 0.01e-50 written back as 1e-52, then read as 0
+               * decimals). Only a value that would lower the setting is
+               * looked at for an exponent (SQ_PERF) */
+              {
+                int d = token_decimals (tok, tok_len, data + len);
+
+                if ((lay.decimals == -2 || d < lay.decimals)
+                    && memchr (tok, 'e', tok_len) == NULL && memchr (tok, 'E', tok_len) == NULL)
+                  lay.decimals = d;
+              }
+            }
+        }
+      /* what stands between the last value and the line end */
+      if (lay.ok)
+        {
+          gsize p = pos;
+          while (p < len && (data[p] == ' ' || data[p] == '\t'))
+            p++;
+          if (lay.trail == NULL)
+            {
+              lay.trail = data + pos;
+              lay.trail_len = p - pos;
+            }
+          else if (p - pos != lay.trail_len || memcmp (data + pos, lay.trail, lay.trail_len) != 0)
+            lay.ok = FALSE;
+        }
+
+      if (++in_block == block_frames || f + 1 == s->last)
+        {
+          store_frames (m->plans, m->n_plans, block, n_values, in_block, f + 1 - (gint64) in_block, m->ft);
+          in_block = 0;
+        }
+    }
+  lx.pos = pos;
+  s->lx = lx;
+  s->layout = lay;
+  return TRUE;
+}
+
+/* The motion cut in parts at line starts, read on several threads */
+typedef struct
+{
+  guint          n;
+  const char    *data;
+  gsize         *start;       /* part k: bytes [start[k], start[k + 1]) */
+  gsize         *newlines;    /* the LFs in part k */
+  Stretch       *s;
+} Parts;
+
+static void
+count_newlines (gsize    k,
+                gpointer data)
+{
+  Parts *p = data;
+  const char *q = p->data + p->start[k], *e = p->data + p->start[k + 1];
+  gsize n = 0;
+
+  while (q < e && (q = memchr (q, '\n', e - q)) != NULL)
+    {
+      n++;
+      q++;
+    }
+  p->newlines[k] = n;
+}
+
+static void
+read_part (gsize    k,
+           gpointer data)
+{
+  Parts *p = data;
+  Stretch *s = &p->s[k];
+
+  /* the part's keys made present at once, which costs less than a fault
+   * a page (SQ_PERF: a thread that does it meanwhile costs more, with
+   * every processor reading a part) */
+  for (guint j = 0; j < s->m->n_plans && s->first < s->last; j++)
+    {
+      SqTrack *t[2] = { s->m->plans[j].rot, s->m->plans[j].pos };
+
+      for (guint i = 0; i < 2; i++)
+        if (t[i] != NULL)
+          {
+            _sq_prefault_now (&t[i]->keys[s->first], (gsize) (s->last - s->first) * sizeof (SqKey));
+            if (t[i]->alt != NULL)
+              _sq_prefault_now (&t[i]->alt[s->first * 4], (gsize) (s->last - s->first) * 4 * sizeof (double));
+          }
+    }
+  s->ok = read_frames (s, NULL);
+  if (s->ok && s->check_rest)
+    {
+      Lexer rest = s->lx;
+
+      lexer_skip_space (&rest);
+      s->ok = rest.pos >= s->end && !rest.lone_cr;
+    }
+}
+
+/* Cuts the motion (from motion_start, the end of the Frame Time line)
+ * in up to n parts of about equal size, each after a LF: part k is
+ * [start[k], start[k + 1]). Returns the number of parts. */
+static guint
+cut_parts (const char *data,
+           gsize       len,
+           gsize       motion_start,
+           guint       n,
+           gsize      *start)
+{
+  start[0] = motion_start;
+  for (guint k = 1; k < n; k++)
+    {
+      gsize at = MAX (motion_start + (len - motion_start) / n * k, start[k - 1]);
+      const char *nl = memchr (data + at, '\n', len - at);
+
+      /* none near the end */
+      if (nl == NULL || (gsize) (nl - data) + 1 >= len)
+        {
+          n = k;
+          break;
+        }
+      start[k] = nl - data + 1;
+    }
+  start[n] = len;
+  return n;
+}
+
+/* Reads the frames (from lx, the end of the Frame Time line) in the
+ * n_parts parts cut_parts made, on several threads, each taking the next
+ * part (SQ_PERF: the numbers are most of the reading). Part k starts at the frame its first line
+ * would hold with one frame a line, told by the LFs before it; it reads
+ * up to the next part's first frame. That is right when each part
+ * before has exactly its frames, then only blanks and line ends, and no
+ * CR alone (a line end that counting LFs misses, which would put later
+ * parts on wrong lines): whatever the lines hold, the values come in the
+ * file's order. The first part that is not so, or has an error, is where
+ * the caller goes on reading in one pass, as on one thread, so that the
+ * first error in the file wins and the layout comes out alike: returns
+ * its first frame (n_frames when all are read), with lx and layout moved
+ * on to it. */
+static gint64
+read_frames_parallel (const Motion *m,
+                      guint         n_parts,
+                      gsize        *start,
+                      Lexer        *lx,
+                      Layout       *layout)
+{
+  gsize len = m->len, motion_start = lx->pos, lines = 0;
+  g_autofree gsize *newlines = g_new0 (gsize, n_parts);
+  g_autofree gsize *cost = g_new (gsize, n_parts);
+  g_autofree Stretch *s = g_new0 (Stretch, n_parts);
+  Parts p = { n_parts, m->data, start, newlines, s };
+  gint64 resume = m->n_frames;
+
+  /* the LFs counted in contiguous runs of parts, one run a thread (the
+   * last part's are not needed) */
+  for (guint k = 0; k < p.n; k++)
+    cost[k] = (len - motion_start) / (p.n - 1) + 1;
+  _sq_parallel_items (p.n - 1, cost, count_newlines, &p);
+
+  for (guint k = 0; k < p.n; k++)
+    {
+      s[k].m = m;
+      s[k].start = *lx;
+      s[k].end = start[k + 1];
+      if (k > 0)
+        {
+          /* on the LF before it, so that crossing it starts the first
+           * frame on a new line as in one pass */
+          s[k].start.pos = start[k] - 1;
+          s[k].start.line = lx->line + (guint) (lines - 1);
+          s[k].first = (gint64) MIN (lines - 1, (guint64) m->n_frames);
+        }
+      s[k].start.lone_cr = FALSE;
+      s[k].lx = s[k].start;
+      s[k].layout = (Layout) LAYOUT_INIT;
+      lines += newlines[k];
+    }
+  for (guint k = 0; k < p.n; k++)
+    {
+      s[k].last = k + 1 < p.n ? s[k + 1].first : m->n_frames;
+      s[k].check_rest = k + 1 < p.n && s[k + 1].first < m->n_frames;
+    }
+  _sq_parallel_claim (p.n, len - motion_start, read_part, &p);
+
+  for (guint k = 0; k < p.n; k++)
+    {
+      if (!s[k].ok)
+        {
+          *lx = s[k].start;
+          resume = s[k].first;
+          break;
+        }
+      layout_merge (layout, &s[k].layout);
+      if (s[k].first < s[k].last)
+        *lx = s[k].lx;
+    }
+  return resume;
+}
+
 /* The error for a NUL byte in the file when there is one (instead of the
  * one set); NULL */
 static SqClip *
@@ -778,7 +1153,8 @@ bvh_read (GBytes              *bytes,
   gint64 n_frames;
   double ft;
   gsize n_values = 0, motion_start;
-  guint frames_line, frames_col;
+  guint frames_line, frames_col, n_parts;
+  g_autofree gsize *cuts = NULL;
 
   /* A NUL byte anywhere makes the file unreadable, whatever else is wrong
    * with it. Looked for only when reading fails, and at the end outside the
@@ -869,8 +1245,19 @@ bvh_read (GBytes              *bytes,
         }
     }
 
-  /* the keys' pages made present on another thread while the frames are
-   * read (sq-parallel.h); stopped before the tracks can go */
+  /* the frames cut in parts for several threads, when the file is large
+   * enough and the processors more than one (sq-parallel.h): four parts a
+   * thread, so that a thread the system holds back leaves parts to the
+   * others */
+  n_parts = n_values > 0 && n_frames > 1 ? _sq_parallel_threads (len - motion_start) : 1;
+  if (n_parts > 1)
+    n_parts *= BVH_PARTS_PER_THREAD;
+  cuts = g_new (gsize, n_parts + 1);
+  if (n_parts > 1)
+    n_parts = cut_parts (data, len, motion_start, n_parts, cuts);
+
+  /* on one thread, the keys' pages made present on another one while the
+   * frames are read (sq-parallel.h); stopped before the tracks can go */
   {
     g_autoptr(GPtrArray) ranges = g_ptr_array_new ();
     g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
@@ -891,140 +1278,40 @@ bvh_read (GBytes              *bytes,
               g_array_append_val (sizes, size);
             }
       }
-    prefault = _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
+    if (n_parts < 2)
+      prefault = _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
   }
 
   {
-    /* the values of a block of frames, stored in the tracks joint by joint
-     * when it is full (store_frames), up to 64 KB */
-    gsize block_frames = CLAMP (8192 / MAX (n_values, 1), 1, 64), in_block = 0;
-    g_autofree double *block = g_new0 (double, block_frames * MAX (n_values, 1));
-    int decimals = -2;          /* -2 none seen yet, -1 irregular */
-    gboolean layout_ok = TRUE;
-    const char *sep = NULL;
-    gsize sep_len = 0;
-    gboolean sep_is_space = FALSE;    /* sep is " ": one_space says it matches */
-    const char *trail = NULL;
-    gsize trail_len = 0;
-    gsize pos = lx.pos;
+    Motion m = { data, len, plans, n_plans, n_values, n_frames, ft };
+    Layout layout = LAYOUT_INIT;
+    Stretch all = { .m = &m, .first = 0, .last = n_frames, .end = len };
 
-    for (gint64 f = 0; f < n_frames && n_values > 0; f++)
-      {
-        double *values = &block[in_block * n_values];
-
-        for (gsize v = 0; v < n_values; v++)
-          {
-            gsize before = pos;
-            gboolean nl, one_space;
-            const char *tok, *stop;
-
-            /* one space between two values: the usual case, taken without
-             * the lexer (which counts the line ends for the messages) */
-            one_space = pos + 1 < len && data[pos] == ' ' && !blank_table[(guchar) data[pos + 1]];
-            if (one_space)
-              {
-                pos++;
-                nl = FALSE;
-              }
-            else
-              {
-                lx.pos = pos;
-                nl = lexer_skip_space (&lx);
-                pos = lx.pos;
-              }
-
-            /* the number read straight from the buffer when a blank or the
-             * end follows it, which makes it the whole token; anything
-             * else goes through the lexer */
-            tok = data + pos;
-            stop = _sq_scan_double_in (tok, data + len, data + len, &values[v]);
-            if (G_UNLIKELY (stop == NULL || stop == tok || (stop != data + len && !blank_table[(guchar) *stop])))
-              {
-                lx.pos = pos;
-                if (!lexer_next (&lx) || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
-                  {
-                    if (lx.tok_len == 0)
-                      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx.tok_line, lx.tok_col,
-                                            _("the file ends in frame %" PRId64 " of %" PRId64 " (value %zu of %zu)"),
-                                            f + 1, n_frames, v + 1, n_values);
-                    else
-                      error_at_token (&lx, error, SQ_ERROR_SYNTAX, _("a number"));
-                    return nul_error (data, len, error);
-                  }
-                stop = lx.tok + lx.tok_len;
-              }
-            pos = stop - data;
-
-            /* layout: one frame per line, one separator, fixed decimals */
-            if (layout_ok)
-              {
-                gsize tok_len = stop - tok;
-                gsize gap = tok - (data + before);
-
-                if ((v == 0) != nl)
-                  layout_ok = FALSE;
-                else if (v > 0 && !(one_space && sep_is_space))
-                  {
-                    if (sep == NULL)
-                      {
-                        sep = data + before;
-                        sep_len = gap;
-                        sep_is_space = gap == 1 && *sep == ' ';
-                      }
-                    else if (gap != sep_len
-                             || (gap == 1 ? *sep != data[before] : memcmp (data + before, sep, sep_len) != 0))
-                      layout_ok = FALSE;
-                  }
-                /* the fewest decimals seen: what the writer pads every value
-                 * to (values that need more get more), so its own output,
-                 * where a value such as 1e-5 takes more decimals than the
-                 * rest, reads back with the same setting (a fuzzer found the
-                 * setting dropped and the bytes changed). A value with an
-                 * exponent says nothing about the padding: the writer uses
-                 * one only for a value the padding cannot hold (a fuzzer
-                 * found 0.01e-50 written back as 1e-52, then read as 0
-                 * decimals). Only a value that would lower the setting is
-                 * looked at for an exponent (SQ_PERF) */
-                {
-                  int d = token_decimals (tok, tok_len, data + len);
-
-                  if ((decimals == -2 || d < decimals)
-                      && memchr (tok, 'e', tok_len) == NULL && memchr (tok, 'E', tok_len) == NULL)
-                    decimals = d;
-                }
-              }
-          }
-        /* what stands between the last value and the line end */
-        if (layout_ok)
-          {
-            gsize p = pos;
-            while (p < len && (data[p] == ' ' || data[p] == '\t'))
-              p++;
-            if (trail == NULL)
-              {
-                trail = data + pos;
-                trail_len = p - pos;
-              }
-            else if (p - pos != trail_len || memcmp (data + pos, trail, trail_len) != 0)
-              layout_ok = FALSE;
-          }
-
-        if (++in_block == block_frames || f + 1 == n_frames)
-          {
-            store_frames (plans, n_plans, block, n_values, in_block, f + 1 - (gint64) in_block, ft);
-            in_block = 0;
-          }
-      }
-    lx.pos = pos;
+    if (n_parts > 1)
+      all.first = read_frames_parallel (&m, n_parts, cuts, &lx, &layout);
+    /* all of them, or what the parts left */
+    all.lx = lx;
+    all.layout = layout;
+    if (!read_frames (&all, error))
+      return nul_error (data, len, error);
+    lx = all.lx;
+    layout = all.layout;
     g_clear_pointer (&prefault, _sq_prefault_finish);
+    for (guint j = 0; j < n_plans; j++)
+      {
+        if (plans[j].rot != NULL)
+          plans[j].rot->n_keys = n_frames;
+        if (plans[j].pos != NULL)
+          plans[j].pos->n_keys = n_frames;
+      }
 
-    if (layout_ok && sep != NULL)
-      sq_props_set (clip->extra, "value-sep", bytes_variant (sep, sep_len));
-    if (layout_ok && trail != NULL && trail_len > 0)
-      sq_props_set (clip->extra, "line-trail", bytes_variant (trail, trail_len));
-    if (layout_ok && decimals >= 0)
-      sq_props_set (clip->extra, "decimals", g_variant_new_int32 (decimals));
-    if (!layout_ok)
+    if (layout.ok && layout.sep != NULL)
+      sq_props_set (clip->extra, "value-sep", bytes_variant (layout.sep, layout.sep_len));
+    if (layout.ok && layout.trail != NULL && layout.trail_len > 0)
+      sq_props_set (clip->extra, "line-trail", bytes_variant (layout.trail, layout.trail_len));
+    if (layout.ok && layout.decimals >= 0)
+      sq_props_set (clip->extra, "decimals", g_variant_new_int32 (layout.decimals));
+    if (!layout.ok)
       sq_props_set (clip->extra, "irregular-layout", g_variant_new_boolean (TRUE));
   }
 

@@ -553,13 +553,9 @@ populate_keys (SqJoint *joint)
 
   if (to <= from || pos->n_keys != from)
     return G_MAXSIZE;
-  {
-    void *ranges[3] = { rot->keys + from, rot->alt + from * 4, pos->keys + from };
-    gsize sizes[3] = { (to - from) * sizeof (SqKey), (to - from) * 4 * sizeof (double),
-                       (to - from) * sizeof (SqKey) };
-
-    _sq_prefault_now (ranges, sizes, 3);
-  }
+  _sq_prefault_now (rot->keys + from, (to - from) * sizeof (SqKey));
+  _sq_prefault_now (rot->alt + from * 4, (to - from) * 4 * sizeof (double));
+  _sq_prefault_now (pos->keys + from, (to - from) * sizeof (SqKey));
   return to;
 }
 
