@@ -1162,50 +1162,70 @@ format_g (char   *buf,
           return 0;
         }
     }
-  put_digits (digits + prec, d, prec);
+  /* the significant digits, trailing zeros dropped */
   nd = prec;
-  while (nd > 1 && digits[nd - 1] == '0')
-    nd--;
+  while (nd > 1 && d % 10 == 0)
+    {
+      d /= 10;
+      nd--;
+    }
   if (signbit (v))
     *o++ = '-';
-  if (e < -4 || e >= prec)
-    {
-      int x = e < 0 ? -e : e;
-
-      *o++ = digits[0];
-      if (nd > 1)
-        {
-          *o++ = '.';
-          memcpy (o, digits + 1, nd - 1);
-          o += nd - 1;
-        }
-      *o++ = 'e';
-      *o++ = e < 0 ? '-' : '+';
-      if (x >= 100)
-        *o++ = (char) ('0' + x / 100);
-      *o++ = (char) ('0' + x / 10 % 10);
-      *o++ = (char) ('0' + x % 10);
-    }
-  else if (e >= 0)
-    {
-      memcpy (o, digits, e + 1);
-      o += e + 1;
-      if (nd > e + 1)
-        {
-          *o++ = '.';
-          memcpy (o, digits + e + 1, nd - e - 1);
-          o += nd - e - 1;
-        }
-    }
-  else
+  /* the usual forms are written in place: copying digits from a buffer
+   * just written two bytes at a time stalls on every load (SQ_PERF) */
+  if (e < 0 && e >= -4)
     {
       *o++ = '0';
       *o++ = '.';
       for (int z = 0; z < -e - 1; z++)
         *o++ = '0';
-      memcpy (o, digits, nd);
+      put_digits (o + nd, d, nd);
       o += nd;
+      *o = '\0';
+      return (int) (o - buf);
     }
+  if (e >= 0 && e < prec)
+    {
+      /* the digits one byte to the right, then the integer part moved
+       * back over the gap the point takes */
+      put_digits (o + 1 + nd, d, nd);
+      if (nd <= e + 1)
+        {
+          for (int i = 0; i < nd; i++)
+            o[i] = o[i + 1];
+          for (int i = nd; i <= e; i++)
+            o[i] = '0';
+          o += e + 1;
+        }
+      else
+        {
+          for (int i = 0; i <= e; i++)
+            o[i] = o[i + 1];
+          o[e + 1] = '.';
+          o += nd + 1;
+        }
+      *o = '\0';
+      return (int) (o - buf);
+    }
+  /* the exponent form */
+  put_digits (digits + nd, d, nd);
+  {
+    int x = e < 0 ? -e : e;
+
+    *o++ = digits[0];
+    if (nd > 1)
+      {
+        *o++ = '.';
+        memcpy (o, digits + 1, nd - 1);
+        o += nd - 1;
+      }
+    *o++ = 'e';
+    *o++ = e < 0 ? '-' : '+';
+    if (x >= 100)
+      *o++ = (char) ('0' + x / 100);
+    *o++ = (char) ('0' + x / 10 % 10);
+    *o++ = (char) ('0' + x % 10);
+  }
   *o = '\0';
   return (int) (o - buf);
 }
@@ -1216,13 +1236,24 @@ void
 _sq_append_shortest (GString *s,
                      double   v)
 {
-  char buf[48];
+  char tmp[48];
 
   if (isfinite (v) && v != 0.0)
     {
       double a = fabs (v);
       int e = decimal_exponent_floor (a);
+      char *buf;
 
+      /* the text goes straight into room made beforehand: copying it from
+       * a buffer just written a byte at a time stalls on every load
+       * (SQ_PERF) */
+      if (G_UNLIKELY (s->allocated_len - s->len <= sizeof tmp))
+        {
+          gsize at = s->len;
+          g_string_set_size (s, at + sizeof tmp + 1);
+          g_string_truncate (s, at);
+        }
+      buf = s->str + s->len;
       for (int prec = 15; prec <= 17; prec++)
         {
           int len = format_g (buf, v, prec, e);
@@ -1233,21 +1264,13 @@ _sq_append_shortest (GString *s,
            * digits' value as the parser computes it) */
           if (len > 0)
             {
-              /* a fixed-size copy into room made beforehand (SQ_PERF) */
-              if (G_UNLIKELY (s->allocated_len - s->len <= sizeof buf))
-                {
-                  gsize at = s->len;
-                  g_string_set_size (s, at + sizeof buf + 1);
-                  g_string_truncate (s, at);
-                }
-              memcpy (s->str + s->len, buf, sizeof buf);
               s->len += (gsize) len;
-              s->str[s->len] = '\0';
               return;
             }
         }
+      s->str[s->len] = '\0';
     }
-  g_string_append (s, sq_format_double (buf, sizeof buf, v));
+  g_string_append (s, sq_format_double (tmp, sizeof tmp, v));
 }
 
 gboolean
