@@ -299,6 +299,30 @@ prefault_run (gpointer data)
   return NULL;
 }
 
+#ifdef MADV_POPULATE_WRITE
+/* The whole pages inside [start, start + size): FALSE when there are none
+ * (or the page size is not one to round to) */
+static gboolean
+whole_pages (const void *start,
+             gsize       size,
+             guint8    **first,
+             gsize      *length)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  guintptr a, b;
+
+  if (start == NULL || page <= 0 || (page & (page - 1)) != 0)
+    return FALSE;
+  a = ((guintptr) start + (gsize) page - 1) & ~(guintptr) (page - 1);
+  b = ((guintptr) start + size) & ~(guintptr) (page - 1);
+  if (b <= a)
+    return FALSE;
+  *first = (guint8 *) a;
+  *length = b - a;
+  return TRUE;
+}
+#endif
+
 SqPrefault *
 _sq_prefault_start (gsize         input_size,
                     void * const *ranges,
@@ -307,29 +331,19 @@ _sq_prefault_start (gsize         input_size,
 {
 #ifdef MADV_POPULATE_WRITE
   SqPrefault *pf;
-  long page = sysconf (_SC_PAGESIZE);
   gsize total = 0;
 
   for (gsize i = 0; i < n; i++)
     total += sizes[i];
   if (input_size < min_bytes || total < MIN (min_bytes, (gsize) PREFAULT_MIN)
-      || g_get_num_processors () < 2 || max_threads == 1 || page <= 0 || (page & (page - 1)) != 0)
+      || g_get_num_processors () < 2 || max_threads == 1)
     return NULL;
   pf = g_new0 (SqPrefault, 1);
   pf->start = g_new (guint8 *, MAX (n, 1));
   pf->size = g_new (gsize, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
-    {
-      /* the whole pages inside the range */
-      guintptr a = ((guintptr) ranges[i] + (gsize) page - 1) & ~(guintptr) (page - 1);
-      guintptr b = ((guintptr) ranges[i] + sizes[i]) & ~(guintptr) (page - 1);
-
-      if (ranges[i] == NULL || b <= a)
-        continue;
-      pf->start[pf->n] = (guint8 *) a;
-      pf->size[pf->n] = b - a;
+    if (whole_pages (ranges[i], sizes[i], &pf->start[pf->n], &pf->size[pf->n]))
       pf->n++;
-    }
   pf->thread = g_thread_try_new ("sq-prefault", prefault_run, pf, NULL);
   if (pf->thread == NULL)
     {
@@ -347,17 +361,12 @@ _sq_prefault_now (void  *start,
                   gsize  size)
 {
 #ifdef MADV_POPULATE_WRITE
-  long page = sysconf (_SC_PAGESIZE);
-  guintptr a, b;
+  guint8 *first;
+  gsize length;
 
-  if (start == NULL || page <= 0 || (page & (page - 1)) != 0)
-    return;
-  /* the whole pages inside the range */
-  a = ((guintptr) start + (gsize) page - 1) & ~(guintptr) (page - 1);
-  b = ((guintptr) start + size) & ~(guintptr) (page - 1);
   /* failing (not supported here, no memory) is fine: the writer faults them itself */
-  if (b > a)
-    madvise ((void *) a, b - a, MADV_POPULATE_WRITE);
+  if (whole_pages (start, size, &first, &length))
+    madvise (first, length, MADV_POPULATE_WRITE);
 #endif
 }
 
