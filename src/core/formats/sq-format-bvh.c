@@ -279,6 +279,8 @@ typedef struct
 {
   Channels ch;
   gsize    first_value;   /* index of its first channel in a frame */
+  gsize    name_at;       /* where its name stands in the text, and how long */
+  gsize    name_len;
 } JointInfo;
 
 static GVariant *
@@ -458,6 +460,8 @@ read_hierarchy (Lexer        *lx,
             goto out;
           }
         name = tok_dup (name_start, name_end - name_start);
+        info.name_at = name_start - lx->data;
+        info.name_len = name_end - name_start;
         if (!brace_on_line && (!lexer_next (lx) || !tok_is (lx, "{")))
           {
             error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{” after the joint name"));
@@ -1415,25 +1419,33 @@ props_vec3 (const SqProps *props,
   return TRUE;
 }
 
+static char *sanitize_name (const char *name,
+                            gboolean   *changed);
+
 /* The kept hierarchy text, when it still describes exactly these joints in
- * this order. */
-static gboolean
-hierarchy_text_matches (const SqClip *clip,
-                        const char   *text,
-                        gsize         len,
-                        const gint32 *order,
-                        const gint32 *parents,
-                        const Channels *chans)
+ * this order, with the names of renamed joints put in place of the old ones
+ * (the rest of the text, numbers as written included, stays); NULL when
+ * anything else differs. */
+static GString *
+kept_hierarchy (const SqClip   *clip,
+                const char     *text,
+                gsize           len,
+                const gint32   *order,
+                const gint32   *parents,
+                const Channels *chans,
+                GPtrArray      *losses)
 {
   g_autoptr(SqClip) parsed = sq_clip_new ();
   g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
+  GString *out;
+  gsize done = 0;
   Lexer lx;
 
   lexer_init (&lx, text, len);
   if (!read_hierarchy (&lx, parsed, infos, 65536, NULL) || lexer_next (&lx))
-    return FALSE;
+    return NULL;
   if (parsed->n_joints != clip->n_joints)
-    return FALSE;
+    return NULL;
   for (gsize j = 0; j < clip->n_joints; j++)
     {
       const SqJoint *a = &clip->joints[order[j]];
@@ -1442,24 +1454,42 @@ hierarchy_text_matches (const SqClip *clip,
       double ao[3], bo[3];
       gboolean ae, be;
 
-      if (strcmp (a->name, b->name) != 0)
-        return FALSE;
       if (g_variant_get_int32 (sq_props_get (b->extra, "parent")) != parents[j])
-        return FALSE;
+        return NULL;
       channels_from_props (b->extra, &bc);
       if (bc.n != chans[j].n || memcmp (bc.codes, chans[j].codes, sizeof (int) * bc.n) != 0)
-        return FALSE;
+        return NULL;
       if (!props_vec3 (a->extra, "offset", ao))
         ao[0] = ao[1] = ao[2] = 0.0;
       props_vec3 (b->extra, "offset", bo);
       if (memcmp (ao, bo, sizeof ao) != 0)
-        return FALSE;
+        return NULL;
       ae = props_vec3 (a->extra, "end-site", ao);
       be = props_vec3 (b->extra, "end-site", bo);
       if (ae != be || (ae && memcmp (ao, bo, sizeof ao) != 0))
-        return FALSE;
+        return NULL;
     }
-  return TRUE;
+
+  out = g_string_sized_new (len + 64);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *a = &clip->joints[order[j]];
+      const JointInfo *info = &g_array_index (infos, JointInfo, j);
+      gboolean changed;
+      g_autofree char *name = NULL;
+
+      if (strcmp (a->name, parsed->joints[j].name) == 0)
+        continue;
+      name = sanitize_name (a->name, &changed);
+      if (changed)
+        _sq_loss (losses, _("joint “%s”: the name cannot stand on a BVH line as it is; written as “%s”"),
+                  a->name, name);
+      g_string_append_len (out, text + done, info->name_at - done);
+      g_string_append (out, name);
+      done = info->name_at + info->name_len;
+    }
+  g_string_append_len (out, text + done, len - done);
+  return out;
 }
 
 /* A name as the reader takes it back: the rest of a line, trimmed. */
@@ -1562,6 +1592,7 @@ bvh_write_with_layout (const SqClip        *clip,
   double ft = 0;
   gsize len;
   const char *p;
+  g_autoptr(GString) kept_text = NULL;
   gint64 n_frames = 0;
   int decimals = 6;
   gint32 first_root = -1;
@@ -1773,10 +1804,11 @@ bvh_write_with_layout (const SqClip        *clip,
         return NULL;
       }
 
-    /* the hierarchy: the kept text while it still says the same */
+    /* the hierarchy: the kept text while it still says the same, but for
+     * the names of renamed joints */
     p = props_bytes (clip->extra, "hierarchy-text", &len);
-    if (p != NULL && hierarchy_text_matches (clip, p, len, order, parents, chans))
-      g_string_append_len (out, p, len);
+    if (p != NULL && (kept_text = kept_hierarchy (clip, p, len, order, parents, chans, losses)) != NULL)
+      g_string_append_len (out, kept_text->str, kept_text->len);
     else
       {
         g_string_append (out, "HIERARCHY");
