@@ -274,6 +274,7 @@ sq_track_unpack (SqTrack *track)
   track->packed_bytes = NULL;
   if (codec->unpacked != NULL)
     codec->unpacked (track, records, track->packed_param);
+  track->packed_param = 0.0;
   g_bytes_unref (bytes);
   return track->keys;
 }

@@ -396,23 +396,28 @@ delete_joint_action (GtkWidget  *widget,
   apply_edit (self, sq_edit_delete_joint_new (clip->joints[joint].name));
 }
 
+/* Deletes the keys of every channel at the selected key row's time (Undo
+ * brings them back); FALSE when no key row is selected */
+static gboolean
+delete_selected_keys (SequinWindow *self)
+{
+  gssize joint, key;
+  SqChannel channel;
+  double time;
+
+  if (self->document == NULL
+      || !sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
+    return FALSE;
+  apply_edit (self, sq_edit_delete_keys_new (sequin_document_get_clip (self->document)->joints[joint].name, time));
+  return TRUE;
+}
+
 static void
 delete_keys_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *param)
 {
-  SequinWindow *self = SEQUIN_WINDOW (widget);
-  gssize joint, key;
-  SqChannel channel;
-  double time;
-  const SqClip *clip;
-
-  if (self->document == NULL
-      || !sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
-    return;
-  clip = sequin_document_get_clip (self->document);
-  /* the keys of every channel at the row's time; Undo brings them back */
-  apply_edit (self, sq_edit_delete_keys_new (clip->joints[joint].name, time));
+  delete_selected_keys (SEQUIN_WINDOW (widget));
 }
 
 /* The Delete key: the selected key row's keys, or else the selected joint */
@@ -421,14 +426,7 @@ delete_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  SequinWindow *self = SEQUIN_WINDOW (widget);
-  gssize joint, key;
-  SqChannel channel;
-  double time;
-
-  if (sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
-    delete_keys_action (widget, action_name, param);
-  else
+  if (!delete_selected_keys (SEQUIN_WINDOW (widget)))
     delete_joint_action (widget, action_name, param);
 }
 
