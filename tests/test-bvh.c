@@ -1121,6 +1121,44 @@ test_parallel_frames (void)
 /* Renaming joints keeps the rest of the hierarchy's text: only the names
  * change (the OFFSETs keep their own decimals, the line ends their mix); a
  * name that cannot stand on a BVH line is written changed, with a loss. */
+/* A file written with many decimals (here 17) keeps them after an edit:
+ * each new value rounded to them as printf would, large values too (whose
+ * digits do not fit in 64 bits at that scale). */
+static void
+test_many_decimals (void)
+{
+  const char *text =
+    "HIERARCHY\nROOT hip\n{\n\tOFFSET 0.00000000000000000 0.00000000000000000 0.00000000000000000\n"
+    "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    "\tEnd Site\n\t{\n\t\tOFFSET 0.00000000000000000 1.00000000000000000 0.00000000000000000\n\t}\n}\n"
+    "MOTION\nFrames: 2\nFrame Time: 0.03333333333333333\n"
+    "994.00000000000000000 0.12345678901234567 8395.62379302778900000 10.00000000000000000 20.00000000000000000 30.00000000000000000\n"
+    "995.00000000000000000 0.12345678901234567 0.50000000000000000 10.00000000000000000 20.00000000000000000 30.00000000000000000\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(SqEdit) edit = sq_edit_rescale_new (1.5);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *motion = NULL;
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_no_error (error);
+  out = sq_save_bytes (clip, clip->format, &opts, NULL, &error);
+  g_assert_no_error (error);
+  motion = g_strndup (strstr (g_bytes_get_data (out, NULL), "Frame Time"), 400);
+  /* 994 · 1.5, 0.12345678901234567 · 1.5 and 8395.623793027789 · 1.5,
+   * each with the file's 17 decimals */
+  {
+    char value[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *want = g_strconcat ("\n1491.00000000000000000 0.18518518351851848 ",
+                                         g_ascii_formatd (value, sizeof value, "%.17f", 8395.623793027789 * 1.5), " ", NULL);
+
+    g_assert_nonnull (strstr (motion, want));
+  }
+  g_assert_nonnull (strstr (motion, "\n1492.50000000000000000 0.18518518351851848 0.75000000000000000 "));
+}
+
 static void
 test_rename_keeps_text (void)
 {
@@ -1202,5 +1240,6 @@ main (int   argc,
   g_test_add_func ("/bvh/nul-bytes", test_nul_bytes);
   g_test_add_func ("/bvh/parallel-frames", test_parallel_frames);
   g_test_add_func ("/bvh/rename-keeps-text", test_rename_keeps_text);
+  g_test_add_func ("/bvh/many-decimals", test_many_decimals);
   return g_test_run ();
 }

@@ -203,6 +203,61 @@ test_format (void)
   g_rand_free (rand);
 }
 
+/* Every number of decimals a BVH file may set (0 … 17): the fixed text
+ * as printf writes it when it reads back, or when the format's decimals
+ * hold more than nine significant digits (then rounded as printf rounds,
+ * however many digits the integer part has);
+ * nine significant digits otherwise, never fewer decimals than asked. The
+ * digits are written in one go, so every length of integer part and of
+ * decimals, and every count of trailing zeros, is met. */
+static void
+test_format_decimals (void)
+{
+  GRand *rand = g_rand_new_with_seed (17);
+  const double fixed[] = { 994, -1491.5, 0.185185183518518505, 1e-13, 123456789012.25, 99999999.5,
+                           0.000001, 100000000, 5e15, 0.1 };
+
+  for (guint i = 0; i < 200000 + G_N_ELEMENTS (fixed) * 18; i++)
+    {
+      g_autoptr(GString) s = g_string_new ("x");
+      int dec = (int) (i % 18);
+      char ref[400], e9[64];
+      double v, back;
+
+      if (i < G_N_ELEMENTS (fixed) * 18)
+        v = fixed[i / 18];
+      else if (i % 3 == 0)      /* as a file with that many decimals has it */
+        {
+          g_snprintf (ref, sizeof ref, "%.*f", dec, g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, 0, 6)));
+          v = g_ascii_strtod (ref, NULL);
+        }
+      else if (i % 3 == 1)      /* an edited value */
+        v = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -12, 19));
+      else                      /* digits ending in zeros */
+        v = (double) g_rand_int_range (rand, 1, 1000000) * pow (10, g_rand_int_range (rand, -16, 6));
+
+      _sq_append_number (s, v, dec);
+      g_snprintf (ref, sizeof ref, "%.*f", dec, v);
+      g_snprintf (e9, sizeof e9, "%.8e", v);
+      g_assert_true (_sq_parse_double (s->str + 1, s->len - 1, &back));
+      if (g_ascii_strtod (ref, NULL) == v && fabs (v) * pow (10, dec) < 9007199254740992.0)
+        g_assert_cmpstr (s->str + 1, ==, ref);
+      else if (8 - atoi (strchr (e9, 'e') + 1) < dec && (fabs (v) * pow (10, dec) < 1e19 || fabs (v) < 4503599627370496.0))
+        g_assert_cmpstr (s->str + 1, ==, ref);
+      else
+        {
+          const char *point = strchr (s->str, '.');
+
+          if (fabs (back - v) > fabs (v) * 5.1e-9)
+            g_error ("%.17g (%d decimals): “%s” reads back as %.17g", v, dec, s->str + 1, back);
+          /* (below 1e-13, the exponent form of "%.9g") */
+          if (dec > 0 && fabs (v) >= 1e-13 && (point == NULL || (int) strlen (point + 1) < dec))
+            g_error ("%.17g: “%s” has fewer than %d decimals", v, s->str + 1, dec);
+        }
+    }
+  g_rand_free (rand);
+}
+
 /* _sq_append_shortest gives exactly sq_format_double's text (printf's
  * shortest of %.15g … %.17g), and every 17-digit text it could try reads
  * back as strtod reads it */
@@ -246,6 +301,47 @@ test_shortest (void)
           g_snprintf (text, sizeof text, "%.*e", (int) g_rand_int_range (rand, 15, 19), v);
           check_one (text);
         }
+    }
+
+  /* the edges of the exact path: every power of two it takes and of ten
+   * around it (where the next double down is closer, and where a rounding
+   * carries into another digit), with their neighbours, and sixteen- and
+   * seventeen-digit integers that tie at fifteen or sixteen digits */
+  for (int p = -40; p <= 56 + 30; p++)
+      {
+        /* 2^-40 … 2^56, then 10^-12 … 10^17 */
+        double v = p <= 56 ? ldexp (1, p) : pow (10, p - 56 - 13);
+
+        for (int step = 0; step < 4; step++)
+          v = nextafter (v, 0);
+        for (int step = 0; step < 9; step++, v = nextafter (v, INFINITY))
+          for (int neg = 0; neg < 2; neg++)
+            {
+              g_autoptr(GString) s = g_string_new (NULL);
+              char ref[SQ_DOUBLE_BUF];
+
+              _sq_append_shortest (s, neg ? -v : v);
+              sq_format_double (ref, sizeof ref, neg ? -v : v);
+              if (strcmp (s->str, ref) != 0)
+                g_error ("%a: “%s”, sq_format_double “%s”", v, s->str, ref);
+            }
+      }
+  for (guint i = 0; i < 20000; i++)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      char ref[SQ_DOUBLE_BUF];
+      /* below 2^53 (exact), ending in 5 or 50 */
+      guint64 w = (g_rand_int (rand) % 900000000 + 100000000) * G_GUINT64_CONSTANT (10000000) + g_rand_int (rand) % 1000000;
+      double v;
+
+      w = i % 2 ? w / 10 * 10 + 5 : w / 100 * 100 + 50;
+      if (w >= (G_GUINT64_CONSTANT (1) << 53))
+        w /= 2;
+      v = (double) w * (i % 3 == 0 ? 1 : i % 3 == 1 ? 0.5 : 0.25);
+      _sq_append_shortest (s, v);
+      sq_format_double (ref, sizeof ref, v);
+      if (strcmp (s->str, ref) != 0)
+        g_error ("%a: “%s”, sq_format_double “%s”", v, s->str, ref);
     }
   g_rand_free (rand);
 }
@@ -387,6 +483,7 @@ main (int    argc,
   g_test_add_func ("/numbers/random", test_random);
   g_test_add_func ("/numbers/locale-independent", test_locale_independent);
   g_test_add_func ("/numbers/format", test_format);
+  g_test_add_func ("/numbers/format-decimals", test_format_decimals);
   g_test_add_func ("/numbers/shortest", test_shortest);
   g_test_add_func ("/numbers/edge-cases", test_edge_cases);
   g_test_add_func ("/numbers/wide-mantissas", test_wide_mantissas);

@@ -885,11 +885,16 @@ _sq_append_int64 (GString *s,
   append_tail (s, q, end);
 }
 
+static gboolean round_digits_exact (double   a,
+                                    int      k,
+                                    guint64 *out);
+
 /* `decimals` fixed decimals when that text reads back as exactly `v`
  * (Clinger: an integer below 2^53 over an exact power of ten is correctly
  * rounded, so the check is one division); otherwise nine significant
- * digits, which carry any 32-bit float exactly. Same text as
- * "%.*f" / "%.9g" would give, without printf. */
+ * digits, which carry any 32-bit float exactly, or `decimals` decimals
+ * correctly rounded when those are more. Same text as "%.*f" / "%.9g"
+ * would give, without printf. */
 static gboolean
 append_number (GString  *s,
                double    v,
@@ -898,12 +903,25 @@ append_number (GString  *s,
 {
   double a = fabs (v);
 
-  if (decimals >= 0 && decimals <= 22 && a * _sq_pow10_exact[decimals] < 9007199254740992.0)
+  if (decimals >= 0 && decimals <= 22 && a * _sq_pow10_exact[decimals] < 4503599627370496.0)
     {
       double r = floor_pos (a * _sq_pow10_exact[decimals] + 0.5);
       if (r / _sq_pow10_exact[decimals] == a)
         {
           append_scaled (s, signbit (v) != 0, (guint64) r, decimals, decimals);
+          return TRUE;
+        }
+    }
+  else if (decimals >= 0 && decimals <= 22 && a * _sq_pow10_exact[decimals] < 9007199254740992.0)
+    {
+      /* from 2^52, where the product's rounding may pick another text that
+       * reads back too: rounded exactly, as printf does */
+      guint64 r;
+      double back;
+
+      if (round_digits_exact (a, decimals, &r) && scale_pow10 (r, -decimals, &back) && back == a)
+        {
+          append_scaled (s, signbit (v) != 0, r, decimals, decimals);
           return TRUE;
         }
     }
@@ -922,6 +940,58 @@ append_number (GString  *s,
             break;
           d--;          /* rounding carried into a tenth digit */
         }
+      if (d < decimals && decimals < 20 && a < 4503599627370496.0)
+        {
+          /* the format's decimals hold more than nine digits: the value
+           * rounded to them, as "%.*f" would write it. The integer part and
+           * the fraction apart (both exact), so that any number of digits
+           * before the point fits */
+          double ip = floor_pos (a), f = a - ip;
+          guint64 frac = 0;
+
+          if (f == 0 || round_digits_exact (f, decimals, &frac))
+            {
+              gsize at = s->len;
+              double back;
+
+              if (frac >= _sq_pow10_u64[decimals])
+                {
+                  ip += 1;      /* rounded up to the next integer */
+                  frac -= _sq_pow10_u64[decimals];
+                }
+              if (signbit (v))
+                g_string_append_c (s, '-');
+              _sq_append_int64 (s, (gint64) ip);
+              if (decimals > 0)
+                {
+                  char buf[64];
+                  char *end = buf + sizeof buf;
+
+                  g_string_append_c (s, '.');
+                  g_string_append_len (s, put_digits (end, frac, decimals), decimals);
+                }
+              if (exact_only && (!_sq_parse_double (s->str + at, s->len - at, &back) || back != v))
+                {
+                  g_string_truncate (s, at);
+                  return FALSE;
+                }
+              return TRUE;
+            }
+        }
+      else if (d < decimals)
+        {
+          /* (no fraction from 2^52 on) */
+          guint64 digits;
+          double back;
+
+          if (round_digits_exact (a, decimals, &digits))
+            {
+              if (exact_only && (!scale_pow10 (digits, -decimals, &back) || back != a))
+                return FALSE;
+              append_scaled (s, signbit (v) != 0, digits, decimals, decimals);
+              return TRUE;
+            }
+        }
       /* the text's value is r · 10^-d: one exact operation of two exact
        * values, as the parser would compute it */
       if (exact_only && d >= -22 && d <= 22
@@ -929,9 +999,22 @@ append_number (GString  *s,
         return FALSE;
       if (d >= 0 && d <= 22)
         {
+          int pad = 0;
+
+          /* zeros up to the format's decimals: in the digits while they
+           * fit in 64 bits, written out beyond that */
           for (; d < decimals; d++)
-            r *= 10;
-          append_scaled (s, signbit (v) != 0, (guint64) r, d, MAX (decimals, 0));
+            {
+              if (r >= 1e17)
+                {
+                  pad = decimals - d;
+                  break;
+                }
+              r *= 10;
+            }
+          append_scaled (s, signbit (v) != 0, (guint64) r, d, MAX (decimals - pad, 0));
+          for (int z = 0; z < pad; z++)
+            g_string_append_c (s, '0');
           return TRUE;
         }
       if (d < 0 && d >= -22)
