@@ -77,7 +77,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
           g_autoptr(GString) x = g_string_new (NULL);
           gboolean exact;
 
-          _sq_append_number (f, v, data[0] % 8);
+          _sq_append_number (f, v, data[0] % 18);
           if (!_sq_parse_double (f->str, f->len, &back))
             {
               fprintf (stderr, "%a: “%s” does not read back\n", v, f->str);
@@ -86,7 +86,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
           /* the exact variant appends the same text exactly when it reads
            * back bit for bit */
           exact = memcmp (&back, &v, sizeof v) == 0;
-          if (_sq_append_number_exact (x, v, data[0] % 8) != exact || strcmp (x->str, exact ? f->str : "") != 0)
+          if (_sq_append_number_exact (x, v, data[0] % 18) != exact || strcmp (x->str, exact ? f->str : "") != 0)
             {
               fprintf (stderr, "%a: exact variant disagrees on “%s”\n", v, f->str);
               abort ();
