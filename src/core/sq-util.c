@@ -889,6 +889,26 @@ static gboolean round_digits_exact (double   a,
                                     int      k,
                                     guint64 *out);
 
+/* v with `decimals` decimals, rounded exactly as printf rounds (a · 10^d
+ * within 64 bits): 1 appended; 0 not, `only_if_exact` and the text would
+ * not read back as v; -1 not, out of that range. */
+static int
+append_rounded (GString  *s,
+                double    v,
+                int       decimals,
+                gboolean  only_if_exact)
+{
+  guint64 digits;
+  double back;
+
+  if (!round_digits_exact (fabs (v), decimals, &digits))
+    return -1;
+  if (only_if_exact && (!scale_pow10 (digits, -decimals, &back) || back != fabs (v)))
+    return 0;
+  append_scaled (s, signbit (v) != 0, digits, decimals, decimals);
+  return 1;
+}
+
 /* `decimals` fixed decimals when that text reads back as exactly `v`
  * (Clinger: an integer below 2^53 over an exact power of ten is correctly
  * rounded, so the check is one division); otherwise nine significant
@@ -916,14 +936,8 @@ append_number (GString  *s,
     {
       /* from 2^52, where the product's rounding may pick another text that
        * reads back too: rounded exactly, as printf does */
-      guint64 r;
-      double back;
-
-      if (round_digits_exact (a, decimals, &r) && scale_pow10 (r, -decimals, &back) && back == a)
-        {
-          append_scaled (s, signbit (v) != 0, r, decimals, decimals);
-          return TRUE;
-        }
+      if (append_rounded (s, v, decimals, TRUE) > 0)
+        return TRUE;
     }
   if (isfinite (v) && a >= 1e-13 && a < 1e30)
     {
@@ -981,16 +995,10 @@ append_number (GString  *s,
       else if (d < decimals)
         {
           /* (no fraction from 2^52 on) */
-          guint64 digits;
-          double back;
+          int appended = append_rounded (s, v, decimals, exact_only);
 
-          if (round_digits_exact (a, decimals, &digits))
-            {
-              if (exact_only && (!scale_pow10 (digits, -decimals, &back) || back != a))
-                return FALSE;
-              append_scaled (s, signbit (v) != 0, digits, decimals, decimals);
-              return TRUE;
-            }
+          if (appended >= 0)
+            return appended > 0;
         }
       /* the text's value is r · 10^-d: one exact operation of two exact
        * values, as the parser would compute it */
