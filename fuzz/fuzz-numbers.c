@@ -1,7 +1,8 @@
 /* fuzz-numbers.c: the text formats' number reader and writers against the C
  * library on arbitrary text: _sq_scan_double_in gives strtod's double bit
  * for bit, never takes bytes past the token however far it may look, and
- * _sq_append_shortest / _sq_append_number write text that reads back
+ * _sq_append_shortest / _sq_append_number / _sq_append_fixed_or_shortest
+ * write text that reads back
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -91,6 +92,20 @@ LLVMFuzzerTestOneInput (const guint8 *data,
               fprintf (stderr, "%a: exact variant disagrees on “%s”\n", v, f->str);
               abort ();
             }
+          /* the .x writer's choice: that text when exact, else the shortest */
+          {
+            g_autoptr(GString) y = g_string_new (NULL);
+
+            _sq_append_fixed_or_shortest (y, v, data[0] % 15);
+            g_string_truncate (x, 0);
+            if (!_sq_append_number_exact (x, v, data[0] % 15))
+              g_string_append (x, s->str);
+            if (strcmp (y->str, x->str) != 0)
+              {
+                fprintf (stderr, "%a: fixed-or-shortest “%s”, expected “%s”\n", v, y->str, x->str);
+                abort ();
+              }
+          }
         }
     }
   return 0;

@@ -343,6 +343,79 @@ test_shortest (void)
       if (strcmp (s->str, ref) != 0)
         g_error ("%a: “%s”, sq_format_double “%s”", v, s->str, ref);
     }
+  /* fractions with a short binary expansion: their decimal expansion ends
+   * after as many digits as they have binary ones, so that rounding to 15
+   * or 16 digits often meets an exact tie (or a last digit just past one) */
+  for (guint i = 0; i < 200000; i++)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      char ref[SQ_DOUBLE_BUF];
+      guint64 w = (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand)) >> g_rand_int_range (rand, 11, 40);
+      double v = ldexp ((double) w, -g_rand_int_range (rand, 8, 60));
+
+      _sq_append_shortest (s, v);
+      sq_format_double (ref, sizeof ref, v);
+      if (strcmp (s->str, ref) != 0)
+        g_error ("%a: “%s”, sq_format_double “%s”", v, s->str, ref);
+    }
+  g_rand_free (rand);
+}
+
+/* _sq_append_fixed_or_shortest gives _sq_append_number_exact's text when
+ * there is one, else _sq_append_shortest's, for every number of decimals
+ * it is asked for */
+static void
+test_fixed_or_shortest (void)
+{
+  GRand *rand = g_rand_new_with_seed (23);
+  const double fixed[] = { 0, -0.0, 1, 0.5, 1e-6, 9.9999999999999995e-7, 1.5e-6, 1e-9, 999999999.5, 1e9, 123456.789,
+                           0.30000000000000004, 8.5e-9, -3.56161491e-06, 1e15, 5e-324, NAN, INFINITY };
+  guint n = g_test_slow () ? 3000000 : 400000;
+
+  for (guint i = 0; i < n + G_N_ELEMENTS (fixed) * 16; i++)
+    {
+      g_autoptr(GString) s = g_string_new ("x");
+      g_autoptr(GString) ref = g_string_new ("x");
+      int dec = (int) (i % 16);
+      char text[64];
+      double v;
+
+      if (i < G_N_ELEMENTS (fixed) * 16)
+        v = fixed[i / 16];
+      else if (i % 5 == 0)      /* floats, as .x files made from binary ones hold */
+        v = (float) (g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -12, 17)));
+      else if (i % 5 == 1)      /* any double of these magnitudes */
+        {
+          guint64 bits = ((guint64) g_rand_int_range (rand, 0x3c0, 0x434) << 52)
+                         | ((((guint64) g_rand_int (rand) << 32) | g_rand_int (rand)) & G_GUINT64_CONSTANT (0xfffffffffffff));
+          memcpy (&v, &bits, sizeof v);
+        }
+      else if (i % 5 == 2)      /* as a text file with some decimals holds it */
+        {
+          g_snprintf (text, sizeof text, "%.*f", g_rand_int_range (rand, 0, 10),
+                      g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, -3, 12)));
+          v = g_ascii_strtod (text, NULL);
+        }
+      else if (i % 5 == 3)      /* nine significant digits, or a few more */
+        {
+          g_snprintf (text, sizeof text, "%.*e", g_rand_int_range (rand, 0, 12),
+                      g_rand_double_range (rand, -10, 10) * pow (10, g_rand_int_range (rand, -10, 12)));
+          v = g_ascii_strtod (text, NULL);
+        }
+      else                      /* powers of two and their neighbours */
+        {
+          v = ldexp (1, g_rand_int_range (rand, -40, 54));
+          for (int k = g_rand_int_range (rand, 0, 4); k > 0; k--)
+            v = nextafter (v, g_rand_boolean (rand) ? 0 : INFINITY);
+        }
+      if (g_rand_boolean (rand))
+        v = -v;
+      _sq_append_fixed_or_shortest (s, v, dec);
+      if (!_sq_append_number_exact (ref, v, dec))
+        _sq_append_shortest (ref, v);
+      if (strcmp (s->str, ref->str) != 0)
+        g_error ("%a (%d decimals): “%s”, expected “%s”", v, dec, s->str + 1, ref->str + 1);
+    }
   g_rand_free (rand);
 }
 
@@ -485,6 +558,7 @@ main (int    argc,
   g_test_add_func ("/numbers/format", test_format);
   g_test_add_func ("/numbers/format-decimals", test_format_decimals);
   g_test_add_func ("/numbers/shortest", test_shortest);
+  g_test_add_func ("/numbers/fixed-or-shortest", test_fixed_or_shortest);
   g_test_add_func ("/numbers/edge-cases", test_edge_cases);
   g_test_add_func ("/numbers/wide-mantissas", test_wide_mantissas);
   g_test_add_func ("/numbers/mul-portable", test_mul_portable);

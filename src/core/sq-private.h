@@ -464,6 +464,11 @@ gboolean _sq_append_number_exact   (GString      *s,
  * back exactly), mostly without printf. */
 void     _sq_append_shortest       (GString      *s,
                                     double        value);
+/* _sq_append_number's text when it reads back as exactly `value` (as
+ * _sq_append_number_exact), else _sq_append_shortest's text. */
+void     _sq_append_fixed_or_shortest (GString   *s,
+                                       double     value,
+                                       int        decimals);
 /* "%" G_GINT64_FORMAT without printf */
 void     _sq_append_int64          (GString      *s,
                                     gint64        value);

@@ -692,9 +692,8 @@ static const char digit_pairs[] =
  * digit in the lowest byte (SQ_PERF). n / 100 is (n · 10486) >> 20 below
  * 10^4 and n / 10 is (n · 103) >> 10 below 100; no lane carries into the
  * next. */
-static inline void
-put_8_digits (char    *o,
-              guint32  n)
+static inline guint64
+digits_word (guint32 n)
 {
   guint64 x = (n / 10000) | ((guint64) (n % 10000) << 32);
   guint64 q = ((x * 10486) >> 20) & G_GUINT64_CONSTANT (0x0000007f0000007f);
@@ -702,7 +701,48 @@ put_8_digits (char    *o,
   x = q | ((x - q * 100) << 16);
   q = ((x * 103) >> 10) & G_GUINT64_CONSTANT (0x000f000f000f000f);
   x = q | ((x - q * 10) << 8);
-  x |= G_GUINT64_CONSTANT (0x3030303030303030);
+  return x | G_GUINT64_CONSTANT (0x3030303030303030);
+}
+
+static inline void
+put_8_digits (char    *o,
+              guint32  n)
+{
+  guint64 x = digits_word (n);
+
+  memcpy (o, &x, sizeof x);
+}
+
+/* Exactly `w` digits of v (v < 10^w, 1 <= w <= 17; zeros in front) at o,
+ * in at most three stores of words built in registers, first to last
+ * (SQ_PERF: no digit is written twice or moved); up to eight bytes after
+ * them may be overwritten. */
+static inline void
+put_width (char    *o,
+           guint64  v,
+           int      w)
+{
+  guint64 x;
+
+  if (w > 16)
+    {
+      guint64 top = v / G_GUINT64_CONSTANT (10000000000000000);
+
+      *o++ = (char) ('0' + top);
+      v -= top * G_GUINT64_CONSTANT (10000000000000000);
+      w = 16;
+    }
+  if (w > 8)
+    {
+      guint64 hi = v / 100000000;
+
+      x = digits_word ((guint32) hi) >> (8 * (16 - w));
+      memcpy (o, &x, sizeof x);
+      x = digits_word ((guint32) (v - hi * 100000000));
+      memcpy (o + w - 8, &x, sizeof x);
+      return;
+    }
+  x = digits_word ((guint32) v) >> (8 * (8 - w));
   memcpy (o, &x, sizeof x);
 }
 
@@ -755,6 +795,20 @@ put_digits (char    *end,
         *--q = '0';
     }
   return q;
+}
+
+/* Room for `n` more bytes (and the NUL) at the end of s; where they start */
+static inline char *
+string_room (GString *s,
+             gsize    n)
+{
+  if (G_UNLIKELY (s->allocated_len - s->len <= n))
+    {
+      gsize len = s->len;
+      g_string_set_size (s, len + n + 1);
+      g_string_truncate (s, len);
+    }
+  return s->str + s->len;
 }
 
 /* Appends the text right-aligned at `end` (up to 48 bytes, with 48 bytes
@@ -1191,6 +1245,12 @@ round_digits (double   a,
  * read back as v, or -1 when the digits are not certain (an inexact
  * rounding tie, or a power of ten beyond what the extended format holds
  * exactly). */
+static int emit_g (char    *buf,
+                   gboolean neg,
+                   guint64  d,
+                   int      prec,
+                   int      e);
+
 static int
 format_g (char   *buf,
           double  v,
@@ -1200,9 +1260,6 @@ format_g (char   *buf,
   double a = fabs (v);
   guint64 lo = 1, hi;
   guint64 d = 0;
-  char digits[24];
-  char *o = buf;
-  int nd;
 
   for (int i = 1; i < prec; i++)
     lo *= 10;
@@ -1253,6 +1310,24 @@ format_g (char   *buf,
           return 0;
         }
     }
+  return emit_g (buf, signbit (v) != 0, d, prec, e);
+}
+
+/* The text "%.*g" gives for `prec` significant digits whose digits,
+ * rounded, are `d` (prec of them) and whose first digit stands for 10^e:
+ * trailing zeros dropped, the fixed form for -4 <= e < prec, else the
+ * exponent form. Returns its length. */
+static int
+emit_g (char    *buf,
+        gboolean neg,
+        guint64  d,
+        int      prec,
+        int      e)
+{
+  char digits[24];
+  char *o = buf;
+  int nd;
+
   /* the significant digits, trailing zeros dropped */
   nd = prec;
   while (nd > 1 && d % 10 == 0)
@@ -1260,39 +1335,34 @@ format_g (char   *buf,
       d /= 10;
       nd--;
     }
-  if (signbit (v))
+  if (neg)
     *o++ = '-';
-  /* the usual forms are written in place: copying digits from a buffer
-   * just written two bytes at a time stalls on every load (SQ_PERF) */
+  /* the usual forms are stored in place, piece by piece (put_width) */
   if (e < 0 && e >= -4)
     {
-      *o++ = '0';
-      *o++ = '.';
-      for (int z = 0; z < -e - 1; z++)
-        *o++ = '0';
-      put_digits (o + nd, d, nd);
+      memcpy (o, "0.000000", 8);
+      o += 2 + (-e - 1);
+      put_width (o, d, nd);
       o += nd;
       *o = '\0';
       return (int) (o - buf);
     }
   if (e >= 0 && e < prec)
     {
-      /* the digits one byte to the right, then the integer part moved
-       * back over the gap the point takes */
-      put_digits (o + 1 + nd, d, nd);
       if (nd <= e + 1)
         {
-          for (int i = 0; i < nd; i++)
-            o[i] = o[i + 1];
-          for (int i = nd; i <= e; i++)
-            o[i] = '0';
+          /* a whole number: the digits, then zeros up to the point */
+          put_width (o, d, nd);
+          memcpy (o + nd, "0000000000000000", 16);
           o += e + 1;
         }
       else
         {
-          for (int i = 0; i <= e; i++)
-            o[i] = o[i + 1];
+          guint64 p = _sq_pow10_u64[nd - 1 - e], ip = d / p;
+
+          put_width (o, ip, e + 1);
           o[e + 1] = '.';
+          put_width (o + e + 2, d - ip * p, nd - 1 - e);
           o += nd + 1;
         }
       *o = '\0';
@@ -1321,8 +1391,128 @@ format_g (char   *buf,
   return (int) (o - buf);
 }
 
+/* Does the decimal c (an integer in the units of x · 10^k = q + frac / 2^s)
+ * read back as x? It does when it lies inside x's rounding interval: less
+ * than half an ulp away (a quarter below a power of two, where the next
+ * double down is nearer), or exactly half when x's significand is even,
+ * as the parser rounds ties. Half an ulp is 5^k / 2^(s+1) in these units,
+ * between 0.55 and 11: c more than 12 away never reads back. Closer, in
+ * units of 2^-(s+2) (exact in 64 bits for s <= 56): the distance is
+ * (c - q) · 2^(s+2) - 4 frac, half an ulp is 2 · 5^k. */
+static inline gboolean
+reads_back (guint64  c,
+            guint64  q,
+            guint64  frac,
+            int      s,
+            guint64  five_k,
+            gboolean narrow_below,
+            gboolean even)
+{
+  gint64 delta = (gint64) (c - q), dist;
+  guint64 half = five_k << 1;
+
+  if (delta > 12 || delta < -12)
+    return FALSE;
+  dist = (gint64) ((guint64) delta << (s + 2)) - (gint64) (frac << 2);
+  if (dist < 0)
+    {
+      dist = -dist;
+      if (narrow_below)
+        half = five_k;
+    }
+  return (guint64) dist < half || ((guint64) dist == half && even);
+}
+
+/* The digits of "the shortest of %.15g, %.16g and %.17g that reads back",
+ * in one pass: x · 10^k is computed exactly once, as the integer q with
+ * 17 digits and a binary fraction; the three roundings all come from q
+ * and the fraction (exactly, ties to even as printf rounds), and whether
+ * each reads back is decided on the same integers (reads_back) instead of
+ * by reading it back (SQ_PERF: three passes of round-and-parse were most
+ * of the time of writing a .x file). For about 1e-9 <= a < 1e16; FALSE
+ * outside that, where format_g's passes serve. *d gets `*prec` digits,
+ * the first one for 10^*e. */
+static gboolean
+shortest_one_pass (double   a,
+                   guint64 *d,
+                   int     *prec,
+                   int     *e)
+{
+  guint64 bits, m, hi, lo, q, frac, t, c;
+  int e2, x10, k, s;
+  gboolean narrow_below, even;
+
+  memcpy (&bits, &a, sizeof bits);
+  e2 = (int) ((bits >> 52) & 0x7ff);
+  if (e2 <= 1 || e2 == 0x7ff)
+    return FALSE;
+  m = (bits & ((G_GUINT64_CONSTANT (1) << 52) - 1)) | (G_GUINT64_CONSTANT (1) << 52);
+  narrow_below = m == G_GUINT64_CONSTANT (1) << 52;
+  even = (m & 1) == 0;
+  e2 -= 1075;
+  x10 = decimal_exponent_floor (a);
+  for (;;)
+    {
+      k = 16 - x10;
+      if (k < 0 || k > 27)
+        return FALSE;
+      s = -(e2 + k);
+      if (s < 1 || s > 56)
+        return FALSE;
+      hi = _sq_mul_64 (m, pow5_u64[k], &lo);
+      if ((hi >> s) != 0)
+        return FALSE;
+      q = (hi << (64 - s)) | (lo >> s);
+      if (q < G_GUINT64_CONSTANT (100000000000000000))
+        break;
+      x10++;            /* the exponent's guess was one low */
+    }
+  if (q < G_GUINT64_CONSTANT (10000000000000000))
+    return FALSE;
+  frac = lo & ((G_GUINT64_CONSTANT (1) << s) - 1);
+
+  /* fifteen digits: the last two of q and the fraction decide the rounding */
+  t = q / 100;
+  {
+    guint64 r = q - t * 100;
+    c = t + (r > 50 || (r == 50 && (frac != 0 || (t & 1))));
+  }
+  if (reads_back (c * 100, q, frac, s, pow5_u64[k], narrow_below, even))
+    {
+      *prec = 15;
+      goto done;
+    }
+  t = q / 10;
+  {
+    guint64 r = q - t * 10;
+    c = t + (r > 5 || (r == 5 && (frac != 0 || (t & 1))));
+  }
+  if (reads_back (c * 10, q, frac, s, pow5_u64[k], narrow_below, even))
+    {
+      *prec = 16;
+      goto done;
+    }
+  /* seventeen digits, correctly rounded, always read back */
+  {
+    guint64 half = G_GUINT64_CONSTANT (1) << (s - 1);
+    c = q + (frac > half || (frac == half && (q & 1)));
+  }
+  *prec = 17;
+done:
+  /* rounding up to the next power of ten moves the exponent */
+  if (c == _sq_pow10_u64[*prec])
+    {
+      c /= 10;
+      x10++;
+    }
+  *d = c;
+  *e = x10;
+  return TRUE;
+}
+
 /* The same text as sq_format_double (the shortest of "%.15g" … "%.17g"
- * that reads back exactly), computed without printf when it can be. */
+ * that reads back exactly), computed without printf when it can be: in
+ * one pass for the usual magnitudes, else by format_g's passes. */
 void
 _sq_append_shortest (GString *s,
                      double   v)
@@ -1332,19 +1522,17 @@ _sq_append_shortest (GString *s,
   if (isfinite (v) && v != 0.0)
     {
       double a = fabs (v);
-      int e = decimal_exponent_floor (a);
-      char *buf;
+      int e = decimal_exponent_floor (a), nd;
+      guint64 d;
+      /* the text goes straight into room made beforehand (SQ_PERF) */
+      char *buf = string_room (s, sizeof tmp);
 
-      /* the text goes straight into room made beforehand: copying it from
-       * a buffer just written a byte at a time stalls on every load
-       * (SQ_PERF) */
-      if (G_UNLIKELY (s->allocated_len - s->len <= sizeof tmp))
+      if (shortest_one_pass (a, &d, &nd, &e))
         {
-          gsize at = s->len;
-          g_string_set_size (s, at + sizeof tmp + 1);
-          g_string_truncate (s, at);
+          s->len += (gsize) emit_g (buf, signbit (v) != 0, d, nd, e);
+          return;
         }
-      buf = s->str + s->len;
+      e = decimal_exponent_floor (a);
       for (int prec = 15; prec <= 17; prec++)
         {
           int len = format_g (buf, v, prec, e);
@@ -1362,6 +1550,46 @@ _sq_append_shortest (GString *s,
       s->str[s->len] = '\0';
     }
   g_string_append (s, sq_format_double (tmp, sizeof tmp, v));
+}
+
+/* _sq_append_number's text when it reads back as exactly v, else the
+ * shortest text (_sq_append_shortest). Where the one pass applies and v is
+ * below 10^(15 - decimals), the shortest digits decide: a text with at
+ * most `decimals` decimals, or with nine significant digits, reads back
+ * only when it is the shortest one, padded (two such texts would lie
+ * closer together than the rounding interval is wide), so one pass serves
+ * where a rounding, a reading back and then the shortest were three
+ * (SQ_PERF). */
+void
+_sq_append_fixed_or_shortest (GString *s,
+                              double   v,
+                              int      decimals)
+{
+  guint64 d, t;
+  int prec, x10;
+
+  if (isfinite (v) && v != 0.0 && decimals >= 0 && decimals <= 14
+      && shortest_one_pass (fabs (v), &d, &prec, &x10) && x10 <= 14 - decimals)
+    {
+      int nd = prec, needed;
+
+      for (t = d; nd > 1 && t % 10 == 0; nd--)
+        t /= 10;
+      needed = nd - 1 - x10;        /* decimals the shortest text has */
+      if (needed <= decimals)
+        append_scaled (s, signbit (v) != 0, t * _sq_pow10_u64[decimals - needed], decimals, decimals);
+      else if (nd <= 9 && x10 >= -13)
+        {
+          /* append_number's nine significant digits read back (they are
+           * these digits, padded): its text */
+          append_scaled (s, signbit (v) != 0, t * _sq_pow10_u64[9 - nd], 8 - x10, decimals);
+        }
+      else
+        s->len += (gsize) emit_g (string_room (s, 48), signbit (v) != 0, d, prec, x10);
+      return;
+    }
+  if (!append_number (s, v, decimals, TRUE))
+    _sq_append_shortest (s, v);
 }
 
 gboolean

@@ -1869,9 +1869,7 @@ static void
 append_value (GString *s,
               double   v)
 {
-  /* the check that the text reads back is made on the digits (SQ_PERF) */
-  if (!_sq_append_number_exact (s, v, 6))
-    _sq_append_shortest (s, v);   /* sq_format_double's text, without printf */
+  _sq_append_fixed_or_shortest (s, v, 6);
 }
 
 static void
