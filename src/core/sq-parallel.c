@@ -230,7 +230,17 @@ _sq_parallel_parts (gsize        n_items,
       for (gsize i = 0; i < n_items; i++)
         p.losses[i] = g_ptr_array_new ();
     }
-  _sq_parallel_items (n_items, cost, run_part, &p);
+  /* items taken in turn: a part's bytes are only estimated */
+  if (n_items <= G_MAXINT)
+    {
+      gsize total_cost = 0;
+
+      for (gsize i = 0; i < n_items; i++)
+        total_cost += cost[i];
+      _sq_parallel_claim ((guint) n_items, total_cost, run_part, &p);
+    }
+  else
+    _sq_parallel_items (n_items, cost, run_part, &p);
 
   /* room once for all parts, then each part copied to its place, large
    * outputs on several threads */

@@ -51,8 +51,10 @@ typedef void (*SqPartFunc) (gsize      item,
 
 /* For writers: calls func (i, part, part_losses, data) for every item, each
  * into a string and a loss list of its own (NULL when `losses` is NULL), on
- * several threads as _sq_parallel_items decides (`cost`: the bytes an item
- * prints, about, times SQ_PARALLEL_PRINT_WEIGHT), then appends the strings
+ * as many threads as _sq_parallel_items would use (`cost`: the bytes an
+ * item prints, about, times SQ_PARALLEL_PRINT_WEIGHT), each taking the
+ * next item no thread has taken (_sq_parallel_claim: the estimates are
+ * rough, and runs cut from them ended far apart), then appends the strings
  * to `out` and the losses to `losses` in item order: the result is the
  * same as one pass in order. */
 void _sq_parallel_parts (gsize        n_items,
