@@ -163,9 +163,13 @@ typedef struct
 {
   SqPartFunc  func;
   gpointer    data;
+  GString    *out;
   GString   **parts;
   GPtrArray **losses;
   const gsize *cost;          /* printed bytes × SQ_PARALLEL_PRINT_WEIGHT */
+  gint        n_items;
+  gint        taken;          /* atomic: items taken from either end */
+  gint        from_back;      /* atomic: items taken from the back */
 } Parts;
 
 /* Room for `room` more bytes (and the NUL) in `s`, in huge pages when that
@@ -184,15 +188,40 @@ string_reserve (GString *s,
   s->allocated_len = want;
 }
 
-static void
-run_part (gsize    item,
-          gpointer data)
+/* The calling thread takes items from the front and prints them straight
+ * into the output, in order; the others take them from the back, each
+ * into a string of its own, appended after the front ones at the end
+ * (SQ_PERF: every part printed apart and then copied made the output's
+ * bytes twice, in fresh pages twice). */
+static gpointer
+run_parts (gpointer data,
+           gboolean from_front)
 {
   Parts *p = data;
+  gsize front = 0;            /* only the calling thread takes from the front */
 
-  p->parts[item] = g_string_new (NULL);
-  string_reserve (p->parts[item], p->cost[item] / SQ_PARALLEL_PRINT_WEIGHT + 64);
-  p->func (item, p->parts[item], p->losses != NULL ? p->losses[item] : NULL, p->data);
+  /* a turn is taken first, then an item from its end: the two ends never
+   * pass each other, and every item is taken once */
+  while (g_atomic_int_add (&p->taken, 1) < p->n_items)
+    {
+      gsize item = from_front ? front++ : (gsize) (p->n_items - 1 - g_atomic_int_add (&p->from_back, 1));
+
+      if (from_front)
+        p->func (item, p->out, p->losses != NULL ? p->losses[item] : NULL, p->data);
+      else
+        {
+          p->parts[item] = g_string_new (NULL);
+          string_reserve (p->parts[item], p->cost[item] / SQ_PARALLEL_PRINT_WEIGHT + 64);
+          p->func (item, p->parts[item], p->losses != NULL ? p->losses[item] : NULL, p->data);
+        }
+    }
+  return NULL;
+}
+
+static gpointer
+run_parts_from_back (gpointer data)
+{
+  return run_parts (data, FALSE);
 }
 
 typedef struct
@@ -208,7 +237,8 @@ copy_part (gsize    item,
 {
   Merge *m = data;
 
-  memcpy (m->out + m->at[item], m->parts[item]->str, m->parts[item]->len);
+  if (m->parts[item] != NULL)
+    memcpy (m->out + m->at[item], m->parts[item]->str, m->parts[item]->len);
 }
 
 void
@@ -219,10 +249,12 @@ _sq_parallel_parts (gsize        n_items,
                     GString     *out,
                     GPtrArray   *losses)
 {
-  Parts p = { func, data, g_new0 (GString *, MAX (n_items, 1)), NULL, cost };
+  Parts p = { func, data, out, g_new0 (GString *, MAX (n_items, 1)), NULL, cost, (gint) MIN (n_items, (gsize) G_MAXINT / 2), 0, 0 };
+  GThread *threads[SQ_PARALLEL_MAX_THREADS] = { NULL };
   g_autofree gsize *at = g_new (gsize, MAX (n_items, 1));
   g_autofree gsize *sizes = g_new (gsize, MAX (n_items, 1));
-  gsize total = 0;
+  gsize total = 0, estimate = 0;
+  guint n_threads;
 
   if (losses != NULL)
     {
@@ -230,36 +262,50 @@ _sq_parallel_parts (gsize        n_items,
       for (gsize i = 0; i < n_items; i++)
         p.losses[i] = g_ptr_array_new ();
     }
-  /* items taken in turn: a part's bytes are only estimated */
-  if (n_items <= G_MAXINT)
+  for (gsize i = 0; i < n_items; i++)
+    estimate += cost[i];
+  n_threads = (guint) MIN ((gsize) _sq_parallel_threads (estimate), MAX (n_items, 1));
+  /* room for about all of it: what the back threads take is left unused,
+   * and pages never written are never made present */
+  string_reserve (out, estimate / SQ_PARALLEL_PRINT_WEIGHT + 64);
+  if (n_items > G_MAXINT / 2)
     {
-      gsize total_cost = 0;
-
+      /* more items than the turns count: all here, in order */
       for (gsize i = 0; i < n_items; i++)
-        total_cost += cost[i];
-      _sq_parallel_claim ((guint) n_items, total_cost, run_part, &p);
+        func (i, out, p.losses != NULL ? p.losses[i] : NULL, data);
     }
   else
-    _sq_parallel_items (n_items, cost, run_part, &p);
+    {
+      for (guint t = 1; t < n_threads; t++)
+        threads[t] = g_thread_try_new ("sq-write", run_parts_from_back, &p, NULL);
+      run_parts (&p, TRUE);
+      for (guint t = 1; t < n_threads; t++)
+        if (threads[t] != NULL)
+          g_thread_join (threads[t]);
+    }
 
-  /* room once for all parts, then each part copied to its place, large
-   * outputs on several threads */
+  /* the back threads' parts, each copied to its place after the front
+   * ones, large outputs on several threads */
   for (gsize i = 0; i < n_items; i++)
     {
       at[i] = out->len + total;
-      sizes[i] = p.parts[i]->len;
-      total += p.parts[i]->len;
+      sizes[i] = p.parts[i] != NULL ? p.parts[i]->len : 0;
+      total += sizes[i];
     }
-  string_reserve (out, total);
-  {
-    Merge m = { p.parts, out->str, at };
-    _sq_parallel_items (n_items, sizes, copy_part, &m);
-  }
-  out->len += total;
-  out->str[out->len] = '\0';
+  if (total > 0)
+    {
+      string_reserve (out, total);
+      {
+        Merge m = { p.parts, out->str, at };
+        _sq_parallel_items (n_items, sizes, copy_part, &m);
+      }
+      out->len += total;
+      out->str[out->len] = '\0';
+    }
   for (gsize i = 0; i < n_items; i++)
     {
-      g_string_free (p.parts[i], TRUE);
+      if (p.parts[i] != NULL)
+        g_string_free (p.parts[i], TRUE);
       if (p.losses != NULL)
         {
           /* the strings move over */

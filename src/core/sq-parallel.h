@@ -50,13 +50,14 @@ typedef void (*SqPartFunc) (gsize      item,
                             gpointer   data);
 
 /* For writers: calls func (i, part, part_losses, data) for every item, each
- * into a string and a loss list of its own (NULL when `losses` is NULL), on
- * as many threads as _sq_parallel_items would use (`cost`: the bytes an
- * item prints, about, times SQ_PARALLEL_PRINT_WEIGHT), each taking the
- * next item no thread has taken (_sq_parallel_claim: the estimates are
- * rough, and runs cut from them ended far apart), then appends the strings
- * to `out` and the losses to `losses` in item order: the result is the
- * same as one pass in order. */
+ * with a loss list of its own (NULL when `losses` is NULL), on as many
+ * threads as _sq_parallel_items would use (`cost`: the bytes an item
+ * prints, about, times SQ_PARALLEL_PRINT_WEIGHT). The calling thread takes
+ * items in order from the first and prints them straight into `out`; the
+ * others take them from the last backwards, each into a string of its own,
+ * until they meet (the estimates are rough: fixed runs cut from them ended
+ * far apart). Those strings are then appended to `out`, and the losses to
+ * `losses`, in item order: the result is the same as one pass in order. */
 void _sq_parallel_parts (gsize        n_items,
                          const gsize *cost,
                          SqPartFunc   func,
