@@ -1118,6 +1118,213 @@ test_parallel_frames (void)
   }
 }
 
+/* ---- frames written in runs on several threads ------------------------- */
+
+/* A BVH of `n_joints` joints (channel lists of every kind) and `frames`
+ * frames, lines ended by `eol`, values parted by `sep`, `trail` after each
+ * frame's last value, no final line end when `final_eol` is FALSE */
+static char *
+runs_bvh (guint       n_joints,
+          guint       frames,
+          const char *eol,
+          const char *sep,
+          const char *trail,
+          gboolean    final_eol,
+          GRand      *rand)
+{
+  static const char * const lists[] = {
+    "3 Zrotation Xrotation Yrotation", "2 Yrotation Xrotation", "1 Xposition",
+    "4 Zrotation Yposition Xrotation Yrotation", "0", "6 Xposition Yposition Zposition Xrotation Yrotation Zrotation",
+  };
+  GString *s = g_string_new (NULL);
+  guint n_values = 6;
+
+  g_string_append_printf (s, "HIERARCHY%sROOT j0%s{%s\tOFFSET 0 0 0%s\tCHANNELS 6 Xposition Yposition Zposition "
+                          "Zrotation Xrotation Yrotation%s", eol, eol, eol, eol, eol);
+  for (guint j = 1; j < n_joints; j++)
+    {
+      const char *list = lists[j % G_N_ELEMENTS (lists)];
+
+      g_string_append_printf (s, "\tJOINT j%u%s\t{%s\t\tOFFSET 0 0 0%s\t\tCHANNELS %s%s"
+                              "\t\tEnd Site%s\t\t{%s\t\t\tOFFSET 0 1 0%s\t\t}%s\t}%s",
+                              j, eol, eol, eol, list, eol, eol, eol, eol, eol, eol);
+      n_values += (guint) (list[0] - '0');
+    }
+  g_string_append_printf (s, "}%sMOTION%sFrames: %u%sFrame Time: 0.033333", eol, eol, frames, eol);
+  for (guint f = 0; f < frames; f++)
+    {
+      g_string_append (s, eol);
+      for (guint v = 0; v < n_values; v++)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          if (v > 0)
+            g_string_append (s, sep);
+          g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.4f", g_rand_double_range (rand, -179, 179)));
+        }
+      g_string_append (s, trail);
+    }
+  if (final_eol)
+    g_string_append (s, eol);
+  return g_string_free (s, FALSE);
+}
+
+/* The clip saved as BVH on `threads` threads (1: one pass, 0: as the
+ * limits are by default), with its losses */
+static GBytes *
+save_on_threads (const SqClip *clip,
+                 guint         threads,
+                 GPtrArray    *losses)
+{
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GError) error = NULL;
+  GBytes *out;
+
+  if (threads == 1)
+    _sq_parallel_set_limits (G_MAXSIZE, 1);
+  else if (threads > 1)
+    _sq_parallel_set_limits (1, threads);
+  out = sq_save_bytes (clip, sq_format_by_id ("bvh"), &opts, losses, &error);
+  _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  return out;
+}
+
+/* One pass and 2, 3 and 4 threads (with the threshold lowered to a byte)
+ * give the same bytes and the same losses in the same order; returns the
+ * bytes and fills `losses` with those of one pass */
+static GBytes *
+assert_runs_alike (const SqClip *clip,
+                   GPtrArray    *losses)
+{
+  GBytes *one = save_on_threads (clip, 1, losses);
+
+  for (guint threads = 0; threads <= 4; threads++)
+    {
+      g_autoptr(GPtrArray) more_losses = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) more = NULL;
+
+      if (threads == 1)
+        continue;
+      more = save_on_threads (clip, threads, more_losses);
+      g_assert_cmpmem (g_bytes_get_data (more, NULL), g_bytes_get_size (more),
+                       g_bytes_get_data (one, NULL), g_bytes_get_size (one));
+      g_assert_cmpuint (more_losses->len, ==, losses->len);
+      for (guint i = 0; i < losses->len; i++)
+        g_assert_cmpstr (more_losses->pdata[i], ==, losses->pdata[i]);
+    }
+  return one;
+}
+
+/* The frames written in runs of frames on several threads: the text and
+ * the losses are those of one pass, for frames written from the file's
+ * own angles, converted from edited keys, sampled between sparse keys, with
+ * keys off the frame grid, before time 0 or two on one frame, values that
+ * are not numbers and rotations about an axis a joint's CHANNELS lacks;
+ * runs of many frames of few values and of few frames of many values, with
+ * every line end, separators, trails, with and without the final line end */
+static void
+test_parallel_write (void)
+{
+  struct { guint joints, frames; const char *eol, *sep, *trail; gboolean final_eol; } files[] = {
+    { 13, 4000, "\n", " ", "", TRUE },
+    { 13, 3001, "\r\n", "\t", " ", FALSE },
+    { 700, 233, "\r", "  ", "\t", TRUE },
+    { 4, 257, "\n", " ", "", FALSE },
+    { 2, 1, "\n", " ", "", TRUE },
+  };
+  GRand *rand = g_rand_new_with_seed (2090);
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *text = runs_bvh (files[i].joints, files[i].frames, files[i].eol, files[i].sep,
+                                        files[i].trail, files[i].final_eol, rand);
+      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+      g_autoptr(SqClip) clip = tu_load_ok (bytes);
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) out = NULL;
+
+      g_test_message ("%u joints, %u frames", files[i].joints, files[i].frames);
+
+      /* unedited: the file itself, from the kept angles */
+      out = assert_runs_alike (clip, losses);
+      g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out), text, strlen (text));
+      g_assert_cmpuint (losses->len, ==, 0);
+      g_clear_pointer (&out, g_bytes_unref);
+
+      /* edited */
+      for (gsize j = 0; j < clip->n_joints; j++)
+        {
+          SqTrack *rot = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+          SqTrack *pos = &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+
+          if (rot->n_keys > 2)
+            {
+              SqKey *keys = sq_track_unpack (rot);
+
+              /* turns about Z, which "2 Yrotation Xrotation" lacks, and
+               * about other axes the lists have */
+              for (gsize k = j % 5; k < rot->n_keys; k += 37)
+                {
+                  double a = (double) k / (double) rot->n_keys * G_PI;
+                  double q[4] = { cos (a), 0, 0, sin (a) };
+
+                  memcpy (keys[k].v, q, sizeof q);
+                }
+              /* sparse: a stretch of keys out, sampled between the others */
+              for (gsize k = rot->n_keys - 2; k > rot->n_keys / 3; k -= 1 + (k % 3 != 0))
+                sq_track_remove (rot, k);
+              /* off the frame grid, before time 0, two on one frame */
+              {
+                const double times[] = { 0.5 * 0.033333 + 0.004, -0.1 - (double) j, 5 * 0.033333 + 0.00001 };
+                const double q[4] = { 0.5, 0.5, -0.5, 0.5 };
+
+                for (guint t = 0; t < G_N_ELEMENTS (times); t++)
+                  memcpy (rot->keys[sq_track_insert (rot, times[t])].v, q, sizeof q);
+              }
+            }
+          if (pos->n_keys > 2)
+            {
+              SqKey *keys = sq_track_unpack (pos);
+
+              /* values that are not numbers, far apart */
+              for (gsize k = 3; k < pos->n_keys; k += pos->n_keys / 4 + 1)
+                keys[k].v[k % 3] = k % 2 ? NAN : -INFINITY;
+              for (gsize k = pos->n_keys - 2; k > 2 * pos->n_keys / 3; k -= 2)
+                sq_track_remove (pos, k);
+            }
+        }
+      g_ptr_array_set_size (losses, 0);
+      out = assert_runs_alike (clip, losses);
+      for (guint l = 0; l < losses->len; l++)
+        g_test_message ("  %s", (const char *) losses->pdata[l]);
+      if (files[i].frames > 2)
+        {
+          g_assert_true (tu_has_line (losses, "not numbers"));
+          g_assert_true (tu_has_line (losses, "an axis its CHANNELS list lacks"));
+          g_assert_true (tu_has_line (losses, "before time 0"));
+          g_assert_true (tu_has_line (losses, "rounded"));
+          g_assert_true (tu_has_line (losses, "same step"));
+        }
+    }
+
+  /* more values than a BVH file Sequin writes: the error, and nothing of
+   * the keys' preparation left allocated */
+  {
+    g_autofree char *text = runs_bvh (3, 10, "\n", " ", "", TRUE, rand);
+    g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+    g_autoptr(SqClip) clip = tu_load_ok (bytes);
+    g_autoptr(GError) error = NULL;
+    SqSaveOptions opts = { .no_source_copy = TRUE };
+
+    clip->duration = 1e6;
+    g_assert_null (sq_save_bytes (clip, sq_format_by_id ("bvh"), &opts, NULL, &error));
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE);
+  }
+  g_rand_free (rand);
+}
+
 /* Renaming joints keeps the rest of the hierarchy's text: only the names
  * change (the OFFSETs keep their own decimals, the line ends their mix); a
  * name that cannot stand on a BVH line is written changed, with a loss. */
@@ -1239,6 +1446,7 @@ main (int   argc,
   g_test_add_func ("/bvh/motion-blocks", test_motion_blocks);
   g_test_add_func ("/bvh/nul-bytes", test_nul_bytes);
   g_test_add_func ("/bvh/parallel-frames", test_parallel_frames);
+  g_test_add_func ("/bvh/parallel-write", test_parallel_write);
   g_test_add_func ("/bvh/rename-keeps-text", test_rename_keeps_text);
   g_test_add_func ("/bvh/many-decimals", test_many_decimals);
   return g_test_run ();

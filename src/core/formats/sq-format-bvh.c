@@ -51,6 +51,11 @@
 #define BVH_PARTS_PER_THREAD 4
 /* what the writer produces at most: about 160 MB of text */
 #define BVH_MAX_WRITE_VALUES 16000000
+/* frames written on several threads (bvh_write_with_layout): so many runs
+ * of frames a thread, more for a text so long that a run would pass
+ * BVH_WRITE_RUN_BYTES */
+#define BVH_RUNS_PER_THREAD 4
+#define BVH_WRITE_RUN_BYTES (16u << 20)
 
 /* ---- rotations ----------------------------------------------------------- */
 
@@ -1574,6 +1579,216 @@ alt_still_exact (const SqTrack  *rot,
   return exact;
 }
 
+/* The keys of each track on the frame grid and, for rotations, which keys
+ * their kept angles still give: track i is joint i / 2's (in written
+ * order) rotation when i is even, its translation when odd. Tracks on
+ * several threads when there are many keys (SQ_PERF: a fifth of writing a
+ * big unedited file), each with losses of its own, put in track order. */
+typedef struct
+{
+  const SqClip   *clip;
+  const gint32   *order;
+  const Channels *chans;
+  double          rate;
+  GArray        **kept;
+  GArray        **steps;
+  GPtrArray     **losses;       /* per track; NULL when the losses are not wanted */
+  guint8        **alt_exact;    /* per joint */
+} GridWrite;
+
+static void
+grid_track (gsize    i,
+            gpointer data)
+{
+  GridWrite *g = data;
+  gsize w = i / 2;
+  SqChannel c = i % 2 == 0 ? SQ_CHANNEL_ROTATION : SQ_CHANNEL_TRANSLATION;
+  const SqJoint *joint = &g->clip->joints[g->order[w]];
+  const SqTrack *track = &joint->tracks[c];
+
+  g->kept[i] = _sq_track_to_grid (track, g->rate, 0, 0.0, joint->name,
+                                  c == SQ_CHANNEL_ROTATION ? _("rotation") : _("translation"),
+                                  &g->steps[i], g->losses != NULL ? g->losses[i] : NULL);
+  if (c == SQ_CHANNEL_ROTATION && g->chans[w].n_rot > 0 && track->alt != NULL)
+    g->alt_exact[w] = alt_still_exact (track, &g->chans[w]);
+}
+
+/* The frame lines of a clip, a run of frames at a time: a big clip's runs
+ * are printed on several threads (SQ_PERF: printing the numbers is nearly
+ * all of writing), each into a part of its own, and the parts joined in
+ * order. An item reads only what is shared and never changes while the
+ * items run (the clip, the channels, the steps on the frame grid, the
+ * exact angles) and counts its losses in counters of its own, summed when
+ * every item is done: the text and the losses are those of one pass. */
+typedef struct
+{
+  const SqClip   *clip;
+  const gint32   *order;
+  const Channels *chans;
+  GArray * const *kept;         /* per track (rotation, translation of each joint) */
+  GArray * const *steps;        /* ascending */
+  guint8 * const *alt_exact;
+  gsize           n;            /* joints */
+  gsize           n_values;
+  gsize           block_frames;
+  gint64          n_frames;
+  gint64          item_frames;  /* a run: a whole number of blocks */
+  double          ft;
+  int             decimals;
+  const char     *eol;
+  const char     *sep;
+  gsize           sep_len;
+  const char     *trail;
+  gsize           trail_len;
+  guint          *not_numbers;  /* one per item */
+  guint          *lost_axis;    /* n per item */
+} FramesWrite;
+
+/* The first of `steps` (ascending) at or after frame f */
+static gsize
+first_step_from (GArray *steps,
+                 gint64  f)
+{
+  gsize lo = 0, hi = steps->len;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (g_array_index (steps, gint64, mid) < f)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+write_frames (gsize      item,
+              GString   *out,
+              GPtrArray *losses G_GNUC_UNUSED,
+              gpointer   data)
+{
+  const FramesWrite *fw = data;
+  const SqClip *clip = fw->clip;
+  const Channels *chans = fw->chans;
+  gsize n = fw->n, n_values = fw->n_values;
+  double ft = fw->ft;
+  const char *eol = fw->eol, *sep = fw->sep, *trail = fw->trail;
+  gsize sep_len = fw->sep_len, trail_len = fw->trail_len;
+  gint64 first = (gint64) item * fw->item_frames;
+  gint64 end = MIN (fw->n_frames, first + fw->item_frames);
+  g_autofree gsize *cursor = g_new (gsize, n * 2);
+  g_autofree double *values = g_new0 (double, fw->block_frames * MAX (n_values, 1));
+  guint *lost_axis = &fw->lost_axis[item * n];
+  guint not_numbers = 0;
+
+  /* each track's cursor where one pass from frame 0 has it at `first`: past
+   * the steps before it (those before frame 0 too), as the steps ascend */
+  for (gsize i = 0; i < n * 2; i++)
+    cursor[i] = first_step_from (fw->steps[i], first);
+
+  /* a block of frames at a time: its values joint by joint, each track
+   * read in order, then its lines (SQ_PERF: frame by frame, reading
+   * every joint's tracks at once missed the cache) */
+  for (gint64 f0 = first; f0 < end; f0 += (gint64) fw->block_frames)
+    {
+      gint64 f1 = MIN (end, f0 + (gint64) fw->block_frames);
+      gsize v0 = 0;
+
+      for (gsize w = 0; w < n; w++)
+        {
+          const SqJoint *joint = &clip->joints[fw->order[w]];
+          const Channels *ch = &chans[w];
+
+          if (ch->n == 0)
+            continue;
+          for (gint64 f = f0; f < f1; f++)
+            {
+              double t = (double) f * ft;
+              double angles[3] = { 0, 0, 0 };
+              double pos[4] = { 0, 0, 0, 0 };
+              double *row = &values[(gsize) (f - f0) * n_values + v0];
+              guint r = 0;
+
+              if (ch->n_rot > 0)
+                {
+                  const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+                  GArray *kp = fw->kept[w * 2], *st = fw->steps[w * 2];
+                  gsize *cur = &cursor[w * 2];
+                  gboolean have = FALSE;
+
+                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                    {
+                      gsize k = g_array_index (kp, gsize, *cur);
+                      const SqKey key = sq_track_key (rot, k);
+                      const double *q = key.v;
+
+                      (*cur)++;
+                      if (fw->alt_exact[w] != NULL && fw->alt_exact[w][k])
+                        {
+                          memcpy (angles, &rot->alt[k * 4], sizeof angles);
+                          have = TRUE;
+                        }
+                      if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                        lost_axis[w]++;
+                    }
+                  else if (rot->n_keys > 0)
+                    {
+                      double q[4];
+                      sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, q);
+                      if (!sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
+                        lost_axis[w]++;
+                    }
+                }
+              if (ch->n_pos > 0)
+                {
+                  const SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+                  GArray *kp = fw->kept[w * 2 + 1], *st = fw->steps[w * 2 + 1];
+                  gsize *cur = &cursor[w * 2 + 1];
+
+                  if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
+                    {
+                      memcpy (pos, sq_track_key (tr, g_array_index (kp, gsize, *cur)).v, sizeof pos);
+                      (*cur)++;
+                    }
+                  else if (tr->n_keys > 0)
+                    sq_track_sample (tr, SQ_CHANNEL_TRANSLATION, t, pos);
+                }
+              for (guint c = 0; c < ch->n; c++)
+                row[c] = ch->codes[c] >= 3 ? angles[r++] : pos[ch->codes[c]];
+            }
+          v0 += ch->n;
+        }
+
+      for (gint64 f = f0; f < f1; f++)
+        {
+          const double *row = &values[(gsize) (f - f0) * n_values];
+
+          g_string_append (out, eol);
+          for (gsize v = 0; v < n_values; v++)
+            {
+              double val = row[v];
+
+              if (!isfinite (val))
+                {
+                  val = 0.0;
+                  not_numbers++;
+                }
+              if (v > 0)
+                {
+                  if (sep_len == 1)
+                    g_string_append_c (out, sep[0]);
+                  else
+                    g_string_append_len (out, sep, sep_len);
+                }
+              _sq_append_number (out, val, fw->decimals);
+            }
+          g_string_append_len (out, trail, trail_len);
+        }
+    }
+  fw->not_numbers[item] = not_numbers;
+}
+
 static GBytes *
 bvh_write_with_layout (const SqClip        *clip,
                        const SqSaveOptions *options G_GNUC_UNUSED,
@@ -1743,38 +1958,66 @@ bvh_write_with_layout (const SqClip        *clip,
   {
     g_autofree GArray **kept = g_new0 (GArray *, n * 2);
     g_autofree GArray **steps = g_new0 (GArray *, n * 2);
-    g_autofree gsize *cursor = g_new0 (gsize, n * 2);
-    gboolean any_key = FALSE;
+    gboolean any_key = FALSE, ascending = TRUE;
     gint64 last = -1;
     guint negative = 0;
-    g_autofree double *values = NULL;
     gsize n_values = 0, block_frames;
     guint not_numbers = 0;
     g_autofree guint *lost_axis = g_new0 (guint, n);
     g_autofree guint8 **alt_exact = g_new0 (guint8 *, n);
 
-    for (gsize w = 0; w < n; w++)
-      for (guint c = 0; c < 2; c++)
-        {
-          const SqJoint *joint = &clip->joints[order[w]];
-          const SqTrack *track = &joint->tracks[c];
-          GArray *st;
+    {
+      GridWrite g = { clip, order, chans, 1.0 / ft, kept, steps, NULL, alt_exact };
+      g_autofree gsize *costs = g_new (gsize, n * 2);
 
-          kept[w * 2 + c] = _sq_track_to_grid (track, 1.0 / ft, 0, 0.0, joint->name,
-                                               c == 0 ? _("rotation") : _("translation"),
-                                               &steps[w * 2 + c], losses);
-          st = steps[w * 2 + c];
-          while (cursor[w * 2 + c] < st->len && g_array_index (st, gint64, cursor[w * 2 + c]) < 0)
-            {
-              cursor[w * 2 + c]++;
-              negative++;
-            }
-          if (st->len > 0)
-            {
-              any_key = TRUE;
-              last = MAX (last, g_array_index (st, gint64, st->len - 1));
-            }
+      if (losses != NULL)
+        {
+          g.losses = g_new (GPtrArray *, n * 2);
+          for (gsize i = 0; i < n * 2; i++)
+            g.losses[i] = g_ptr_array_new ();
         }
+      /* the bytes of keys read, and of kept angles */
+      for (gsize i = 0; i < n * 2; i++)
+        {
+          const SqTrack *track = &clip->joints[order[i / 2]].tracks[i % 2 == 0 ? SQ_CHANNEL_ROTATION
+                                                                                  : SQ_CHANNEL_TRANSLATION];
+
+          costs[i] = track->n_keys * (sizeof (SqKey) + (track->alt != NULL ? 4 * sizeof (double) : 0));
+        }
+      _sq_parallel_items (n * 2, costs, grid_track, &g);
+      if (g.losses != NULL)
+        {
+          /* the strings move over */
+          for (gsize i = 0; i < n * 2; i++)
+            {
+              for (guint k = 0; k < g.losses[i]->len; k++)
+                g_ptr_array_add (losses, g.losses[i]->pdata[k]);
+              g_ptr_array_unref (g.losses[i]);
+            }
+          g_free (g.losses);
+        }
+    }
+    for (gsize i = 0; i < n * 2; i++)
+      {
+        GArray *st = steps[i];
+        gsize first = 0;
+
+        while (first < st->len && g_array_index (st, gint64, first) < 0)
+          {
+            first++;
+            negative++;
+          }
+        /* the steps of a track sorted by time ascend, which the frames
+         * written in runs rely on; were a track not sorted, one pass
+         * writes it as before */
+        for (gsize k = first + 1; k < st->len && ascending; k++)
+          ascending = g_array_index (st, gint64, k - 1) < g_array_index (st, gint64, k);
+        if (st->len > 0)
+          {
+            any_key = TRUE;
+            last = MAX (last, g_array_index (st, gint64, st->len - 1));
+          }
+      }
     if (negative > 0)
       _sq_loss (losses, _("%u keys before time 0 left out (BVH frames start at 0)"), negative);
 
@@ -1801,6 +2044,8 @@ bvh_write_with_layout (const SqClip        *clip,
             g_array_unref (kept[i]);
             g_array_unref (steps[i]);
           }
+        for (gsize w = 0; w < n; w++)
+          g_free (alt_exact[w]);
         return NULL;
       }
 
@@ -1926,129 +2171,81 @@ bvh_write_with_layout (const SqClip        *clip,
     /* the frames */
     /* the values of a block of frames, up to 256 KB */
     block_frames = CLAMP (32768 / MAX (n_values, 1), 1, 256);
-    /* room for about what the frames take, so the text is not copied as it
-     * grows (SQ_PERF); the pages the text does not reach are never touched */
     {
-      gsize keep = out->len;
-
-      g_string_set_size (out, keep + (gsize) n_frames * (n_values * (decimals + 6) + 2));
-      g_string_truncate (out, keep);
-    }
-    values = g_new0 (double, block_frames * MAX (n_values, 1));
-    for (gsize w = 0; w < n; w++)
-      if (chans[w].n_rot > 0 && clip->joints[order[w]].tracks[SQ_CHANNEL_ROTATION].alt != NULL)
-        alt_exact[w] = alt_still_exact (&clip->joints[order[w]].tracks[SQ_CHANNEL_ROTATION], &chans[w]);
-    {
-      const char *sep, *trail;
-      gsize sep_len, trail_len;
       gboolean final_eol = !sq_props_get_bool (clip->extra, "no-final-line-end", FALSE);
+      FramesWrite fw = {
+        .clip = clip, .order = order, .chans = chans, .kept = kept, .steps = steps, .alt_exact = alt_exact,
+        .n = n, .n_values = n_values, .block_frames = block_frames,
+        .n_frames = n_frames, .item_frames = n_frames, .ft = ft, .decimals = decimals, .eol = eol,
+      };
+      gsize n_blocks = (gsize) ((n_frames + (gint64) block_frames - 1) / (gint64) block_frames);
+      gsize line_bytes, text_bytes, n_items = 1;
+      guint threads;
 
-      sep = props_bytes (clip->extra, "value-sep", &sep_len);
-      if (sep == NULL || !all_blank (sep, sep_len, 1))
-        sep = " ", sep_len = 1;
-      trail = props_bytes (clip->extra, "line-trail", &trail_len);
-      if (trail == NULL || !all_blank (trail, trail_len, 0))
-        trail = "", trail_len = 0;
+      fw.sep = props_bytes (clip->extra, "value-sep", &fw.sep_len);
+      if (fw.sep == NULL || !all_blank (fw.sep, fw.sep_len, 1))
+        fw.sep = " ", fw.sep_len = 1;
+      fw.trail = props_bytes (clip->extra, "line-trail", &fw.trail_len);
+      if (fw.trail == NULL || !all_blank (fw.trail, fw.trail_len, 0))
+        fw.trail = "", fw.trail_len = 0;
 
-      /* a block of frames at a time: its values joint by joint, each track
-       * read in order, then its lines (SQ_PERF: frame by frame, reading
-       * every joint's tracks at once missed the cache) */
-      for (gint64 f0 = 0; f0 < n_frames; f0 += (gint64) block_frames)
+      /* about what a line takes: values of up to four digits before the
+       * point with their separators, the line end and the trail */
+      line_bytes = n_values * (decimals + 6 + fw.sep_len) + strlen (eol) + fw.trail_len;
+      text_bytes = (gsize) n_frames * line_bytes;
+      threads = _sq_parallel_threads (MIN (text_bytes, G_MAXSIZE / SQ_PARALLEL_PRINT_WEIGHT)
+                                      * SQ_PARALLEL_PRINT_WEIGHT);
+      /* worth several threads: runs of a whole number of blocks, enough
+       * that the threads' shares come out about even (the threads take
+       * runs in turn, _sq_parallel_parts) */
+      if (ascending && n_blocks > 1 && threads > 1)
         {
-          gint64 f1 = MIN (n_frames, f0 + (gint64) block_frames);
-          gsize v0 = 0;
+          gsize want = MIN (MAX ((gsize) BVH_RUNS_PER_THREAD * threads, text_bytes / BVH_WRITE_RUN_BYTES), n_blocks);
+          gsize run_blocks = (n_blocks + want - 1) / want;
 
-          for (gsize w = 0; w < n; w++)
-            {
-              const SqJoint *joint = &clip->joints[order[w]];
-              const Channels *ch = &chans[w];
-
-              if (ch->n == 0)
-                continue;
-              for (gint64 f = f0; f < f1; f++)
-                {
-                  double t = (double) f * ft;
-                  double angles[3] = { 0, 0, 0 };
-                  double pos[4] = { 0, 0, 0, 0 };
-                  double *row = &values[(gsize) (f - f0) * n_values + v0];
-                  guint r = 0;
-
-                  if (ch->n_rot > 0)
-                    {
-                      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-                      GArray *kp = kept[w * 2], *st = steps[w * 2];
-                      gsize *cur = &cursor[w * 2];
-                      gboolean have = FALSE;
-
-                      if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
-                        {
-                          gsize k = g_array_index (kp, gsize, *cur);
-                          const SqKey key = sq_track_key (rot, k);
-                          const double *q = key.v;
-
-                          (*cur)++;
-                          if (alt_exact[w] != NULL && alt_exact[w][k])
-                            {
-                              memcpy (angles, &rot->alt[k * 4], sizeof angles);
-                              have = TRUE;
-                            }
-                          if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                            lost_axis[w]++;
-                        }
-                      else if (rot->n_keys > 0)
-                        {
-                          double q[4];
-                          sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, q);
-                          if (!sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                            lost_axis[w]++;
-                        }
-                    }
-                  if (ch->n_pos > 0)
-                    {
-                      const SqTrack *tr = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-                      GArray *kp = kept[w * 2 + 1], *st = steps[w * 2 + 1];
-                      gsize *cur = &cursor[w * 2 + 1];
-
-                      if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
-                        {
-                          memcpy (pos, sq_track_key (tr, g_array_index (kp, gsize, *cur)).v, sizeof pos);
-                          (*cur)++;
-                        }
-                      else if (tr->n_keys > 0)
-                        sq_track_sample (tr, SQ_CHANNEL_TRANSLATION, t, pos);
-                    }
-                  for (guint c = 0; c < ch->n; c++)
-                    row[c] = ch->codes[c] >= 3 ? angles[r++] : pos[ch->codes[c]];
-                }
-              v0 += ch->n;
-            }
-
-          for (gint64 f = f0; f < f1; f++)
-            {
-              const double *row = &values[(gsize) (f - f0) * n_values];
-
-              g_string_append (out, eol);
-              for (gsize v = 0; v < n_values; v++)
-                {
-                  double val = row[v];
-
-                  if (!isfinite (val))
-                    {
-                      val = 0.0;
-                      not_numbers++;
-                    }
-                  if (v > 0)
-                    {
-                      if (sep_len == 1)
-                        g_string_append_c (out, sep[0]);
-                      else
-                        g_string_append_len (out, sep, sep_len);
-                    }
-                  _sq_append_number (out, val, decimals);
-                }
-              g_string_append_len (out, trail, trail_len);
-            }
+          fw.item_frames = (gint64) (run_blocks * block_frames);
+          n_items = (gsize) ((n_frames + fw.item_frames - 1) / fw.item_frames);
         }
+      fw.not_numbers = g_new0 (guint, n_items);
+      fw.lost_axis = g_new0 (guint, n_items * n);
+
+      /* room at once for about what the frames take and what follows
+       * them (the last line end, a blank, the tail), in huge pages when
+       * that is large: the text is not copied as it grows, nor after the
+       * parts are put in (SQ_PERF: the last line end alone copied all of
+       * them); the pages the text does not reach are never touched */
+      {
+        gsize tail_len, want;
+
+        props_bytes (clip->extra, "tail", &tail_len);
+        want = out->len + text_bytes + strlen (eol) + 1 + tail_len + 1;
+        if (want > out->allocated_len)
+          {
+            out->str = _sq_huge_realloc (out->str, out->len + 1, want);
+            out->allocated_len = want;
+          }
+      }
+      /* one run: straight into the text, on this thread */
+      if (n_items == 1)
+        write_frames (0, out, NULL, &fw);
+      else
+        {
+          g_autofree gsize *costs = g_new (gsize, n_items);
+
+          for (gsize i = 0; i < n_items; i++)
+            costs[i] = (gsize) (MIN (n_frames, (gint64) (i + 1) * fw.item_frames) - (gint64) i * fw.item_frames)
+                       * line_bytes * SQ_PARALLEL_PRINT_WEIGHT;
+          _sq_parallel_parts (n_items, costs, write_frames, &fw, out, NULL);
+        }
+      for (gsize i = 0; i < n_items; i++)
+        {
+          not_numbers += fw.not_numbers[i];
+          for (gsize w = 0; w < n; w++)
+            lost_axis[w] += fw.lost_axis[i * n + w];
+        }
+      g_free (fw.not_numbers);
+      g_free (fw.lost_axis);
+
       if (final_eol || n_frames == 0)
         g_string_append (out, eol);
     }
