@@ -1022,11 +1022,17 @@ typedef struct
 {
   gint64 ms;
   gssize idx[3];       /* the key of each channel written on this line, or -1 */
+} Line;
+
+/* The values of the line being written (SQ_PERF: kept apart from Line, so
+ * that the lines of a big clip take a fifth of the memory) */
+typedef struct
+{
   double rot[4];       /* quaternion */
   double aa[4];        /* axis-angle to write */
   double pos[4];
   double scale[4];
-} Line;
+} LineValues;
 
 /* A limb name as the header parser will read it back: no line breaks, no
  * separators at its ends (they are trimmed), not empty and not starting
@@ -1103,76 +1109,77 @@ write_limb (gsize      l,
 
   for (guint k = 0; k < lines->len; k++)
     {
-      Line *ln = &g_array_index (lines, Line, k);
+      const Line *ln = &g_array_index (lines, Line, k);
+      LineValues lv;
       double t = ln->ms / 1000.0;
       gssize ri = ln->idx[0];
       gboolean have_alt = FALSE;
 
       if (ri >= 0)
         {
-          memcpy (ln->rot, sq_track_key (rot, ri).v, sizeof ln->rot);
+          memcpy (lv.rot, sq_track_key (rot, ri).v, sizeof lv.rot);
           if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
             {
               double q[4];
               sq_axis_angle_to_quat (&rot->alt[ri * 4], q);
-              if (memcmp (q, ln->rot, sizeof q) == 0)
+              if (memcmp (q, lv.rot, sizeof q) == 0)
                 {
-                  memcpy (ln->aa, &rot->alt[ri * 4], sizeof ln->aa);
+                  memcpy (lv.aa, &rot->alt[ri * 4], sizeof lv.aa);
                   have_alt = TRUE;
                 }
             }
         }
       else
-        sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, ln->rot);
+        sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, lv.rot);
       if (!have_alt)
-        sq_quat_to_axis_angle (ln->rot, ln->aa);
+        sq_quat_to_axis_angle (lv.rot, lv.aa);
       /* text SEQ has no way to write a value that is not a number */
-      if (!isfinite (ln->aa[0] + ln->aa[1] + ln->aa[2] + ln->aa[3]))
+      if (!isfinite (lv.aa[0] + lv.aa[1] + lv.aa[2] + lv.aa[3]))
         {
           static const double none[4] = { 0, 0, 1, 0 };
-          memcpy (ln->aa, none, sizeof none);
+          memcpy (lv.aa, none, sizeof none);
           not_numbers++;
         }
       if (ln->idx[1] >= 0)
-        memcpy (ln->pos, sq_track_key (pos, ln->idx[1]).v, sizeof ln->pos);
+        memcpy (lv.pos, sq_track_key (pos, ln->idx[1]).v, sizeof lv.pos);
       else
-        sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, ln->pos);
+        sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, lv.pos);
 
       for (guint c = 0; c < 3; c++)
-        if (!isfinite (ln->pos[c]))
+        if (!isfinite (lv.pos[c]))
           {
-            ln->pos[c] = 0.0;
+            lv.pos[c] = 0.0;
             not_numbers++;
           }
       _sq_append_int64 (out, ln->ms);
       for (guint c = 0; c < 3; c++)
         {
           g_string_append_c (out, ' ');
-          _sq_append_number (out, ln->aa[c], 6);
+          _sq_append_number (out, lv.aa[c], 6);
         }
       g_string_append_c (out, ' ');
-      _sq_append_number (out, ln->aa[3], 4);
+      _sq_append_number (out, lv.aa[3], 4);
       for (guint c = 0; c < 3; c++)
         {
           g_string_append_c (out, ' ');
-          _sq_append_number (out, ln->pos[c], 4);
+          _sq_append_number (out, lv.pos[c], 4);
         }
       if (scl->n_keys > 0)
         {
           if (ln->idx[2] >= 0)
-            memcpy (ln->scale, sq_track_key (scl, ln->idx[2]).v, sizeof ln->scale);
+            memcpy (lv.scale, sq_track_key (scl, ln->idx[2]).v, sizeof lv.scale);
           else
-            sq_track_sample (scl, SQ_CHANNEL_SCALE, t, ln->scale);
+            sq_track_sample (scl, SQ_CHANNEL_SCALE, t, lv.scale);
           for (guint c = 0; c < 3; c++)
-            if (!isfinite (ln->scale[c]))
+            if (!isfinite (lv.scale[c]))
               {
-                ln->scale[c] = 1.0;
+                lv.scale[c] = 1.0;
                 not_numbers++;
               }
           for (guint c = 0; c < 3; c++)
             {
               g_string_append_c (out, ' ');
-              _sq_append_number (out, ln->scale[c], 4);
+              _sq_append_number (out, lv.scale[c], 4);
             }
         }
       g_string_append (out, "\r\n");
