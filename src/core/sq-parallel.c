@@ -318,6 +318,78 @@ _sq_parallel_parts (gsize        n_items,
   g_free (p.losses);
 }
 
+/* ---- copies made later ------------------------------------------------------ */
+
+#define COPY_PIECE (4u << 20)
+
+typedef struct
+{
+  gsize         at;
+  const guint8 *from;
+  gsize         len;
+} Copy;
+
+typedef struct
+{
+  guint8     *out;
+  const Copy *copies;
+} Copies;
+
+GArray *
+_sq_copies_new (gsize total)
+{
+  if (_sq_parallel_threads (total) < 2)
+    return NULL;
+  return g_array_new (FALSE, FALSE, sizeof (Copy));
+}
+
+void
+_sq_copy_later (GByteArray   *out,
+                GArray       *copies,
+                const guint8 *from,
+                gsize         len)
+{
+  if (copies == NULL)
+    {
+      g_byte_array_append (out, from, len);
+      return;
+    }
+  for (gsize done = 0; done < len; done += COPY_PIECE)
+    {
+      Copy c = { out->len + done, from + done, MIN ((gsize) COPY_PIECE, len - done) };
+      g_array_append_val (copies, c);
+    }
+  g_byte_array_set_size (out, out->len + len);
+}
+
+static void
+run_copy (gsize    item,
+          gpointer data)
+{
+  const Copies *cs = data;
+  const Copy *c = &cs->copies[item];
+
+  memcpy (cs->out + c->at, c->from, c->len);
+}
+
+void
+_sq_copies_run (GByteArray *out,
+                GArray     *copies)
+{
+  Copies cs;
+  g_autofree gsize *costs = NULL;
+
+  if (copies == NULL)
+    return;
+  cs = (Copies) { out->data, (const Copy *) (void *) copies->data };
+  costs = g_new (gsize, MAX (copies->len, 1));
+
+  for (guint i = 0; i < copies->len; i++)
+    costs[i] = g_array_index (copies, Copy, i).len;
+  _sq_parallel_items (copies->len, costs, run_copy, &cs);
+  g_array_set_size (copies, 0);
+}
+
 /* ---- prefaulting ---------------------------------------------------------- */
 
 /* a step of a range at a time, looking for the stop between them */

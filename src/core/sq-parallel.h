@@ -65,6 +65,24 @@ void _sq_parallel_parts (gsize        n_items,
                          GString     *out,
                          GPtrArray   *losses);
 
+/* For binary writers: bytes copied into the output once it has its final
+ * size, in pieces of 4 MB on several threads (SQ_PERF: one thread copying
+ * while another only made fresh pages present left half of the work on one
+ * side). _sq_copies_new gives a list for an output of about `total` bytes,
+ * or NULL when that is not worth threads (_sq_parallel_threads); with a
+ * list, _sq_copy_later makes room for `len` bytes at the end of `out`, to
+ * be filled from `from` (which must stay as it is until then), and
+ * _sq_copies_run fills every such room, the output no longer growing, and
+ * empties the list. With NULL, _sq_copy_later appends at once and
+ * _sq_copies_run does nothing. */
+GArray *_sq_copies_new  (gsize         total);
+void    _sq_copy_later  (GByteArray   *out,
+                         GArray       *copies,
+                         const guint8 *from,
+                         gsize         len);
+void    _sq_copies_run  (GByteArray   *out,
+                         GArray       *copies);
+
 /* Making freshly allocated memory present ahead of a reader that fills it:
  * the kernel clears each page on its first write, a large part of reading
  * a big file; a second thread asks for the pages first (MADV_POPULATE_WRITE,

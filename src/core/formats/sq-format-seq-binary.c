@@ -650,50 +650,6 @@ output_size (const SqClip *clip)
   return size;
 }
 
-/* Records copied back as they were read, placed once the output has its
- * final size: in pieces of at most COPY_PIECE bytes, on several threads
- * when large (SQ_PERF: one thread copying while another made the fresh
- * pages present left half the work on one side) */
-#define COPY_PIECE (4u << 20)
-
-typedef struct
-{
-  gsize         at;
-  const guint8 *from;
-  gsize         len;
-} RecordCopy;
-
-typedef struct
-{
-  guint8           *out;
-  const RecordCopy *copies;
-} RecordCopies;
-
-static void
-copy_records (gsize    item,
-              gpointer data)
-{
-  const RecordCopies *rc = data;
-  const RecordCopy *c = &rc->copies[item];
-
-  memcpy (rc->out + c->at, c->from, c->len);
-}
-
-/* Room for `len` bytes at the end of out, to be filled by `from` later */
-static void
-defer_copy (GByteArray   *out,
-            GArray       *copies,
-            const guint8 *from,
-            gsize         len)
-{
-  for (gsize done = 0; done < len; done += COPY_PIECE)
-    {
-      RecordCopy c = { out->len + done, from + done, MIN ((gsize) COPY_PIECE, len - done) };
-      g_array_append_val (copies, c);
-    }
-  sq_grow (out, len);
-}
-
 static GBytes *
 seq_binary_write (const SqClip        *clip,
                   const SqSaveOptions *options G_GNUC_UNUSED,
@@ -712,7 +668,7 @@ seq_binary_write (const SqClip        *clip,
   gboolean blocks_present;
   const SqTrack *loc = NULL;
   g_autoptr(GArray) loc_kept = NULL, loc_frames = NULL;
-  g_autoptr(GArray) copies = g_array_new (FALSE, FALSE, sizeof (RecordCopy));
+  g_autoptr(GArray) copies = _sq_copies_new (reserved);
 
   if ((v = sq_props_get (clip->extra, "magic")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
     magic = g_variant_get_uint32 (v);
@@ -763,7 +719,7 @@ seq_binary_write (const SqClip        *clip,
            * they are (SQ_PERF) */
           sq_put_be32 (out, SEQ_ROT_SIZE);
           sq_put_be32 (out, rot->n_keys);
-          defer_copy (out, copies, rot->packed, rot->n_keys * 20);
+          _sq_copy_later (out, copies, rot->packed, rot->n_keys * 20);
           continue;
         }
       kept = _sq_track_to_grid (rot, SEQ_FPS, 1, 0, joint->name, _("rotation"), &steps, losses);
@@ -870,15 +826,9 @@ seq_binary_write (const SqClip        *clip,
 
   /* the records, now that the output stays where it is; the threads that
    * copy make their pages present themselves */
-  g_clear_pointer (&prefault, _sq_prefault_finish);
-  {
-    RecordCopies rc = { out->data, (const RecordCopy *) (void *) copies->data };
-    g_autofree gsize *costs = g_new (gsize, MAX (copies->len, 1));
-
-    for (guint i = 0; i < copies->len; i++)
-      costs[i] = g_array_index (copies, RecordCopy, i).len;
-    _sq_parallel_items (copies->len, costs, copy_records, &rc);
-  }
+  if (copies != NULL)
+    g_clear_pointer (&prefault, _sq_prefault_finish);
+  _sq_copies_run (out, copies);
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 

@@ -913,6 +913,7 @@ typedef struct
   double        duration;     /* as written, single precision */
   CodeScale     scale;        /* of the inverse decoding, for that duration */
   GPtrArray    *losses;
+  GArray       *copies;       /* records as read are copied later (_sq_copy_later), or NULL */
   gsize         requantised;
   gsize         clamped;
   gsize         nonfinite;
@@ -1028,7 +1029,7 @@ write_track (WriteState    *st,
       /* the keys are still the records read, for this duration: they are
        * written back as they are, which is what key_codes gives (SQ_PERF) */
       put_le32 (out, (guint32) track->n_keys);
-      g_byte_array_append (out, track->packed, track->n_keys * SL_KEY_SIZE);
+      _sq_copy_later (out, st->copies, track->packed, track->n_keys * SL_KEY_SIZE);
       return;
     }
   put_le32 (out, 0);
@@ -1311,8 +1312,9 @@ sl_write (const SqClip        *clip,
                 && track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION);
     if (as_read)
       {
-        /* every track is its records as read: nothing to do but copy them,
-         * straight into the output (SQ_PERF) */
+        /* every track is its records as read: nothing to do but copy them
+         * into the output, once it is sized (SQ_PERF) */
+        st.copies = _sq_copies_new (reserved);
         for (gsize j = 0; j < clip->n_joints; j++)
           write_joint_to (&st, out, &clip->joints[j], losses);
       }
@@ -1359,6 +1361,14 @@ sl_write (const SqClip        *clip,
   if (st.nonfinite > 0)
     _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
 
+  if (st.copies != NULL)
+    {
+      /* the records, now that the output stays where it is; the threads
+       * that copy make their pages present themselves */
+      g_clear_pointer (&prefault, _sq_prefault_finish);
+      _sq_copies_run (out, st.copies);
+      g_array_unref (st.copies);
+    }
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
