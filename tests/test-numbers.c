@@ -419,6 +419,44 @@ test_fixed_or_shortest (void)
   g_rand_free (rand);
 }
 
+/* _sq_append_int64 writes what printf does: every count of digits, both
+ * signs, the edges of the short path and of 64 bits, after any text */
+static void
+test_int64 (void)
+{
+  GRand *rand = g_rand_new_with_seed (29);
+  const gint64 fixed[] = { 0, 1, -1, 9, 10, 99999999, 100000000, -99999999, -100000000, G_MAXINT32, G_MININT32,
+                           G_MAXINT64, G_MININT64, G_MININT64 + 1 };
+
+  for (guint i = 0; i < 300000 + G_N_ELEMENTS (fixed); i++)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      char ref[32];
+      gint64 v;
+      guint lead = g_rand_int_range (rand, 0, 40);
+
+      if (i < G_N_ELEMENTS (fixed))
+        v = fixed[i];
+      else
+        {
+          /* up to 1 … 19 digits, of either sign */
+          guint64 u = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+
+          v = (gint64) (u % _sq_pow10_u64[g_rand_int_range (rand, 1, 19)]);
+          if (g_rand_boolean (rand))
+            v = -v;
+        }
+      /* text before it, and a string just full, so that room is made */
+      for (guint k = 0; k < lead; k++)
+        g_string_append_c (s, 'x');
+      _sq_append_int64 (s, v);
+      g_snprintf (ref, sizeof ref, "%" G_GINT64_FORMAT, v);
+      g_assert_cmpuint (s->len, ==, lead + strlen (ref));
+      g_assert_cmpstr (s->str + lead, ==, ref);
+    }
+  g_rand_free (rand);
+}
+
 /* The edges of the 128-bit path and of the inline reader: halfway cases,
  * the 2^53 boundary, 19-digit maxima, the smallest and largest powers of ten
  * it takes, signed zeros, 16 to 19 decimals, and every token length against
@@ -559,6 +597,7 @@ main (int    argc,
   g_test_add_func ("/numbers/format-decimals", test_format_decimals);
   g_test_add_func ("/numbers/shortest", test_shortest);
   g_test_add_func ("/numbers/fixed-or-shortest", test_fixed_or_shortest);
+  g_test_add_func ("/numbers/int64", test_int64);
   g_test_add_func ("/numbers/edge-cases", test_edge_cases);
   g_test_add_func ("/numbers/wide-mantissas", test_wide_mantissas);
   g_test_add_func ("/numbers/mul-portable", test_mul_portable);
