@@ -924,7 +924,22 @@ floor_pos (double x)
   return (double) (gint64) x;
 }
 
-/* Appends a whole number in decimal, as "%" G_GINT64_FORMAT would. */
+/* How many decimal digits n has (1 for 0): from its bit length, then one
+ * comparison */
+static inline int
+count_digits (guint32 n)
+{
+  static const guint32 pow10_32[10] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                        1000000000 };
+  guint32 m = n | 1;
+  int t = ((32 - __builtin_clz (m)) * 1233) >> 12;
+
+  return t + 1 - (m < pow10_32[t]);
+}
+
+/* Appends a whole number in decimal, as "%" G_GINT64_FORMAT would: below
+ * 10^8, the usual case (key times, counts), its digits stored straight at
+ * the end of s (put_width) */
 void
 _sq_append_int64 (GString *s,
                   gint64   v)
@@ -933,6 +948,19 @@ _sq_append_int64 (GString *s,
   char *end = buf + 56, *q;
   guint64 u = v < 0 ? -(guint64) v : (guint64) v;
 
+  if (u < 100000000)
+    {
+      char *o = string_room (s, 24), *start = o;
+      int n = count_digits ((guint32) u);
+
+      if (v < 0)
+        *o++ = '-';
+      put_width (o, u, n);
+      o += n;
+      *o = '\0';
+      s->len += (gsize) (o - start);
+      return;
+    }
   q = put_digits (end, u, 1);
   if (v < 0)
     *--q = '-';
