@@ -70,14 +70,44 @@ PY
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 
+# The tests whose only failure is LeakSanitizer crashing on its own ("has
+# encountered a fatal error": its tracer died, no leak was reported), every
+# subtest having passed: that says nothing about the code, so such a test
+# runs once more, alone, and that result counts instead. Any leak report,
+# failed subtest or other error counts as it is.
+leak_checker_crashes () {
+  python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    out = (t.get('stdout') or '') + (t.get('stderr') or '')
+    if (t.get('result') in ('FAIL', 'ERROR')
+            and 'LeakSanitizer has encountered a fatal error' in out
+            and 'detected memory leaks' not in out and 'not ok' not in out
+            and 'Bail out' not in out and 'runtime error' not in out):
+        print(t['name'].split(' / ')[-1])
+PY
+}
+
 run_suite () {
   local dir=$1; shift
+  local again
   rm -rf "$dir"
   meson setup "$dir" -Dwerror=true "$@" >/dev/null
   meson compile -C "$dir" >/dev/null
   dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24" \
     meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+  again=$(leak_checker_crashes "$dir/meson-logs/testlog.json")
   count "$dir/meson-logs/testlog.json"
+  if [ -n "$again" ]; then
+    # those failures are taken back, then the second runs counted
+    failed=$((failed - $(echo "$again" | wc -l)))
+    echo "the leak checker crashed in: $(echo $again); running them once more"
+    cp "$dir/meson-logs/testlog.json" "$dir/meson-logs/testlog-first.json"
+    dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24" \
+      meson test -C "$dir" --no-rebuild --print-errorlogs $again || true
+    count "$dir/meson-logs/testlog.json"
+  fi
 }
 
 run_suite build-test
