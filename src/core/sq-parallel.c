@@ -157,6 +157,39 @@ _sq_parallel_claim (guint       n_items,
       g_thread_join (threads[t]);
 }
 
+/* ---- losses per item ---------------------------------------------------------- */
+
+GPtrArray **
+_sq_item_losses_new (GPtrArray *losses,
+                     gsize      n_items)
+{
+  GPtrArray **lists;
+
+  if (losses == NULL)
+    return NULL;
+  lists = g_new (GPtrArray *, MAX (n_items, 1));
+  for (gsize i = 0; i < n_items; i++)
+    lists[i] = g_ptr_array_new ();
+  return lists;
+}
+
+void
+_sq_item_losses_merge (GPtrArray  *losses,
+                       GPtrArray **lists,
+                       gsize       n_items)
+{
+  if (lists == NULL)
+    return;
+  for (gsize i = 0; i < n_items; i++)
+    {
+      /* the strings move over */
+      for (guint k = 0; k < lists[i]->len; k++)
+        g_ptr_array_add (losses, lists[i]->pdata[k]);
+      g_ptr_array_unref (lists[i]);
+    }
+  g_free (lists);
+}
+
 /* ---- writers' parts ---------------------------------------------------------- */
 
 typedef struct
@@ -249,19 +282,14 @@ _sq_parallel_parts (gsize        n_items,
                     GString     *out,
                     GPtrArray   *losses)
 {
-  Parts p = { func, data, out, g_new0 (GString *, MAX (n_items, 1)), NULL, cost, (gint) MIN (n_items, (gsize) G_MAXINT / 2), 0, 0 };
+  Parts p = { func, data, out, g_new0 (GString *, MAX (n_items, 1)), _sq_item_losses_new (losses, n_items), cost,
+              (gint) MIN (n_items, (gsize) G_MAXINT / 2), 0, 0 };
   GThread *threads[SQ_PARALLEL_MAX_THREADS] = { NULL };
   g_autofree gsize *at = g_new (gsize, MAX (n_items, 1));
   g_autofree gsize *sizes = g_new (gsize, MAX (n_items, 1));
   gsize total = 0, estimate = 0;
   guint n_threads;
 
-  if (losses != NULL)
-    {
-      p.losses = g_new (GPtrArray *, MAX (n_items, 1));
-      for (gsize i = 0; i < n_items; i++)
-        p.losses[i] = g_ptr_array_new ();
-    }
   for (gsize i = 0; i < n_items; i++)
     estimate += cost[i];
   n_threads = (guint) MIN ((gsize) _sq_parallel_threads (estimate), MAX (n_items, 1));
@@ -303,19 +331,10 @@ _sq_parallel_parts (gsize        n_items,
       out->str[out->len] = '\0';
     }
   for (gsize i = 0; i < n_items; i++)
-    {
-      if (p.parts[i] != NULL)
-        g_string_free (p.parts[i], TRUE);
-      if (p.losses != NULL)
-        {
-          /* the strings move over */
-          for (guint k = 0; k < p.losses[i]->len; k++)
-            g_ptr_array_add (losses, p.losses[i]->pdata[k]);
-          g_ptr_array_unref (p.losses[i]);
-        }
-    }
+    if (p.parts[i] != NULL)
+      g_string_free (p.parts[i], TRUE);
   g_free (p.parts);
-  g_free (p.losses);
+  _sq_item_losses_merge (losses, p.losses, n_items);
 }
 
 /* ---- copies made later ------------------------------------------------------ */
@@ -373,14 +392,17 @@ run_copy (gsize    item,
 }
 
 void
-_sq_copies_run (GByteArray *out,
-                GArray     *copies)
+_sq_copies_run (GByteArray  *out,
+                GArray      *copies,
+                SqPrefault **prefault)
 {
   Copies cs;
   g_autofree gsize *costs = NULL;
 
   if (copies == NULL)
     return;
+  /* the threads that copy make their pages present themselves */
+  g_clear_pointer (prefault, _sq_prefault_finish);
   cs = (Copies) { out->data, (const Copy *) (void *) copies->data };
   costs = g_new (gsize, MAX (copies->len, 1));
 

@@ -44,6 +44,15 @@ void _sq_parallel_claim (guint       n_items,
                          SqItemFunc  func,
                          gpointer    data);
 
+/* Loss lists, one per item, for items run on threads (NULL when `losses`
+ * is NULL); _sq_item_losses_merge moves their strings into `losses` in
+ * item order and frees the lists. */
+GPtrArray **_sq_item_losses_new   (GPtrArray  *losses,
+                                   gsize       n_items);
+void        _sq_item_losses_merge (GPtrArray  *losses,
+                                   GPtrArray **lists,
+                                   gsize       n_items);
+
 typedef void (*SqPartFunc) (gsize      item,
                             GString   *out,
                             GPtrArray *losses,
@@ -64,24 +73,6 @@ void _sq_parallel_parts (gsize        n_items,
                          gpointer     data,
                          GString     *out,
                          GPtrArray   *losses);
-
-/* For binary writers: bytes copied into the output once it has its final
- * size, in pieces of 4 MB on several threads (SQ_PERF: one thread copying
- * while another only made fresh pages present left half of the work on one
- * side). _sq_copies_new gives a list for an output of about `total` bytes,
- * or NULL when that is not worth threads (_sq_parallel_threads); with a
- * list, _sq_copy_later makes room for `len` bytes at the end of `out`, to
- * be filled from `from` (which must stay as it is until then), and
- * _sq_copies_run fills every such room, the output no longer growing, and
- * empties the list. With NULL, _sq_copy_later appends at once and
- * _sq_copies_run does nothing. */
-GArray *_sq_copies_new  (gsize         total);
-void    _sq_copy_later  (GByteArray   *out,
-                         GArray       *copies,
-                         const guint8 *from,
-                         gsize         len);
-void    _sq_copies_run  (GByteArray   *out,
-                         GArray       *copies);
 
 /* Making freshly allocated memory present ahead of a reader that fills it:
  * the kernel clears each page on its first write, a large part of reading
@@ -107,6 +98,26 @@ void        _sq_prefault_now    (void         *start,
                                  gsize         size);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPrefault, _sq_prefault_finish)
+
+/* For binary writers: bytes copied into the output once it has its final
+ * size, in pieces of 4 MB on several threads (SQ_PERF: one thread copying
+ * while another only made fresh pages present left half of the work on one
+ * side). _sq_copies_new gives a list for an output of about `total` bytes,
+ * or NULL when that is not worth threads (_sq_parallel_threads); with a
+ * list, _sq_copy_later makes room for `len` bytes at the end of `out`, to
+ * be filled from `from` (which must stay as it is until then), and
+ * _sq_copies_run fills every such room, the output no longer growing, and
+ * empties the list, first stopping *prefault (the threads that copy make
+ * their pages present themselves). With NULL, _sq_copy_later appends at
+ * once and _sq_copies_run does nothing. */
+GArray *_sq_copies_new  (gsize         total);
+void    _sq_copy_later  (GByteArray   *out,
+                         GArray       *copies,
+                         const guint8 *from,
+                         gsize         len);
+void    _sq_copies_run  (GByteArray   *out,
+                         GArray       *copies,
+                         SqPrefault  **prefault);
 
 /* For tests: the threshold instead of SQ_PARALLEL_MIN_BYTES (G_MAXSIZE: never
  * split), and the most threads to use (0: the processors, up to four). */

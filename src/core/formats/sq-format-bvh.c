@@ -1967,15 +1967,9 @@ bvh_write_with_layout (const SqClip        *clip,
     g_autofree guint8 **alt_exact = g_new0 (guint8 *, n);
 
     {
-      GridWrite g = { clip, order, chans, 1.0 / ft, kept, steps, NULL, alt_exact };
+      GridWrite g = { clip, order, chans, 1.0 / ft, kept, steps, _sq_item_losses_new (losses, n * 2), alt_exact };
       g_autofree gsize *costs = g_new (gsize, n * 2);
 
-      if (losses != NULL)
-        {
-          g.losses = g_new (GPtrArray *, n * 2);
-          for (gsize i = 0; i < n * 2; i++)
-            g.losses[i] = g_ptr_array_new ();
-        }
       /* the bytes of keys read, and of kept angles */
       for (gsize i = 0; i < n * 2; i++)
         {
@@ -1985,17 +1979,7 @@ bvh_write_with_layout (const SqClip        *clip,
           costs[i] = track->n_keys * (sizeof (SqKey) + (track->alt != NULL ? 4 * sizeof (double) : 0));
         }
       _sq_parallel_items (n * 2, costs, grid_track, &g);
-      if (g.losses != NULL)
-        {
-          /* the strings move over */
-          for (gsize i = 0; i < n * 2; i++)
-            {
-              for (guint k = 0; k < g.losses[i]->len; k++)
-                g_ptr_array_add (losses, g.losses[i]->pdata[k]);
-              g_ptr_array_unref (g.losses[i]);
-            }
-          g_free (g.losses);
-        }
+      _sq_item_losses_merge (losses, g.losses, n * 2);
     }
     for (gsize i = 0; i < n * 2; i++)
       {

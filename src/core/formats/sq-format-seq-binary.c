@@ -824,11 +824,8 @@ seq_binary_write (const SqClip        *clip,
       g_byte_array_append (out, p, n);
     }
 
-  /* the records, now that the output stays where it is; the threads that
-   * copy make their pages present themselves */
-  if (copies != NULL)
-    g_clear_pointer (&prefault, _sq_prefault_finish);
-  _sq_copies_run (out, copies);
+  /* the records, now that the output stays where it is */
+  _sq_copies_run (out, copies, &prefault);
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 

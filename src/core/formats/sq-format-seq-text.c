@@ -1308,31 +1308,19 @@ seq_text_write (const SqClip        *clip,
     gint64 last_ms = 0;
 
     {
-      FirstPass fp = { clip, g_new0 (GArray *, MAX (clip->n_joints, 1)), NULL };
+      FirstPass fp = { clip, g_new0 (GArray *, MAX (clip->n_joints, 1)), _sq_item_losses_new (losses, clip->n_joints) };
       g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
 
-      if (losses != NULL)
-        {
-          fp.losses = g_new (GPtrArray *, MAX (clip->n_joints, 1));
-          for (gsize j = 0; j < clip->n_joints; j++)
-            fp.losses[j] = g_ptr_array_new ();
-        }
       for (gsize j = 0; j < clip->n_joints; j++)
         costs[j] = sizeof (SqKey) * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
                                      + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys
                                      + clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys);
       _sq_parallel_items (clip->n_joints, costs, limb_lines_of, &fp);
+      _sq_item_losses_merge (losses, fp.losses, clip->n_joints);
       for (gsize j = 0; j < clip->n_joints; j++)
         {
           GArray *lines = fp.lines[j];
 
-          if (fp.losses != NULL)
-            {
-              /* the strings move over */
-              for (guint k = 0; k < fp.losses[j]->len; k++)
-                g_ptr_array_add (losses, fp.losses[j]->pdata[k]);
-              g_ptr_array_unref (fp.losses[j]);
-            }
           if (lines == NULL)
             continue;
           last_ms = MAX (last_ms, g_array_index (lines, Line, lines->len - 1).ms);
@@ -1340,7 +1328,6 @@ seq_text_write (const SqClip        *clip,
           g_array_append_val (limb_index, j);
         }
       g_free (fp.lines);
-      g_free (fp.losses);
     }
 
     if (last_ms > duration_ms)

@@ -1361,14 +1361,9 @@ sl_write (const SqClip        *clip,
   if (st.nonfinite > 0)
     _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
 
-  if (st.copies != NULL)
-    {
-      /* the records, now that the output stays where it is; the threads
-       * that copy make their pages present themselves */
-      g_clear_pointer (&prefault, _sq_prefault_finish);
-      _sq_copies_run (out, st.copies);
-      g_array_unref (st.copies);
-    }
+  /* the records, now that the output stays where it is */
+  _sq_copies_run (out, st.copies, &prefault);
+  g_clear_pointer (&st.copies, g_array_unref);
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
