@@ -820,13 +820,7 @@ append_tail (GString    *s,
 {
   gsize n = end - q;
 
-  if (G_UNLIKELY (s->allocated_len - s->len <= 48))
-    {
-      gsize len = s->len;
-      g_string_set_size (s, len + 49);
-      g_string_truncate (s, len);
-    }
-  memcpy (s->str + s->len, q, 48);
+  memcpy (string_room (s, 48), q, 48);
   s->len += n;
   s->str[s->len] = '\0';
 }
@@ -1279,6 +1273,20 @@ static int emit_g (char    *buf,
                    int      prec,
                    int      e);
 
+/* d (of nd digits) without its zeros at the end, which *nd then counts
+ * down for (one digit stays) */
+static inline guint64
+drop_trailing_zeros (guint64  d,
+                     int     *nd)
+{
+  while (*nd > 1 && d % 10 == 0)
+    {
+      d /= 10;
+      (*nd)--;
+    }
+  return d;
+}
+
 static int
 format_g (char   *buf,
           double  v,
@@ -1358,11 +1366,7 @@ emit_g (char    *buf,
 
   /* the significant digits, trailing zeros dropped */
   nd = prec;
-  while (nd > 1 && d % 10 == 0)
-    {
-      d /= 10;
-      nd--;
-    }
+  d = drop_trailing_zeros (d, &nd);
   if (neg)
     *o++ = '-';
   /* the usual forms are stored in place, piece by piece (put_width) */
@@ -1460,13 +1464,26 @@ reads_back (guint64  c,
  * of the time of writing a .x file). For about 1e-9 <= a < 1e16; FALSE
  * outside that, where format_g's passes serve. *d gets `*prec` digits,
  * the first one for 10^*e. */
+/* q with its last digits, worth `unit` (10 or 100), rounded off as printf
+ * rounds x · 10^k = q + frac / 2^s (half to even; frac, not zero, puts it
+ * past a half): in units of `unit` */
+static inline guint64
+round_off (guint64 q,
+           guint64 frac,
+           guint64 unit)
+{
+  guint64 t = q / unit, r = q - t * unit;
+
+  return t + (r > unit / 2 || (r == unit / 2 && (frac != 0 || (t & 1))));
+}
+
 static gboolean
 shortest_one_pass (double   a,
                    guint64 *d,
                    int     *prec,
                    int     *e)
 {
-  guint64 bits, m, hi, lo, q, frac, t, c;
+  guint64 bits, m, hi, lo, q, frac, c;
   int e2, x10, k, s;
   gboolean narrow_below, even;
 
@@ -1500,21 +1517,13 @@ shortest_one_pass (double   a,
   frac = lo & ((G_GUINT64_CONSTANT (1) << s) - 1);
 
   /* fifteen digits: the last two of q and the fraction decide the rounding */
-  t = q / 100;
-  {
-    guint64 r = q - t * 100;
-    c = t + (r > 50 || (r == 50 && (frac != 0 || (t & 1))));
-  }
+  c = round_off (q, frac, 100);
   if (reads_back (c * 100, q, frac, s, pow5_u64[k], narrow_below, even))
     {
       *prec = 15;
       goto done;
     }
-  t = q / 10;
-  {
-    guint64 r = q - t * 10;
-    c = t + (r > 5 || (r == 5 && (frac != 0 || (t & 1))));
-  }
+  c = round_off (q, frac, 10);
   if (reads_back (c * 10, q, frac, s, pow5_u64[k], narrow_below, even))
     {
       *prec = 16;
@@ -1550,7 +1559,7 @@ _sq_append_shortest (GString *s,
   if (isfinite (v) && v != 0.0)
     {
       double a = fabs (v);
-      int e = decimal_exponent_floor (a), nd;
+      int e, nd;
       guint64 d;
       /* the text goes straight into room made beforehand (SQ_PERF) */
       char *buf = string_room (s, sizeof tmp);
@@ -1601,8 +1610,7 @@ _sq_append_fixed_or_shortest (GString *s,
     {
       int nd = prec, needed;
 
-      for (t = d; nd > 1 && t % 10 == 0; nd--)
-        t /= 10;
+      t = drop_trailing_zeros (d, &nd);
       needed = nd - 1 - x10;        /* decimals the shortest text has */
       if (needed <= decimals)
         append_scaled (s, signbit (v) != 0, t * _sq_pow10_u64[decimals - needed], decimals, decimals);
