@@ -233,6 +233,197 @@ assert_writes_alike (const SqClip *clip)
   tu_assert_same_saves (one, four);
 }
 
+/* ---- output as pieces ------------------------------------------------------ */
+
+static char *
+concat (GPtrArray *pieces,
+        gsize     *len)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize n;
+      const char *p = g_bytes_get_data (pieces->pdata[i], &n);
+      g_string_append_len (s, p, n);
+    }
+  *len = s->len;
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_pieces (void)
+{
+  static const char digits[] = "0123456789";
+  g_autoptr(GBytes) owner = g_bytes_new_static (digits, 10);
+  GArray *refs = _sq_refs_new ();
+  GByteArray *out = g_byte_array_new ();
+  g_autoptr(GPtrArray) pieces = NULL;
+  g_autoptr(GBytes) joined = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, -1);
+  /* at the start, between, three at one offset (an empty one dropped), at the end */
+  _sq_refer (refs, 0, owner, (const guint8 *) digits + 1, 2);
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, '2');
+  g_byte_array_append (out, (const guint8 *) "ab", 2);
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, 'b');
+  _sq_refer (refs, 2, owner, (const guint8 *) digits + 5, 3);
+  _sq_refer_take (refs, 2, g_bytes_new ("XY", 2));
+  _sq_refer_take (refs, 2, g_bytes_new (NULL, 0));
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, 'Y');
+  g_byte_array_append (out, (const guint8 *) "cd", 2);
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, 'd');
+  {
+    /* a part made of pieces itself */
+    GArray *part_refs = _sq_refs_new ();
+
+    _sq_refer (part_refs, 0, owner, (const guint8 *) digits + 9, 1);
+    _sq_refer_pieces (refs, 4, _sq_pieces_take (g_bytes_new ("!", 1), part_refs));
+  }
+  g_assert_cmpint (_sq_refs_last_byte (out->data, out->len, refs), ==, '!');
+  pieces = _sq_pieces_take (g_byte_array_free_to_bytes (out), refs);
+
+  text = concat (pieces, &len);
+  g_assert_cmpstr (text, ==, "12ab567XYcd9!");
+  g_assert_cmpuint (_sq_pieces_size (pieces), ==, 13);
+  g_assert_cmpuint (pieces->len, ==, 7);
+  /* referred to, not copied */
+  g_assert_true (g_bytes_get_data (pieces->pdata[0], NULL) == (gconstpointer) (digits + 1));
+  g_assert_true (g_bytes_get_data (pieces->pdata[2], NULL) == (gconstpointer) (digits + 5));
+  g_assert_true (g_bytes_get_data (pieces->pdata[5], NULL) == (gconstpointer) (digits + 9));
+  joined = _sq_pieces_join (pieces);
+  g_assert_cmpmem (g_bytes_get_data (joined, NULL), g_bytes_get_size (joined), text, len);
+  g_clear_pointer (&pieces, g_ptr_array_unref);
+  g_clear_pointer (&joined, g_bytes_unref);
+
+  /* one piece is given back as it is; nothing is one empty piece */
+  pieces = _sq_pieces_new (g_bytes_ref (owner));
+  joined = _sq_pieces_join (pieces);
+  g_assert_true (joined == owner);
+  g_clear_pointer (&pieces, g_ptr_array_unref);
+  g_clear_pointer (&joined, g_bytes_unref);
+  pieces = _sq_pieces_take (g_bytes_new (NULL, 0), _sq_refs_new ());
+  g_assert_cmpuint (pieces->len, ==, 1);
+  joined = _sq_pieces_join (pieces);
+  g_assert_cmpuint (g_bytes_get_size (joined), ==, 0);
+  g_clear_pointer (&pieces, g_ptr_array_unref);
+  g_clear_pointer (&joined, g_bytes_unref);
+
+  /* a large output joined on threads, in pieces of 4 MB */
+  {
+    const gsize sizes[] = { (9u << 20) + 3, 1, (5u << 20) - 1, 4u << 20 };
+    GRand *rand = g_rand_new_with_seed (7);
+    g_autofree char *expected = NULL;
+
+    pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        guint8 *p = g_malloc (sizes[i]);
+
+        for (gsize k = 0; k < sizes[i]; k++)
+          p[k] = (guint8) g_rand_int (rand);
+        g_ptr_array_add (pieces, g_bytes_new_take (p, sizes[i]));
+      }
+    g_rand_free (rand);
+    expected = concat (pieces, &len);
+    for (guint threads = 1; threads <= 4; threads += 3)
+      {
+        _sq_parallel_set_limits (threads == 1 ? G_MAXSIZE : 1, threads);
+        joined = _sq_pieces_join (pieces);
+        g_assert_cmpuint (g_bytes_get_size (joined), ==, len);
+        g_assert_true (memcmp (g_bytes_get_data (joined, NULL), expected, len) == 0);
+        g_clear_pointer (&joined, g_bytes_unref);
+      }
+    _sq_parallel_set_limits (SQ_PARALLEL_MIN_BYTES, 0);
+  }
+}
+
+/* Saved after an edit that leaves the keys as they were read (`edit`),
+ * the records kept as read come as slices of the bytes read, `referred`
+ * bytes of them, and the pieces make the file one buffer makes. */
+static void
+assert_records_referred (GBytes *bytes,
+                         SqEdit *edit,
+                         gsize   referred)
+{
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) pieces = NULL;
+  g_autoptr(GBytes) joined = NULL;
+  g_autofree char *text = NULL;
+  gsize len, size, found = 0;
+  const guint8 *start = g_bytes_get_data (bytes, &size);
+
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_no_error (error);
+  pieces = sq_save_pieces (clip, clip->format, NULL, NULL, &error);
+  g_assert_no_error (error);
+  joined = sq_save_bytes (clip, clip->format, NULL, NULL, &error);
+  g_assert_no_error (error);
+  text = concat (pieces, &len);
+  g_assert_cmpmem (text, len, g_bytes_get_data (joined, NULL), g_bytes_get_size (joined));
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize n;
+      const guint8 *p = g_bytes_get_data (pieces->pdata[i], &n);
+
+      if (p >= start && p + n <= start + size)
+        found += n;
+    }
+  g_assert_cmpuint (found, ==, referred);
+  sq_edit_free (edit);
+}
+
+static void
+test_pieces_records (void)
+{
+  const char *dirs[] = { "seq-binary", "sl-anim" };
+  guint n = 0, with_records = 0;
+
+  if (tu_corpus_dir () == NULL)
+    {
+      g_test_skip ("no corpus");
+      return;
+    }
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      g_autoptr(GPtrArray) files = tu_corpus_files (dirs[d]);
+
+      for (guint i = 0; i < files->len; i++, n++)
+        {
+          g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+          g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+          gboolean anim = d == 1, all_packed = TRUE;
+          gsize referred = 0;
+
+          if (clip == NULL)
+            continue;
+          /* what the writers keep as read: binary SEQ's packed rotations;
+           * an .anim's packed tracks when every track is */
+          for (gsize j = 0; j < clip->n_joints; j++)
+            for (guint c = 0; c < SQ_N_CHANNELS; c++)
+              {
+                const SqTrack *t = &clip->joints[j].tracks[c];
+
+                if (anim && c != SQ_CHANNEL_SCALE && !sq_track_is_packed (t) && t->n_keys > 0)
+                  all_packed = FALSE;
+                if (sq_track_is_packed (t) && (anim || c == SQ_CHANNEL_ROTATION))
+                  referred += t->n_keys * (anim ? 8 : 20);
+              }
+          if (anim && (!all_packed || sq_props_get_uint (clip->extra, "version", 1) != 1))
+            referred = 0;
+          g_test_message ("%s: %zu bytes of records", (const char *) files->pdata[i], referred);
+          with_records += referred > 0;
+          assert_records_referred (bytes, anim ? sq_edit_sl_priority_new (2) : sq_edit_rename_root_new ("renamed"),
+                                   referred);
+        }
+    }
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (with_records, >, 0);
+}
+
 static void
 test_corpus (void)
 {
@@ -1132,6 +1323,8 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/split", test_split);
   g_test_add_func ("/parallel/prefault", test_prefault);
   g_test_add_func ("/parallel/corpus", test_corpus);
+  g_test_add_func ("/parallel/pieces", test_pieces);
+  g_test_add_func ("/parallel/pieces-records", test_pieces_records);
   g_test_add_func ("/parallel/big-seq", test_big_seq);
   g_test_add_func ("/parallel/big-anim", test_big_anim);
   g_test_add_func ("/parallel/text-parts", test_text_parts);

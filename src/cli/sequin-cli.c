@@ -17,7 +17,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sq-core.h"
 
@@ -115,22 +117,81 @@ load_file (const char *path,
   return sq_load_bytes (bytes, path, NULL, NULL, error);
 }
 
-/* Atomic: a temporary file beside OUT, then rename; OUT is untouched on any error. */
+static gboolean
+write_all (int           fd,
+           const guint8 *data,
+           gsize         len)
+{
+  while (len > 0)
+    {
+      gssize n = write (fd, data, MIN (len, (gsize) G_MAXSSIZE));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = EIO;
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* Atomic: the pieces (sq_save_pieces) one after another into a temporary
+ * file beside OUT, then rename; OUT is untouched on any error. When OUT
+ * exists the data reaches the disk before the rename, so that a crash
+ * leaves the old file or the new one, never an empty one. */
 static gboolean
 save_file (const char *path,
-           GBytes     *bytes,
+           GPtrArray  *pieces,
            GError    **error)
 {
   struct stat st;
-  int mode = 0666;
-  gsize len;
-  const char *data = g_bytes_get_data (bytes, &len);
+  int mode = 0666, fd, saved;
+  gboolean exists = g_stat (path, &st) == 0;
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
 
-  if (g_stat (path, &st) == 0)
+  if (exists)
     mode = st.st_mode & 0777;
-  return g_file_set_contents_full (path, data, len,
-                                   G_FILE_SET_CONTENTS_CONSISTENT,
-                                   mode, error);
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, mode);
+  if (fd < 0)
+    {
+      saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "cannot create a temporary file beside it: %s", g_strerror (saved));
+      return FALSE;
+    }
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize len;
+      const guint8 *data = g_bytes_get_data (pieces->pdata[i], &len);
+
+      if (!write_all (fd, data, len))
+        goto failed;
+    }
+  if (exists && fsync (fd) != 0)
+    goto failed;
+  if (close (fd) != 0)
+    {
+      fd = -1;
+      goto failed;
+    }
+  fd = -1;
+  if (g_rename (tmp, path) != 0)
+    goto failed;
+  return TRUE;
+
+failed:
+  saved = errno;
+  if (fd >= 0)
+    close (fd);
+  g_unlink (tmp);
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+               "cannot write it: %s", g_strerror (saved));
+  return FALSE;
 }
 
 static void
@@ -232,16 +293,16 @@ write_clip (const SqClip     *clip,
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GPtrArray) pieces = NULL;
   SqSaveOptions options = { 0 };
 
   options.map = map;
-  bytes = sq_save_bytes (clip, format, &options, losses, &error);
+  pieces = sq_save_pieces (clip, format, &options, losses, &error);
   for (guint i = 0; i < losses->len; i++)
     g_printerr ("sequin-cli: %s: lost: %s\n", out_path, (const char *) losses->pdata[i]);
-  if (bytes == NULL)
+  if (pieces == NULL)
     return fail_file (out_path, error);
-  if (!save_file (out_path, bytes, &error))
+  if (!save_file (out_path, pieces, &error))
     return fail_file (out_path, error);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sq-private.h"
+#include "sq-parallel.h"
 #include "sq-validate.h"
 
 static const SqFormat * const formats[] = {
@@ -212,12 +213,12 @@ map_touches (const SqClip     *clip,
   return FALSE;
 }
 
-GBytes *
-sq_save_bytes (const SqClip        *clip,
-               const SqFormat      *format,
-               const SqSaveOptions *options,
-               GPtrArray           *losses,
-               GError             **error)
+GPtrArray *
+sq_save_pieces (const SqClip        *clip,
+                const SqFormat      *format,
+                const SqSaveOptions *options,
+                GPtrArray           *losses,
+                GError             **error)
 {
   static const SqSaveOptions defaults = { 0 };
 
@@ -243,7 +244,7 @@ sq_save_bytes (const SqClip        *clip,
    * (unless a user map renames or drops one of its joints) */
   if (!options->no_source_copy && clip->format == format && clip->source != NULL
       && !sq_clip_is_modified (clip) && !map_touches (clip, options->map))
-    return g_bytes_ref (clip->source);
+    return _sq_pieces_new (g_bytes_ref (clip->source));
 
   if (losses != NULL && clip->format != NULL && clip->format != format)
     report_foreign_fields (clip, format, losses);
@@ -253,21 +254,33 @@ sq_save_bytes (const SqClip        *clip,
   if ((clip->format != NULL && clip->format != format) || map_touches (clip, options->map))
     {
       g_autoptr(SqClip) converted = sq_convert (clip, format, options->map, losses, error);
-      GBytes *bytes;
+      GPtrArray *pieces;
 
       if (converted == NULL)
         return NULL;
-      bytes = format->write (converted, options, losses, error);
-      if (bytes != NULL && format->space == &sq_space_second_life)
+      pieces = format->write (converted, options, losses, error);
+      if (pieces != NULL && format->space == &sq_space_second_life)
         {
-          gsize size = g_bytes_get_size (bytes);
+          gsize size = _sq_pieces_size (pieces);
           if (size > SQ_SL_UPLOAD_LIMIT)
             _sq_loss (losses, _("the animation is %zu bytes, over Second Life's upload limit of 250,000 bytes"), size);
           else
             _sq_loss (losses, _("the animation is %zu bytes (Second Life's upload limit is 250,000 bytes)"), size);
         }
-      return bytes;
+      return pieces;
     }
 
   return format->write (clip, options, losses, error);
+}
+
+GBytes *
+sq_save_bytes (const SqClip        *clip,
+               const SqFormat      *format,
+               const SqSaveOptions *options,
+               GPtrArray           *losses,
+               GError             **error)
+{
+  g_autoptr(GPtrArray) pieces = sq_save_pieces (clip, format, options, losses, error);
+
+  return pieces != NULL ? _sq_pieces_join (pieces) : NULL;
 }

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every reader parses from memory (GBytes) and every writer produces GBytes:
- * the core never touches files. sq-format-registry.c is the only list of
+ * Every reader parses from memory (GBytes) and every writer produces GBytes
+ * (pieces of a file, in order): the core never touches files. sq-format-registry.c is the only list of
  * formats; the CLI's format ids and the editor's file filters come from it.
  */
 #pragma once
@@ -77,11 +77,12 @@ struct _SqFormat
   SqClip  *(*read)  (GBytes              *bytes,
                      const SqLoadOptions *options,
                      GError             **error);
-  /* `losses` receives one line (char *) per thing the format cannot hold */
-  GBytes  *(*write) (const SqClip        *clip,
-                     const SqSaveOptions *options,
-                     GPtrArray           *losses,
-                     GError             **error);
+  /* `losses` receives one line (char *) per thing the format cannot hold;
+   * gives the file as pieces (see sq_save_pieces) */
+  GPtrArray *(*write) (const SqClip        *clip,
+                       const SqSaveOptions *options,
+                       GPtrArray           *losses,
+                       GError             **error);
   /* units, axes, rotation convention, joint names, time grid (sq-convert.h);
    * NULL: converted clips keep their values and names */
   const SqSpace *space;
@@ -102,9 +103,19 @@ SqClip                 *sq_load_bytes            (GBytes              *bytes,
                                                   const SqFormat      *format,
                                                   const SqLoadOptions *options,
                                                   GError             **error);
-/* Writes a clip in `format`. An unedited clip saved in its own format gives
- * back exactly the bytes it was read from. `losses` (may be NULL) receives
- * what `format` cannot hold. */
+/* Writes a clip in `format`, as pieces (GBytes) whose concatenation, in
+ * order, is the file: records the clip still holds as they were read are
+ * not copied but come as slices of the bytes they were read from (SQ_PERF:
+ * saving then copies nothing of them but into the file, and holds no
+ * second copy of them). An unedited clip saved in its own format gives back
+ * exactly the bytes it was read from. `losses` (may be NULL) receives what
+ * `format` cannot hold. */
+GPtrArray              *sq_save_pieces           (const SqClip        *clip,
+                                                  const SqFormat      *format,
+                                                  const SqSaveOptions *options,
+                                                  GPtrArray           *losses,
+                                                  GError             **error);
+/* The same, as one buffer */
 GBytes                 *sq_save_bytes            (const SqClip        *clip,
                                                   const SqFormat      *format,
                                                   const SqSaveOptions *options,

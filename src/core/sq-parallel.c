@@ -257,37 +257,19 @@ run_parts_from_back (gpointer data)
   return run_parts (data, FALSE);
 }
 
-typedef struct
-{
-  GString **parts;
-  char     *out;
-  gsize    *at;
-} Merge;
-
-static void
-copy_part (gsize    item,
-           gpointer data)
-{
-  Merge *m = data;
-
-  if (m->parts[item] != NULL)
-    memcpy (m->out + m->at[item], m->parts[item]->str, m->parts[item]->len);
-}
-
 void
 _sq_parallel_parts (gsize        n_items,
                     const gsize *cost,
                     SqPartFunc   func,
                     gpointer     data,
                     GString     *out,
+                    GArray      *refs,
                     GPtrArray   *losses)
 {
   Parts p = { func, data, out, g_new0 (GString *, MAX (n_items, 1)), _sq_item_losses_new (losses, n_items), cost,
               (gint) MIN (n_items, (gsize) G_MAXINT / 2), 0, 0 };
   GThread *threads[SQ_PARALLEL_MAX_THREADS] = { NULL };
-  g_autofree gsize *at = g_new (gsize, MAX (n_items, 1));
-  g_autofree gsize *sizes = g_new (gsize, MAX (n_items, 1));
-  gsize total = 0, estimate = 0;
+  gsize estimate = 0;
   guint n_threads;
 
   for (gsize i = 0; i < n_items; i++)
@@ -312,34 +294,154 @@ _sq_parallel_parts (gsize        n_items,
           g_thread_join (threads[t]);
     }
 
-  /* the back threads' parts, each copied to its place after the front
-   * ones, large outputs on several threads */
-  for (gsize i = 0; i < n_items; i++)
-    {
-      at[i] = out->len + total;
-      sizes[i] = p.parts[i] != NULL ? p.parts[i]->len : 0;
-      total += sizes[i];
-    }
-  if (total > 0)
-    {
-      string_reserve (out, total);
-      {
-        Merge m = { p.parts, out->str, at };
-        _sq_parallel_items (n_items, sizes, copy_part, &m);
-      }
-      out->len += total;
-      out->str[out->len] = '\0';
-    }
+  /* the back threads' parts follow the front ones as they are */
   for (gsize i = 0; i < n_items; i++)
     if (p.parts[i] != NULL)
-      g_string_free (p.parts[i], TRUE);
+      _sq_refer_take (refs, out->len, g_string_free_to_bytes (g_steal_pointer (&p.parts[i])));
   g_free (p.parts);
   _sq_item_losses_merge (losses, p.losses, n_items);
 }
 
-/* ---- copies made later ------------------------------------------------------ */
+/* ---- output as pieces -------------------------------------------------------- */
 
+/* bytes of a piece copied by one item of _sq_pieces_join */
 #define COPY_PIECE (4u << 20)
+
+typedef struct
+{
+  gsize   at;                 /* where it comes in the output made so far */
+  GBytes *bytes;
+} Ref;
+
+static void
+ref_clear (gpointer data)
+{
+  g_bytes_unref (((Ref *) data)->bytes);
+}
+
+GArray *
+_sq_refs_new (void)
+{
+  GArray *refs = g_array_new (FALSE, FALSE, sizeof (Ref));
+
+  g_array_set_clear_func (refs, ref_clear);
+  return refs;
+}
+
+void
+_sq_refer_take (GArray *refs,
+                gsize   at,
+                GBytes *bytes)
+{
+  Ref r = { at, bytes };
+
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      g_bytes_unref (bytes);
+      return;
+    }
+  g_return_if_fail (refs->len == 0 || g_array_index (refs, Ref, refs->len - 1).at <= at);
+  g_array_append_val (refs, r);
+}
+
+void
+_sq_refer (GArray       *refs,
+           gsize         at,
+           GBytes       *owner,
+           const guint8 *from,
+           gsize         len)
+{
+  gsize size;
+  const guint8 *base = g_bytes_get_data (owner, &size);
+
+  g_return_if_fail (from >= base && len <= size && (gsize) (from - base) <= size - len);
+  _sq_refer_take (refs, at, g_bytes_new_from_bytes (owner, from - base, len));
+}
+
+void
+_sq_refer_pieces (GArray    *refs,
+                  gsize      at,
+                  GPtrArray *pieces)
+{
+  for (guint i = 0; i < pieces->len; i++)
+    _sq_refer_take (refs, at, g_bytes_ref (pieces->pdata[i]));
+  g_ptr_array_unref (pieces);
+}
+
+int
+_sq_refs_last_byte (const guint8 *out,
+                    gsize         out_len,
+                    GArray       *refs)
+{
+  for (guint i = refs != NULL ? refs->len : 0; i-- > 0;)
+    {
+      const Ref *r = &g_array_index (refs, Ref, i);
+      gsize size;
+      const guint8 *p = g_bytes_get_data (r->bytes, &size);
+
+      if (r->at < out_len)
+        break;
+      if (size > 0)
+        return p[size - 1];
+    }
+  return out_len > 0 ? out[out_len - 1] : -1;
+}
+
+static void
+add_piece (GPtrArray *pieces,
+           GBytes    *whole,
+           gsize      from,
+           gsize      to)
+{
+  if (to > from)
+    g_ptr_array_add (pieces, g_bytes_new_from_bytes (whole, from, to - from));
+}
+
+GPtrArray *
+_sq_pieces_take (GBytes *whole,
+                 GArray *refs)
+{
+  GPtrArray *pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  gsize size = g_bytes_get_size (whole), done = 0;
+
+  if (refs == NULL || refs->len == 0)
+    {
+      g_ptr_array_add (pieces, whole);
+      if (refs != NULL)
+        g_array_unref (refs);
+      return pieces;
+    }
+  for (guint i = 0; i < refs->len; i++)
+    {
+      Ref *r = &g_array_index (refs, Ref, i);
+      gsize at = MIN (r->at, size);
+
+      add_piece (pieces, whole, done, at);
+      done = at;
+      g_ptr_array_add (pieces, g_steal_pointer (&r->bytes));
+    }
+  add_piece (pieces, whole, done, size);
+  g_array_set_clear_func (refs, NULL);
+  g_array_unref (refs);
+  g_bytes_unref (whole);
+  return pieces;
+}
+
+GPtrArray *
+_sq_pieces_new (GBytes *bytes)
+{
+  return _sq_pieces_take (bytes, NULL);
+}
+
+gsize
+_sq_pieces_size (GPtrArray *pieces)
+{
+  gsize size = 0;
+
+  for (guint i = 0; i < pieces->len; i++)
+    size += g_bytes_get_size (pieces->pdata[i]);
+  return size;
+}
 
 typedef struct
 {
@@ -354,33 +456,6 @@ typedef struct
   const Copy *copies;
 } Copies;
 
-GArray *
-_sq_copies_new (gsize total)
-{
-  if (_sq_parallel_threads (total) < 2)
-    return NULL;
-  return g_array_new (FALSE, FALSE, sizeof (Copy));
-}
-
-void
-_sq_copy_later (GByteArray   *out,
-                GArray       *copies,
-                const guint8 *from,
-                gsize         len)
-{
-  if (copies == NULL)
-    {
-      g_byte_array_append (out, from, len);
-      return;
-    }
-  for (gsize done = 0; done < len; done += COPY_PIECE)
-    {
-      Copy c = { out->len + done, from + done, MIN ((gsize) COPY_PIECE, len - done) };
-      g_array_append_val (copies, c);
-    }
-  g_byte_array_set_size (out, out->len + len);
-}
-
 static void
 run_copy (gsize    item,
           gpointer data)
@@ -391,25 +466,38 @@ run_copy (gsize    item,
   memcpy (cs->out + c->at, c->from, c->len);
 }
 
-void
-_sq_copies_run (GByteArray  *out,
-                GArray      *copies,
-                SqPrefault **prefault)
+GBytes *
+_sq_pieces_join (GPtrArray *pieces)
 {
+  gsize total = _sq_pieces_size (pieces), at = 0;
+  g_autoptr(GArray) copies = g_array_new (FALSE, FALSE, sizeof (Copy));
+  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (gsize));
+  guint8 *out;
   Copies cs;
-  g_autofree gsize *costs = NULL;
 
-  if (copies == NULL)
-    return;
-  /* the threads that copy make their pages present themselves */
-  g_clear_pointer (prefault, _sq_prefault_finish);
-  cs = (Copies) { out->data, (const Copy *) (void *) copies->data };
-  costs = g_new (gsize, MAX (copies->len, 1));
+  if (pieces->len == 1)
+    return g_bytes_ref (pieces->pdata[0]);
+  if (total == 0)
+    return g_bytes_new (NULL, 0);
+  /* in pieces of 4 MB, so that a large output is copied on several
+   * threads, each making its own fresh pages present (SQ_PERF) */
+  out = _sq_huge_realloc (NULL, 0, total);
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize len;
+      const guint8 *from = g_bytes_get_data (pieces->pdata[i], &len);
 
-  for (guint i = 0; i < copies->len; i++)
-    costs[i] = g_array_index (copies, Copy, i).len;
-  _sq_parallel_items (copies->len, costs, run_copy, &cs);
-  g_array_set_size (copies, 0);
+      for (gsize done = 0; done < len; done += COPY_PIECE)
+        {
+          Copy c = { at + done, from + done, MIN ((gsize) COPY_PIECE, len - done) };
+          g_array_append_val (copies, c);
+          g_array_append_val (costs, c.len);
+        }
+      at += len;
+    }
+  cs = (Copies) { out, (const Copy *) (void *) copies->data };
+  _sq_parallel_items (copies->len, (const gsize *) (void *) costs->data, run_copy, &cs);
+  return g_bytes_new_take (out, total);
 }
 
 /* ---- prefaulting ---------------------------------------------------------- */

@@ -65,13 +65,15 @@ typedef void (*SqPartFunc) (gsize      item,
  * items in order from the first and prints them straight into `out`; the
  * others take them from the last backwards, each into a string of its own,
  * until they meet (the estimates are rough: fixed runs cut from them ended
- * far apart). Those strings are then appended to `out`, and the losses to
- * `losses`, in item order: the result is the same as one pass in order. */
+ * far apart). Those strings then follow in `refs` (_sq_refer_take, at
+ * the end of `out`), not copied, and the losses go to `losses`, in item
+ * order: the result is the same as one pass in order. */
 void _sq_parallel_parts (gsize        n_items,
                          const gsize *cost,
                          SqPartFunc   func,
                          gpointer     data,
                          GString     *out,
+                         GArray      *refs,
                          GPtrArray   *losses);
 
 /* Making freshly allocated memory present ahead of a reader that fills it:
@@ -99,25 +101,43 @@ void        _sq_prefault_now    (void         *start,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPrefault, _sq_prefault_finish)
 
-/* For binary writers: bytes copied into the output once it has its final
- * size, in pieces of 4 MB on several threads (SQ_PERF: one thread copying
- * while another only made fresh pages present left half of the work on one
- * side). _sq_copies_new gives a list for an output of about `total` bytes,
- * or NULL when that is not worth threads (_sq_parallel_threads); with a
- * list, _sq_copy_later makes room for `len` bytes at the end of `out`, to
- * be filled from `from` (which must stay as it is until then), and
- * _sq_copies_run fills every such room, the output no longer growing, and
- * empties the list, first stopping *prefault (the threads that copy make
- * their pages present themselves). With NULL, _sq_copy_later appends at
- * once and _sq_copies_run does nothing. */
-GArray *_sq_copies_new  (gsize         total);
-void    _sq_copy_later  (GByteArray   *out,
-                         GArray       *copies,
-                         const guint8 *from,
-                         gsize         len);
-void    _sq_copies_run  (GByteArray   *out,
-                         GArray       *copies,
-                         SqPrefault  **prefault);
+/* A writer's output as pieces (GBytes, in order; see sq_save_pieces): the
+ * writer builds its output in one buffer, and bytes it leaves where they
+ * are (records kept as read, parts printed on other threads) it refers to,
+ * each at the offset of that buffer where it comes. _sq_refer notes `len`
+ * bytes at `from`, inside `owner`; _sq_refer_take notes all of `bytes`
+ * (taken); offsets must not decrease. _sq_pieces_take gives the stretches
+ * of `whole` (the finished buffer, taken) between the references, and the
+ * references, in order, and frees `refs` (NULL: no references). */
+GArray    *_sq_refs_new    (void);
+void       _sq_refer       (GArray       *refs,
+                            gsize         at,
+                            GBytes       *owner,
+                            const guint8 *from,
+                            gsize         len);
+void       _sq_refer_take  (GArray       *refs,
+                            gsize         at,
+                            GBytes       *bytes);
+GPtrArray *_sq_pieces_take (GBytes       *whole,
+                            GArray       *refs);
+/* Every piece of `pieces` (taken), at `at`: a part of an output made as
+ * pieces itself */
+void       _sq_refer_pieces (GArray      *refs,
+                             gsize        at,
+                             GPtrArray   *pieces);
+/* The last byte of an output so far (`out`, then what refers to its end),
+ * or -1 when there is none */
+int        _sq_refs_last_byte (const guint8 *out,
+                               gsize         out_len,
+                               GArray       *refs);
+/* One piece: `bytes` (taken) */
+GPtrArray *_sq_pieces_new  (GBytes       *bytes);
+gsize      _sq_pieces_size (GPtrArray    *pieces);
+/* The pieces as one buffer (a single piece is given back as it is); a
+ * large one is copied in pieces of 4 MB on several threads, each making
+ * the pages it fills present itself (SQ_PERF: one thread copying while
+ * another only made fresh pages present left half of the work on one side). */
+GBytes    *_sq_pieces_join (GPtrArray    *pieces);
 
 /* For tests: the threshold instead of SQ_PARALLEL_MIN_BYTES (G_MAXSIZE: never
  * split), and the most threads to use (0: the processors, up to four). */

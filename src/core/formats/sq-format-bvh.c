@@ -1789,13 +1789,14 @@ write_frames (gsize      item,
   fw->not_numbers[item] = not_numbers;
 }
 
-static GBytes *
+static GPtrArray *
 bvh_write_with_layout (const SqClip        *clip,
                        const SqSaveOptions *options G_GNUC_UNUSED,
                        GPtrArray           *losses,
                        GError             **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GArray) refs = _sq_refs_new ();
   gsize n = clip->n_joints;
   g_autofree gint32 *order = g_new0 (gint32, MAX (n, 1));    /* written position → clip index */
   g_autofree gint32 *parents = g_new0 (gint32, MAX (n, 1));  /* parent as a written position */
@@ -2219,7 +2220,7 @@ bvh_write_with_layout (const SqClip        *clip,
           for (gsize i = 0; i < n_items; i++)
             costs[i] = (gsize) (MIN (n_frames, (gint64) (i + 1) * fw.item_frames) - (gint64) i * fw.item_frames)
                        * line_bytes * SQ_PARALLEL_PRINT_WEIGHT;
-          _sq_parallel_parts (n_items, costs, write_frames, &fw, out, NULL);
+          _sq_parallel_parts (n_items, costs, write_frames, &fw, out, refs, NULL);
         }
       for (gsize i = 0; i < n_items; i++)
         {
@@ -2255,13 +2256,15 @@ bvh_write_with_layout (const SqClip        *clip,
       /* without a final line end the tail follows the last value on its
        * line: a blank keeps them two tokens when no line-trail was written
        * (a fuzzer found "9" + "99" read back as 9.00000099) */
-      if (out->len > 0 && !g_ascii_isspace (out->str[out->len - 1]) && !g_ascii_isspace (p[0]))
+      int last = _sq_refs_last_byte ((const guint8 *) out->str, out->len, refs);
+
+      if (last >= 0 && !g_ascii_isspace (last) && !g_ascii_isspace (p[0]))
         g_string_append_c (out, ' ');
       g_string_append_len (out, p, len);
     }
 
   /* the text itself, not a copy of it (SQ_PERF) */
-  return g_string_free_to_bytes (g_steal_pointer (&out));
+  return _sq_pieces_take (g_string_free_to_bytes (g_steal_pointer (&out)), g_steal_pointer (&refs));
 }
 
 /* ---- fields -------------------------------------------------------------- */
@@ -2374,7 +2377,7 @@ layout_is_plain (const SqClip *clip)
   return TRUE;
 }
 
-static GBytes *
+static GPtrArray *
 bvh_write (const SqClip        *clip,
            const SqSaveOptions *options,
            GPtrArray           *losses,
@@ -2384,7 +2387,7 @@ bvh_write (const SqClip        *clip,
   gboolean has_layout = FALSE;
   g_autoptr(GPtrArray) layout_losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SqClip) plain = NULL;
-  GBytes *out;
+  GPtrArray *out;
 
   for (guint i = 0; bvh_layout_keys[i] != NULL; i++)
     has_layout |= sq_props_get (clip->extra, bvh_layout_keys[i]) != NULL;
@@ -2394,14 +2397,15 @@ bvh_write (const SqClip        *clip,
   out = bvh_write_with_layout (clip, options, layout_losses, error);
   if (out != NULL)
     {
-      g_autoptr(SqClip) back = bvh_read (out, &load_options, NULL);
+      g_autoptr(GBytes) text = _sq_pieces_join (out);
+      g_autoptr(SqClip) back = bvh_read (text, &load_options, NULL);
       if (back != NULL)
         {
           for (guint i = 0; losses != NULL && i < layout_losses->len; i++)
             g_ptr_array_add (losses, g_strdup (layout_losses->pdata[i]));
           return out;
         }
-      g_bytes_unref (out);
+      g_ptr_array_unref (out);
     }
   g_clear_error (error);
 

@@ -2038,13 +2038,14 @@ write_animation (gsize      j,
   g_string_append (out, "  }\r\n");
 }
 
-static GBytes *
+static GPtrArray *
 dx_write (const SqClip        *clip,
           const SqSaveOptions *options G_GNUC_UNUSED,
           GPtrArray           *losses,
           GError             **error G_GNUC_UNUSED)
 {
   GString *out = g_string_sized_new (4096);
+  GArray *refs = _sq_refs_new ();
   guint32 tps = DX_DEFAULT_TICKS;
   gboolean at_top = sq_props_get_bool (clip->extra, "ticks_at_top", FALSE);
   GVariant *v;
@@ -2092,7 +2093,7 @@ dx_write (const SqClip        *clip,
       costs[j] = 96 * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
                                                   + clip->joints[j].tracks[SQ_CHANNEL_SCALE].n_keys
                                                   + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
-    _sq_parallel_parts (clip->n_joints, costs, write_animation, &w, out, losses);
+    _sq_parallel_parts (clip->n_joints, costs, write_animation, &w, out, refs, losses);
     for (gsize j = 0; j < clip->n_joints; j++)
       last = MAX (last, w.last[j]);
     g_free (w.last);
@@ -2102,7 +2103,7 @@ dx_write (const SqClip        *clip,
   if (clip->duration > last + 1e-9)
     _sq_loss (losses, _("the duration %.6g s (DirectX has none; the last key at %.6g s ends the clip)"),
               clip->duration, last);
-  return g_string_free_to_bytes (out);
+  return _sq_pieces_take (g_string_free_to_bytes (out), refs);
 }
 
 static char *

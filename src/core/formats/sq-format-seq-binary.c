@@ -628,8 +628,17 @@ rotation_records_on_grid (const SqTrack *track)
   return first > -1000000000 && last < 1000000000;
 }
 
-/* About the bytes seq_binary_write gives, so the output need not grow:
- * header, names, 20 bytes a rotation key, 8 a location key, raw blocks */
+/* Whether seq_binary_write gives a rotation track's records as they were
+ * read: its keys are still those records, on the grid */
+static gboolean
+rotation_kept_as_read (const SqTrack *track)
+{
+  return track->codec == &rotation_codec && rotation_records_on_grid (track);
+}
+
+/* About the bytes seq_binary_write writes, so the output need not grow:
+ * header, names, 20 bytes a rotation key (but for records kept as read),
+ * 8 a location key, raw blocks */
 static gsize
 output_size (const SqClip *clip)
 {
@@ -644,13 +653,14 @@ output_size (const SqClip *clip)
       GVariant *field = sq_props_get (clip->joints[j].extra, "name-field");
 
       size += 64 + 2 * strlen (clip->joints[j].name) + (field != NULL ? g_variant_get_size (field) : 0)
-              + 20 * clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+              + (rotation_kept_as_read (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION])
+                 ? 0 : 20 * clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys)
               + 3 * 8 * clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys;
     }
   return size;
 }
 
-static GBytes *
+static GPtrArray *
 seq_binary_write (const SqClip        *clip,
                   const SqSaveOptions *options G_GNUC_UNUSED,
                   GPtrArray           *losses,
@@ -668,7 +678,7 @@ seq_binary_write (const SqClip        *clip,
   gboolean blocks_present;
   const SqTrack *loc = NULL;
   g_autoptr(GArray) loc_kept = NULL, loc_frames = NULL;
-  g_autoptr(GArray) copies = _sq_copies_new (reserved);
+  g_autoptr(GArray) refs = _sq_refs_new ();
 
   if ((v = sq_props_get (clip->extra, "magic")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
     magic = g_variant_get_uint32 (v);
@@ -713,13 +723,13 @@ seq_binary_write (const SqClip        *clip,
 
       if (!put_name_field (out, joint->name, sq_props_get (joint->extra, "name-field"), _("joint"), losses, error))
         return NULL;
-      if (rot->codec == &rotation_codec && rotation_records_on_grid (rot))
+      if (rotation_kept_as_read (rot))
         {
-          /* the keys are still the records read: they are written back as
-           * they are (SQ_PERF) */
+          /* the keys are still the records read: the output refers to
+           * them as they are (SQ_PERF) */
           sq_put_be32 (out, SEQ_ROT_SIZE);
           sq_put_be32 (out, rot->n_keys);
-          _sq_copy_later (out, copies, rot->packed, rot->n_keys * 20);
+          _sq_refer (refs, out->len, rot->packed_bytes, rot->packed, rot->n_keys * 20);
           continue;
         }
       kept = _sq_track_to_grid (rot, SEQ_FPS, 1, 0, joint->name, _("rotation"), &steps, losses);
@@ -767,24 +777,26 @@ seq_binary_write (const SqClip        *clip,
       for (guint a = 0; a < n_loc; a++)
         {
           guint32 count = 0;
-          gsize count_pos;
+          gsize count_pos, n = loc != NULL ? loc_kept->len : 0;
+          guint8 *w;
 
           sq_put_be32 (out, SEQ_LOC_SIZE);
           count_pos = out->len;
           sq_put_be32 (out, 0);
-          for (guint k = 0; loc != NULL && k < loc_kept->len; k++)
+          /* room for every key at once; cut to what was written after (SQ_PERF) */
+          w = sq_grow (out, n * 8);
+          for (gsize k = 0; k < n; k++)
             {
               gsize i = g_array_index (loc_kept, gsize, k);
               if (loc->present && !(loc->present[i] & (1u << a)))
                 continue;
-              sq_put_be32 (out, (guint32) (gint32) g_array_index (loc_frames, gint64, k));
-              sq_put_be32 (out, sq_double_to_float_bits (sq_track_key (loc, i).v[a]));
+              sq_store_be32 (w, (guint32) (gint32) g_array_index (loc_frames, gint64, k));
+              sq_store_be32 (w + 4, sq_double_to_float_bits (sq_track_key (loc, i).v[a]));
+              w += 8;
               count++;
             }
-          out->data[count_pos] = count >> 24;
-          out->data[count_pos + 1] = count >> 16;
-          out->data[count_pos + 2] = count >> 8;
-          out->data[count_pos + 3] = count;
+          g_byte_array_set_size (out, (guint) (w - out->data));
+          sq_store_be32 (out->data + count_pos, count);
         }
       for (guint b = 0; b < n_raw; b++)
         {
@@ -824,9 +836,8 @@ seq_binary_write (const SqClip        *clip,
       g_byte_array_append (out, p, n);
     }
 
-  /* the records, now that the output stays where it is */
-  _sq_copies_run (out, copies, &prefault);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  g_clear_pointer (&prefault, _sq_prefault_finish);
+  return _sq_pieces_take (g_byte_array_free_to_bytes (g_steal_pointer (&out)), g_steal_pointer (&refs));
 }
 
 static char *

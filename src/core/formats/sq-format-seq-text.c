@@ -1275,13 +1275,14 @@ limb_lines_of (gsize    j,
   fp->lines[j] = lines;
 }
 
-static GBytes *
+static GPtrArray *
 seq_text_write (const SqClip        *clip,
                 const SqSaveOptions *options G_GNUC_UNUSED,
                 GPtrArray           *losses,
                 GError             **error)
 {
   GString *out;
+  GArray *refs = NULL;
   gint64 duration_ms;
   double d = floor (clip->duration * 1000.0 + 0.5);
 
@@ -1352,11 +1353,12 @@ seq_text_write (const SqClip        *clip,
       if (sq_props_get_bool (clip->extra, "bom", FALSE))
         g_string_append (out, "\xef\xbb\xbf");
       g_string_append_printf (out, "AWSQ Version=1 Limbs=%u Duration=%" PRId64 "\r\n", limb_lines->len, duration_ms);
-      _sq_parallel_parts (limb_lines->len, costs, write_limb, &lw, out, losses);
+      refs = _sq_refs_new ();
+      _sq_parallel_parts (limb_lines->len, costs, write_limb, &lw, out, refs, losses);
     }
   }
 
-  return g_string_free_to_bytes (out);
+  return _sq_pieces_take (g_string_free_to_bytes (out), refs);
 }
 
 static char *

@@ -913,7 +913,7 @@ typedef struct
   double        duration;     /* as written, single precision */
   CodeScale     scale;        /* of the inverse decoding, for that duration */
   GPtrArray    *losses;
-  GArray       *copies;       /* records as read are copied later (_sq_copy_later), or NULL */
+  GArray       *refs;         /* records as read are referred to (_sq_refer), or NULL: copied */
   gsize         requantised;
   gsize         clamped;
   gsize         nonfinite;
@@ -1029,7 +1029,10 @@ write_track (WriteState    *st,
       /* the keys are still the records read, for this duration: they are
        * written back as they are, which is what key_codes gives (SQ_PERF) */
       put_le32 (out, (guint32) track->n_keys);
-      _sq_copy_later (out, st->copies, track->packed, track->n_keys * SL_KEY_SIZE);
+      if (st->refs != NULL)
+        _sq_refer (st->refs, out->len, track->packed_bytes, track->packed, track->n_keys * SL_KEY_SIZE);
+      else
+        g_byte_array_append (out, track->packed, track->n_keys * SL_KEY_SIZE);
       return;
     }
   put_le32 (out, 0);
@@ -1219,10 +1222,12 @@ write_joint (gsize      j,
   g_string_append_len (part, (const char *) out->data, out->len);
 }
 
-/* About the bytes sl_write gives (so the output need not grow): header,
- * constraints and leftovers, every joint with its name and 8 bytes a key */
+/* About the bytes sl_write writes (so the output need not grow): header,
+ * constraints and leftovers, every joint with its name, and 8 bytes a key
+ * unless `as_read` (the records are referred to) */
 static gsize
-output_size (const SqClip *clip)
+output_size (const SqClip *clip,
+             gboolean      as_read)
 {
   gsize size = 1024 + SL_MAX_CONSTRAINTS * SL_CONSTRAINT_SIZE;
   GVariant *trailing = sq_props_get (clip->extra, "trailing");
@@ -1234,22 +1239,23 @@ output_size (const SqClip *clip)
       GVariant *raw = sq_props_get (clip->joints[j].extra, "name-bytes");
 
       size += 64 + strlen (clip->joints[j].name) + (raw != NULL ? g_variant_get_size (raw) : 0)
-              + SL_KEY_SIZE * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
-                               + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
+              + (as_read ? 0 : SL_KEY_SIZE * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
+                                              + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys));
     }
   return size;
 }
 
-static GBytes *
+static GPtrArray *
 sl_write (const SqClip        *clip,
           const SqSaveOptions *options G_GNUC_UNUSED,
           GPtrArray           *losses,
           GError             **error)
 {
-  gsize reserved = output_size (clip);
-  g_autoptr(GByteArray) out = _sq_byte_array_sized_new (reserved);
-  /* a second thread makes the output's fresh pages present (SQ_PERF) */
-  g_autoptr(SqPrefault) prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
+  gsize reserved;
+  g_autoptr(GByteArray) out = NULL;
+  g_autoptr(SqPrefault) prefault = NULL;
+  g_autoptr(GArray) refs = _sq_refs_new ();
+  gboolean as_read = TRUE;
   WriteState st = { 0 };
   const SqProps *x = clip->extra;
   gboolean own = clip->format == &_sq_format_sl_anim;
@@ -1278,6 +1284,14 @@ sl_write (const SqClip        *clip,
   code_scale_init (&st.scale, st.duration);
   st.losses = losses;
 
+  for (gsize j = 0; j < clip->n_joints && as_read; j++)
+    as_read = track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION)
+              && track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION);
+  reserved = output_size (clip, as_read);
+  out = _sq_byte_array_sized_new (reserved);
+  /* a second thread makes the output's fresh pages present (SQ_PERF) */
+  prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
+
   if (clip->name != NULL && clip->name[0] != '\0')
     _sq_loss (losses, _("the model name “%s” has no place in a Second Life animation"), clip->name);
 
@@ -1305,30 +1319,27 @@ sl_write (const SqClip        *clip,
   put_le32 (out, (guint32) clip->n_joints);
 
   {
-    gboolean as_read = TRUE;
-
-    for (gsize j = 0; j < clip->n_joints && as_read; j++)
-      as_read = track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION)
-                && track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION);
     if (as_read)
       {
-        /* every track is its records as read: nothing to do but copy them
-         * into the output, once it is sized (SQ_PERF) */
-        st.copies = _sq_copies_new (reserved);
+        /* every track is its records as read: the output refers to them
+         * (SQ_PERF) */
+        st.refs = refs;
         for (gsize j = 0; j < clip->n_joints; j++)
           write_joint_to (&st, out, &clip->joints[j], losses);
+        st.refs = NULL;
       }
     else
       {
         JointsWrite jw = { &st, g_new0 (WriteState, MAX (clip->n_joints, 1)) };
         g_autofree gsize *costs = g_new (gsize, MAX (clip->n_joints, 1));
-        g_autoptr(GString) joints = g_string_new (NULL);
+        GString *joints = g_string_new (NULL);
+        GArray *joint_refs = _sq_refs_new ();
 
         for (gsize j = 0; j < clip->n_joints; j++)
           costs[j] = SL_KEY_SIZE * SQ_PARALLEL_PRINT_WEIGHT * (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys
                                                               + clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys);
-        _sq_parallel_parts (clip->n_joints, costs, write_joint, &jw, joints, losses);
-        g_byte_array_append (out, (const guint8 *) joints->str, joints->len);
+        _sq_parallel_parts (clip->n_joints, costs, write_joint, &jw, joints, joint_refs, losses);
+        _sq_refer_pieces (refs, out->len, _sq_pieces_take (g_string_free_to_bytes (joints), joint_refs));
         for (gsize j = 0; j < clip->n_joints; j++)
           {
             st.requantised += jw.states[j].requantised;
@@ -1361,10 +1372,8 @@ sl_write (const SqClip        *clip,
   if (st.nonfinite > 0)
     _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
 
-  /* the records, now that the output stays where it is */
-  _sq_copies_run (out, st.copies, &prefault);
-  g_clear_pointer (&st.copies, g_array_unref);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  g_clear_pointer (&prefault, _sq_prefault_finish);
+  return _sq_pieces_take (g_byte_array_free_to_bytes (g_steal_pointer (&out)), g_steal_pointer (&refs));
 }
 
 /* ---- descriptions and dumps ---------------------------------------------- */
