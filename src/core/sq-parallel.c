@@ -223,8 +223,8 @@ string_reserve (GString *s,
 
 /* The calling thread takes items from the front and prints them straight
  * into the output, in order; the others take them from the back, each
- * into a string of its own, appended after the front ones at the end
- * (SQ_PERF: every part printed apart and then copied made the output's
+ * into a string of its own, which follows the front ones as a piece of
+ * the output (SQ_PERF: every part printed apart and then copied made the output's
  * bytes twice, in fresh pages twice). */
 static gpointer
 run_parts (gpointer data,
