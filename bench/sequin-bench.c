@@ -110,6 +110,7 @@ typedef struct
   GBytes         *bytes;
   const SqFormat *format;
   SqClip         *clip;
+  gboolean        one_buffer;   /* op_write: sq_save_bytes instead of the pieces */
 } Job;
 
 static gboolean
@@ -136,30 +137,22 @@ op_read (gpointer data)
   return TRUE;
 }
 
-/* a write as the editor and the CLI save: the file's pieces (sq_save_pieces),
- * records kept as read among them as slices of the bytes read */
+/* a write as the CLI saves: the file's pieces (sq_save_pieces), records
+ * kept as read among them as slices of the bytes read; or the same as one
+ * buffer (sq_save_bytes), as the editor saves */
 static gboolean
 op_write (gpointer data)
 {
   Job *job = data;
   SqSaveOptions opts = { .no_source_copy = TRUE };
-  GPtrArray *out = sq_save_pieces (job->clip, job->format, &opts, NULL, NULL);
+  gpointer out = job->one_buffer ? (gpointer) sq_save_bytes (job->clip, job->format, &opts, NULL, NULL)
+                                 : (gpointer) sq_save_pieces (job->clip, job->format, &opts, NULL, NULL);
   if (out == NULL)
     return FALSE;
-  g_ptr_array_unref (out);
-  return TRUE;
-}
-
-/* the same, as one buffer (sq_save_bytes) */
-static gboolean
-op_write_joined (gpointer data)
-{
-  Job *job = data;
-  SqSaveOptions opts = { .no_source_copy = TRUE };
-  GBytes *out = sq_save_bytes (job->clip, job->format, &opts, NULL, NULL);
-  if (out == NULL)
-    return FALSE;
-  g_bytes_unref (out);
+  if (job->one_buffer)
+    g_bytes_unref (out);
+  else
+    g_ptr_array_unref (out);
   return TRUE;
 }
 
@@ -257,7 +250,7 @@ bench_one (const char     *label,
            const SqFormat *format,
            guint           runs)
 {
-  Job job = { bytes, format, NULL };
+  Job job = { bytes, format, NULL, FALSE };
   double mb = g_bytes_get_size (bytes) / 1e6;
   double t_read, t_write = NAN, t_joined = NAN;
   long before, peak;
@@ -281,7 +274,8 @@ bench_one (const char     *label,
   if (sq_format_can_write (format) && !only_read)
     {
       t_write = measure (op_write, &job, runs);
-      t_joined = measure (op_write_joined, &job, runs);
+      job.one_buffer = TRUE;
+      t_joined = measure (op_write, &job, runs);
     }
   printf ("%-11s %-28s %9.2f MB %11" G_GSIZE_FORMAT " keys  read %8.1f MB/s %7.1f Mkeys/s  write %8.1f MB/s  peak +%.2fx (+%ld kB)  one buffer %8.1f MB/s\n",
           format->id, label, mb, keys, mb / t_read, keys / t_read / 1e6, mb / t_write,

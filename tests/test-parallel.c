@@ -376,66 +376,28 @@ assert_records_referred (GBytes *bytes,
   sq_edit_free (edit);
 }
 
-static void
-test_pieces_records (void)
+typedef void (*CorpusFunc) (const char *dir,
+                            const char *path,
+                            guint       i,
+                            GBytes     *bytes,
+                            SqClip     *clip,
+                            gpointer    data);
+
+/* func for every file of the corpus folders (clip NULL when it does not
+ * load); FALSE, the test skipped, without a corpus */
+static gboolean
+each_corpus_file (const char * const *dirs,
+                  CorpusFunc          func,
+                  gpointer            data)
 {
-  const char *dirs[] = { "seq-binary", "sl-anim" };
-  guint n = 0, with_records = 0;
-
-  if (tu_corpus_dir () == NULL)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
-  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
-    {
-      g_autoptr(GPtrArray) files = tu_corpus_files (dirs[d]);
-
-      for (guint i = 0; i < files->len; i++, n++)
-        {
-          g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
-          g_autoptr(SqClip) clip = tu_load (bytes, NULL);
-          gboolean anim = d == 1, all_packed = TRUE;
-          gsize referred = 0;
-
-          if (clip == NULL)
-            continue;
-          /* what the writers keep as read: binary SEQ's packed rotations;
-           * an .anim's packed tracks when every track is */
-          for (gsize j = 0; j < clip->n_joints; j++)
-            for (guint c = 0; c < SQ_N_CHANNELS; c++)
-              {
-                const SqTrack *t = &clip->joints[j].tracks[c];
-
-                if (anim && c != SQ_CHANNEL_SCALE && !sq_track_is_packed (t) && t->n_keys > 0)
-                  all_packed = FALSE;
-                if (sq_track_is_packed (t) && (anim || c == SQ_CHANNEL_ROTATION))
-                  referred += t->n_keys * (anim ? 8 : 20);
-              }
-          if (anim && (!all_packed || sq_props_get_uint (clip->extra, "version", 1) != 1))
-            referred = 0;
-          g_test_message ("%s: %zu bytes of records", (const char *) files->pdata[i], referred);
-          with_records += referred > 0;
-          assert_records_referred (bytes, anim ? sq_edit_sl_priority_new (2) : sq_edit_rename_root_new ("renamed"),
-                                   referred);
-        }
-    }
-  g_assert_cmpuint (n, >, 0);
-  g_assert_cmpuint (with_records, >, 0);
-}
-
-static void
-test_corpus (void)
-{
-  const char *dirs[] = { "seq-binary", "sl-anim", "bvh", "dx-anim" };
   guint n = 0;
 
   if (tu_corpus_dir () == NULL)
     {
       g_test_skip ("no corpus");
-      return;
+      return FALSE;
     }
-  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+  for (guint d = 0; dirs[d] != NULL; d++)
     {
       g_autoptr(GPtrArray) files = tu_corpus_files (dirs[d]);
 
@@ -444,13 +406,77 @@ test_corpus (void)
           g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
           g_autoptr(SqClip) clip = tu_load (bytes, NULL);
 
-          assert_same_both_ways (bytes);
-          if (clip != NULL && i % 4 == 0)
-            assert_writes_alike (clip);
+          func (dirs[d], files->pdata[i], i, bytes, clip, data);
         }
     }
-  g_test_message ("%u corpus files read both ways", n);
+  g_test_message ("%u corpus files", n);
   g_assert_cmpuint (n, >, 0);
+  return TRUE;
+}
+
+static void
+records_referred (const char *dir,
+                  const char *path,
+                  guint       i G_GNUC_UNUSED,
+                  GBytes     *bytes,
+                  SqClip     *clip,
+                  gpointer    data)
+{
+  guint *with_records = data;
+  gboolean anim = g_str_equal (dir, "sl-anim"), all_packed = TRUE;
+  gsize referred = 0;
+
+  if (clip == NULL)
+    return;
+  /* what the writers keep as read: binary SEQ's packed rotations; an
+   * .anim's packed tracks when every track is */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *t = &clip->joints[j].tracks[c];
+
+        if (anim && c != SQ_CHANNEL_SCALE && !sq_track_is_packed (t) && t->n_keys > 0)
+          all_packed = FALSE;
+        if (sq_track_is_packed (t) && (anim || c == SQ_CHANNEL_ROTATION))
+          referred += t->n_keys * (anim ? 8 : 20);
+      }
+  if (anim && (!all_packed || sq_props_get_uint (clip->extra, "version", 1) != 1))
+    referred = 0;
+  g_test_message ("%s: %zu bytes of records", path, referred);
+  *with_records += referred > 0;
+  assert_records_referred (bytes, anim ? sq_edit_sl_priority_new (2) : sq_edit_rename_root_new ("renamed"),
+                           referred);
+}
+
+static void
+test_pieces_records (void)
+{
+  const char * const dirs[] = { "seq-binary", "sl-anim", NULL };
+  guint with_records = 0;
+
+  if (each_corpus_file (dirs, records_referred, &with_records))
+    g_assert_cmpuint (with_records, >, 0);
+}
+
+static void
+same_both_ways (const char *dir G_GNUC_UNUSED,
+                const char *path G_GNUC_UNUSED,
+                guint       i,
+                GBytes     *bytes,
+                SqClip     *clip,
+                gpointer    data G_GNUC_UNUSED)
+{
+  assert_same_both_ways (bytes);
+  if (clip != NULL && i % 4 == 0)
+    assert_writes_alike (clip);
+}
+
+static void
+test_corpus (void)
+{
+  const char * const dirs[] = { "seq-binary", "sl-anim", "bvh", "dx-anim", NULL };
+
+  each_corpus_file (dirs, same_both_ways, NULL);
 }
 
 /* A binary SEQ above the threshold: 40 joints of 12,000 keys (9.6 MB), one
