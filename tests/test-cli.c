@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "test-utils.h"
 
@@ -174,6 +176,33 @@ test_bad_input_leaves_output (void)
   g_assert_cmpint (run (NULL, &err, "info", bad, NULL), ==, 1);
   g_assert_cmpint (run (NULL, NULL, "validate", bad, sample (), NULL), ==, 1);
   g_assert_cmpint (run (NULL, NULL, "info", "/nonexistent.seq", NULL), ==, 1);
+  g_clear_pointer (&err, g_free);
+
+  /* a write that fails half way (the file size limit stands in for a full
+   * disk): the output stays as it was, and no partial copy is left */
+  {
+    struct rlimit old_limit, limit;
+    void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+    g_autoptr(GDir) dir = NULL;
+    const char *name;
+    int status;
+
+    g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+    limit = old_limit;
+    limit.rlim_cur = 1000;
+    g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+    status = run (NULL, &err, "edit", sample (), "-o", dest, "--rename-root", "hips", NULL);
+    g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+    signal (SIGXFSZ, old_handler);
+    g_assert_cmpint (status, ==, 1);
+    g_assert_nonnull (strstr (err, "cannot write"));
+    g_clear_pointer (&content, g_free);
+    g_file_get_contents (dest, &content, NULL, NULL);
+    g_assert_cmpstr (content, ==, "precious");
+    dir = g_dir_open (tmpdir, 0, NULL);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      g_assert_false (g_str_has_prefix (name, "dest.seq."));
+  }
 }
 
 static void

@@ -307,7 +307,8 @@ typedef struct
   SequinSaveFlags flags;
   guint64         generation;
   GPtrArray      *losses;
-  GBytes         *bytes;
+  GPtrArray      *pieces;       /* the file (sq_save_pieces) */
+  char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
 } SaveData;
 
@@ -317,7 +318,8 @@ save_data_free (SaveData *data)
   g_clear_pointer (&data->copy, sq_clip_free);
   g_clear_object (&data->file);
   g_clear_pointer (&data->losses, g_ptr_array_unref);
-  g_clear_pointer (&data->bytes, g_bytes_unref);
+  g_clear_pointer (&data->pieces, g_ptr_array_unref);
+  g_free (data->old_etag);
   g_free (data->new_etag);
   g_free (data);
 }
@@ -330,25 +332,68 @@ save_worker (GTask        *task,
 {
   SaveData *data = task_data;
   GError *error = NULL;
-  GBytes *bytes;
+  GPtrArray *pieces;
 
-  bytes = sq_save_bytes (data->copy, data->format, NULL, data->losses, &error);
-  if (bytes == NULL)
+  pieces = sq_save_pieces (data->copy, data->format, NULL, data->losses, &error);
+  if (pieces == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+    g_task_return_pointer (task, pieces, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* In a thread: the pieces one after another into a temporary file beside
+ * the file, renamed over it once all is written (GIO's replace, refusing
+ * when the file is no longer `old_etag`). On an error the close is
+ * cancelled, which removes the temporary file: the file stays as it was,
+ * and no partial copy is left beside it. */
+static void
+write_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  GError *error = NULL;
+  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autofree GOutputVector *vectors = g_new0 (GOutputVector, MAX (data->pieces->len, 1));
+
+  stream = g_file_replace (data->file, data->old_etag, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                           cancellable, &error);
+  if (stream == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  for (guint i = 0; i < data->pieces->len; i++)
+    vectors[i].buffer = g_bytes_get_data (data->pieces->pdata[i], &vectors[i].size);
+  if (!g_output_stream_writev_all (G_OUTPUT_STREAM (stream), vectors, data->pieces->len, NULL,
+                                   cancellable, &error))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!g_output_stream_close (G_OUTPUT_STREAM (stream), cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  data->new_etag = g_file_output_stream_get_etag (stream);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
-replace_cb (GObject      *object,
+written_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  SaveData *data = g_task_get_task_data (task);
   GError *error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, &data->new_etag, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -363,10 +408,10 @@ serialized_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   SaveData *data = g_task_get_task_data (task);
   GError *error = NULL;
-  const char *etag = NULL;
+  g_autoptr(GTask) writer = NULL;
 
-  data->bytes = g_task_propagate_pointer (G_TASK (result), &error);
-  if (data->bytes == NULL)
+  data->pieces = g_task_propagate_pointer (G_TASK (result), &error);
+  if (data->pieces == NULL)
     {
       g_task_return_error (task, error);
       return;
@@ -385,12 +430,12 @@ serialized_cb (GObject      *object,
   /* the file we read: refuse to overwrite what another program wrote since */
   if (self->file != NULL && self->etag != NULL && g_file_equal (self->file, data->file)
       && !(data->flags & SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK))
-    etag = self->etag;
+    data->old_etag = g_strdup (self->etag);
 
-  g_file_replace_contents_bytes_async (data->file, data->bytes, etag, FALSE,
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       g_task_get_cancellable (task),
-                                       replace_cb, g_object_ref (task));
+  writer = g_task_new (self, g_task_get_cancellable (task), written_cb, g_object_ref (task));
+  g_task_set_source_tag (writer, write_worker);
+  g_task_set_task_data (writer, data, NULL);
+  g_task_run_in_thread (writer, write_worker);
 }
 
 void

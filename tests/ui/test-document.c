@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 #include "sequin-document.h"
 #include "sequin-test-ui.h"
@@ -323,6 +325,42 @@ test_failed_save (void)
   g_assert_true (sequin_document_get_modified (doc));
   g_assert_cmpstr (g_file_peek_path (sequin_document_get_file (doc)), ==, path);
   g_assert_cmpstr (sequin_document_get_title (doc), ==, "doc-fail.seq");
+  g_clear_error (&error);
+
+  /* a write that fails half way (the file size limit stands in for a full
+   * disk): the file stays as it was and no partial copy is left beside it */
+  {
+    g_autoptr(GBytes) before = sequin_test_read_bytes (path);
+    g_autoptr(GBytes) after = NULL;
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autoptr(GDir) listing = NULL;
+    struct rlimit old_limit, limit;
+    void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+    const char *name;
+
+    g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+    limit = old_limit;
+    limit.rlim_cur = g_bytes_get_size (before) / 2;
+    g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+    g_assert_false (save (doc, path, NULL, SEQUIN_SAVE_DEFAULT, NULL, &error));
+    g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+    signal (SIGXFSZ, old_handler);
+    g_assert_nonnull (error);
+    g_test_message ("write failed: %s", error->message);
+    after = sequin_test_read_bytes (path);
+    g_assert_true (g_bytes_equal (before, after));
+    g_assert_true (sequin_document_get_modified (doc));
+    listing = g_dir_open (dir, 0, NULL);
+    g_assert_nonnull (listing);
+    while ((name = g_dir_read_name (listing)) != NULL)
+      g_assert_false (g_str_has_prefix (name, ".goutputstream"));
+    g_clear_error (&error);
+
+    /* and then it saves */
+    g_assert_true (save (doc, path, NULL, SEQUIN_SAVE_DEFAULT, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_false (sequin_document_get_modified (doc));
+  }
 }
 
 int
