@@ -145,15 +145,14 @@ op_write (gpointer data)
 {
   Job *job = data;
   SqSaveOptions opts = { .no_source_copy = TRUE };
-  gpointer out = job->one_buffer ? (gpointer) sq_save_bytes (job->clip, job->format, &opts, NULL, NULL)
-                                 : (gpointer) sq_save_pieces (job->clip, job->format, &opts, NULL, NULL);
-  if (out == NULL)
-    return FALSE;
+  g_autoptr(GBytes) joined = NULL;
+  g_autoptr(GPtrArray) pieces = NULL;
+
   if (job->one_buffer)
-    g_bytes_unref (out);
+    joined = sq_save_bytes (job->clip, job->format, &opts, NULL, NULL);
   else
-    g_ptr_array_unref (out);
-  return TRUE;
+    pieces = sq_save_pieces (job->clip, job->format, &opts, NULL, NULL);
+  return joined != NULL || pieces != NULL;
 }
 
 /* A deterministic clip with about `keys` rotation keys. */

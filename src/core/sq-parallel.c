@@ -373,16 +373,13 @@ _sq_refs_last_byte (const guint8 *out,
                     gsize         out_len,
                     GArray       *refs)
 {
-  for (guint i = refs != NULL ? refs->len : 0; i-- > 0;)
+  /* references are never empty (_sq_refer_take drops those) */
+  if (refs != NULL && refs->len > 0 && g_array_index (refs, Ref, refs->len - 1).at >= out_len)
     {
-      const Ref *r = &g_array_index (refs, Ref, i);
       gsize size;
-      const guint8 *p = g_bytes_get_data (r->bytes, &size);
+      const guint8 *p = g_bytes_get_data (g_array_index (refs, Ref, refs->len - 1).bytes, &size);
 
-      if (r->at < out_len)
-        break;
-      if (size > 0)
-        return p[size - 1];
+      return p[size - 1];
     }
   return out_len > 0 ? out[out_len - 1] : -1;
 }

@@ -2196,9 +2196,9 @@ bvh_write_with_layout (const SqClip        *clip,
 
       /* room at once for about what the frames take and what follows
        * them (the last line end, a blank, the tail), in huge pages when
-       * that is large: the text is not copied as it grows, nor after the
-       * parts are put in (SQ_PERF: the last line end alone copied all of
-       * them); the pages the text does not reach are never touched */
+       * that is large: the text is not copied as it grows (SQ_PERF); the
+       * runs other threads print are pieces of their own, and the pages
+       * the text does not reach are never touched */
       {
         gsize tail_len, want;
 
