@@ -41,7 +41,7 @@ assimp_mbs () {
   echo "$(stat -c %s "$1") / 1000000 / $secs" | bc -l | xargs printf '%.1f'
 }
 if command -v assimp >/dev/null; then
-  for f in "$work"/bvh-*.bvh "$work"/dx-*.x ../shared/corpus/dx-anim/BCN_Epileptic.X ../shared/corpus/dx-anim/Testwuson.X; do
+  for f in "$work"/bvh-*.bvh "$work"/dx-*.x tests/data/corpus/dx-anim/BCN_Epileptic.X tests/data/corpus/dx-anim/Testwuson.X; do
     [ -f "$f" ] || continue
     ours=$(ours_mbs "$f")
     theirs=$(assimp_mbs "$f")

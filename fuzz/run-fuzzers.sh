@@ -43,16 +43,16 @@ add_seed () { # FILE DIR
   [ -f "$1" ] && [ "$(stat -c %s "$1")" -le 65536 ] && cp "$1" "$2/$(basename "$1" | tr ' ~' '__')"
   return 0
 }
-for f in ../shared/corpus/seq-binary/* data/samples/*.seq; do add_seed "$f" "$seeds/seq-binary"; done
-for f in ../shared/corpus/sl-anim/*; do add_seed "$f" "$seeds/sl-anim"; done
-for f in ../shared/corpus/bvh/*; do add_seed "$f" "$seeds/bvh"; done
-for f in ../shared/corpus/dx-anim/*; do add_seed "$f" "$seeds/dx"; done
+for f in tests/data/corpus/seq-binary/* data/samples/*.seq; do add_seed "$f" "$seeds/seq-binary"; done
+for f in tests/data/corpus/sl-anim/*; do add_seed "$f" "$seeds/sl-anim"; done
+for f in tests/data/corpus/bvh/*; do add_seed "$f" "$seeds/bvh"; done
+for f in tests/data/corpus/dx-anim/*; do add_seed "$f" "$seeds/dx"; done
 # conversions: a few small files of each format into every writable format
 cli="$build/src/cli/sequin-cli"
 ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; *) echo seq ;; esac; }
-for src in data/samples/wave.seq $(ls ../shared/corpus/sl-anim/* 2>/dev/null | head -4) \
-    $(find ../shared/corpus/bvh -type f -size -20k 2>/dev/null | sort | head -3) \
-    $(find ../shared/corpus/dx-anim -type f -size -64k 2>/dev/null | head -1); do
+for src in data/samples/wave.seq $(ls tests/data/corpus/sl-anim/* 2>/dev/null | head -4) \
+    $(find tests/data/corpus/bvh -type f -size -20k 2>/dev/null | sort | head -3) \
+    $(find tests/data/corpus/dx-anim -type f -size -64k 2>/dev/null | head -1); do
   [ -f "$src" ] || continue
   b=$(basename "$src" | tr ' ~.' '___')
   for r in $readers; do

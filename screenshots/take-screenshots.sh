@@ -6,7 +6,7 @@
 #   FILE       the animation to show (default: the bundled data/samples/wave.seq)
 #   ANIM       a Second Life .anim for the properties and validation panels
 #              (default: a corpus file with a joint Second Life does not know,
-#              ../shared/corpus/sl-anim/46bb4359-….dat; skipped when missing)
+#              tests/data/corpus/sl-anim/46bb4359-….dat)
 #
 # Runs tests/ui/sequin-screenshots (the editor's own window, driven through
 # its actions) on a virtual X display and captures it with ImageMagick's
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 build=${1:-build}
 file=${2:-$top/data/samples/wave.seq}
-anim=${3:-$top/../shared/corpus/sl-anim/46bb4359-de38-4ed8-6a22-f1f52fe8f506.dat}
+anim=${3:-$top/tests/data/corpus/sl-anim/46bb4359-de38-4ed8-6a22-f1f52fe8f506.dat}
 [ -f "$anim" ] || { echo "no $anim: the panel screenshots are left as they are" >&2; anim=; }
 
 case $build in

@@ -52,16 +52,29 @@ failed=0
 skipped=0
 
 count () {
-  # per-test results from meson's JSON log
+  # per-test results from meson's JSON log. A TAP program that planned no
+  # subtest or ran fewer than it planned has failed, whatever meson says;
+  # a skipped subtest is counted as a skip and its reason printed.
   read -r p f s < <(python3 - "$1" <<'PY'
-import json, sys
+import json, re, sys
 p = f = s = 0
 for line in open(sys.argv[1]):
-    r = json.loads(line).get('result')
+    t = json.loads(line)
+    r = t.get('result')
+    out = t.get('stdout') or ''
+    plan = re.search(r'^1\.\.(\d+)', out, re.M)
+    if r in ('OK', 'EXPECTEDFAIL') and plan is not None:
+        ran = len(re.findall(r'^(?:not )?ok\b', out, re.M))
+        if int(plan.group(1)) == 0 or ran < int(plan.group(1)):
+            print(f"{t['name']}: planned {plan.group(1)} subtests, ran {ran}", file=sys.stderr)
+            r = 'FAIL'
+    for skip in re.findall(r'^ok \d+ (\S+) # SKIP (.*)$', out, re.M):
+        print(f"{t['name']}: skipped {skip[0]}: {skip[1]}", file=sys.stderr)
     if r in ('OK', 'EXPECTEDFAIL'):
         p += 1
     elif r == 'SKIP':
         s += 1
+        print(f"{t['name']}: skipped", file=sys.stderr)
     else:
         f += 1
 print(p, f, s)

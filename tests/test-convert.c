@@ -37,14 +37,6 @@ load_path (const char *path)
   return clip;
 }
 
-static char *
-corpus_path (const char *sub,
-             const char *name)
-{
-  const char *dir = tu_corpus_dir ();
-  return dir ? g_build_filename (dir, sub, name, NULL) : NULL;
-}
-
 static SqClip *
 save_and_load (const SqClip     *clip,
                const char       *format_id,
@@ -250,16 +242,11 @@ test_map_parse (void)
 static void
 test_walk_names (void)
 {
-  g_autofree char *path = corpus_path ("seq-binary", "walk.seq");
+  g_autofree char *path = tu_corpus_path ("seq-binary", "walk.seq");
   g_autoptr(SqClip) walk = NULL;
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SqClip) anim = NULL;
 
-  if (path == NULL)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   walk = load_path (path);
   anim = save_and_load (walk, "sl-anim", NULL, losses);
   g_assert_true (has_joint (anim, "mPelvis"));
@@ -527,14 +514,9 @@ test_all_pairs (void)
     { "sl-anim", "Shrink.anim" }, { "sl-anim", "Tower.anim" },
   };
 
-  if (tu_corpus_dir () == NULL)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autofree char *path = corpus_path (files[i][0], files[i][1]);
+      g_autofree char *path = tu_corpus_path (files[i][0], files[i][1]);
       g_autoptr(SqClip) clip = NULL;
 
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
@@ -573,7 +555,7 @@ test_all_pairs (void)
 static void
 test_user_map (void)
 {
-  g_autofree char *path = corpus_path ("seq-binary", "walk.seq");
+  g_autofree char *path = tu_corpus_path ("seq-binary", "walk.seq");
   g_autofree char *map_path = g_test_build_filename (G_TEST_DIST, "data", "maps", "walk-to-sl.map", NULL);
   g_autoptr(GBytes) map_bytes = tu_read (map_path);
   g_autoptr(GError) error = NULL;
@@ -583,11 +565,6 @@ test_user_map (void)
   g_autoptr(SqClip) anim = NULL;
 
   g_assert_no_error (error);
-  if (path == NULL)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   walk = load_path (path);
   anim = save_and_load (walk, "sl-anim", map, losses);
   g_assert_true (has_joint (anim, "mSpine1"));     /* back = mSpine1 overrides mTorso */
@@ -754,17 +731,12 @@ test_bvh_ease_scaled (void)
 static void
 test_anim_bvh_anim (void)
 {
-  g_autofree char *path = corpus_path ("sl-anim", "Tower.anim");
+  g_autofree char *path = tu_corpus_path ("sl-anim", "Tower.anim");
   g_autoptr(SqClip) anim = NULL;
   g_autoptr(SqClip) bvh = NULL;
   g_autoptr(SqClip) again = NULL;
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   anim = load_path (path);
   bvh = save_and_load (anim, "bvh", NULL, losses);
   g_assert_cmpfloat (fabs (bvh->fps - 24.0), <, 1e-6);    /* the rate its keys fall on */
@@ -803,15 +775,10 @@ test_published_poses (void)
   };
   guint matching_files = 0;
 
-  if (tu_corpus_dir () == NULL)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   for (gsize i = 0; i < G_N_ELEMENTS (poses); i++)
     {
-      g_autofree char *bp = corpus_path ("bvh", poses[i][0]);
-      g_autofree char *ap = corpus_path ("sl-anim", poses[i][1]);
+      g_autofree char *bp = tu_corpus_path ("bvh", poses[i][0]);
+      g_autofree char *ap = tu_corpus_path ("sl-anim", poses[i][1]);
       g_autoptr(SqClip) bvh = NULL;
       g_autoptr(SqClip) pub = NULL;
       g_autoptr(SqClip) ours = NULL;

@@ -239,11 +239,6 @@ test_corpus_edits_save (void)
 {
   g_autoptr(GPtrArray) files = tu_corpus_files ("seq-binary");
 
-  if (files->len == 0)
-    {
-      g_test_skip ("no corpus");
-      return;
-    }
   for (guint i = 0; i < files->len; i++)
     {
       g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);

@@ -96,31 +96,60 @@ tu_seq_joint (GByteArray *b,
     }
 }
 
+/* The real files the tests read: tests/data/corpus in the source tree (or
+ * SEQUIN_CORPUS). A missing folder or file fails the running test with a
+ * message naming it; it never skips. */
 const char *
 tu_corpus_dir (void)
 {
-  const char *dir = g_getenv ("SEQUIN_CORPUS");
-  if (dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR))
-    return dir;
-  return NULL;
+  static char *dir;
+
+  if (dir == NULL)
+    {
+      const char *env = g_getenv ("SEQUIN_CORPUS");
+      dir = env != NULL ? g_strdup (env) : g_test_build_filename (G_TEST_DIST, "data", "corpus", NULL);
+    }
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_message ("missing test data folder %s", dir);
+      g_test_fail_printf ("missing test data folder %s", dir);
+    }
+  return dir;
+}
+
+char *
+tu_corpus_path (const char *subdir,
+                const char *name)
+{
+  char *path = g_build_filename (tu_corpus_dir (), subdir, name, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_message ("missing test input %s", path);
+      g_test_fail_printf ("missing test input %s", path);
+    }
+  return path;
 }
 
 GPtrArray *
 tu_corpus_files (const char *subdir)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *path = NULL;
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), subdir, NULL);
   GDir *dir;
   const char *name;
 
-  if (tu_corpus_dir () == NULL)
-    return files;
-  path = g_build_filename (tu_corpus_dir (), subdir, NULL);
-  if ((dir = g_dir_open (path, 0, NULL)) == NULL)
-    return files;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (files, g_build_filename (path, name, NULL));
-  g_dir_close (dir);
+  if ((dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        g_ptr_array_add (files, g_build_filename (path, name, NULL));
+      g_dir_close (dir);
+    }
+  if (files->len == 0)
+    {
+      g_test_message ("no test inputs in %s", path);
+      g_test_fail_printf ("no test inputs in %s", path);
+    }
   g_ptr_array_sort (files, (GCompareFunc) (void (*) (void)) g_strcmp0);
   return files;
 }

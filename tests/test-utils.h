@@ -24,6 +24,8 @@ void        tu_seq_joint  (GByteArray *b, const char *name, guint32 n);
 
 /* The shared corpus folder, or NULL (tests skip) */
 const char *tu_corpus_dir (void);
+char *tu_corpus_path (const char *subdir,
+                      const char *name);
 /* Every file of a corpus subfolder, sorted; empty when absent */
 GPtrArray  *tu_corpus_files (const char *subdir);
 GBytes     *tu_read       (const char *path);

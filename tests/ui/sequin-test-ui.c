@@ -11,6 +11,8 @@
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
 
+/* A file of tests/data/corpus (or SEQUIN_CORPUS); a missing one stops the
+ * test program with a message naming it: tests never skip for data */
 char *
 sequin_test_corpus_file (const char *name)
 {
@@ -18,10 +20,10 @@ sequin_test_corpus_file (const char *name)
   g_autofree char *path = NULL;
 
   if (corpus == NULL)
-    return NULL;
+    g_error ("SEQUIN_CORPUS is not set: the tests' files are in tests/data/corpus");
   path = g_build_filename (corpus, name, NULL);
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return NULL;
+    g_error ("missing test input %s", path);
   return g_steal_pointer (&path);
 }
 

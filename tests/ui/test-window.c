@@ -139,7 +139,7 @@ test_settings (void)
   schema = g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APP_ID, TRUE);
   if (schema == NULL)
     {
-      g_test_skip ("the GSettings schema is not compiled in this build");
+      g_test_fail_printf ("the GSettings schema %s is not compiled in this build", APP_ID);
       return;
     }
   settings = g_settings_new (APP_ID);
@@ -175,11 +175,6 @@ test_open_shows_joints_and_keys (void)
   SequinWindow *window;
   guint n_pelvis;
 
-  if (path == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   expected = sequin_test_load_clip (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
@@ -286,11 +281,6 @@ test_edit (gconstpointer data)
   SequinWindow *window;
   SequinDocument *doc;
 
-  if (path == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   original = sequin_test_load_clip (path);
   edited = sequin_test_load_clip (path);
   edit = reference_edit (which);
@@ -399,11 +389,6 @@ test_rename_keeps_expanded (void)
   SequinWindow *window;
   guint expanded;
 
-  if (path == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
   sequin_joint_tree_expand_joint (window->joint_tree, 1, TRUE);
@@ -433,11 +418,6 @@ test_tree_and_timeline_follow (void)
   SqChannel channel;
   double time;
 
-  if (path == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
   clip = sequin_test_window_clip (window);
@@ -479,7 +459,7 @@ test_delete_keys (void)
 
   if (g_getenv ("SEQUIN_SAMPLE_DIR") == NULL)
     {
-      g_test_skip ("no sample directory");
+      g_test_fail_printf ("SEQUIN_SAMPLE_DIR is not set");
       return;
     }
   path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
@@ -567,11 +547,6 @@ test_save_binary_and_text (void)
   SequinWindow *window;
   SequinDocument *doc;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   path = tmp_copy (corpus, "window-save.seq");
   text_path = g_build_filename (sequin_test_tmpdir (), "window-save-text.seq", NULL);
   binary_file = g_file_new_for_path (path);
@@ -630,11 +605,6 @@ test_unsaved_changes_prompt (void)
   SequinWindow *window;
   SequinWindow *watch;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   path = tmp_copy (corpus, "window-close.seq");
 
   window = sequin_test_window_new ();
@@ -798,11 +768,6 @@ test_changed_on_disk (void)
   SequinWindow *window;
   SequinDocument *doc;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   path = tmp_copy (corpus, "window-etag.seq");
   file = g_file_new_for_path (path);
   window = sequin_test_window_new ();
@@ -844,11 +809,6 @@ test_failed_save (void)
   g_autoptr(GBytes) after = NULL;
   SequinWindow *window;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   path = tmp_copy (corpus, "window-fail.seq");
   nowhere = g_file_new_build_filename (sequin_test_tmpdir (), "missing-folder", "x.seq", NULL);
   before = sequin_test_read_bytes (path);
@@ -878,14 +838,14 @@ test_open_sample (void)
 
   if (g_getenv ("SEQUIN_SAMPLE_DIR") == NULL)
     {
-      g_test_skip ("no sample folder");
+      g_test_fail_printf ("SEQUIN_SAMPLE_DIR is not set");
       sequin_test_window_destroy (window);
       return;
     }
   sample = g_file_new_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
   if (!g_file_query_exists (sample, NULL))
     {
-      g_test_skip ("the sample is not there yet");
+      g_test_fail_printf ("missing test input: %s", g_file_peek_path (sample));
       sequin_test_window_destroy (window);
       return;
     }
@@ -1009,11 +969,6 @@ test_preview_and_play (void)
   gssize selected;
   gboolean moved = FALSE;
 
-  if (path == NULL)
-    {
-      g_test_skip ("corpus not found");
-      return;
-    }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
   clip = sequin_test_window_clip (window);
