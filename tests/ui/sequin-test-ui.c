@@ -5,11 +5,31 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <glib/gstdio.h>
 #include <math.h>
 
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
+
+/* The libraries named in SEQUIN_TEST_PIN_LIBS (colon separated) stay
+ * loaded until the program ends. Under LeakSanitizer, what a driver keeps
+ * until exit is then still reachable from it: Mesa's software GL unloads
+ * its driver with the display, and its blocks would be reported as lost
+ * from an unknown module (tests/run-all.sh sets it for that run). */
+__attribute__((constructor)) static void
+pin_libraries (void)
+{
+  const char *list = g_getenv ("SEQUIN_TEST_PIN_LIBS");
+  g_auto(GStrv) paths = NULL;
+
+  if (list == NULL)
+    return;
+  paths = g_strsplit (list, ":", -1);
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (paths[i][0] != '\0')
+      dlopen (paths[i], RTLD_NOW | RTLD_NODELETE);
+}
 
 /* A file of tests/data/corpus (or SEQUIN_CORPUS); a missing one stops the
  * test program with a message naming it: tests never skip for data */

@@ -561,10 +561,95 @@ out:
 
 /* ---- reading: the motion ------------------------------------------------- */
 
+/* ---- reading: rotation keys kept as the angles read ---------------------- */
+
+/* A rotation track read from a file stays packed (SqKeyCodec): a record is
+ * a frame's angles in the joint's channel order (0 for a channel it does
+ * not have), 3 doubles; the key's time is its frame times the frame time
+ * (the track's parameter) and its quaternion is made from the angles when
+ * asked for, with the numbers sq_euler_to_quat_n gives. A key then costs
+ * 24 bytes instead of a key and its kept angles (72), and reading converts
+ * nothing. One codec per channel order, which so travels with the track. */
+typedef struct
+{
+  SqKeyCodec codec;
+  int        axes[3];
+  guint      n_rot;
+} EulerCodec;
+
+#define EULER_STRIDE (3 * sizeof (double))
+
+static double
+euler_time (const SqTrack *track,
+            const guint8  *record)
+{
+  return (double) (gint64) ((gsize) (record - track->packed) / EULER_STRIDE) * track->packed_param;
+}
+
+static void
+euler_key (const SqTrack *track,
+           const guint8  *record,
+           SqKey         *key)
+{
+  const EulerCodec *ec = (const EulerCodec *) track->codec;
+  double angles[3];
+
+  memcpy (angles, record, sizeof angles);
+  key->time = euler_time (track, record);
+  sq_euler_to_quat (angles, ec->axes, ec->n_rot, key->v);
+}
+
+/* unpacked for an edit: the angles are kept in SqTrack.alt, so that the
+ * keys an edit leaves alone are still written as they were read */
+static void
+euler_unpacked (SqTrack      *track,
+                const guint8 *records,
+                double        param G_GNUC_UNUSED)
+{
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      memcpy (&track->alt[i * 4], records + i * EULER_STRIDE, EULER_STRIDE);
+      track->alt[i * 4 + 3] = 0.0;
+    }
+}
+
+/* The codec of a channel order: axes 0..2 each, n_rot 0..3 */
+static const SqKeyCodec *
+euler_codec (const int axes[3],
+             guint     n_rot)
+{
+  static EulerCodec codecs[4 * 27];
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
+        {
+          codecs[i] = (EulerCodec) { { EULER_STRIDE, euler_time, euler_key, euler_unpacked },
+                                     { (int) (i / 9 % 3), (int) (i / 3 % 3), (int) (i % 3) }, i / 27 };
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return &codecs[MIN (n_rot, 3) * 27 + CLAMP (axes[0], 0, 2) * 9 + CLAMP (axes[1], 0, 2) * 3 + CLAMP (axes[2], 0, 2)].codec;
+}
+
+/* The angles kept for rotation key k of a track read from a BVH file:
+ * its record while packed, its SqTrack.alt once unpacked (NULL without) */
+static const double *
+kept_angles (const SqTrack *rot,
+             gsize          k)
+{
+  if (sq_track_is_packed (rot))
+    return rot->codec->key == euler_key ? (const double *) (gconstpointer) (rot->packed + k * EULER_STRIDE) : NULL;
+  return rot->alt != NULL ? &rot->alt[k * 4] : NULL;
+}
+
 /* A joint with channels, as the motion loop fills it */
 typedef struct
 {
   SqTrack *rot;             /* NULL without rotation channels */
+  double  *angles;          /* its packed records (see euler_codec), 3 a frame */
   SqTrack *pos;             /* NULL without position channels */
   gsize    rot_index[3];    /* where its rotation values sit in a frame, in order */
   gssize   pos_index[3];    /* X, Y, Z position value, -1 when not a channel */
@@ -573,17 +658,12 @@ typedef struct
   guint8   pos_mask;        /* SQ_PRESENT_* of the position channels it has */
 } JointPlan;
 
-/* the quaternions are written in place with a stride of whole doubles */
-G_STATIC_ASSERT (sizeof (SqKey) % sizeof (double) == 0);
-
 /* Frames first .. first + n_frames - 1, their values in `block` (n_values
- * a frame), into the tracks' keys of the same indices (reserved for every
- * frame: keys filled in place, n_keys set once all are read, so that parts
- * of the frames can be stored on several threads). Joint by joint, so each
- * track is written in order (SQ_PERF: frame by frame, writing to every
- * joint's fresh memory at once, cost a tenth of the reading time), and the
- * rotations' quaternions made many at once from the angles just kept
- * (sq_euler_to_quat_n vectorizes). */
+ * a frame), into the tracks of the same indices (reserved for every frame:
+ * filled in place, so that parts of the frames can be stored on several
+ * threads). Joint by joint, so each track is written in order: a rotation
+ * as its angles (the packed records, see euler_codec), a translation as
+ * keys. */
 static void
 store_frames (JointPlan    *plans,
               guint         n_plans,
@@ -599,28 +679,22 @@ store_frames (JointPlan    *plans,
 
       if (plan->rot != NULL)
         {
-          SqTrack *rot = plan->rot;
-          gsize k0 = (gsize) first;
+          double *angles = &plan->angles[(gsize) first * 3];
 
-          for (gsize b = 0; b < n_frames; b++)
+          for (gsize b = 0; b < n_frames; b++, angles += 3)
             {
               const double *values = &block[b * n_values];
-              double *alt = &rot->alt[(k0 + b) * 4];
 
               if (plan->n_rot == 3)
                 {
-                  alt[0] = values[plan->rot_index[0]];
-                  alt[1] = values[plan->rot_index[1]];
-                  alt[2] = values[plan->rot_index[2]];
+                  angles[0] = values[plan->rot_index[0]];
+                  angles[1] = values[plan->rot_index[1]];
+                  angles[2] = values[plan->rot_index[2]];
                 }
               else
                 for (guint r = 0; r < 3; r++)
-                  alt[r] = r < plan->n_rot ? values[plan->rot_index[r]] : 0.0;
-              alt[3] = 0.0;
-              rot->keys[k0 + b].time = (double) (first + (gint64) b) * ft;
+                  angles[r] = r < plan->n_rot ? values[plan->rot_index[r]] : 0.0;
             }
-          sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, plan->rot_axes, plan->n_rot,
-                              rot->keys[k0].v, sizeof (SqKey) / sizeof (double), n_frames);
         }
       if (plan->pos != NULL)
         {
@@ -1009,15 +1083,13 @@ read_part (gsize    k,
    * every processor reading a part) */
   for (guint j = 0; j < s->m->n_plans && s->first < s->last; j++)
     {
-      SqTrack *t[2] = { s->m->plans[j].rot, s->m->plans[j].pos };
+      const JointPlan *plan = &s->m->plans[j];
+      gsize n = (gsize) (s->last - s->first);
 
-      for (guint i = 0; i < 2; i++)
-        if (t[i] != NULL)
-          {
-            _sq_prefault_now (&t[i]->keys[s->first], (gsize) (s->last - s->first) * sizeof (SqKey));
-            if (t[i]->alt != NULL)
-              _sq_prefault_now (&t[i]->alt[s->first * 4], (gsize) (s->last - s->first) * 4 * sizeof (double));
-          }
+      if (plan->rot != NULL)
+        _sq_prefault_now (&plan->angles[s->first * 3], n * EULER_STRIDE);
+      if (plan->pos != NULL)
+        _sq_prefault_now (&plan->pos->keys[s->first], n * sizeof (SqKey));
     }
   s->ok = read_frames (s, NULL);
   if (s->ok && s->check_rest)
@@ -1130,6 +1202,23 @@ read_frames_parallel (const Motion *m,
   return resume;
 }
 
+/* Room for the angles of every rotation track, one after the other (the
+ * frame count is checked against the bytes left before), in huge pages
+ * when large */
+static GBytes *
+rotation_records (GArray *infos,
+                  gint64  n_frames)
+{
+  gsize n = 0, size;
+  void *mem;
+
+  for (guint j = 0; j < infos->len; j++)
+    n += g_array_index (infos, JointInfo, j).ch.n_rot > 0;
+  size = MAX (n * (gsize) n_frames * EULER_STRIDE, EULER_STRIDE);
+  mem = _sq_huge_realloc (NULL, 0, size);
+  return g_bytes_new_with_free_func (mem, size, g_free, mem);
+}
+
 /* The error for a NUL byte in the file when there is one (instead of the
  * one set); NULL */
 static SqClip *
@@ -1155,6 +1244,7 @@ bvh_read (GBytes              *bytes,
   g_autoptr(SqClip) clip = sq_clip_new ();
   g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
   g_autoptr(SqPrefault) prefault = NULL;    /* stopped before the clip goes */
+  g_autoptr(GBytes) angles = NULL;          /* the rotations' records */
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
   guint max_joints = options->max_joints ? options->max_joints : 65536;
@@ -1212,6 +1302,10 @@ bvh_read (GBytes              *bytes,
    * checked against the bytes left above) */
   g_autofree JointPlan *plans = g_new0 (JointPlan, MAX (clip->n_joints, 1));
   guint n_plans = 0;
+  double *next_angles;
+
+  angles = rotation_records (infos, n_frames);
+  next_angles = (double *) g_bytes_get_data (angles, NULL);
 
   for (guint j = 0; j < clip->n_joints; j++)
     {
@@ -1242,8 +1336,8 @@ bvh_read (GBytes              *bytes,
       if (info->ch.n_rot > 0)
         {
           plan->rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-          sq_track_reserve (plan->rot, n_frames);
-          sq_track_ensure_alt (plan->rot);
+          plan->angles = next_angles;
+          next_angles += (gsize) n_frames * 3;
         }
       if (info->ch.n_pos > 0)
         {
@@ -1273,20 +1367,20 @@ bvh_read (GBytes              *bytes,
 
     for (guint j = 0; j < n_plans; j++)
       {
-        SqTrack *t[2] = { plans[j].rot, plans[j].pos };
+        if (plans[j].pos != NULL)
+          {
+            gsize size = plans[j].pos->alloc * sizeof (SqKey);
 
-        for (guint i = 0; i < 2; i++)
-          if (t[i] != NULL)
-            {
-              gsize size = t[i]->alloc * sizeof (SqKey);
-
-              g_ptr_array_add (ranges, t[i]->keys);
-              g_array_append_val (sizes, size);
-              size = t[i]->alloc * 4 * sizeof (double);
-              g_ptr_array_add (ranges, t[i]->alt);     /* may be NULL */
-              g_array_append_val (sizes, size);
-            }
+            g_ptr_array_add (ranges, plans[j].pos->keys);
+            g_array_append_val (sizes, size);
+          }
       }
+    {
+      gsize size = g_bytes_get_size (angles);
+
+      g_ptr_array_add (ranges, (gpointer) g_bytes_get_data (angles, NULL));
+      g_array_append_val (sizes, size);
+    }
     if (n_parts < 2)
       prefault = _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
   }
@@ -1308,8 +1402,9 @@ bvh_read (GBytes              *bytes,
     g_clear_pointer (&prefault, _sq_prefault_finish);
     for (guint j = 0; j < n_plans; j++)
       {
-        if (plans[j].rot != NULL)
-          plans[j].rot->n_keys = n_frames;
+        if (plans[j].rot != NULL && n_frames > 0)
+          sq_track_pack (plans[j].rot, euler_codec (plans[j].rot_axes, plans[j].n_rot), angles,
+                         (const guint8 *) plans[j].angles, (gsize) n_frames, ft);
         if (plans[j].pos != NULL)
           plans[j].pos->n_keys = n_frames;
       }
@@ -1555,26 +1650,42 @@ append_vec3 (GString      *out,
     }
 }
 
-/* For each rotation key: whether its kept angles (SqTrack.alt) still
- * convert to exactly its quaternion, so that they are written as they were
- * read. Converted in batches (SQ_PERF: one at a time this was 30% of
- * writing); sq_euler_to_quat_n gives the numbers sq_euler_to_quat does. */
+/* For each rotation key: whether its kept angles (kept_angles) still
+ * convert to exactly its quaternion with the channel order written, so
+ * that they are written as they were read. A track still packed in the
+ * order written gives its keys from those angles; otherwise converted in
+ * batches; sq_euler_to_quat_n gives the numbers sq_euler_to_quat does. */
 static guint8 *
 alt_still_exact (const SqTrack  *rot,
                  const Channels *ch)
 {
   guint8 *exact = g_new0 (guint8, MAX (rot->n_keys, 1));
+  const double *angles = rot->n_keys > 0 ? kept_angles (rot, 0) : NULL;
+  gsize stride = sq_track_is_packed (rot) ? 3 : 4;
   double back[64 * 4];
 
-  if (rot->alt == NULL)
+  if (angles == NULL)
     return exact;
+  if (sq_track_is_packed (rot))
+    {
+      const EulerCodec *ec = (const EulerCodec *) rot->codec;
+
+      if (ec->n_rot == ch->n_rot && memcmp (ec->axes, ch->rot_axes, ch->n_rot * sizeof (int)) == 0)
+        {
+          memset (exact, 1, rot->n_keys);
+          return exact;
+        }
+    }
   for (gsize k0 = 0; k0 < rot->n_keys; k0 += 64)
     {
       gsize m = MIN (64, rot->n_keys - k0);
 
-      sq_euler_to_quat_n (&rot->alt[k0 * 4], 4, ch->rot_axes, ch->n_rot, back, 4, m);
+      sq_euler_to_quat_n (&angles[k0 * stride], stride, ch->rot_axes, ch->n_rot, back, 4, m);
       for (gsize i = 0; i < m; i++)
-        exact[k0 + i] = memcmp (&back[i * 4], rot->keys[k0 + i].v, 4 * sizeof (double)) == 0;   /* alt: not packed */
+        {
+          SqKey key = sq_track_key (rot, k0 + i);
+          exact[k0 + i] = memcmp (&back[i * 4], key.v, 4 * sizeof (double)) == 0;
+        }
     }
   return exact;
 }
@@ -1609,7 +1720,7 @@ grid_track (gsize    i,
   g->kept[i] = _sq_track_to_grid (track, g->rate, 0, 0.0, joint->name,
                                   c == SQ_CHANNEL_ROTATION ? _("rotation") : _("translation"),
                                   &g->steps[i], g->losses != NULL ? g->losses[i] : NULL);
-  if (c == SQ_CHANNEL_ROTATION && g->chans[w].n_rot > 0 && track->alt != NULL)
+  if (c == SQ_CHANNEL_ROTATION && g->chans[w].n_rot > 0)
     g->alt_exact[w] = alt_still_exact (track, &g->chans[w]);
 }
 
@@ -1726,7 +1837,7 @@ write_frames (gsize      item,
                       (*cur)++;
                       if (fw->alt_exact[w] != NULL && fw->alt_exact[w][k])
                         {
-                          memcpy (angles, &rot->alt[k * 4], sizeof angles);
+                          memcpy (angles, kept_angles (rot, k), sizeof angles);
                           have = TRUE;
                         }
                       if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
