@@ -39,6 +39,7 @@
 
 const SqSpace sq_space_second_life = {
   .world = N_("Second Life"),
+  .world_id = SQ_WORLD_SECOND_LIFE,
   .metres_per_unit = 1.0,
   .axis = { 0, 1, 2 },
   .sign = { 1, 1, 1 },
@@ -48,6 +49,7 @@ const SqSpace sq_space_second_life = {
 
 const SqSpace sq_space_bvh = {
   .world = N_("Second Life BVH"),
+  .world_id = SQ_WORLD_MOTION_CAPTURE,
   .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -59,6 +61,7 @@ const SqSpace sq_space_bvh = {
 /* AW axes = BVH axes and AW DX units = metres: ASSUMPTIONS, see the top */
 const SqSpace sq_space_aw_seq_binary = {
   .world = N_("ActiveWorlds"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -68,6 +71,7 @@ const SqSpace sq_space_aw_seq_binary = {
 
 const SqSpace sq_space_aw_seq_text = {
   .world = N_("ActiveWorlds"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -77,6 +81,7 @@ const SqSpace sq_space_aw_seq_text = {
 
 const SqSpace sq_space_aw_dx = {
   .world = N_("ActiveWorlds DirectX"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -214,8 +219,46 @@ clip_uses_cmu_names (const SqClip *clip)
   return FALSE;
 }
 
-/* Renames the joints into `scheme` (the user map first), drops what the map
- * drops and the later of two joints that end with one name. */
+const char *
+sq_loss_renamed (const char *line)
+{
+  if (line == NULL || !g_str_has_prefix (line, SQ_LOSS_RENAMED))
+    return NULL;
+  return line + strlen (SQ_LOSS_RENAMED);
+}
+
+/* The name the conventions give a joint going from `source` to `target`
+ * (the user map aside): NULL when the target has no counterpart. Within one
+ * naming scheme every name stays; between the two ActiveWorlds schemes only
+ * the spelling of a limb the ActiveWorlds tag table knows changes; across
+ * worlds the joint table applies. */
+static const char *
+conventional_name (const char         *name,
+                   const SqSpace      *source,
+                   const SqSpace      *target,
+                   SqJointLookupFlags  flags)
+{
+  SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
+
+  if (scheme == SQ_JOINT_SCHEME_NONE || (source != NULL && source->scheme == scheme))
+    return name;
+  if (source != NULL && source->world_id == target->world_id)
+    {
+      guint tag = sq_aw_tag_for_name (name);
+      const char *spelled = NULL;
+
+      if (tag != 0 && scheme == SQ_JOINT_SCHEME_AW_DX && !sq_joint_name_in_scheme (name, scheme))
+        spelled = sq_aw_dx_name (tag);
+      else if (tag != 0 && scheme == SQ_JOINT_SCHEME_AW_SEQ)
+        spelled = sq_aw_seq_name (tag);
+      return spelled != NULL ? spelled : name;
+    }
+  return sq_joint_name_for_scheme (name, scheme, flags);
+}
+
+/* Renames the joints into the target's conventions (the user map first),
+ * drops what the map drops and the later of two joints that end with one
+ * name; every rename gets a line. */
 static void
 map_joint_names (SqClip           *clip,
                  const SqSpace    *source,
@@ -223,10 +266,6 @@ map_joint_names (SqClip           *clip,
                  const SqJointMap *map,
                  GPtrArray        *losses)
 {
-  SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
-  /* between formats of one world (binary and text SEQ) a name the table
-   * does not know stays what it was: nothing is lost */
-  gboolean same_world = source != NULL && source->scheme == scheme;
   SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *old_root = g_strdup (sq_clip_get_effective_root (clip));
@@ -247,11 +286,8 @@ map_joint_names (SqClip           *clip,
         }
       if (!from_map)
         {
-          target_name = scheme == SQ_JOINT_SCHEME_NONE
-                        ? joint->name : sq_joint_name_for_scheme (joint->name, scheme, flags);
-          if (target_name == NULL && same_world)
-            target_name = joint->name;
-          else if (target_name == NULL)
+          target_name = conventional_name (joint->name, source, target, flags);
+          if (target_name == NULL)
             {
               _sq_loss (losses, _("joint “%s” has no %s counterpart; kept as “%s”"),
                         joint->name, world_name (target), joint->name);
@@ -271,6 +307,7 @@ map_joint_names (SqClip           *clip,
       if (strcmp (target_name, joint->name) != 0)
         {
           char *name = g_strdup (target_name);
+          _sq_loss (losses, SQ_LOSS_RENAMED "%s → %s", joint->name, name);
           g_free (joint->name);
           joint->name = name;
         }
