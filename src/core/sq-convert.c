@@ -389,7 +389,8 @@ convert_values (SqClip        *clip,
 /* A joint no source places (no frame, no Second Life bone) gets this bone:
  * 10 cm along its parent's own bone, or straight up (+Z, Second Life axes)
  * from a parent that has none (the root), so no skeleton Sequin writes or
- * shows is degenerate. */
+ * shows is degenerate; so does the End Site of every leaf of a hierarchy
+ * Sequin builds (along the leaf's own bone). */
 #define DEFAULT_BONE_METRES 0.1
 
 /* Where each joint of a clip without a hierarchy sits, by its name: its
@@ -809,6 +810,32 @@ build_hierarchy (SqClip        *clip,
       sq_props_set (joints[i].extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
     }
   memcpy (clip->joints, joints, n * sizeof (SqJoint));
+
+  /* a leaf ends in an End Site: the default bone along its own bone (up
+   * from a root that is a leaf), so not even a one-joint skeleton has no
+   * length */
+  {
+    g_autofree gboolean *has_child = g_new0 (gboolean, n);
+
+    for (gsize j = 0; j < n; j++)
+      if (parent[j] >= 0 && (gint32) j != root)
+        has_child[parent[j]] = TRUE;
+    for (gsize j = 0; j < n; j++)
+      {
+        double dir[3] = { 0, 0, 1 }, end[3], len;
+
+        if (has_child[j])
+          continue;
+        len = sqrt (offset[j][0] * offset[j][0] + offset[j][1] * offset[j][1] + offset[j][2] * offset[j][2]);
+        if ((gint32) j != root && len > 1e-9)
+          for (int k = 0; k < 3; k++)
+            dir[k] = offset[j][k] / len;
+        for (int k = 0; k < 3; k++)
+          dir[k] *= DEFAULT_BONE_METRES;
+        sq_space_vector_from_sl (to, dir, end);
+        sq_props_set (clip->joints[new_index[j]].extra, "end-site", g_variant_new ("(ddd)", end[0], end[1], end[2]));
+      }
+  }
 }
 
 /* ---- time ------------------------------------------------------------------ */
