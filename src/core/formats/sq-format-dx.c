@@ -1187,6 +1187,40 @@ warn_matrix (SqClip *clip,
                          clip->joints[ji].name);
 }
 
+/* The next token inside the object opened at `open`, separators skipped;
+ * at its "}" the depth is restored. The end of the file there is an error
+ * (`animation`: the object is an Animation, as its message says). */
+static gboolean
+next_in_object (Lexer     *lx,
+                const Tok *open,
+                gboolean   animation,
+                Tok       *t,
+                GError   **error)
+{
+  for (;;)
+    {
+      if (!lex_next (lx, t, error))
+        return FALSE;
+      if (t->type == TOK_SEMI || t->type == TOK_COMMA)
+        continue;
+      if (t->type == TOK_EOF)
+        {
+          if (animation)
+            sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line, t->col,
+                                  _("the file ends inside the Animation opened at line %u, column %u"),
+                                  open->line, open->col);
+          else
+            sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line, t->col,
+                                  _("the file ends inside the object opened at line %u, column %u (a “}” is missing)"),
+                                  open->line, open->col);
+          return FALSE;
+        }
+      if (t->type == TOK_RBRACE)
+        lx->depth--;
+      return TRUE;
+    }
+}
+
 static gboolean
 parse_animation (Reader    *rd,
                  const Tok *type,
@@ -1216,22 +1250,10 @@ parse_animation (Reader    *rd,
 
   for (;;)
     {
-      if (!lex_next (lx, &t, error))
+      if (!next_in_object (lx, &open, TRUE, &t, error))
         return FALSE;
       if (t.type == TOK_RBRACE)
-        {
-          lx->depth--;
-          break;
-        }
-      if (t.type == TOK_SEMI || t.type == TOK_COMMA)
-        continue;
-      if (t.type == TOK_EOF)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t.line, t.col,
-                                _("the file ends inside the Animation opened at line %u, column %u"),
-                                open.line, open.col);
-          return FALSE;
-        }
+        break;
       if (t.type == TOK_LBRACE)
         {
           /* a reference: { name } or { name <guid> } */
@@ -1354,22 +1376,10 @@ parse_frame_matrix (Reader    *rd,
     {
       double v;
 
-      if (!lex_next (lx, &t, error))
+      if (!next_in_object (lx, open, FALSE, &t, error))
         return FALSE;
       if (t.type == TOK_RBRACE)
-        {
-          lx->depth--;
-          break;
-        }
-      if (t.type == TOK_SEMI || t.type == TOK_COMMA)
-        continue;
-      if (t.type == TOK_EOF)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t.line, t.col,
-                                _("the file ends inside the object opened at line %u, column %u (a “}” is missing)"),
-                                open->line, open->col);
-          return FALSE;
-        }
+        break;
       if (t.type == TOK_LBRACE)
         {
           if (!enter (lx, &t, error) || !skip_block (lx, &t, error))
@@ -1414,20 +1424,10 @@ parse_frame (Reader    *rd,
 
   for (;;)
     {
-      if (!lex_next (lx, &t, error))
+      if (!next_in_object (lx, &open, FALSE, &t, error))
         return FALSE;
       if (t.type == TOK_RBRACE)
-        {
-          lx->depth--;
-          return TRUE;
-        }
-      if (t.type == TOK_EOF)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t.line, t.col,
-                                _("the file ends inside the object opened at line %u, column %u (a “}” is missing)"),
-                                open.line, open.col);
-          return FALSE;
-        }
+        return TRUE;
       if (t.type == TOK_LBRACE)
         {
           /* a reference or an object without a type: skipped */
