@@ -2310,12 +2310,49 @@ dx_describe_field (const char *key,
   return NULL;
 }
 
+/* The frames, readable: one line each, its parent and its translation */
+static void
+dump_frames_text (GString  *out,
+                  GVariant *value)
+{
+  gsize n = g_variant_n_children (value);
+
+  g_string_append_printf (out, "frames: %zu (name ← parent: translation)\n", n);
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name, *parent_name = NULL;
+      gint32 parent;
+      g_autoptr(GVariant) m = NULL;
+      gsize len;
+      const double *v;
+      char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_variant_get_child (value, i, "(&si@ad)", &name, &parent, &m);
+      v = g_variant_get_fixed_array (m, &len, sizeof (double));
+      if (parent >= 0 && (gsize) parent < n)
+        g_variant_get_child (value, parent, "(&si@ad)", &parent_name, NULL, NULL);
+      g_string_append_printf (out, "  “%s”", name);
+      if (parent_name != NULL)
+        g_string_append_printf (out, " ← “%s”", parent_name);
+      if (len == 16)
+        g_string_append_printf (out, ": %s %s %s", g_ascii_formatd (b[0], sizeof b[0], "%.7g", v[12]),
+                                g_ascii_formatd (b[1], sizeof b[1], "%.7g", v[13]),
+                                g_ascii_formatd (b[2], sizeof b[2], "%.7g", v[14]));
+      g_string_append_c (out, '\n');
+    }
+}
+
 static gboolean
 dx_dump_field (GString    *out,
                const char *key,
                GVariant   *value,
                gboolean    json)
 {
+  if (!json && g_str_equal (key, "frames") && g_variant_is_of_type (value, G_VARIANT_TYPE ("a(siad)")))
+    {
+      dump_frames_text (out, value);
+      return TRUE;
+    }
   if (!g_str_equal (key, "other_sets"))
     return FALSE;
   /* names and sizes, not the sets' whole text */
