@@ -2317,7 +2317,7 @@ dump_frames_text (GString  *out,
 {
   gsize n = g_variant_n_children (value);
 
-  g_string_append_printf (out, "frames: %zu (name ← parent: translation)\n", n);
+  g_string_append_printf (out, "frames (the Frame hierarchy; name ← parent: translation): %zu\n", n);
   for (gsize i = 0; i < n; i++)
     {
       const char *name, *parent_name = NULL;
