@@ -337,11 +337,10 @@ test_same_world_names (void)
 static void
 test_renames_reported (void)
 {
-  g_autofree char *path = corpus_path ("seq-binary", "walk.seq");
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "seq-binary", "walk.seq", NULL);
   g_autoptr(SqClip) walk = NULL;
   g_autoptr(SqJointMap) map = sq_joint_map_new ();
 
-  g_assert_nonnull (path);
   walk = load_path (path);
   sq_joint_map_add (map, "lumbar_5", "mSpine1");
   for (gsize t = 0; t < 3; t++)
@@ -396,13 +395,12 @@ test_dx_frames_skeleton (void)
     { "Armature_leg_r", "Armature_body", { -0.246, 0, -0.171 } },
     { "Armature_knee_r", "Armature_leg_r", { 0, 0, 1.101 } },
   };
-  g_autofree char *path = corpus_path ("dx-anim", "coolguy_opt.x");
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "dx-anim", "coolguy_opt.x", NULL);
   g_autoptr(SqClip) x = NULL;
   g_autoptr(SqClip) bvh = NULL;
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   GVariant *frames;
 
-  g_assert_nonnull (path);
   x = load_path (path);
   frames = sq_props_get (x->extra, "frames");
   g_assert_nonnull (frames);
