@@ -287,6 +287,25 @@ test_from_seq (void)
   g_bytes_unref (assert_written_well (back));
 }
 
+/* frame `i` of a "frames" extra: its name and parent, its matrix (16
+ * numbers, held by *m) */
+static const double *
+frame_at (GVariant    *frames,
+          gsize        i,
+          const char **name,
+          gint32      *parent,
+          GVariant   **m)
+{
+  gsize len;
+  const double *v;
+
+  g_clear_pointer (m, g_variant_unref);
+  g_variant_get_child (frames, i, "(&si@ad)", name, parent, m);
+  v = g_variant_get_fixed_array (*m, &len, sizeof (double));
+  g_assert_cmpuint (len, ==, 16);
+  return v;
+}
+
 /* The Frame hierarchy is kept as the "frames" extra: names, nesting (a
  * parent's index), FrameTransformMatrix (identity when a frame has none or
  * a bad one, which is a warning); a Mesh inside a frame is skipped; a
@@ -306,40 +325,32 @@ test_frames (void)
                                          "Frame { }\n"
                                          "AnimationSet a { Animation { {child} AnimationKey { 0; 1; 0;4;1,0,0,0;;; } } }",
                                          "dx", &error);
+  g_autoptr(GVariant) m = NULL;
   GVariant *frames;
   const char *name;
   gint32 parent;
-  g_autoptr(GVariant) m = NULL;
   const double *v;
-  gsize len;
 
   g_assert_no_error (error);
   frames = sq_props_get (clip->extra, "frames");
   g_assert_nonnull (frames);
   g_assert_cmpuint (g_variant_n_children (frames), ==, 4);
-  g_variant_get_child (frames, 0, "(&si@ad)", &name, &parent, &m);
+  v = frame_at (frames, 0, &name, &parent, &m);
   g_assert_cmpstr (name, ==, "top");
   g_assert_cmpint (parent, ==, -1);
-  v = g_variant_get_fixed_array (m, &len, sizeof (double));
-  g_assert_cmpuint (len, ==, 16);
   g_assert_cmpfloat (v[12], ==, 1.5);
   g_assert_cmpfloat (v[14], ==, -3.0);
-  g_clear_pointer (&m, g_variant_unref);
-  g_variant_get_child (frames, 1, "(&si@ad)", &name, &parent, &m);
+  v = frame_at (frames, 1, &name, &parent, &m);
   g_assert_cmpstr (name, ==, "child");
   g_assert_cmpint (parent, ==, 0);
-  v = g_variant_get_fixed_array (m, &len, sizeof (double));
   g_assert_cmpfloat (v[1], ==, 1.0);
   g_assert_cmpfloat (v[13], ==, 4.0);
-  g_clear_pointer (&m, g_variant_unref);
-  g_variant_get_child (frames, 2, "(&si@ad)", &name, &parent, &m);
+  v = frame_at (frames, 2, &name, &parent, &m);
   g_assert_cmpstr (name, ==, "bad");
   g_assert_cmpint (parent, ==, 0);
-  v = g_variant_get_fixed_array (m, &len, sizeof (double));
   g_assert_cmpfloat (v[0], ==, 1.0);
   g_assert_cmpfloat (v[1], ==, 0.0);
-  g_clear_pointer (&m, g_variant_unref);
-  g_variant_get_child (frames, 3, "(&si@ad)", &name, &parent, &m);
+  frame_at (frames, 3, &name, &parent, &m);
   g_assert_cmpstr (name, ==, "");
   g_assert_cmpint (parent, ==, -1);
   g_assert_true (tu_has_line (clip->warnings, "line 7: the FrameTransformMatrix of frame “bad” is not 16 numbers"));
