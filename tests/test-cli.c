@@ -326,6 +326,77 @@ test_convert_map (void)
   }
 }
 
+/* Joint names: kept exactly within one naming scheme (binary ⇄ text SEQ,
+ * a renamed root included), and every rename across worlds reported beside
+ * the losses as "renamed: OLD → NEW" */
+static void
+test_convert_renames (void)
+{
+  g_autofree char *edited = tmp ("renamed.seq"), *text = tmp ("renamed-text.seq");
+  g_autofree char *back = tmp ("renamed-back.seq"), *anim = tmp ("renamed.anim");
+  g_autofree char *dx = tmp ("renamed.x");
+  g_autofree char *out = NULL, *err = NULL;
+  static const char * const sl_names[][2] = {
+    { "pelvis", "mPelvis" }, { "neck", "mNeck" }, { "head", "mHead" }, { "rtshoulder", "mShoulderRight" },
+    { "rtelbow", "mElbowRight" }, { "rtwrist", "mWristRight" }, { "lfshoulder", "mShoulderLeft" },
+    { "lfelbow", "mElbowLeft" },
+  };
+
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", edited, "--rename-joint", "back=spine",
+                        "--rename-root", "hips", NULL), ==, 0);
+
+  /* binary → text → binary: every name as the user made it, no rename */
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "seq-text", edited, text, NULL), ==, 0);
+  g_assert_null (strstr (err, "renamed:"));
+  /* text SEQ has no root field: said, not silently renamed */
+  g_assert_nonnull (strstr (err, "lost: the header's root joint name “hips”"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "seq-binary", text, back, NULL), ==, 0);
+  g_assert_null (strstr (err, "renamed:"));
+  g_clear_pointer (&err, g_free);
+  for (const char *const *f = (const char *const[]) { text, back, NULL }; *f != NULL; f++)
+    {
+      g_assert_cmpint (run (&out, NULL, "dump", *f, NULL), ==, 0);
+      g_assert_nonnull (strstr (out, "Joint 1: “hips”"));
+      g_assert_nonnull (strstr (out, "Joint 2: “spine”"));
+      g_assert_null (strstr (out, "“pelvis”"));
+      g_assert_null (strstr (out, "“back”"));
+      g_clear_pointer (&out, g_free);
+    }
+
+  /* another world: each rename on its own line, beside the "lost:" lines */
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "sl-anim", sample (), anim, NULL), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (sl_names); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("renamed.anim: renamed: %s → %s\n", sl_names[i][0], sl_names[i][1]);
+      if (strstr (err, line) == NULL)
+        g_error ("no line “%s” in:\n%s", line, err);
+    }
+  g_assert_nonnull (strstr (err, "renamed.anim: renamed: back → mTorso\n"));
+  g_assert_null (strstr (err, "lost: renamed"));
+  g_assert_nonnull (strstr (err, "renamed.anim: lost: "));
+  /* the list is complete: all nine joints change their names */
+  {
+    guint n = 0;
+    for (const char *p = err; (p = strstr (p, ": renamed: ")) != NULL; p++)
+      n++;
+    g_assert_cmpuint (n, ==, 9);
+  }
+  g_clear_pointer (&err, g_free);
+
+  /* ActiveWorlds .x: the same world, the other spelling of its limbs:
+   * pelvis → aw_pelvis reported, the user's "spine" and "hips" kept */
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "dx", edited, dx, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "renamed.x: renamed: neck → aw_neck\n"));
+  g_assert_null (strstr (err, "spine →"));
+  g_assert_null (strstr (err, "hips →"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&out, NULL, "dump", dx, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "“hips”"));
+  g_assert_nonnull (strstr (out, "“spine”"));
+  g_assert_nonnull (strstr (out, "“aw_neck”"));
+}
+
 static void
 test_sl (void)
 {
@@ -515,6 +586,7 @@ main (int    argc,
   g_test_add_func ("/cli/validate", test_validate);
   g_test_add_func ("/cli/sl", test_sl);
   g_test_add_func ("/cli/convert-map", test_convert_map);
+  g_test_add_func ("/cli/convert-renames", test_convert_renames);
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   ret = g_test_run ();
   {

@@ -237,6 +237,262 @@ test_map_parse (void)
   }
 }
 
+/* ---- names within one world, renames across worlds ----------------------- */
+
+/* the "renamed: OLD → NEW" lines of a report, as OLD → NEW in a table */
+static GHashTable *
+renames_of (GPtrArray *losses)
+{
+  GHashTable *renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < losses->len; i++)
+    {
+      const char *r = sq_loss_renamed (losses->pdata[i]);
+      const char *arrow = r ? strstr (r, " → ") : NULL;
+
+      if (r == NULL)
+        continue;
+      g_assert_true (g_str_has_prefix (losses->pdata[i], "renamed: "));
+      g_assert_nonnull (arrow);
+      g_assert_false (g_hash_table_contains (renames, r));
+      g_hash_table_insert (renames, g_strndup (r, arrow - r), g_strdup (arrow + strlen (" → ")));
+    }
+  return renames;
+}
+
+/* binary SEQ ⇄ text SEQ keep every name the user made, the root's too,
+ * with no rename line; .x (the same world, its own spelling of the limbs)
+ * respells only ActiveWorlds limbs, each reported */
+static void
+test_same_world_names (void)
+{
+  g_autoptr(SqClip) binary = load_path (g_getenv ("SEQUIN_SAMPLE"));
+  g_autoptr(GPtrArray) to_text = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) to_binary = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) to_dx = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) from_dx = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) text = NULL;
+  g_autoptr(SqClip) again = NULL;
+  g_autoptr(SqClip) dx = NULL;
+  g_autoptr(SqClip) from_x = NULL;
+  g_autoptr(GHashTable) dx_renames = NULL;
+  g_autoptr(GHashTable) back_renames = NULL;
+
+  /* the user's names: the root pelvis → hips, back → spine */
+  g_assert_cmpstr (binary->joints[0].name, ==, "pelvis");
+  g_assert_cmpstr (binary->joints[1].name, ==, "back");
+  g_free (binary->joints[0].name);
+  binary->joints[0].name = g_strdup ("hips");
+  g_free (binary->joints[1].name);
+  binary->joints[1].name = g_strdup ("spine");
+  g_free (binary->root);
+  binary->root = g_strdup ("hips");
+
+  text = save_and_load (binary, "seq-text", NULL, to_text);
+  again = save_and_load (text, "seq-binary", NULL, to_binary);
+  g_assert_cmpuint (text->n_joints, ==, binary->n_joints);
+  g_assert_cmpuint (again->n_joints, ==, binary->n_joints);
+  for (gsize j = 0; j < binary->n_joints; j++)
+    {
+      g_assert_cmpstr (text->joints[j].name, ==, binary->joints[j].name);
+      g_assert_cmpstr (again->joints[j].name, ==, binary->joints[j].name);
+    }
+  for (guint i = 0; i < to_text->len; i++)
+    g_assert_null (sq_loss_renamed (to_text->pdata[i]));
+  for (guint i = 0; i < to_binary->len; i++)
+    g_assert_null (sq_loss_renamed (to_binary->pdata[i]));
+  /* text SEQ has no root field: that is reported, the joint keeps its name */
+  g_assert_true (tu_has_line (to_text, "the header's root joint name “hips”"));
+
+  /* SEQ → .x → SEQ: the limbs' two spellings, the user's names kept */
+  dx = save_and_load (binary, "dx", NULL, to_dx);
+  dx_renames = renames_of (to_dx);
+  g_assert_cmpstr (dx->joints[0].name, ==, "hips");
+  g_assert_cmpstr (dx->joints[1].name, ==, "spine");
+  g_assert_cmpstr (dx->joints[2].name, ==, "aw_neck");
+  g_assert_cmpuint (g_hash_table_size (dx_renames), ==, binary->n_joints - 2);
+  for (gsize j = 2; j < binary->n_joints; j++)
+    {
+      g_autofree char *spelled = g_strconcat ("aw_", binary->joints[j].name, NULL);
+      g_assert_cmpstr (dx->joints[j].name, ==, spelled);
+      g_assert_cmpstr (g_hash_table_lookup (dx_renames, binary->joints[j].name), ==, spelled);
+    }
+  from_x = save_and_load (dx, "seq-binary", NULL, from_dx);
+  back_renames = renames_of (from_dx);
+  g_assert_cmpuint (g_hash_table_size (back_renames), ==, binary->n_joints - 2);
+  for (gsize j = 0; j < binary->n_joints; j++)
+    g_assert_cmpstr (from_x->joints[j].name, ==, binary->joints[j].name);
+}
+
+/* across worlds every joint whose name changes has its line, and only
+ * those: the list is complete (the table's renames and a user map's) */
+static void
+test_renames_reported (void)
+{
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "seq-binary", "walk.seq", NULL);
+  g_autoptr(SqClip) walk = NULL;
+  g_autoptr(SqJointMap) map = sq_joint_map_new ();
+
+  walk = load_path (path);
+  sq_joint_map_add (map, "lumbar_5", "mSpine1");
+  for (gsize t = 0; t < 3; t++)
+    {
+      static const char * const targets[] = { "sl-anim", "bvh", "dx" };
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(SqClip) out = save_and_load (walk, targets[t], map, losses);
+      g_autoptr(GHashTable) renames = renames_of (losses);
+      guint changed = 0;
+
+      for (gsize j = 0; j < walk->n_joints; j++)
+        {
+          const char *old = walk->joints[j].name;
+          const char *now = g_hash_table_lookup (renames, old);
+
+          if (now == NULL)
+            {
+              /* not reported: written under its own name */
+              if (!has_joint (out, old))
+                g_error ("%s: joint “%s” is neither kept nor reported renamed", targets[t], old);
+              continue;
+            }
+          changed++;
+          g_assert_cmpstr (now, !=, old);
+          g_assert_true (has_joint (out, now));
+          g_assert_false (has_joint (out, old));
+        }
+      /* every line names a joint of the source */
+      g_assert_cmpuint (changed, ==, g_hash_table_size (renames));
+      g_assert_cmpuint (changed, >=, 18);
+      g_assert_cmpstr (g_hash_table_lookup (renames, "lumbar_5"), ==, "mSpine1");
+      if (strcmp (targets[t], "sl-anim") == 0)
+        g_assert_cmpstr (g_hash_table_lookup (renames, "back"), ==, "mTorso");
+    }
+}
+
+/* ---- the skeleton of a .x file's frames ----------------------------------- */
+
+/* coolguy_opt.x nests its frames Root (no animation) → Armature →
+ * Armature_body → arms, legs, Bone_007: the BVH has that tree, and each
+ * OFFSET is its frame's translation in inches (the file's metres over
+ * 0.02540005), the top joint's composed with the Root frame's */
+static void
+test_dx_frames_skeleton (void)
+{
+  static const struct { const char *name, *parent; double t[3]; } expected[] = {
+    { "Armature", NULL, { 0, 0, 0 } },
+    { "Armature_body", "Armature", { 0, 2.571201, 0 } },
+    { "Armature_arm_r", "Armature_body", { -0.545315, 0, 1 } },
+    { "Armature_elbow_r", "Armature_arm_r", { 0, 0, 0.754892 } },
+    { "Armature_arm_l", "Armature_body", { 0.545315, 0, 1 } },
+    { "Armature_leg_r", "Armature_body", { -0.246, 0, -0.171 } },
+    { "Armature_knee_r", "Armature_leg_r", { 0, 0, 1.101 } },
+  };
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "dx-anim", "coolguy_opt.x", NULL);
+  g_autoptr(SqClip) x = NULL;
+  g_autoptr(SqClip) bvh = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  GVariant *frames;
+
+  x = load_path (path);
+  frames = sq_props_get (x->extra, "frames");
+  g_assert_nonnull (frames);
+  g_assert_cmpuint (g_variant_n_children (frames), ==, 13);
+  bvh = save_and_load (x, "bvh", NULL, losses);
+  g_assert_cmpuint (bvh->n_joints, ==, x->n_joints);
+  g_assert_cmpint (sq_clip_find_joint (bvh, "Armature"), ==, 0);
+  g_assert_false (tu_has_line (losses, "has no frame in the file"));
+  g_assert_false (tu_has_line (losses, "default bone"));
+
+  /* every joint: its frame's translation, exactly as the file gives it */
+  for (gsize f = 0; f < g_variant_n_children (frames); f++)
+    {
+      const char *name;
+      gint32 fparent;
+      g_autoptr(GVariant) m = NULL;
+      gsize len;
+      const double *mat;
+      gssize j;
+      double off[3];
+
+      g_variant_get_child (frames, f, "(&si@ad)", &name, &fparent, &m);
+      mat = g_variant_get_fixed_array (m, &len, sizeof (double));
+      g_assert_cmpuint (len, ==, 16);
+      j = sq_clip_find_joint (bvh, name);
+      if (j <= 0)
+        continue;   /* Root and the mesh's frame are no joints; Armature is the ROOT */
+      g_variant_get (sq_props_get (bvh->joints[j].extra, "offset"), "(ddd)", &off[0], &off[1], &off[2]);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat (fabs (off[k] * 0.02540005 - mat[12 + k]), <, 1e-6);
+    }
+  /* and the tree, with numbers read from the file by hand */
+  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      gssize j = sq_clip_find_joint (bvh, expected[i].name);
+      gint32 p;
+      double off[3];
+
+      g_assert_cmpint (j, >=, 0);
+      p = g_variant_get_int32 (sq_props_get (bvh->joints[j].extra, "parent"));
+      if (expected[i].parent == NULL)
+        g_assert_cmpint (p, ==, -1);
+      else
+        g_assert_cmpint (p, ==, sq_clip_find_joint (bvh, expected[i].parent));
+      g_variant_get (sq_props_get (bvh->joints[j].extra, "offset"), "(ddd)", &off[0], &off[1], &off[2]);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat (fabs (off[k] - expected[i].t[k] / 0.02540005), <, 0.001 / 0.02540005);
+    }
+  /* the leaves end in End Sites of the default bone: 10 cm = 3.937 inches */
+  {
+    gssize j = sq_clip_find_joint (bvh, "Armature_elbow_r");
+    double e[3];
+    g_variant_get (sq_props_get (bvh->joints[j].extra, "end-site"), "(ddd)", &e[0], &e[1], &e[2]);
+    g_assert_cmpfloat (fabs (e[2] - 0.1 / 0.02540005), <, 1e-6);
+    g_assert_cmpfloat (fabs (e[0]) + fabs (e[1]), <, 1e-9);
+  }
+}
+
+/* a joint no source places gets the default bone, 10 cm along its parent's
+ * bone (up from the root), and the report names it */
+static void
+test_default_bone (void)
+{
+  const char *text =
+    "AWSQ Version=1 Limbs=4 Duration=100\r\n"
+    "pelvis frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n"
+    "rtwrist frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n"
+    "rtfingers frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n"
+    "wing frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) seq = tu_load_text (text, "seq-text", &error);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) bvh = NULL;
+  gssize wrist, fingers, wing;
+  double wo[3], fo[3], go[3], len;
+
+  g_assert_no_error (error);
+  bvh = save_and_load (seq, "bvh", NULL, losses);
+  wrist = sq_clip_find_joint (bvh, "rHand");
+  fingers = sq_clip_find_joint (bvh, "rtfingers");
+  wing = sq_clip_find_joint (bvh, "wing");
+  g_assert_cmpint (wrist, >, 0);
+  g_assert_cmpint (fingers, >, 0);
+  g_assert_cmpint (wing, >, 0);
+  /* rtfingers hangs from the wrist (ActiveWorlds tags), wing from the root */
+  g_assert_cmpint (g_variant_get_int32 (sq_props_get (bvh->joints[fingers].extra, "parent")), ==, wrist);
+  g_assert_cmpint (g_variant_get_int32 (sq_props_get (bvh->joints[wing].extra, "parent")), ==, 0);
+  g_variant_get (sq_props_get (bvh->joints[wrist].extra, "offset"), "(ddd)", &wo[0], &wo[1], &wo[2]);
+  g_variant_get (sq_props_get (bvh->joints[fingers].extra, "offset"), "(ddd)", &fo[0], &fo[1], &fo[2]);
+  g_variant_get (sq_props_get (bvh->joints[wing].extra, "offset"), "(ddd)", &go[0], &go[1], &go[2]);
+  len = sqrt (wo[0] * wo[0] + wo[1] * wo[1] + wo[2] * wo[2]);
+  g_assert_cmpfloat (len, >, 1.0);
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat (fabs (fo[k] - wo[k] / len * 0.1 / 0.02540005), <, 1e-6);
+  /* up: BVH +Y */
+  g_assert_cmpfloat (fabs (go[0]) + fabs (go[2]), <, 1e-12);
+  g_assert_cmpfloat (fabs (go[1] - 0.1 / 0.02540005), <, 1e-6);
+  g_assert_true (tu_has_line (losses, "joints “rtfingers”, “wing” have no rest offset from the file or the Second Life skeleton: each gets the default bone of 10 cm"));
+}
+
 /* ---- SEQ → other worlds ---------------------------------------------------- */
 
 static void
@@ -908,6 +1164,10 @@ main (int   argc,
   g_test_add_func ("/convert/names", test_names);
   g_test_add_func ("/convert/map-parse", test_map_parse);
   g_test_add_func ("/convert/walk-names", test_walk_names);
+  g_test_add_func ("/convert/same-world-names", test_same_world_names);
+  g_test_add_func ("/convert/renames-reported", test_renames_reported);
+  g_test_add_func ("/convert/dx-frames-skeleton", test_dx_frames_skeleton);
+  g_test_add_func ("/convert/default-bone", test_default_bone);
   g_test_add_func ("/convert/all-pairs", test_all_pairs);
   g_test_add_func ("/convert/user-map", test_user_map);
   g_test_add_func ("/convert/time-grid", test_time_grid);

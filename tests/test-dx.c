@@ -282,6 +282,84 @@ test_from_seq (void)
   g_bytes_unref (assert_written_well (back));
 }
 
+/* frame `i` of a "frames" extra: its name and parent, its matrix (16
+ * numbers, held by *m) */
+static const double *
+frame_at (GVariant    *frames,
+          gsize        i,
+          const char **name,
+          gint32      *parent,
+          GVariant   **m)
+{
+  gsize len;
+  const double *v;
+
+  g_clear_pointer (m, g_variant_unref);
+  g_variant_get_child (frames, i, "(&si@ad)", name, parent, m);
+  v = g_variant_get_fixed_array (*m, &len, sizeof (double));
+  g_assert_cmpuint (len, ==, 16);
+  return v;
+}
+
+/* The Frame hierarchy is kept as the "frames" extra: names, nesting (a
+ * parent's index), FrameTransformMatrix (identity when a frame has none or
+ * a bad one, which is a warning); a Mesh inside a frame is skipped; a
+ * frame cut short is an error naming where it opened */
+static void
+test_frames (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = tu_load_text ("xof 0303txt 0032\n"
+                                         "template Frame { <3d82ab46-62da-11cf-ab39-0020af71e433> [...] }\n"
+                                         "Frame top {\n"
+                                         " FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 1.5,2,-3,1;; }\n"
+                                         " Mesh m { 1; 0;0;0;; 1; 3;0,0,0;; }\n"
+                                         " Frame child { FrameTransformMatrix { 0,1,0,0, -1,0,0,0, 0,0,1,0, 0,4,0,1;; } }\n"
+                                         " Frame bad { FrameTransformMatrix { 1, 2, x; } }\n"
+                                         "}\n"
+                                         "Frame { }\n"
+                                         "AnimationSet a { Animation { {child} AnimationKey { 0; 1; 0;4;1,0,0,0;;; } } }",
+                                         "dx", &error);
+  g_autoptr(GVariant) m = NULL;
+  GVariant *frames;
+  const char *name;
+  gint32 parent;
+  const double *v;
+
+  g_assert_no_error (error);
+  frames = sq_props_get (clip->extra, "frames");
+  g_assert_nonnull (frames);
+  g_assert_cmpuint (g_variant_n_children (frames), ==, 4);
+  v = frame_at (frames, 0, &name, &parent, &m);
+  g_assert_cmpstr (name, ==, "top");
+  g_assert_cmpint (parent, ==, -1);
+  g_assert_cmpfloat (v[12], ==, 1.5);
+  g_assert_cmpfloat (v[14], ==, -3.0);
+  v = frame_at (frames, 1, &name, &parent, &m);
+  g_assert_cmpstr (name, ==, "child");
+  g_assert_cmpint (parent, ==, 0);
+  g_assert_cmpfloat (v[1], ==, 1.0);
+  g_assert_cmpfloat (v[13], ==, 4.0);
+  v = frame_at (frames, 2, &name, &parent, &m);
+  g_assert_cmpstr (name, ==, "bad");
+  g_assert_cmpint (parent, ==, 0);
+  g_assert_cmpfloat (v[0], ==, 1.0);
+  g_assert_cmpfloat (v[1], ==, 0.0);
+  frame_at (frames, 3, &name, &parent, &m);
+  g_assert_cmpstr (name, ==, "");
+  g_assert_cmpint (parent, ==, -1);
+  g_assert_true (tu_has_line (clip->warnings, "line 7: the FrameTransformMatrix of frame “bad” is not 16 numbers"));
+
+  /* cut short inside a frame */
+  {
+    g_autoptr(SqClip) cut = tu_load_text ("xof 0303txt 0032\nFrame top {\n Frame child {\n  FrameTransformMatrix { 1,0,0",
+                                          "dx", &error);
+    g_assert_null (cut);
+    g_assert_error (error, SQ_ERROR, SQ_ERROR_TRUNCATED);
+    g_assert_nonnull (strstr (error->message, "opened at line 4, column 24"));
+  }
+}
+
 typedef struct
 {
   const char *text;
@@ -719,6 +797,7 @@ main (int    argc,
   g_test_add_func ("/dx/aw-example", test_aw_example);
   g_test_add_func ("/dx/matrix-keys", test_matrix_keys);
   g_test_add_func ("/dx/from-seq", test_from_seq);
+  g_test_add_func ("/dx/frames", test_frames);
   g_test_add_func ("/dx/errors", test_errors);
   g_test_add_func ("/dx/deep-nesting", test_deep_nesting);
   g_test_add_func ("/dx/damage", test_damage);

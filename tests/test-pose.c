@@ -134,6 +134,58 @@ test_bad_parents (void)
                  || sq_pose_get_parents (pose)[2] < 0);
 }
 
+/* A DirectX file's frames are its skeleton: Testwuson.X's 39 joints stand
+ * in their Frame tree (not in a fan from the root), and each bone is as
+ * long as the joint's position key, which replaces its frame's translation */
+static void
+test_dx_frames (void)
+{
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "dx-anim", "Testwuson.X", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(SqPose) pose = sq_pose_new (clip);
+  const gssize *parents = sq_pose_get_parents (pose);
+  gssize root = sq_clip_find_joint (clip, "Root");
+  guint under_root = 0;
+  double *p;
+
+  g_assert_cmpuint (clip->n_joints, ==, 39);
+  g_assert_cmpint (root, >=, 0);
+  g_assert_cmpint (parents[root], ==, -1);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (parents[j] == root)
+      under_root++;
+  /* Spine_Back01, Spine_Front01, and Wuson (a frame beside Root) */
+  g_assert_cmpuint (under_root, ==, 3);
+  g_assert_cmpint (parents[sq_clip_find_joint (clip, "Tail02")], ==, sq_clip_find_joint (clip, "Tail01"));
+  g_assert_cmpint (parents[sq_clip_find_joint (clip, "Pelvis")], ==, sq_clip_find_joint (clip, "Spine_Back03"));
+  g_assert_cmpint (parents[sq_clip_find_joint (clip, "ForeLeg_L_01")], ==, sq_clip_find_joint (clip, "Spine_Front03"));
+
+  p = g_new (double, 3 * clip->n_joints);
+  sq_pose_evaluate (pose, clip, 0.0, p);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqTrack *t = &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+      SqKey k;
+      double d = 0, len = 0;
+
+      if (parents[j] < 0 || (gssize) j == sq_clip_find_joint (clip, "Wuson"))
+        continue;
+      g_assert_cmpuint (t->n_keys, >, 0);
+      k = sq_track_key (t, 0);
+      g_assert_cmpfloat (k.time, ==, 0.0);
+      for (int i = 0; i < 3; i++)
+        {
+          double e = p[j * 3 + i] - p[parents[j] * 3 + i];
+          d += e * e;
+          len += k.v[i] * k.v[i];
+        }
+      g_assert_cmpfloat (len, >, 1e-6);
+      g_assert_cmpfloat (fabs (sqrt (d) - sqrt (len)), <, 1e-9);
+    }
+  g_free (p);
+}
+
 /* Every corpus file poses to finite points at its start, middle and end */
 static void
 test_corpus (void)
@@ -171,6 +223,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pose/bvh-chain", test_bvh_chain);
   g_test_add_func ("/pose/seq-names", test_seq_names);
   g_test_add_func ("/pose/bad-parents", test_bad_parents);
+  g_test_add_func ("/pose/dx-frames", test_dx_frames);
   g_test_add_func ("/pose/corpus", test_corpus);
   return g_test_run ();
 }

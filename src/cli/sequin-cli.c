@@ -298,8 +298,16 @@ write_clip (const SqClip     *clip,
 
   options.map = map;
   pieces = sq_save_pieces (clip, format, &options, losses, &error);
+  /* the report: what the target cannot hold ("lost:") and every joint
+   * renamed on the way ("renamed: OLD → NEW", as the core words it) */
   for (guint i = 0; i < losses->len; i++)
-    g_printerr ("sequin-cli: %s: lost: %s\n", out_path, (const char *) losses->pdata[i]);
+    {
+      const char *line = losses->pdata[i];
+      if (sq_loss_renamed (line) != NULL)
+        g_printerr ("sequin-cli: %s: %s\n", out_path, line);
+      else
+        g_printerr ("sequin-cli: %s: lost: %s\n", out_path, line);
+    }
   if (pieces == NULL)
     return fail_file (out_path, error);
   if (!save_file (out_path, pieces, &error))

@@ -39,6 +39,7 @@
 
 const SqSpace sq_space_second_life = {
   .world = N_("Second Life"),
+  .world_id = SQ_WORLD_SECOND_LIFE,
   .metres_per_unit = 1.0,
   .axis = { 0, 1, 2 },
   .sign = { 1, 1, 1 },
@@ -48,6 +49,7 @@ const SqSpace sq_space_second_life = {
 
 const SqSpace sq_space_bvh = {
   .world = N_("Second Life BVH"),
+  .world_id = SQ_WORLD_MOTION_CAPTURE,
   .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -59,6 +61,7 @@ const SqSpace sq_space_bvh = {
 /* AW axes = BVH axes and AW DX units = metres: ASSUMPTIONS, see the top */
 const SqSpace sq_space_aw_seq_binary = {
   .world = N_("ActiveWorlds"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -68,6 +71,7 @@ const SqSpace sq_space_aw_seq_binary = {
 
 const SqSpace sq_space_aw_seq_text = {
   .world = N_("ActiveWorlds"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -77,6 +81,7 @@ const SqSpace sq_space_aw_seq_text = {
 
 const SqSpace sq_space_aw_dx = {
   .world = N_("ActiveWorlds DirectX"),
+  .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
@@ -214,8 +219,46 @@ clip_uses_cmu_names (const SqClip *clip)
   return FALSE;
 }
 
-/* Renames the joints into `scheme` (the user map first), drops what the map
- * drops and the later of two joints that end with one name. */
+const char *
+sq_loss_renamed (const char *line)
+{
+  if (line == NULL || !g_str_has_prefix (line, SQ_LOSS_RENAMED))
+    return NULL;
+  return line + strlen (SQ_LOSS_RENAMED);
+}
+
+/* The name the conventions give a joint going from `source` to `target`
+ * (the user map aside): NULL when the target has no counterpart. Within one
+ * naming scheme every name stays; between the two ActiveWorlds schemes only
+ * the spelling of a limb the ActiveWorlds tag table knows changes; across
+ * worlds the joint table applies. */
+static const char *
+conventional_name (const char         *name,
+                   const SqSpace      *source,
+                   const SqSpace      *target,
+                   SqJointLookupFlags  flags)
+{
+  SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
+
+  if (scheme == SQ_JOINT_SCHEME_NONE || (source != NULL && source->scheme == scheme))
+    return name;
+  if (source != NULL && source->world_id == target->world_id)
+    {
+      guint tag = sq_aw_tag_for_name (name);
+      const char *spelled = NULL;
+
+      if (tag == 0 || sq_joint_name_in_scheme (name, scheme))
+        return name;
+      /* a limb the other spelling has no name for: NULL, reported */
+      spelled = scheme == SQ_JOINT_SCHEME_AW_DX ? sq_aw_dx_name (tag) : sq_aw_seq_name (tag);
+      return spelled;
+    }
+  return sq_joint_name_for_scheme (name, scheme, flags);
+}
+
+/* Renames the joints into the target's conventions (the user map first),
+ * drops what the map drops and the later of two joints that end with one
+ * name; every rename gets a line. */
 static void
 map_joint_names (SqClip           *clip,
                  const SqSpace    *source,
@@ -223,10 +266,6 @@ map_joint_names (SqClip           *clip,
                  const SqJointMap *map,
                  GPtrArray        *losses)
 {
-  SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
-  /* between formats of one world (binary and text SEQ) a name the table
-   * does not know stays what it was: nothing is lost */
-  gboolean same_world = source != NULL && source->scheme == scheme;
   SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *old_root = g_strdup (sq_clip_get_effective_root (clip));
@@ -247,11 +286,8 @@ map_joint_names (SqClip           *clip,
         }
       if (!from_map)
         {
-          target_name = scheme == SQ_JOINT_SCHEME_NONE
-                        ? joint->name : sq_joint_name_for_scheme (joint->name, scheme, flags);
-          if (target_name == NULL && same_world)
-            target_name = joint->name;
-          else if (target_name == NULL)
+          target_name = conventional_name (joint->name, source, target, flags);
+          if (target_name == NULL)
             {
               _sq_loss (losses, _("joint “%s” has no %s counterpart; kept as “%s”"),
                         joint->name, world_name (target), joint->name);
@@ -271,6 +307,7 @@ map_joint_names (SqClip           *clip,
       if (strcmp (target_name, joint->name) != 0)
         {
           char *name = g_strdup (target_name);
+          _sq_loss (losses, SQ_LOSS_RENAMED "%s → %s", joint->name, name);
           g_free (joint->name);
           joint->name = name;
         }
@@ -349,23 +386,27 @@ convert_values (SqClip        *clip,
 
 /* ---- hierarchy ------------------------------------------------------------- */
 
-/* Gives a clip without a hierarchy one: parents from the Second Life
- * skeleton (then the ActiveWorlds one), rest offsets from avatar_skeleton.xml
- * in the target's units; joints with no known place go under the root. The
- * joints are reordered so every parent comes before its children. */
-/* Where each joint of a clip without a hierarchy sits in a skeleton: its
+/* A joint no source places (no frame, no Second Life bone) gets this bone:
+ * 10 cm along its parent's own bone, or straight up (+Z, Second Life axes)
+ * from a parent that has none (the root), so no skeleton Sequin writes or
+ * shows is degenerate; so does the End Site of every leaf of a hierarchy
+ * Sequin builds (along the leaf's own bone). */
+#define DEFAULT_BONE_METRES 0.1
+
+/* Where each joint of a clip without a hierarchy sits, by its name: its
  * parent (the nearest ancestor the clip has, by the Second Life bone or the
  * ActiveWorlds tag its name stands for) and its rest offset from that
- * parent in metres, Second Life axes (the SL rest skeleton; 0 where the SL
- * skeleton has no bone for it). Joints with no known place hang from the
- * root; their names go to `loose` (may be NULL), their count to
- * `n_loose`. Returns the root. */
-gssize
-_sq_skeleton_guess (const SqClip *clip,
-                    gint32       *parent,
-                    double      (*offset)[3],
-                    GString      *loose,
-                    guint        *n_loose)
+ * parent in metres, Second Life axes (the SL rest skeleton; `placed` FALSE
+ * where the SL skeleton has no bone for it). Joints with no known place
+ * hang from the root; their names go to `loose` (may be NULL), their count
+ * to `n_loose`. Returns the root. */
+static gssize
+skeleton_guess (const SqClip *clip,
+                gint32       *parent,
+                double      (*offset)[3],
+                gboolean     *placed,
+                GString      *loose,
+                guint        *n_loose)
 {
   gsize n = clip->n_joints;
   g_autofree SqJointConcept *concepts = g_new0 (SqJointConcept, MAX (n, 1));
@@ -398,8 +439,10 @@ _sq_skeleton_guess (const SqClip *clip,
 
       parent[j] = -1;
       offset[j][0] = offset[j][1] = offset[j][2] = 0;
+      placed[j] = FALSE;
       if ((gint32) j == root)
         {
+          placed[j] = TRUE;
           /* the pelvis at its rest height, so players show it standing */
           if (!sq_sl_bone_rest_position (concepts[j].sl_bone, offset[j]))
             sq_sl_bone_rest_position ("mPelvis", offset[j]);
@@ -428,12 +471,274 @@ _sq_skeleton_guess (const SqClip *clip,
       if (concepts[j].sl_bone != NULL && concepts[parent[j]].sl_bone != NULL
           && sq_sl_bone_rest_position (concepts[j].sl_bone, a)
           && sq_sl_bone_rest_position (concepts[parent[j]].sl_bone, b))
-        for (int k = 0; k < 3; k++)
-          offset[j][k] = a[k] - b[k];
+        {
+          for (int k = 0; k < 3; k++)
+            offset[j][k] = a[k] - b[k];
+          placed[j] = TRUE;
+        }
     }
   return root;
 }
 
+/* a 4×4 row-vector matrix product a·b (a applied first) */
+static void
+matrix_multiply (const double a[16],
+                 const double b[16],
+                 double       out[16])
+{
+  double m[16];
+
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++)
+      m[r * 4 + c] = a[r * 4] * b[c] + a[r * 4 + 1] * b[4 + c] + a[r * 4 + 2] * b[8 + c] + a[r * 4 + 3] * b[12 + c];
+  memcpy (out, m, sizeof m);
+}
+
+static gboolean
+matrix_turns (const double m[16])
+{
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      if (fabs (m[r * 4 + c] - (r == c ? 1.0 : 0.0)) > 1e-6)
+        return TRUE;
+  return FALSE;
+}
+
+static void
+append_name (GString    *list,
+             guint      *count,
+             const char *name)
+{
+  g_string_append_printf (list, "%s“%s”", list->len > 0 ? ", " : "", name);
+  (*count)++;
+}
+
+/* The name a joint had in the source (sq_convert() keeps it in the
+ * "source-name" extra while the joints are renamed): the name its frame has */
+static const char *
+source_name (const SqJoint *joint)
+{
+  GVariant *v = sq_props_get (joint->extra, "source-name");
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : joint->name;
+}
+
+/* TRUE when a frame above frame `f` is a joint (a frame above the top
+ * joint does not turn it away from its parent: it has none) */
+static gboolean
+parent_is_joint (const gint32 *fparent,
+                 const gint32 *joint_of,
+                 gint32        f)
+{
+  for (gint32 g = fparent[f]; g >= 0; g = fparent[g])
+    if (joint_of[g] >= 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The skeleton of a DirectX file's own frames ("frames" extra of the .x
+ * reader): a joint's parent is the nearest frame above its own that is a
+ * joint too; its offset is the translation of its FrameTransformMatrix
+ * composed with those of the frames in between (metres, Second Life axes).
+ * The root is the top joint with the most joints below it; the other top
+ * joints and the joints with no frame hang from it. Returns -1 when no
+ * joint names a frame. */
+static gssize
+skeleton_from_frames (const SqClip *clip,
+                      gint32       *parent,
+                      double      (*offset)[3],
+                      gboolean     *placed,
+                      GPtrArray    *losses)
+{
+  GVariant *v = sq_props_get (clip->extra, "frames");
+  gsize n = clip->n_joints, nf;
+  g_autofree gint32 *fparent = NULL;
+  g_autofree const double **fm = NULL;
+  g_autofree double *matrices = NULL;
+  g_autofree gint32 *joint_of = NULL;
+  g_autofree gsize *below = NULL;
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) turning = g_hash_table_new (NULL, NULL);
+  g_autoptr(GString) frameless = g_string_new (NULL);
+  g_autoptr(GString) tops = g_string_new (NULL);
+  g_autoptr(GString) turned = g_string_new (NULL);
+  guint n_frameless = 0, n_tops = 0, n_turned = 0;
+  gssize root = -1;
+
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("a(siad)")) || n == 0
+      || clip->format == NULL || clip->format->space == NULL)
+    return -1;
+  nf = g_variant_n_children (v);
+  fparent = g_new (gint32, MAX (nf, 1));
+  fm = g_new0 (const double *, MAX (nf, 1));
+  matrices = g_new (double, 16 * MAX (nf, 1));
+  joint_of = g_new (gint32, MAX (nf, 1));
+  for (gsize f = 0; f < nf; f++)
+    {
+      const char *name;
+      g_autoptr(GVariant) m = NULL;
+      gsize len;
+
+      g_variant_get_child (v, f, "(&si@ad)", &name, &fparent[f], &m);
+      fm[f] = NULL;
+      if (g_variant_n_children (m) == 16)
+        {
+          memcpy (&matrices[16 * f], g_variant_get_fixed_array (m, &len, sizeof (double)), 16 * sizeof (double));
+          fm[f] = &matrices[16 * f];
+        }
+      if (fparent[f] >= (gint32) f)
+        fparent[f] = -1;   /* parents come first: no cycle */
+      joint_of[f] = -1;
+      if (!g_hash_table_contains (by_name, name))
+        g_hash_table_insert (by_name, (gpointer) name, GSIZE_TO_POINTER (f + 1));
+    }
+  for (gsize j = 0; j < n; j++)
+    {
+      gsize f = GPOINTER_TO_SIZE (g_hash_table_lookup (by_name, source_name (&clip->joints[j])));
+      if (f > 0 && joint_of[f - 1] < 0)
+        joint_of[f - 1] = (gint32) j;
+    }
+
+  for (gsize j = 0; j < n; j++)
+    {
+      static const double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+      gsize f = GPOINTER_TO_SIZE (g_hash_table_lookup (by_name, source_name (&clip->joints[j])));
+      double m[16];
+      gint32 g;
+
+      parent[j] = -1;
+      placed[j] = FALSE;
+      offset[j][0] = offset[j][1] = offset[j][2] = 0;
+      if (f == 0 || joint_of[f - 1] != (gint32) j)
+        continue;
+      memcpy (m, fm[f - 1] ? fm[f - 1] : identity, sizeof m);
+      for (g = fparent[f - 1]; g >= 0 && joint_of[g] < 0; g = fparent[g])
+        if (fm[g] != NULL)
+          {
+            /* a frame between two joints that turns them: only its
+             * translation goes into the offset (each named once) */
+            if (matrix_turns (fm[g]) && parent_is_joint (fparent, joint_of, g)
+                && g_hash_table_add (turning, GINT_TO_POINTER (g + 1)))
+              {
+                const char *name;
+                g_variant_get_child (v, g, "(&si@ad)", &name, NULL, NULL);
+                append_name (turned, &n_turned, name);
+              }
+            matrix_multiply (m, fm[g], m);
+          }
+      parent[j] = g >= 0 ? joint_of[g] : -1;
+      sq_space_vector_to_sl (clip->format->space, &m[12], offset[j]);
+      placed[j] = TRUE;
+    }
+  if (n_turned > 0)
+    _sq_loss (losses, ngettext ("frame %s is not animated and turns the joints below it: its place goes into their offsets, its turn is not kept",
+                                "frames %s are not animated and turn the joints below them: their places go into the offsets, their turns are not kept",
+                                n_turned),
+              turned->str);
+
+  /* the root: the top joint with the most joints below it */
+  below = g_new0 (gsize, n);
+  for (gsize j = 0; j < n; j++)
+    for (gint32 p = parent[j], d = 0; p >= 0 && d < (gint32) n; p = parent[p], d++)
+      below[p]++;
+  for (gsize j = 0; j < n; j++)
+    if (placed[j] && parent[j] < 0 && (root < 0 || below[j] > below[root]))
+      root = (gssize) j;
+  if (root < 0)
+    return -1;
+  for (gsize j = 0; j < n; j++)
+    {
+      if ((gssize) j == root || parent[j] >= 0)
+        continue;
+      parent[j] = (gint32) root;
+      if (!placed[j])
+        append_name (frameless, &n_frameless, clip->joints[j].name);
+      else
+        {
+          /* at its own place, seen from the root's */
+          for (int k = 0; k < 3; k++)
+            offset[j][k] -= offset[root][k];
+          append_name (tops, &n_tops, clip->joints[j].name);
+        }
+    }
+  if (n_tops > 0)
+    _sq_loss (losses, ngettext ("joint %s is at the top of the file's frames, beside the ROOT “%s”: it is written under the ROOT, at its own place",
+                                "joints %s are at the top of the file's frames, beside the ROOT “%s”: they are written under the ROOT, at their own places",
+                                n_tops),
+              tops->str, clip->joints[root].name);
+  if (n_frameless > 0)
+    _sq_loss (losses, ngettext ("joint %s has no frame in the file; it is written under the ROOT “%s”",
+                                "joints %s have no frame in the file; they are written under the ROOT “%s”",
+                                n_frameless),
+              frameless->str, clip->joints[root].name);
+  return root;
+}
+
+/* Where each joint of a clip without a hierarchy of its own sits: its
+ * parent and its rest offset from it (metres, Second Life axes), from the
+ * file's frames (DirectX) when its joints name them, else from the names
+ * (the Second Life skeleton); a joint neither places gets the default bone.
+ * `from_frames` (may be NULL) says whether the frames gave it; `losses`
+ * (may be NULL) gets a line for what was guessed. Returns the root. */
+gssize
+_sq_skeleton_rest (const SqClip *clip,
+                   gint32       *parent,
+                   double      (*offset)[3],
+                   gboolean     *from_frames,
+                   GPtrArray    *losses)
+{
+  gsize n = clip->n_joints;
+  g_autofree gboolean *placed = g_new0 (gboolean, MAX (n, 1));
+  g_autofree double (*own)[3] = NULL;
+  g_autoptr(GString) loose = g_string_new (NULL);
+  g_autoptr(GString) defaulted = g_string_new (NULL);
+  guint n_loose = 0, n_defaulted = 0;
+  gssize root;
+
+  if (n == 0)
+    return -1;
+  root = skeleton_from_frames (clip, parent, offset, placed, losses);
+  if (from_frames != NULL)
+    *from_frames = root >= 0;
+  if (root < 0)
+    {
+      root = skeleton_guess (clip, parent, offset, placed, loose, &n_loose);
+      if (n_loose > 0)
+        _sq_loss (losses, ngettext ("joint %s has no known place in the skeleton; it is written under the ROOT “%s”",
+                                    "joints %s have no known place in the skeleton; they are written under the ROOT “%s”",
+                                    n_loose),
+                  loose->str, clip->joints[root].name);
+    }
+
+  /* the default bone, along the parent's own bone as the sources gave it */
+  own = g_memdup2 (offset, n * sizeof *offset);
+  for (gsize j = 0; j < n; j++)
+    {
+      double dir[3] = { 0, 0, 1 }, len;
+      gint32 p = parent[j];
+
+      if (placed[j] || (gssize) j == root)
+        continue;
+      if (p >= 0 && p != root && placed[p]
+          && (len = sqrt (own[p][0] * own[p][0] + own[p][1] * own[p][1] + own[p][2] * own[p][2])) > 1e-9)
+        for (int k = 0; k < 3; k++)
+          dir[k] = own[p][k] / len;
+      for (int k = 0; k < 3; k++)
+        offset[j][k] = DEFAULT_BONE_METRES * dir[k];
+      append_name (defaulted, &n_defaulted, clip->joints[j].name);
+    }
+  if (n_defaulted > 0)
+    _sq_loss (losses, ngettext ("joint %s has no rest offset from the file or the Second Life skeleton: it gets the default bone of 10 cm along its parent's bone (up from the ROOT)",
+                                "joints %s have no rest offset from the file or the Second Life skeleton: each gets the default bone of 10 cm along its parent's bone (up from the ROOT)",
+                                n_defaulted),
+              defaulted->str);
+  return root;
+}
+
+/* Gives a clip without a hierarchy one (_sq_skeleton_rest: the file's
+ * frames, else the Second Life skeleton its names stand for), rest offsets
+ * in the target's units. The joints are reordered so every parent comes
+ * before its children. */
 static void
 build_hierarchy (SqClip        *clip,
                  const SqSpace *to,
@@ -445,19 +750,14 @@ build_hierarchy (SqClip        *clip,
   g_autofree gint32 *order = g_new (gint32, MAX (n, 1));
   g_autofree gint32 *new_index = g_new (gint32, MAX (n, 1));
   g_autofree SqJoint *joints = NULL;
-  g_autoptr(GString) loose = g_string_new (NULL);
   gint32 root;
-  guint n_loose = 0;
   gsize w = 0;
 
   if (n == 0)
     return;
-  root = (gint32) _sq_skeleton_guess (clip, parent, offset, loose, &n_loose);
-  if (n_loose > 0)
-    _sq_loss (losses, ngettext ("joint %s has no known place in the skeleton; it is written under the ROOT “%s”",
-                                "joints %s have no known place in the skeleton; they are written under the ROOT “%s”",
-                                n_loose),
-              loose->str, clip->joints[root].name);
+  root = (gint32) _sq_skeleton_rest (clip, parent, offset, NULL, losses);
+  for (gsize j = 0; j < n; j++)
+    sq_props_remove (clip->joints[j].extra, "source-name");
 
   /* parents first: depth-first from the root, children in clip order; a
    * joint that cannot be reached (a cycle) goes under the root */
@@ -510,6 +810,32 @@ build_hierarchy (SqClip        *clip,
       sq_props_set (joints[i].extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
     }
   memcpy (clip->joints, joints, n * sizeof (SqJoint));
+
+  /* a leaf ends in an End Site: the default bone along its own bone (up
+   * from a root that is a leaf), so not even a one-joint skeleton has no
+   * length */
+  {
+    g_autofree gboolean *has_child = g_new0 (gboolean, n);
+
+    for (gsize j = 0; j < n; j++)
+      if (parent[j] >= 0 && (gint32) j != root)
+        has_child[parent[j]] = TRUE;
+    for (gsize j = 0; j < n; j++)
+      {
+        double dir[3] = { 0, 0, 1 }, end[3], len;
+
+        if (has_child[j])
+          continue;
+        len = sqrt (offset[j][0] * offset[j][0] + offset[j][1] * offset[j][1] + offset[j][2] * offset[j][2]);
+        if ((gint32) j != root && len > 1e-9)
+          for (int k = 0; k < 3; k++)
+            dir[k] = offset[j][k] / len;
+        for (int k = 0; k < 3; k++)
+          dir[k] *= DEFAULT_BONE_METRES;
+        sq_space_vector_from_sl (to, dir, end);
+        sq_props_set (clip->joints[new_index[j]].extra, "end-site", g_variant_new ("(ddd)", end[0], end[1], end[2]));
+      }
+  }
 }
 
 /* ---- time ------------------------------------------------------------------ */
@@ -1085,6 +1411,12 @@ sq_convert (const SqClip     *clip,
     if (r >= 0)
       root_source = g_strdup (clip->joints[r].name);
   }
+
+  /* a DirectX file's frames give the rest skeleton: they go by the
+   * joints' names in the file */
+  if (to->hierarchy && !from->hierarchy && sq_props_get (clip->extra, "frames") != NULL)
+    for (gsize j = 0; j < out->n_joints; j++)
+      sq_props_set (out->joints[j].extra, "source-name", g_variant_new_string (out->joints[j].name));
 
   map_joint_names (out, from, to, map, losses);
 

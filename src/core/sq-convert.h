@@ -24,9 +24,20 @@
 
 G_BEGIN_DECLS
 
+/* The worlds whose players read the formats: a conversion within one world
+ * keeps every joint name the user made (formats.md: ActiveWorlds SEQ binary
+ * and text and ActiveWorlds .x; Second Life .anim; BVH motion capture) */
+typedef enum
+{
+  SQ_WORLD_ACTIVEWORLDS,
+  SQ_WORLD_SECOND_LIFE,
+  SQ_WORLD_MOTION_CAPTURE,
+} SqWorld;
+
 struct _SqSpace
 {
   const char   *world;            /* for messages, translatable (N_): "Second Life" */
+  SqWorld       world_id;
   double        metres_per_unit;  /* length of one translation unit */
   /* the format's x, y, z axes as Second Life axes (0 X forward, 1 Y left,
    * 2 Z up) with a sign: v_sl[axis[i]] = sign[i] · v[i] */
@@ -51,11 +62,23 @@ extern const SqSpace sq_space_aw_dx;
 /* LLBVHLoader's INCHES_TO_METERS (not exactly 0.0254) */
 #define SQ_BVH_INCHES_TO_METRES 0.02540005
 
+/* A line of a conversion's report (the `losses` below) that says a joint
+ * was renamed starts with SQ_LOSS_RENAMED ("renamed: OLD → NEW"; not
+ * translated, like the command line's "lost:"); sq_loss_renamed() gives
+ * the "OLD → NEW" part of such a line, NULL for any other line. */
+#define SQ_LOSS_RENAMED "renamed: "
+const char *sq_loss_renamed       (const char *line);
+
 /* A copy of `clip` in the conventions of `target`. `map` (may be NULL)
  * overrides the joint table. `losses` (may be NULL) receives one line per
  * thing the conversion changes or cannot carry. A clip already in
  * `target`'s format, or built in memory (format NULL), only goes through
- * the user map. */
+ * the user map. Joint names: the user map first; then, between formats of
+ * one naming scheme (binary and text SEQ) every name stays as it is;
+ * between the two ActiveWorlds schemes (SEQ and .x) only the spelling of
+ * ActiveWorlds limb names changes (pelvis ⇄ aw_pelvis, by tag); across
+ * worlds the joint table applies. Every joint whose name changes gets a
+ * SQ_LOSS_RENAMED line. */
 SqClip  *sq_convert               (const SqClip     *clip,
                                    const SqFormat   *target,
                                    const SqJointMap *map,

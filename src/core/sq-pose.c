@@ -72,10 +72,13 @@ sq_pose_new (const SqClip *clip)
     }
   else if (n > 0)
     {
-      guint n_loose = 0;
-      gssize root = _sq_skeleton_guess (clip, parent, pose->rest, NULL, &n_loose);
+      gboolean from_frames = FALSE;
+      gssize root = _sq_skeleton_rest (clip, parent, pose->rest, &from_frames, NULL);
       if (root >= 0)
         parent[root] = -1;
+      /* a DirectX file's position keys replace its frames' translations */
+      if (from_frames)
+        pose->replace = TRUE;
     }
 
   /* parents first; a joint whose parents lead back to it becomes a root */

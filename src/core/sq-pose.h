@@ -3,9 +3,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The skeleton is the clip's own hierarchy where its format has one (BVH:
- * parents and rest OFFSETs), else the one its joint names stand for (the
- * Second Life rest skeleton, reached through the joint maps of
- * sq-joint-map.h; joints with no known place hang from the root). Posing
+ * parents and rest OFFSETs), else the file's own frames (a DirectX file's
+ * Frame hierarchy: parents and FrameTransformMatrix translations, its
+ * position keys replacing them), else the one its joint names stand for
+ * (the Second Life rest skeleton, reached through the joint maps of
+ * sq-joint-map.h; joints with no known place hang from the root). A joint
+ * no source places gets a default bone of 10 cm along its parent's bone
+ * (up from the root), as in conversions (sq-convert.c). Posing
  * samples every joint's tracks at a time and chains the rotations from the
  * root down. Positions are in metres on Second Life's axes (+X forward,
  * +Y left, +Z up), whatever the file's units and axes.

@@ -484,12 +484,17 @@ void     _sq_json_number           (GString      *out,
 void     _sq_json_variant          (GString      *out,
                                     GVariant     *value);
 
-/* sq-convert.c: the skeleton a clip without a hierarchy stands for */
-gssize   _sq_skeleton_guess        (const SqClip *clip,
+/* sq-convert.c: the rest skeleton of a clip without a hierarchy of its
+ * own: parents and offsets (metres, Second Life axes) from the file's
+ * frames (.x) or from the skeleton its joint names stand for; a joint no
+ * source places gets the default bone. *from_frames (may be NULL): the
+ * frames gave it. `losses` (may be NULL): what was guessed. Returns the
+ * root. */
+gssize   _sq_skeleton_rest         (const SqClip *clip,
                                     gint32       *parent,
                                     double      (*offset)[3],
-                                    GString      *loose,
-                                    guint        *n_loose);
+                                    gboolean     *from_frames,
+                                    GPtrArray    *losses);
 
 extern const SqFormat _sq_format_seq_binary;
 extern const SqFormat _sq_format_seq_text;

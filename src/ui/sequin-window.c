@@ -31,8 +31,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* the losses listed in the question before a lossy save; the rest are counted */
-#define MAX_LOSSES_SHOWN 10
+/* the list of losses and renames in the question before a lossy save
+ * scrolls beyond this height (pixels): every line is in it */
+#define LOSS_LIST_MAX_HEIGHT 320
 
 /* ---- Messages -------------------------------------------------------------- */
 
@@ -599,16 +600,14 @@ save_question_response_cb (GtkDialog   *dialog,
   save_request_free (req);
 }
 
-/* A question before a save: Cancel, or go on with `flag` set. */
+/* Asks `dialog` (a message dialog without buttons): Cancel, or go on with
+ * `flag` set. */
 static void
-ask_save_question (SaveRequest    *req,
-                   GtkMessageType  type,
-                   const char     *primary,
-                   const char     *secondary,
-                   const char     *accept_label,
-                   guint           flag)
+ask_save_dialog (SaveRequest *req,
+                 GtkWidget   *dialog,
+                 const char  *accept_label,
+                 guint        flag)
 {
-  GtkWidget *dialog = message_new (req->self, type, primary, secondary);
   GtkWidget *button;
 
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
@@ -620,29 +619,82 @@ ask_save_question (SaveRequest    *req,
   _sequin_window_show_message (req->self, dialog);
 }
 
+/* A question before a save: Cancel, or go on with `flag` set. */
+static void
+ask_save_question (SaveRequest    *req,
+                   GtkMessageType  type,
+                   const char     *primary,
+                   const char     *secondary,
+                   const char     *accept_label,
+                   guint           flag)
+{
+  ask_save_dialog (req, message_new (req->self, type, primary, secondary), accept_label, flag);
+}
+
+/* The question before a save that loses or renames something: what the
+ * target cannot keep, then every joint the conversion renames, all of it in
+ * one scrollable list (the core's report, sq_loss_renamed() telling the
+ * renames apart). */
 static void
 ask_about_losses (SaveRequest *req,
                   GStrv        losses)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) list = g_string_new (NULL);
+  g_autoptr(GString) renamed = g_string_new (NULL);
   g_autofree char *primary = NULL;
-  guint n = g_strv_length (losses);
+  g_autofree char *secondary = NULL;
+  guint n_lost = 0, n_renamed = 0;
+  GtkWidget *dialog, *scrolled, *label;
+
+  for (guint i = 0; losses[i] != NULL; i++)
+    {
+      const char *rename = sq_loss_renamed (losses[i]);
+      if (rename != NULL)
+        {
+          g_string_append_printf (renamed, "\n• %s", rename);
+          n_renamed++;
+        }
+      else
+        {
+          g_string_append_printf (list, "%s• %s", n_lost > 0 ? "\n" : "", losses[i]);
+          n_lost++;
+        }
+    }
+  if (n_renamed > 0)
+    {
+      if (n_lost > 0)
+        g_string_append (list, "\n\n");
+      g_string_append (list, g_dngettext (GETTEXT_PACKAGE, "Joint renamed:", "Joints renamed:", n_renamed));
+      g_string_append (list, renamed->str);
+    }
 
   /* TRANSLATORS: %s is a file format, like “ActiveWorlds text SEQ” */
   primary = g_strdup_printf (_("Save as %s?"), sq_format_get_name (req->format));
-  g_string_append_printf (text, _("%s cannot keep everything this animation has:"),
-                          sq_format_get_name (req->format));
-  for (guint i = 0; i < n && i < MAX_LOSSES_SHOWN; i++)
-    g_string_append_printf (text, "\n• %s", losses[i]);
-  if (n > MAX_LOSSES_SHOWN)
-    {
-      g_string_append (text, "\n• ");
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more",
-                                                 n - MAX_LOSSES_SHOWN), n - MAX_LOSSES_SHOWN);
-    }
+  if (n_lost > 0)
+    secondary = g_strdup_printf (_("%s cannot keep everything this animation has:"),
+                                 sq_format_get_name (req->format));
+  else
+    secondary = g_strdup_printf (_("Saving as %s renames joints:"), sq_format_get_name (req->format));
 
-  ask_save_question (req, GTK_MESSAGE_QUESTION, primary, text->str, _("_Save Anyway"),
-                     SEQUIN_SAVE_ACCEPT_LOSSES);
+  dialog = message_new (req->self, GTK_MESSAGE_QUESTION, primary, secondary);
+  label = gtk_label_new (list->str);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), LOSS_LIST_MAX_HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scrolled), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("What the save loses and the joints it renames"), -1);
+  gtk_box_append (GTK_BOX (gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog))), scrolled);
+
+  ask_save_dialog (req, dialog, _("_Save Anyway"), SEQUIN_SAVE_ACCEPT_LOSSES);
 }
 
 static void

@@ -510,15 +510,30 @@ respond (SequinWindow *window,
   sequin_test_flush ();
 }
 
+/* the text of every label below `widget` (a list the dialog adds) */
+static void
+append_labels (GString   *out,
+               GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "\n%s", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    append_labels (out, c);
+}
+
 static char *
 message_text (SequinWindow *window)
 {
   g_autofree char *text = NULL;
   g_autofree char *secondary = NULL;
+  GString *out;
 
   g_assert_nonnull (window->message_dialog);
   g_object_get (window->message_dialog, "text", &text, "secondary-text", &secondary, NULL);
-  return g_strdup_printf ("%s\n%s", text, secondary != NULL ? secondary : "");
+  out = g_string_new (NULL);
+  g_string_printf (out, "%s\n%s", text, secondary != NULL ? secondary : "");
+  append_labels (out, gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (window->message_dialog)));
+  return g_string_free (out, FALSE);
 }
 
 static char *
@@ -592,6 +607,62 @@ test_save_binary_and_text (void)
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "window-save-text.seq");
   g_assert_cmpstr (gtk_label_get_text (window->format_value), ==, "ActiveWorlds text SEQ");
 
+  sequin_test_window_destroy (window);
+}
+
+/* Save As into another world: the question lists every loss and every
+ * renamed joint, in a list that scrolls rather than stopping at a count */
+static void
+test_save_as_renames (void)
+{
+  g_autofree char *corpus = sequin_test_corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = NULL;
+  g_autofree char *anim_path = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr(GFile) anim_file = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) original = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  guint n_renamed = 0;
+  SequinWindow *window;
+
+  if (corpus == NULL)
+    g_error ("the corpus file seq-binary/walk.seq is missing (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
+  path = tmp_copy (corpus, "window-renames.seq");
+  anim_path = g_build_filename (sequin_test_tmpdir (), "window-renames.anim", NULL);
+  anim_file = g_file_new_for_path (anim_path);
+  original = sequin_test_load_clip (corpus);
+  expected = sq_save_bytes (original, sq_format_by_id ("sl-anim"), NULL, losses, NULL);
+  g_assert_nonnull (expected);
+
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, path);
+  sequin_window_save_to (window, anim_file, sq_format_by_id ("sl-anim"));
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  message = message_text (window);
+  g_assert_null (strstr (message, "more"));
+  /* more than a screenful: every line of the core's report is there */
+  g_assert_cmpuint (losses->len, >, 20);
+  for (guint i = 0; i < losses->len; i++)
+    {
+      const char *line = losses->pdata[i];
+      const char *rename = sq_loss_renamed (line);
+
+      if (rename != NULL)
+        n_renamed++;
+      if (strstr (message, rename != NULL ? rename : line) == NULL)
+        g_error ("the Save As question does not list “%s”:\n%s", line, message);
+    }
+  g_assert_cmpuint (n_renamed, >=, 18);
+  g_assert_nonnull (strstr (message, "back → mTorso"));
+  g_assert_nonnull (strstr (message, "Joints renamed:"));
+  respond (window, GTK_RESPONSE_ACCEPT);
+  SEQUIN_TEST_WAIT_UNTIL (g_file_test (anim_path, G_FILE_TEST_EXISTS)
+                          && !sequin_document_get_busy (sequin_window_get_document (window)));
+  {
+    g_autoptr(GBytes) written = sequin_test_read_bytes (anim_path);
+    g_assert_true (g_bytes_equal (written, expected));
+  }
   sequin_test_window_destroy (window);
 }
 
@@ -1061,6 +1132,7 @@ main (int   argc,
   g_test_add_func ("/window/delete-keys", test_delete_keys);
   g_test_add_func ("/window/tree-and-timeline", test_tree_and_timeline_follow);
   g_test_add_func ("/window/save-binary-and-text", test_save_binary_and_text);
+  g_test_add_func ("/window/save-as-renames", test_save_as_renames);
   g_test_add_func ("/window/unsaved-changes", test_unsaved_changes_prompt);
   g_test_add_func ("/window/bad-file", test_bad_file);
   g_test_add_func ("/window/changed-on-disk", test_changed_on_disk);

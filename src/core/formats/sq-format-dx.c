@@ -19,9 +19,11 @@
  *
  * Reading: the first AnimationSet is the clip; later sets are kept whole, as
  * their bytes, in clip->extra "other_sets" (name, text) and are not written.
- * Frames, meshes, templates and other top-level objects are skipped by
- * brace counting (nesting bounded by DX_MAX_DEPTH) and only counted in
- * "other_objects". Key types 0 rotation (w, x, y, z as the file stores
+ * Meshes, templates and other top-level objects are skipped by brace
+ * counting (nesting bounded by DX_MAX_DEPTH) and only counted in
+ * "other_objects"; so are Frames, whose hierarchy (names, nesting and
+ * FrameTransformMatrix) is also kept in "frames" (parse_frame): the rest
+ * skeleton conversions and the preview use (sq-convert.c). Key types 0 rotation (w, x, y, z as the file stores
  * them), 1 scale, 2 position, 3 and 4 matrix (row-vector D3D layout,
  * decomposed into the three). Key time = tick / AnimTicksPerSecond (30 when
  * the file has none; the value is clip->fps). Names are Latin-1.
@@ -522,7 +524,18 @@ typedef struct
   gboolean   blocks_nul;    /* a NUL byte inside a block */
   gboolean   again;         /* a block is not what it looks like: read in place */
   double     tps;           /* for the blocks' key times */
+  GArray    *frames;        /* DxFrame: the file's Frame hierarchy */
 } Reader;
+
+/* One Frame of the file's hierarchy (top-level Frames and the Frames in
+ * them): its name, its parent's index (-1 at the top) and its
+ * FrameTransformMatrix, identity when it has none */
+typedef struct
+{
+  char    *name;
+  gint32   parent;
+  double   matrix[16];
+} DxFrame;
 
 static void
 count_other (Reader    *rd,
@@ -1174,6 +1187,40 @@ warn_matrix (SqClip *clip,
                          clip->joints[ji].name);
 }
 
+/* The next token inside the object opened at `open`, separators skipped;
+ * at its "}" the depth is restored. The end of the file there is an error
+ * (`animation`: the object is an Animation, as its message says). */
+static gboolean
+next_in_object (Lexer     *lx,
+                const Tok *open,
+                gboolean   animation,
+                Tok       *t,
+                GError   **error)
+{
+  for (;;)
+    {
+      if (!lex_next (lx, t, error))
+        return FALSE;
+      if (t->type == TOK_SEMI || t->type == TOK_COMMA)
+        continue;
+      if (t->type == TOK_EOF)
+        {
+          if (animation)
+            sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line, t->col,
+                                  _("the file ends inside the Animation opened at line %u, column %u"),
+                                  open->line, open->col);
+          else
+            sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line, t->col,
+                                  _("the file ends inside the object opened at line %u, column %u (a “}” is missing)"),
+                                  open->line, open->col);
+          return FALSE;
+        }
+      if (t->type == TOK_RBRACE)
+        lx->depth--;
+      return TRUE;
+    }
+}
+
 static gboolean
 parse_animation (Reader    *rd,
                  const Tok *type,
@@ -1203,22 +1250,10 @@ parse_animation (Reader    *rd,
 
   for (;;)
     {
-      if (!lex_next (lx, &t, error))
+      if (!next_in_object (lx, &open, TRUE, &t, error))
         return FALSE;
       if (t.type == TOK_RBRACE)
-        {
-          lx->depth--;
-          break;
-        }
-      if (t.type == TOK_SEMI || t.type == TOK_COMMA)
-        continue;
-      if (t.type == TOK_EOF)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t.line, t.col,
-                                _("the file ends inside the Animation opened at line %u, column %u"),
-                                open.line, open.col);
-          return FALSE;
-        }
+        break;
       if (t.type == TOK_LBRACE)
         {
           /* a reference: { name } or { name <guid> } */
@@ -1317,6 +1352,124 @@ parse_animation (Reader    *rd,
           break;
         }
   return TRUE;
+}
+
+/* ---- the frame hierarchy ---------------------------------------------------- */
+
+/* After a FrameTransformMatrix's "{": its 16 numbers (row-vector D3D
+ * layout, the translation in 12-14), read as leniently as skipping the
+ * object would be: anything else inside is a warning and the frame keeps
+ * the identity. */
+static gboolean
+parse_frame_matrix (Reader    *rd,
+                    const Tok *open,
+                    DxFrame   *frame,
+                    GError   **error)
+{
+  Lexer *lx = &rd->lx;
+  double m[16];
+  guint n = 0;
+  gboolean bad = FALSE;
+  Tok t;
+
+  for (;;)
+    {
+      double v;
+
+      if (!next_in_object (lx, open, FALSE, &t, error))
+        return FALSE;
+      if (t.type == TOK_RBRACE)
+        break;
+      if (t.type == TOK_LBRACE)
+        {
+          if (!enter (lx, &t, error) || !skip_block (lx, &t, error))
+            return FALSE;
+          bad = TRUE;
+          continue;
+        }
+      if (t.type != TOK_WORD || n >= 16 || !_sq_parse_double_in (t.s, t.len, lx->data + lx->len, &v) || !isfinite (v))
+        bad = TRUE;
+      else
+        m[n] = v;
+      n++;
+    }
+  if (bad || n != 16)
+    sq_clip_add_warning (lx->clip, _("line %u: the FrameTransformMatrix of frame “%s” is not 16 numbers; the frame is taken without a transform"),
+                         open->line, frame->name);
+  else
+    memcpy (frame->matrix, m, sizeof m);
+  return TRUE;
+}
+
+/* After the word "Frame": the frame, its FrameTransformMatrix and the
+ * frames in it, into rd->frames; anything else in it is skipped. */
+static gboolean
+parse_frame (Reader    *rd,
+             const Tok *type,
+             gint32     parent,
+             GError   **error)
+{
+  static const double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+  Lexer *lx = &rd->lx;
+  DxFrame frame = { NULL, parent, { 0 } };
+  gint32 index = (gint32) rd->frames->len;
+  Tok name, open, t;
+  gboolean after_word = FALSE;
+
+  if (!object_header (lx, type, &name, &open, error))
+    return FALSE;
+  frame.name = name.type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) name.s, name.len) : g_strdup ("");
+  memcpy (frame.matrix, identity, sizeof identity);
+  g_array_append_val (rd->frames, frame);
+
+  for (;;)
+    {
+      if (!next_in_object (lx, &open, FALSE, &t, error))
+        return FALSE;
+      if (t.type == TOK_RBRACE)
+        return TRUE;
+      if (t.type == TOK_LBRACE)
+        {
+          /* a reference or an object without a type: skipped */
+          if (!enter (lx, &t, error) || !skip_block (lx, &t, error))
+            return FALSE;
+        }
+      else if (!after_word && tok_is (&t, "Frame"))
+        {
+          if (!parse_frame (rd, &t, index, error))
+            return FALSE;
+        }
+      else if (!after_word && tok_is (&t, "FrameTransformMatrix"))
+        {
+          Tok on, oo;
+          if (!object_header (lx, &t, &on, &oo, error)
+              || !parse_frame_matrix (rd, &oo, &g_array_index (rd->frames, DxFrame, index), error))
+            return FALSE;
+        }
+      /* other words (a Mesh's type and name…) are passed over: their
+       * "{" is skipped as above; a word after a word is a name */
+      after_word = t.type == TOK_WORD && !tok_is (&t, "Frame") && !tok_is (&t, "FrameTransformMatrix");
+    }
+}
+
+/* The frames as the clip's "frames" extra: a(siad), name, parent index,
+ * the 16 numbers of the matrix */
+static void
+keep_frames (Reader *rd,
+             SqClip *clip)
+{
+  GVariantBuilder b;
+
+  if (rd->frames->len == 0)
+    return;
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(siad)"));
+  for (guint i = 0; i < rd->frames->len; i++)
+    {
+      const DxFrame *f = &g_array_index (rd->frames, DxFrame, i);
+      g_variant_builder_add (&b, "(si@ad)", f->name, f->parent,
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, f->matrix, 16, sizeof (double)));
+    }
+  sq_props_set (clip->extra, "frames", g_variant_builder_end (&b));
 }
 
 static gboolean
@@ -1491,6 +1644,14 @@ parse_file (Reader  *rd,
           rd->n_other_sets++;
           sq_clip_add_warning (clip, _("line %u: AnimationSet “%s” is kept aside; the first set is the clip"),
                                t.line, name);
+        }
+      else if (tok_is (&t, "Frame"))
+        {
+          /* the hierarchy is kept (the rest skeleton for conversions and
+           * the preview); the frames themselves are not written */
+          if (!parse_frame (rd, &t, -1, error))
+            return FALSE;
+          count_other (rd, &t);
         }
       else
         {
@@ -1737,6 +1898,7 @@ dx_read_pass (GBytes              *bytes,
   rd.max_joints = options->max_joints ? options->max_joints : 65536;
   rd.other_types = g_array_new (FALSE, FALSE, sizeof (char *));
   rd.other_counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  rd.frames = g_array_new (FALSE, FALSE, sizeof (DxFrame));
   g_variant_builder_init (&rd.other_sets, G_VARIANT_TYPE ("a(say)"));
   if (deferred)
     {
@@ -1803,6 +1965,7 @@ dx_read_pass (GBytes              *bytes,
     sq_props_set (clip->extra, "ticks_name", g_variant_new_string (rd.ticks_name));
   if (rd.n_other_sets > 0)
     sq_props_set (clip->extra, "other_sets", g_variant_builder_end (&rd.other_sets));
+  keep_frames (&rd, clip);
   if (rd.other_types->len > 0)
     {
       GVariantBuilder b;
@@ -1827,6 +1990,9 @@ out:
     g_free (g_array_index (rd.other_types, char *, i));
   g_array_unref (rd.other_types);
   g_array_unref (rd.other_counts);
+  for (guint i = 0; i < rd.frames->len; i++)
+    g_free (g_array_index (rd.frames, DxFrame, i).name);
+  g_array_unref (rd.frames);
   g_free (rd.ticks_name);
   if (rd.blocks != NULL)
     {
@@ -2139,7 +2305,41 @@ dx_describe_field (const char *key,
     return g_strdup_printf (_("the header “%s”"), g_variant_get_string (value, NULL));
   if (g_str_equal (key, "ticks_name"))
     return g_strdup_printf (_("the AnimTicksPerSecond name “%s”"), g_variant_get_string (value, NULL));
-  return NULL;   /* ticks_at_top: a placement, nothing is lost */
+  /* ticks_at_top: a placement, nothing is lost; frames: the hierarchy,
+   * counted in other_objects (a BVH takes its skeleton from it) */
+  return NULL;
+}
+
+/* The frames, readable: one line each, its parent and its translation */
+static void
+dump_frames_text (GString  *out,
+                  GVariant *value)
+{
+  gsize n = g_variant_n_children (value);
+
+  g_string_append_printf (out, "frames (the Frame hierarchy; name ← parent: translation): %zu\n", n);
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name, *parent_name = NULL;
+      gint32 parent;
+      g_autoptr(GVariant) m = NULL;
+      gsize len;
+      const double *v;
+      char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_variant_get_child (value, i, "(&si@ad)", &name, &parent, &m);
+      v = g_variant_get_fixed_array (m, &len, sizeof (double));
+      if (parent >= 0 && (gsize) parent < n)
+        g_variant_get_child (value, parent, "(&si@ad)", &parent_name, NULL, NULL);
+      g_string_append_printf (out, "  “%s”", name);
+      if (parent_name != NULL)
+        g_string_append_printf (out, " ← “%s”", parent_name);
+      if (len == 16)
+        g_string_append_printf (out, ": %s %s %s", g_ascii_formatd (b[0], sizeof b[0], "%.7g", v[12]),
+                                g_ascii_formatd (b[1], sizeof b[1], "%.7g", v[13]),
+                                g_ascii_formatd (b[2], sizeof b[2], "%.7g", v[14]));
+      g_string_append_c (out, '\n');
+    }
 }
 
 static gboolean
@@ -2148,6 +2348,11 @@ dx_dump_field (GString    *out,
                GVariant   *value,
                gboolean    json)
 {
+  if (!json && g_str_equal (key, "frames") && g_variant_is_of_type (value, G_VARIANT_TYPE ("a(siad)")))
+    {
+      dump_frames_text (out, value);
+      return TRUE;
+    }
   if (!g_str_equal (key, "other_sets"))
     return FALSE;
   /* names and sizes, not the sets' whole text */
