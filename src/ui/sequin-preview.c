@@ -1221,20 +1221,32 @@ fallback_draw (GtkDrawingArea *area,
   self->rendered = FALSE;
 }
 
+static gboolean
+use_fallback (gpointer data)
+{
+  SequinPreview *self = data;
+
+  if (self->gl_area != NULL)
+    {
+      gtk_widget_set_visible (self->gl_area, FALSE);
+      gtk_widget_set_visible (self->fallback, TRUE);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* After the area's realize (and ours): GtkGLArea has no notification of
+ * its error, so look at it here. No OpenGL: the same picture, drawn by
+ * cairo, from the main loop (not while realizing). */
 static void
-gl_error_changed (GtkGLArea     *area,
-                  GParamSpec    *pspec,
-                  SequinPreview *self)
+gl_check_error (GtkGLArea     *area,
+                SequinPreview *self)
 {
   GError *error = gtk_gl_area_get_error (area);
 
-  (void) pspec;
   if (error == NULL)
     return;
-  /* no OpenGL here: the same picture, drawn by cairo */
   g_debug ("OpenGL preview unavailable (%s); drawing with cairo", error->message);
-  gtk_widget_set_visible (GTK_WIDGET (area), FALSE);
-  gtk_widget_set_visible (self->fallback, TRUE);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, use_fallback, g_object_ref (self), g_object_unref);
 }
 
 /* ---- Axis letters and the legend -------------------------------------------------- */
@@ -1596,7 +1608,7 @@ sequin_preview_init (SequinPreview *self)
   g_signal_connect (self->gl_area, "realize", G_CALLBACK (gl_realize), self);
   g_signal_connect (self->gl_area, "unrealize", G_CALLBACK (gl_unrealize), self);
   g_signal_connect (self->gl_area, "render", G_CALLBACK (gl_render), self);
-  g_signal_connect (self->gl_area, "notify::error", G_CALLBACK (gl_error_changed), self);
+  g_signal_connect_after (self->gl_area, "realize", G_CALLBACK (gl_check_error), self);
 
   self->fallback = gtk_drawing_area_new ();
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->fallback), fallback_draw, self, NULL);
