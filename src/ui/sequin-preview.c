@@ -24,8 +24,8 @@
 #include "sequin-preview.h"
 
 #define TRAIL_MAX_SAMPLES 1000  /* the path is sampled at most this often */
-#define TRAIL_MAX_KEYS    500   /* key marks on the path */
 #define MSAA_SAMPLES      4
+#define ONION_MIN_GAP     (4.5 / 30)  /* s: an onion skin is at least 5 frames (at 30/s) away */
 
 enum { ONION_PREVIOUS, ONION_NEXT };
 
@@ -79,6 +79,8 @@ struct _SequinPreview
   double     size;              /* the figure's extent, metres */
   double     drag_yaw, drag_pitch;
   gboolean   framed;            /* the camera has been fitted to a figure */
+  double     bounds[2][3];      /* where the figure goes in the clip: low, high corner */
+  gboolean   has_bounds;
 
   /* GL objects */
   GLuint     program;
@@ -225,17 +227,17 @@ unit_name (const SqSpace *space)
   return NULL;
 }
 
-void
-sequin_preview_reset_view (SequinPreview *self)
+/* grows lo/hi (any: they hold something) by the finite points of `points` */
+static gboolean
+extend_bounds (const double *points,
+               gsize         n,
+               double        lo[3],
+               double        hi[3],
+               gboolean      any)
 {
-  double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 }, size, unit;
-  gboolean any = FALSE;
-
-  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
-
-  for (gsize i = 0; i < self->n; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      const double *p = &self->points[i * 3];
+      const double *p = &points[i * 3];
 
       if (!isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
         continue;
@@ -246,17 +248,43 @@ sequin_preview_reset_view (SequinPreview *self)
         }
       any = TRUE;
     }
+  return any;
+}
+
+void
+sequin_preview_reset_view (SequinPreview *self)
+{
+  double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 }, size, unit;
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+
+  /* the figure's own size sets the bones' thickness */
+  extend_bounds (self->points, self->n, lo, hi, FALSE);
+  self->size = MAX (MAX (hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+  if (!(self->size > 1e-6) || !isfinite (self->size))
+    self->size = 1.0;
+  /* the camera sees where it goes during the whole clip */
+  if (self->has_bounds)
+    extend_bounds (&self->bounds[0][0], 2, lo, hi, TRUE);
   size = MAX (MAX (hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
   if (!(size > 1e-6) || !isfinite (size))
     size = 1.0;
+  /* the ground is the world's y = 0, unless the figure reaches below it
+   * (a skeleton whose root is at the origin); a figure above it (an upper
+   * body alone) is seen with the ground */
+  self->floor_y = lo[1] > -0.1 * size ? 0 : lo[1];
+  lo[1] = MIN (lo[1], self->floor_y);
   for (int a = 0; a < 3; a++)
     self->target[a] = (lo[a] + hi[a]) / 2;
-  self->size = size;
-  /* the ground is the world's y = 0 when the figure stands near it */
-  self->floor_y = fabs (lo[1]) < 0.1 * size ? 0 : lo[1];
-  /* grid squares of a round number of the world's unit: 0.5 m, 5 in … */
+  size = MAX (size, hi[1] - lo[1]);
+  /* grid squares of a round number (1, 2 or 5 × 10ⁿ) of the world's unit,
+   * at least three across the figure: 0.5 m, 20 in … */
   unit = self->space != NULL && self->space->metres_per_unit > 0 ? self->space->metres_per_unit : 1;
-  self->grid_step = pow (10, floor (log10 (size / unit))) / 2 * unit;
+  {
+    double most = self->size / unit / 3, decade = pow (10, floor (log10 (most)));
+
+    self->grid_step = (most >= 5 * decade ? 5 : most >= 2 * decade ? 2 : 1) * decade * unit;
+  }
   self->yaw = 30.0 * G_PI / 180.0;
   self->pitch = 15.0 * G_PI / 180.0;
   self->distance = size * 1.8;
@@ -361,14 +389,16 @@ pose_at (SequinPreview *self,
 }
 
 /* The clip's nearest key times before and after `time` (any joint, any
- * channel); FALSE where there is none */
+ * channel) at least ONION_MIN_GAP away, so that an onion skin stands
+ * apart from the figure even where every frame is a key (motion
+ * capture); FALSE where there is none */
 static void
 neighbour_keys (const SqClip *clip,
                 double        time,
                 gboolean      found[2],
                 double        at[2])
 {
-  const double eps = 1e-6;
+  const double eps = ONION_MIN_GAP;
 
   found[0] = found[1] = FALSE;
   for (gsize j = 0; j < clip->n_joints; j++)
@@ -433,17 +463,34 @@ update_trail (SequinPreview *self,
   keys = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
   if (keys->n_keys == 0)
     keys = &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
-  n = MIN (keys->n_keys, TRAIL_MAX_KEYS);
+  /* marks only where keys are sparse: a key on every frame (motion
+   * capture) would only thicken the line */
+  n = keys->n_keys * 3 <= self->n_trail ? keys->n_keys : 0;
   self->marks = g_new (double, 3 * MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     {
-      /* evenly through the keys when there are more than can be marked */
-      gsize k = n < keys->n_keys ? i * (keys->n_keys - 1) / MAX (n - 1, 1) : i;
-
-      pose_at (self, clip, sq_track_time (keys, k), sl, view);
+      pose_at (self, clip, sq_track_time (keys, i), sl, view);
       memcpy (&self->marks[i * 3], &view[j * 3], 3 * sizeof (double));
     }
   self->n_marks = n;
+}
+
+/* The box the whole figure stays in during the clip, from a few poses */
+static void
+clip_bounds (SequinPreview *self,
+             const SqClip  *clip,
+             double        *sl)
+{
+  g_autofree double *view = g_new (double, 3 * self->n);
+  double duration = isfinite (clip->duration) && clip->duration > 0 ? clip->duration : 0;
+  const int samples = 16;
+
+  self->has_bounds = FALSE;
+  for (int i = 0; i <= samples; i++)
+    {
+      pose_at (self, clip, duration * i / samples, sl, view);
+      self->has_bounds = extend_bounds (view, self->n, self->bounds[0], self->bounds[1], self->has_bounds);
+    }
 }
 
 static void
@@ -459,6 +506,7 @@ clear_figure (SequinPreview *self)
   self->n = self->n_trail = self->n_marks = 0;
   self->trail_joint = -1;
   self->trail_generation = 0;
+  self->has_bounds = FALSE;
   self->selected = -1;
   self->framed = FALSE;
 }
@@ -494,10 +542,13 @@ sequin_preview_set_clip (SequinPreview *self,
       self->points = g_new (double, 3 * self->n);
       self->space = clip->format != NULL && clip->format->space != NULL
                     ? clip->format->space : &sq_space_second_life;
+      sl = g_new (double, 3 * self->n);
+      clip_bounds (self, clip, sl);
     }
   self->selected = selected >= 0 && (gsize) selected < self->n ? selected : -1;
   self->time = time;
-  sl = g_new (double, 3 * self->n);
+  if (sl == NULL)
+    sl = g_new (double, 3 * self->n);
   pose_at (self, clip, time, sl, self->points);
 
   neighbour_keys (clip, time, found, at);
@@ -964,16 +1015,16 @@ gl_draw_scene (SequinPreview *self,
   glUniform1f (self->u_round, 0);
   glUniform1f (self->u_point_size, 1);
 
-  /* the grid under everything; the figure solid; the onion skins seen
-   * through, behind the figure; the trail over all of it */
+  /* the grid under everything; the onion skins seen through, under the
+   * figure (where a part has not moved, only the figure shows); the
+   * figure solid; the trail over all of it */
   glDisable (GL_DEPTH_TEST);
   draw_part (s->grid, GL_LINES, &offset);
+  glDepthMask (GL_FALSE);
+  draw_part (s->ghosts, GL_TRIANGLES, &offset);
   glEnable (GL_DEPTH_TEST);
   glDepthMask (GL_TRUE);
   draw_part (s->figure, GL_TRIANGLES, &offset);
-  glDepthMask (GL_FALSE);
-  draw_part (s->ghosts, GL_TRIANGLES, &offset);
-  glDepthMask (GL_TRUE);
   glDisable (GL_DEPTH_TEST);
   draw_part (s->trail, GL_LINES, &offset);
   glUniform1f (self->u_round, 1);
@@ -1292,6 +1343,7 @@ snapshot_labels (SequinPreview *self,
 
   if (self->space == NULL || self->n == 0 || width <= 0 || height <= 0)
     return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   lookup_colors (self, &c);
   mvp = camera_matrix (self, (double) width / height);
   for (int k = 0; k < 3; k++)
@@ -1313,20 +1365,22 @@ snapshot_labels (SequinPreview *self,
   unit = unit_name (self->space);
   if (unit != NULL)
     /* Translators: the legend under the preview: grid square size and unit, the world's axes, its name */
-    legend = g_strdup_printf (_("Grid %g %s · %s (%s)"), step / self->space->metres_per_unit, unit, axes,
+    legend = g_strdup_printf (_("Grid %g %s\n%s (%s)"), step / self->space->metres_per_unit, unit, axes,
                               g_dgettext (GETTEXT_PACKAGE, self->space->world));
   else
-    legend = g_strdup_printf (_("Grid %g units of %g m · %s (%s)"), step / self->space->metres_per_unit,
+    legend = g_strdup_printf (_("Grid %g units of %g m\n%s (%s)"), step / self->space->metres_per_unit,
                               self->space->metres_per_unit, axes, g_dgettext (GETTEXT_PACKAGE, self->space->world));
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), legend);
   {
-    int lw, lh;
     GdkRGBA dim = c.fg;
+    int lw, lh;
 
-    dim.alpha = 0.7f;
+    /* bottom left, clear of the toggles at the top right */
+    dim.alpha = 0.75f;
     pango_layout_get_pixel_size (layout, &lw, &lh);
     draw_text (snapshot, layout, 10, height - lh - 8, &dim);
   }
+  gtk_snapshot_pop (snapshot);
 }
 
 static void
@@ -1558,7 +1612,6 @@ toolbar_new (void)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
   gtk_widget_add_css_class (box, "linked");
-  gtk_widget_add_css_class (box, "osd");
   gtk_widget_set_halign (box, GTK_ALIGN_END);
   gtk_widget_set_valign (box, GTK_ALIGN_START);
   gtk_widget_set_margin_top (box, 8);

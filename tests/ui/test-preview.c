@@ -247,10 +247,11 @@ test_cairo_drawing (void)
           orange++;
       }
   cairo_surface_destroy (surface);
-  /* the figure covers some of the picture, in more than a few shades */
-  g_assert_cmpuint (opaque, >, 300);
+  /* the figure (its hip 1 m above the ground, seen with it) covers some
+   * of the picture, in more than a few shades */
+  g_assert_cmpuint (opaque, >, 60);
   g_assert_cmpuint (g_hash_table_size (shades), >, 10);
-  g_assert_cmpuint (orange, >, 20);
+  g_assert_cmpuint (orange, >, 5);
 }
 
 /* Both renderers in a window: OpenGL where it works (Xvfb: llvmpipe), and
