@@ -38,7 +38,7 @@ cp "$top"/data/samples/wave* "$home/samples/"
 s=$home/samples
 
 set -- \
-  "preview.png=$s/wave.bvh@0.55:rForeArm+onion+trail+window" \
+  "preview.png=$s/wave.bvh@0.6:rHand+onion+trail+window" \
   "preview-seq-binary.png=$s/wave.seq@0.5:rtelbow+trail" \
   "preview-seq-text.png=$s/wave-text.seq@0.25:rtwrist+onion" \
   "preview-x.png=$s/wave.x@0.75:aw_rtelbow" \
