@@ -92,6 +92,7 @@ struct _SequinPreview
   GLint      u_round;
   GLuint     fbo, fbo_color, fbo_depth;   /* multisampled, 0 when not available */
   int        fbo_width, fbo_height;
+  gboolean   no_msaa;           /* the driver could not use it */
   gboolean   rendered;
 
   Scene      scene;
@@ -948,6 +949,7 @@ gl_unrealize (GtkGLArea     *area,
     }
   self->vbo = self->vao = self->program = 0;
   self->fbo = self->fbo_color = self->fbo_depth = 0;
+  self->no_msaa = FALSE;
 }
 
 /* A multisampled framebuffer of the area's size, for smooth edges (GTK
@@ -961,10 +963,15 @@ ensure_fbo (SequinPreview *self,
 
   if (self->fbo != 0 && self->fbo_width == width && self->fbo_height == height)
     return TRUE;
+  if (self->no_msaa)
+    return FALSE;
   drop_fbo (self);
   glGetIntegerv (GL_MAX_SAMPLES, &max_samples);
   if (max_samples < 2)
-    return FALSE;
+    {
+      self->no_msaa = TRUE;
+      return FALSE;
+    }
   glGenRenderbuffers (1, &self->fbo_color);
   glBindRenderbuffer (GL_RENDERBUFFER, self->fbo_color);
   glRenderbufferStorageMultisample (GL_RENDERBUFFER, MIN (MSAA_SAMPLES, max_samples), GL_RGBA8, width, height);
@@ -979,6 +986,7 @@ ensure_fbo (SequinPreview *self,
   if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE || glGetError () != GL_NO_ERROR)
     {
       drop_fbo (self);
+      self->no_msaa = TRUE;
       return FALSE;
     }
   self->fbo_width = width;
@@ -1060,7 +1068,9 @@ gl_render (GtkGLArea     *area,
   /* GtkGLArea's own framebuffer, where the picture must end */
   glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &target);
   msaa = ensure_fbo (self, width, height);
-  if (msaa)
+  if (!msaa)
+    glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+  else
     {
       glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
       glClearColor (0, 0, 0, 0);
@@ -1080,10 +1090,21 @@ gl_render (GtkGLArea     *area,
 
   if (msaa)
     {
+      while (glGetError () != GL_NO_ERROR)
+        ;
       glBindFramebuffer (GL_READ_FRAMEBUFFER, self->fbo);
       glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) target);
       glBlitFramebuffer (0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
       glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+      /* a driver that cannot resolve into GTK's buffer: draw straight
+       * into it from now on */
+      if (glGetError () != GL_NO_ERROR)
+        {
+          g_debug ("multisampled preview not resolved; drawing without it");
+          drop_fbo (self);
+          self->no_msaa = TRUE;
+          gtk_gl_area_queue_render (area);
+        }
     }
   glDisable (GL_DEPTH_TEST);
   self->rendered = TRUE;
@@ -1589,7 +1610,8 @@ sequin_preview_class_init (SequinPreviewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "preview");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* a group, not an image: its toggles must stay reachable */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static GtkWidget *
