@@ -17,19 +17,6 @@
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
 
-static void
-settle (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
-      g_usleep (5000);
-    }
-}
-
 /* the X screen, or the part of it under `widget` (no window manager: the
  * window's surface is at the screen's origin) */
 static void
@@ -40,7 +27,7 @@ shot (const char *path,
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   int status = 0;
 
-  settle (800);
+  sequin_test_settle (800);
   g_ptr_array_add (argv, g_strdup ("import"));
   g_ptr_array_add (argv, g_strdup ("-window"));
   g_ptr_array_add (argv, g_strdup ("root"));
@@ -63,15 +50,6 @@ shot (const char *path,
       || !g_spawn_check_wait_status (status, &error))
     g_error ("import failed: %s", error->message);
   g_print ("wrote %s\n", path);
-}
-
-static SequinWindow *
-find_window (void)
-{
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
-    if (SEQUIN_IS_WINDOW (l->data))
-      return l->data;
-  return NULL;
 }
 
 static void
@@ -99,7 +77,7 @@ take (const char *folder,
 
   file = g_file_new_for_commandline_arg (file_name);
   g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
-  SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
   clip = sequin_document_get_clip (sequin_window_get_document (window));
 
@@ -120,7 +98,7 @@ take (const char *folder,
 
   window->force_close = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (100);
+  sequin_test_settle (100);
 }
 
 int

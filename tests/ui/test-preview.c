@@ -42,16 +42,8 @@ load_chain (void)
 
 /* the preview's axes: Y up; view (x, y, z) = Second Life (y, z, x) =
  * BVH (x, y, z) in metres */
-static void
-assert_point (const double *p,
-              double        x,
-              double        y,
-              double        z)
-{
-  g_assert_cmpfloat_with_epsilon (p[0], x, 1e-6);
-  g_assert_cmpfloat_with_epsilon (p[1], y, 1e-6);
-  g_assert_cmpfloat_with_epsilon (p[2], z, 1e-6);
-}
+#define assert_point(p, x, y, z) \
+  g_assert_cmpfloat (hypot (hypot ((p)[0] - (x), (p)[1] - (y)), (p)[2] - (z)), <, 1e-6)
 
 static SequinPreview *
 preview_new (void)
