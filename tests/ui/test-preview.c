@@ -109,6 +109,30 @@ test_posed_points (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* The bundled ActiveWorlds sample on its world's rest pose: the left arm,
+ * turned only 8° from it, hangs down beside the body (on Second Life's
+ * T-pose it would stick out sideways) */
+static void
+test_aw_sample_arm_down (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
+  g_autoptr(SqClip) clip = sequin_test_load_clip (path);
+  g_autoptr(SequinPreview) preview = preview_new ();
+  gssize shoulder = sq_clip_find_joint (clip, "lfshoulder"), elbow = sq_clip_find_joint (clip, "lfelbow");
+  const double *p;
+  gsize n;
+
+  g_assert_cmpint (shoulder, >=, 0);
+  g_assert_cmpint (elbow, >=, 0);
+  sequin_preview_set_clip (preview, clip, 0.0, -1);
+  p = sequin_preview_get_figure (preview, &n, NULL);
+  g_assert_cmpuint (n, ==, clip->n_joints);
+  /* Y up; X is the figure's left */
+  g_assert_cmpfloat (p[shoulder * 3 + 1] - p[elbow * 3 + 1], >, 0.2);
+  g_assert_cmpfloat (fabs (p[elbow * 3 + 0] - p[shoulder * 3 + 0]), <, 0.1);
+  g_assert_cmpfloat (p[elbow * 3 + 0], >, 0.1);
+}
+
 static GtkToggleButton *
 find_toggle (GtkWidget  *widget,
              const char *action)
@@ -286,6 +310,7 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/preview/posed-points", test_posed_points);
+  g_test_add_func ("/preview/aw-sample-arm-down", test_aw_sample_arm_down);
   g_test_add_func ("/preview/toggles", test_toggles);
   g_test_add_func ("/preview/cairo-drawing", test_cairo_drawing);
   g_test_add_func ("/preview/renderers", test_renderers);
