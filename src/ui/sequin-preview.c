@@ -222,9 +222,9 @@ static const char *
 unit_name (const SqSpace *space)
 {
   if (fabs (space->metres_per_unit - 1) < 1e-9)
-    return _("m");
+    return C_("length unit", "m");
   if (fabs (space->metres_per_unit - SQ_BVH_INCHES_TO_METRES) < 1e-6)
-    return _("in");
+    return C_("length unit", "in");
   return NULL;
 }
 
@@ -1341,12 +1341,14 @@ static char *
 axes_text (const SqSpace *space)
 {
   /* Translators: the directions of a world's axes, as the avatar faces */
-  const char *names[3][2] = { { N_("forward"), N_("back") }, { N_("left"), N_("right") }, { N_("up"), N_("down") } };
+  const char *names[3][2] = { { NC_("direction", "forward"), NC_("direction", "back") },
+                              { NC_("direction", "left"), NC_("direction", "right") },
+                              { NC_("direction", "up"), NC_("direction", "down") } };
   GString *s = g_string_new (NULL);
 
   for (int k = 0; k < 3; k++)
     g_string_append_printf (s, "%s%c %s", k > 0 ? " · " : "", "XYZ"[k],
-                            _(names[space->axis[k] % 3][space->sign[k] < 0]));
+                            g_dpgettext2 (GETTEXT_PACKAGE, "direction", names[space->axis[k] % 3][space->sign[k] < 0]));
   return g_string_free (s, FALSE);
 }
 
