@@ -102,6 +102,48 @@ test_seq_names (void)
     }
 }
 
+/* ActiveWorlds' rest pose has the arms down: walk.seq at a key where the
+ * arms barely turn keeps each wrist below its shoulder, not out to the
+ * side; with no rotation at all they hang straight down */
+static void
+test_aw_arms_down (void)
+{
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "seq-binary", "walk.seq", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(SqPose) pose = NULL;
+  static const char * const sides[][2] = { { "lfshoulder", "lfwrist" }, { "rtshoulder", "rtwrist" } };
+  g_autofree double *p = g_new (double, 3 * clip->n_joints);
+
+  /* every rotation the identity: the rest pose itself */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      SqTrack *track = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+
+      sq_track_clear (track);
+      sq_track_append (track, 0.0)->v[0] = 1;
+    }
+  pose = sq_pose_new (clip);
+  sq_pose_evaluate (pose, clip, 0.0, p);
+  for (guint s = 0; s < 2; s++)
+    {
+      gssize shoulder = sq_clip_find_joint (clip, sides[s][0]);
+      gssize wrist = sq_clip_find_joint (clip, sides[s][1]);
+      double drop, out;
+
+      g_assert_cmpint (shoulder, >=, 0);
+      g_assert_cmpint (wrist, >=, 0);
+      drop = p[shoulder * 3 + 2] - p[wrist * 3 + 2];
+      out = fabs (p[wrist * 3 + 1] - p[shoulder * 3 + 1]);
+      /* the SL arm (shoulder to wrist) is about 0.5 m long */
+      g_assert_cmpfloat (drop, >, 0.4);
+      g_assert_cmpfloat (drop, <, 0.7);
+      g_assert_cmpfloat (out, <, 0.05);
+      /* on its own side of the body: left is +Y */
+      g_assert_cmpfloat (p[wrist * 3 + 1] * (s == 0 ? 1 : -1), >, 0.1);
+    }
+}
+
 /* A hierarchy whose parents lead in a circle, and parents out of range:
  * every joint is still placed, once */
 static void
@@ -222,6 +264,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pose/bvh-chain", test_bvh_chain);
   g_test_add_func ("/pose/seq-names", test_seq_names);
+  g_test_add_func ("/pose/aw-arms-down", test_aw_arms_down);
   g_test_add_func ("/pose/bad-parents", test_bad_parents);
   g_test_add_func ("/pose/dx-frames", test_dx_frames);
   g_test_add_func ("/pose/corpus", test_corpus);

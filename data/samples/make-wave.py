@@ -52,7 +52,7 @@ joints = [
     ('rtshoulder', lambda t: quat((0, 0, 1), 150 - 10 * math.sin(t * math.pi))),
     ('rtelbow', lambda t: quat((0, 1, 0), 60 + 35 * wave(t))),
     ('rtwrist', lambda t: quat((1, 0, 0), 15 * wave(t))),
-    ('lfshoulder', lambda t: quat((0, 0, 1), -75)),
+    ('lfshoulder', lambda t: quat((0, 0, 1), -8)),     # hanging, a little away from the body
     ('lfelbow', lambda t: quat((0, 1, 0), -10)),
 ]
 

@@ -160,3 +160,48 @@ sq_aw_parent_tag (guint tag)
 {
   return tag >= 1 && tag <= SQ_AW_MAX_TAG ? limbs[tag].parent : 0;
 }
+
+/* +1: joint j hangs from the left shoulder, -1: from the right, 0: neither */
+static int
+arm_side (gsize         n,
+          const guint  *tags,
+          const gint32 *parent,
+          gsize         j)
+{
+  gsize steps = 0;
+
+  for (gint32 p = parent[j]; p >= 0 && (gsize) p < n && steps++ < n; p = parent[p])
+    {
+      if (tags[p] == 11)
+        return 1;
+      if (tags[p] == 6)
+        return -1;
+    }
+  return 0;
+}
+
+void
+sq_aw_rest_arms_down (gsize         n,
+                      const guint  *tags,
+                      const gint32 *parent,
+                      double      (*offset)[3])
+{
+  for (gsize j = 0; j < n; j++)
+    {
+      int side = arm_side (n, tags, parent, j);
+      double y = offset[j][1], z = offset[j][2];
+
+      /* left arm: +Y (out to the side) becomes -Z (down), a turn of -90°
+       * about +X; right arm: -Y becomes -Z, +90° */
+      if (side > 0)
+        {
+          offset[j][1] = z;
+          offset[j][2] = -y;
+        }
+      else if (side < 0)
+        {
+          offset[j][1] = -z;
+          offset[j][2] = y;
+        }
+    }
+}

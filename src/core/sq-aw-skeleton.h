@@ -33,4 +33,17 @@ guint        sq_aw_parent_tag   (guint       tag);
 const char  *sq_aw_joint_name   (guint       tag);
 guint        sq_aw_joint_tag    (const char *name);
 
+/* ActiveWorlds' rest pose: the avatars are built standing with their arms
+ * hanging at their sides, not in Second Life's T-pose. Turns a skeleton
+ * laid out on the Second Life rest skeleton (`offset`: each joint's offset
+ * from its parent, metres, Second Life axes +X forward, +Y left, +Z up)
+ * into that pose: the offset of every joint below a shoulder (tags 6 and
+ * 11) is turned 90° about the forward axis, so the arm points down.
+ * `tags[j]` is joint j's tag (0 for none), `parent[j]` its parent (< 0 for
+ * a root; a chain that loops is left alone). */
+void         sq_aw_rest_arms_down (gsize         n,
+                                   const guint  *tags,
+                                   const gint32 *parent,
+                                   double      (*offset)[3]);
+
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "sq-math.h"
 #include "sq-pose.h"
@@ -79,6 +80,16 @@ sq_pose_new (const SqClip *clip)
       /* a DirectX file's position keys replace its frames' translations */
       if (from_frames)
         pose->replace = TRUE;
+      /* ActiveWorlds clips without a skeleton of their own turn from
+       * ActiveWorlds' rest pose: arms down */
+      else if (pose->space->scheme == SQ_JOINT_SCHEME_AW_SEQ || pose->space->scheme == SQ_JOINT_SCHEME_AW_DX)
+        {
+          g_autofree guint *tags = g_new (guint, n);
+
+          for (gsize j = 0; j < n; j++)
+            tags[j] = sq_aw_tag_for_name (clip->joints[j].name);
+          sq_aw_rest_arms_down (n, tags, parent, pose->rest);
+        }
     }
 
   /* parents first; a joint whose parents lead back to it becomes a root */

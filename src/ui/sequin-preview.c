@@ -2,9 +2,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A GtkGLArea draws the figure with one small shader (positions and colours
- * per vertex; points and lines). When OpenGL is not available, a cairo
- * drawing area draws the same projection, so the preview never goes blank.
+ * A GtkGLArea (core profile, or GLES 3) draws the figure as shaded
+ * geometry: octahedral bones and round joints lit by one light from the
+ * viewer's side, over a floor grid with the world's axes; onion skins of
+ * the poses at the previous and next key, and the selected joint's path
+ * through the clip. When OpenGL is not available, a cairo drawing area
+ * draws the same triangles, sorted back to front, so the preview never
+ * goes blank. The axis letters and the grid's unit are drawn over either.
  */
 #define G_LOG_DOMAIN "sequin-preview"
 
@@ -14,9 +18,26 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sq-convert.h"
+#include "sq-pose.h"
+#include "sequin-preview-mesh.h"
 #include "sequin-preview.h"
 
-#define FLOATS_PER_VERTEX 7     /* x, y, z, r, g, b, a */
+#define TRAIL_MAX_SAMPLES 1000  /* the path is sampled at most this often */
+#define MSAA_SAMPLES      4
+#define ONION_MIN_GAP     (4.5 / 30)  /* s: an onion skin is at least 5 frames (at 30/s) away */
+
+enum { ONION_PREVIOUS, ONION_NEXT };
+
+/* What one draw shows, built from the figure for both renderers */
+typedef struct
+{
+  GArray *grid;                 /* lines: the floor grid and the axes */
+  GArray *figure;               /* triangles, opaque */
+  GArray *ghosts;               /* triangles, translucent: the onion skins */
+  GArray *trail;                /* lines: the selected joint's path */
+  GArray *marks;                /* points: its keys on the path */
+} Scene;
 
 struct _SequinPreview
 {
@@ -24,32 +45,62 @@ struct _SequinPreview
 
   GtkWidget *gl_area;
   GtkWidget *fallback;          /* cairo, when OpenGL fails */
+  GtkWidget *toolbar;
+
+  /* the skeleton of the clip last shown, made again after an edit */
+  SqPose        *pose;
+  guint64        pose_generation;
+  const SqSpace *space;         /* the clip's world: axes and unit of the legend */
 
   gsize      n;
   gssize    *parents;
-  double    *points;            /* 3 per joint */
+  double    *points;            /* 3 per joint, metres, Y up */
   gssize     selected;
+  double     time;
+  double    *onion[2];          /* previous / next key's pose, NULL when none */
+  double     onion_time[2];
+  double    *trail;             /* the selected joint's path, 3 per sample */
+  gsize      n_trail;
+  double     trail_duration;    /* the time of the last sample; the first is at 0 */
+  double    *marks;             /* its positions at its keys */
+  gsize      n_marks;
+  gssize     trail_joint;
+  guint64    trail_generation;
+
+  gboolean   show_onion;
+  gboolean   show_trail;
 
   /* camera */
   double     target[3];
   double     yaw, pitch;        /* radians */
   double     distance;
   double     floor_y;
-  double     grid_step;
+  double     grid_step;         /* metres: a round number of the world's unit */
+  double     size;              /* the figure's extent, metres */
   double     drag_yaw, drag_pitch;
   gboolean   framed;            /* the camera has been fitted to a figure */
+  double     bounds[2][3];      /* where the figure goes in the clip: low, high corner */
+  gboolean   has_bounds;
 
   /* GL objects */
   GLuint     program;
   GLuint     vao;
   GLuint     vbo;
   GLint      u_mvp;
+  GLint      u_light;
   GLint      u_point_size;
   GLint      u_round;
+  GLuint     fbo, fbo_color, fbo_depth;   /* multisampled, 0 when not available */
+  int        fbo_width, fbo_height;
+  gboolean   no_msaa;           /* the driver could not use it */
   gboolean   rendered;
 
-  GArray    *vertices;          /* float */
+  Scene      scene;
+  guint      drawn[3];          /* figure, ghost triangles and trail vertices of the last draw */
 };
+
+enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, N_PROPS };
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SequinPreview, sequin_preview, GTK_TYPE_WIDGET)
 
@@ -136,37 +187,110 @@ camera_matrix (SequinPreview *self,
   return mat4_mul (&proj, &view);
 }
 
+/* the direction the light shines from: the viewer's side, above and to
+ * the right, so faces turned different ways get different shades */
+static void
+light_direction (SequinPreview *self,
+                 float          light[3])
+{
+  double eye[3], e[3], right[3], l[3], len = 0;
+
+  camera_eye (self, eye);
+  for (int i = 0; i < 3; i++)
+    e[i] = (eye[i] - self->target[i]) / MAX (self->distance, 1e-9);
+  /* right = e × up… turned: (e_z, 0, -e_x) points to the viewer's right */
+  right[0] = e[2];
+  right[1] = 0;
+  right[2] = -e[0];
+  for (int i = 0; i < 3; i++)
+    l[i] = 0.8 * e[i] + 0.35 * right[i] + (i == 1 ? 0.5 : 0);
+  len = sqrt (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+  for (int i = 0; i < 3; i++)
+    light[i] = (float) (l[i] / len);
+}
+
+static void
+queue_draws (SequinPreview *self)
+{
+  gtk_widget_queue_draw (self->gl_area);
+  gtk_widget_queue_draw (self->fallback);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The world's unit (the file's translation unit) for the legend */
+static const char *
+unit_name (const SqSpace *space)
+{
+  if (fabs (space->metres_per_unit - 1) < 1e-9)
+    return C_("length unit", "m");
+  if (fabs (space->metres_per_unit - SQ_BVH_INCHES_TO_METRES) < 1e-6)
+    return C_("length unit", "in");
+  return NULL;
+}
+
+/* grows lo/hi (any: they hold something) by the finite points of `points` */
+static gboolean
+extend_bounds (const double *points,
+               gsize         n,
+               double        lo[3],
+               double        hi[3],
+               gboolean      any)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      const double *p = &points[i * 3];
+
+      if (!isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
+        continue;
+      for (int a = 0; a < 3; a++)
+        {
+          lo[a] = any ? MIN (lo[a], p[a]) : p[a];
+          hi[a] = any ? MAX (hi[a], p[a]) : p[a];
+        }
+      any = TRUE;
+    }
+  return any;
+}
+
 void
 sequin_preview_reset_view (SequinPreview *self)
 {
-  double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 }, size;
+  double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 }, size, unit;
 
   g_return_if_fail (SEQUIN_IS_PREVIEW (self));
 
-  for (gsize i = 0; i < self->n; i++)
-    for (int a = 0; a < 3; a++)
-      {
-        double v = self->points[i * 3 + a];
-        if (!isfinite (v))
-          continue;
-        if (i == 0 || v < lo[a])
-          lo[a] = v;
-        if (i == 0 || v > hi[a])
-          hi[a] = v;
-      }
+  /* the figure's own size sets the bones' thickness */
+  extend_bounds (self->points, self->n, lo, hi, FALSE);
+  self->size = MAX (MAX (hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+  if (!(self->size > 1e-6) || !isfinite (self->size))
+    self->size = 1.0;
+  /* the camera sees where it goes during the whole clip */
+  if (self->has_bounds)
+    extend_bounds (&self->bounds[0][0], 2, lo, hi, TRUE);
   size = MAX (MAX (hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
-  if (!(size > 1e-6))
+  if (!(size > 1e-6) || !isfinite (size))
     size = 1.0;
+  /* the ground is the world's y = 0, unless the figure reaches below it
+   * (a skeleton whose root is at the origin); a figure above it (an upper
+   * body alone) is seen with the ground */
+  self->floor_y = lo[1] > -0.1 * size ? 0 : lo[1];
+  lo[1] = MIN (lo[1], self->floor_y);
   for (int a = 0; a < 3; a++)
     self->target[a] = (lo[a] + hi[a]) / 2;
-  self->floor_y = lo[1];
-  self->grid_step = pow (10, floor (log10 (size))) / 2;
+  size = MAX (size, hi[1] - lo[1]);
+  /* grid squares of a round number (1, 2 or 5 × 10ⁿ) of the world's unit,
+   * at least three across the figure: 0.5 m, 20 in … */
+  unit = self->space != NULL && self->space->metres_per_unit > 0 ? self->space->metres_per_unit : 1;
+  {
+    double most = self->size / unit / 3, decade = pow (10, floor (log10 (most)));
+
+    self->grid_step = (most >= 5 * decade ? 5 : most >= 2 * decade ? 2 : 1) * decade * unit;
+  }
   self->yaw = 30.0 * G_PI / 180.0;
   self->pitch = 15.0 * G_PI / 180.0;
-  self->distance = size * 2.2;
+  self->distance = size * 1.8;
   self->framed = self->n > 0;
-  gtk_widget_queue_draw (self->gl_area);
-  gtk_widget_queue_draw (self->fallback);
+  queue_draws (self);
 }
 
 static void
@@ -179,8 +303,7 @@ set_camera (SequinPreview *self,
   self->pitch = CLAMP (pitch, -85.0 * G_PI / 180.0, 85.0 * G_PI / 180.0);
   if (isfinite (distance))
     self->distance = CLAMP (distance, 0.05, 1e5);
-  gtk_widget_queue_draw (self->gl_area);
-  gtk_widget_queue_draw (self->fallback);
+  queue_draws (self);
 }
 
 void
@@ -207,6 +330,38 @@ sequin_preview_get_figure (SequinPreview *self,
   return self->points;
 }
 
+const double *
+sequin_preview_get_onion (SequinPreview *self,
+                          gboolean       next,
+                          double        *time)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  if (time != NULL)
+    *time = self->onion_time[next ? ONION_NEXT : ONION_PREVIOUS];
+  return self->onion[next ? ONION_NEXT : ONION_PREVIOUS];
+}
+
+const double *
+sequin_preview_get_trail (SequinPreview *self,
+                          gsize         *n)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  *n = self->n_trail;
+  return self->trail;
+}
+
+void
+sequin_preview_get_drawn (SequinPreview *self,
+                          guint         *figure_triangles,
+                          guint         *ghost_triangles,
+                          guint         *trail_vertices)
+{
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  *figure_triangles = self->drawn[0];
+  *ghost_triangles = self->drawn[1];
+  *trail_vertices = self->drawn[2];
+}
+
 gboolean
 sequin_preview_has_rendered (SequinPreview *self)
 {
@@ -214,40 +369,232 @@ sequin_preview_has_rendered (SequinPreview *self)
   return self->rendered;
 }
 
-/* ---- Figure ------------------------------------------------------------------ */
+/* ---- Posing ------------------------------------------------------------------ */
 
-void
-sequin_preview_set_figure (SequinPreview *self,
-                           gsize          n,
-                           const gssize  *parents,
-                           const double  *points,
-                           gssize         selected)
+/* the pose at `time` on the preview's axes: Second Life's X forward,
+ * Y left, Z up become the view's Z, X, Y (Y up) */
+static void
+pose_at (SequinPreview *self,
+         const SqClip  *clip,
+         double         time,
+         double        *sl,
+         double        *out)
 {
-  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  sq_pose_evaluate (self->pose, clip, time, sl);
+  for (gsize j = 0; j < self->n; j++)
+    {
+      out[j * 3 + 0] = sl[j * 3 + 1];
+      out[j * 3 + 1] = sl[j * 3 + 2];
+      out[j * 3 + 2] = sl[j * 3 + 0];
+    }
+}
 
+/* The clip's nearest key times before and after `time` (any joint, any
+ * channel) at least ONION_MIN_GAP away, so that an onion skin stands
+ * apart from the figure even where every frame is a key (motion
+ * capture); FALSE where there is none */
+static void
+neighbour_keys (const SqClip *clip,
+                double        time,
+                gboolean      found[2],
+                double        at[2])
+{
+  const double eps = ONION_MIN_GAP;
+
+  found[0] = found[1] = FALSE;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+        gsize before, after;
+        double t;
+
+        if (track->n_keys == 0)
+          continue;
+        before = sq_track_lower_bound (track, time - eps, 0, track->n_keys);
+        after = sq_track_lower_bound (track, time + eps, before, track->n_keys);
+        if (before > 0 && (t = sq_track_time (track, before - 1), !found[0] || t > at[0]))
+          {
+            at[0] = t;
+            found[0] = TRUE;
+          }
+        if (after < track->n_keys && (t = sq_track_time (track, after), !found[1] || t < at[1]))
+          {
+            at[1] = t;
+            found[1] = TRUE;
+          }
+      }
+}
+
+/* The selected joint's path through the whole clip (sampled at the clip's
+ * frame rate) and its places at its own keys */
+static void
+update_trail (SequinPreview *self,
+              const SqClip  *clip,
+              double        *sl,
+              double        *view)
+{
+  gssize j = self->selected;
+  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
+  double duration = isfinite (clip->duration) && clip->duration > 0 ? clip->duration : 0;
+  const SqTrack *keys;
+  gsize n;
+
+  if (self->trail_joint == j && self->trail_generation == clip->generation)
+    return;
+  g_clear_pointer (&self->trail, g_free);
+  g_clear_pointer (&self->marks, g_free);
+  self->n_trail = self->n_marks = 0;
+  self->trail_joint = j;
+  self->trail_generation = clip->generation;
+  if (j < 0 || (gsize) j >= self->n)
+    return;
+
+  n = (gsize) MIN (floor (duration * fps + 1e-6) + 1, (double) TRAIL_MAX_SAMPLES);
+  n = MAX (n, 2);
+  self->trail = g_new (double, 3 * n);
+  for (gsize i = 0; i < n; i++)
+    {
+      pose_at (self, clip, duration * i / (n - 1), sl, view);
+      memcpy (&self->trail[i * 3], &view[j * 3], 3 * sizeof (double));
+    }
+  self->n_trail = n;
+  self->trail_duration = duration;
+
+  keys = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+  if (keys->n_keys == 0)
+    keys = &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+  /* marks only where keys are sparse: a key on every frame (motion
+   * capture) would only thicken the line */
+  n = keys->n_keys * 3 <= self->n_trail ? keys->n_keys : 0;
+  self->marks = g_new (double, 3 * MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      pose_at (self, clip, sq_track_time (keys, i), sl, view);
+      memcpy (&self->marks[i * 3], &view[j * 3], 3 * sizeof (double));
+    }
+  self->n_marks = n;
+}
+
+/* The box the whole figure stays in during the clip, from a few poses */
+static void
+clip_bounds (SequinPreview *self,
+             const SqClip  *clip,
+             double        *sl)
+{
+  g_autofree double *view = g_new (double, 3 * self->n);
+  double duration = isfinite (clip->duration) && clip->duration > 0 ? clip->duration : 0;
+  const int samples = 16;
+
+  self->has_bounds = FALSE;
+  for (int i = 0; i <= samples; i++)
+    {
+      pose_at (self, clip, duration * i / samples, sl, view);
+      self->has_bounds = extend_bounds (view, self->n, self->bounds[0], self->bounds[1], self->has_bounds);
+    }
+}
+
+static void
+clear_figure (SequinPreview *self)
+{
+  g_clear_pointer (&self->pose, sq_pose_free);
   g_clear_pointer (&self->parents, g_free);
   g_clear_pointer (&self->points, g_free);
-  self->n = n;
-  self->selected = selected;
-  if (n > 0)
+  g_clear_pointer (&self->onion[0], g_free);
+  g_clear_pointer (&self->onion[1], g_free);
+  g_clear_pointer (&self->trail, g_free);
+  g_clear_pointer (&self->marks, g_free);
+  self->n = self->n_trail = self->n_marks = 0;
+  self->trail_joint = -1;
+  self->trail_generation = 0;
+  self->has_bounds = FALSE;
+  self->selected = -1;
+  self->framed = FALSE;
+}
+
+void
+sequin_preview_set_clip (SequinPreview *self,
+                         const SqClip  *clip,
+                         double         time,
+                         gssize         selected)
+{
+  g_autofree double *sl = NULL;
+  gboolean found[2];
+  double at[2];
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+
+  if (clip == NULL || clip->n_joints == 0)
     {
-      self->parents = g_memdup2 (parents, n * sizeof *parents);
-      self->points = g_memdup2 (points, n * 3 * sizeof *points);
+      clear_figure (self);
+      queue_draws (self);
+      return;
     }
-  if (n == 0)
-    self->framed = FALSE;
-  else if (!self->framed)
+  if (self->pose == NULL || self->pose_generation != clip->generation || self->n != clip->n_joints)
+    {
+      gboolean first = self->n == 0;
+
+      clear_figure (self);
+      self->framed = !first;
+      self->pose = sq_pose_new (clip);
+      self->pose_generation = clip->generation;
+      self->n = clip->n_joints;
+      self->parents = g_memdup2 (sq_pose_get_parents (self->pose), self->n * sizeof (gssize));
+      self->points = g_new (double, 3 * self->n);
+      self->space = clip->format != NULL && clip->format->space != NULL
+                    ? clip->format->space : &sq_space_second_life;
+      sl = g_new (double, 3 * self->n);
+      clip_bounds (self, clip, sl);
+    }
+  self->selected = selected >= 0 && (gsize) selected < self->n ? selected : -1;
+  self->time = time;
+  if (sl == NULL)
+    sl = g_new (double, 3 * self->n);
+  pose_at (self, clip, time, sl, self->points);
+
+  neighbour_keys (clip, time, found, at);
+  for (int k = 0; k < 2; k++)
+    {
+      if (!found[k])
+        {
+          g_clear_pointer (&self->onion[k], g_free);
+          continue;
+        }
+      if (self->onion[k] == NULL)
+        self->onion[k] = g_new (double, 3 * self->n);
+      self->onion_time[k] = at[k];
+      pose_at (self, clip, at[k], sl, self->onion[k]);
+    }
+  {
+    g_autofree double *view = g_new (double, 3 * self->n);
+    update_trail (self, clip, sl, view);
+  }
+  if (!self->framed)
     sequin_preview_reset_view (self);
-  gtk_widget_queue_draw (self->gl_area);
-  gtk_widget_queue_draw (self->fallback);
+  queue_draws (self);
 }
 
 /* ---- Colours ------------------------------------------------------------------ */
 
 typedef struct
 {
-  GdkRGBA fg, bone, joint, selected, grid, axis_x, axis_z;
+  GdkRGBA fg;
+  float   bone[4], joint[4], selected[4], grid[4], axis[3][4], onion[2][4], trail[4], mark[4];
 } Colors;
+
+static void
+set_color (float       out[4],
+           const char *spec,
+           float       alpha)
+{
+  GdkRGBA c;
+
+  gdk_rgba_parse (&c, spec);
+  out[0] = c.red;
+  out[1] = c.green;
+  out[2] = c.blue;
+  out[3] = alpha;
+}
 
 static void
 lookup_colors (SequinPreview *self,
@@ -260,27 +607,25 @@ lookup_colors (SequinPreview *self,
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &c->fg);
   G_GNUC_END_IGNORE_DEPRECATIONS
   dark = 0.299 * c->fg.red + 0.587 * c->fg.green + 0.114 * c->fg.blue > 0.5;
-  gdk_rgba_parse (&c->bone, dark ? "#deddda" : "#3d3846");
-  gdk_rgba_parse (&c->joint, dark ? "#62a0ea" : "#1c71d8");
-  gdk_rgba_parse (&c->selected, dark ? "#ffa348" : "#e66100");
-  c->grid = c->fg;
-  c->grid.alpha = 0.15f;
-  gdk_rgba_parse (&c->axis_x, "#e01b24");
-  gdk_rgba_parse (&c->axis_z, "#1c71d8");
-  c->axis_x.alpha = c->axis_z.alpha = 0.6f;
+  set_color (c->bone, dark ? "#c0bfbc" : "#8a8794", 1);
+  set_color (c->joint, dark ? "#62a0ea" : "#3584e4", 1);
+  set_color (c->selected, dark ? "#ffa348" : "#e66100", 1);
+  c->grid[0] = c->fg.red;
+  c->grid[1] = c->fg.green;
+  c->grid[2] = c->fg.blue;
+  c->grid[3] = 0.16f;
+  /* X red, Y green, Z blue, as in every 3D tool */
+  set_color (c->axis[0], "#e01b24", 0.9f);
+  set_color (c->axis[1], "#2ec27e", 0.9f);
+  set_color (c->axis[2], "#3584e4", 0.9f);
+  /* before: warm, after: cool; see-through */
+  set_color (c->onion[ONION_PREVIOUS], "#f66151", 0.28f);
+  set_color (c->onion[ONION_NEXT], "#33d17a", 0.28f);
+  set_color (c->trail, dark ? "#f9f06b" : "#c64600", 0.85f);
+  set_color (c->mark, dark ? "#f9f06b" : "#c64600", 1);
 }
 
-/* ---- Geometry (shared by both renderers) ----------------------------------------- */
-
-static void
-push_vertex (GArray        *out,
-             const double   p[3],
-             const GdkRGBA *color)
-{
-  float v[FLOATS_PER_VERTEX] = { (float) p[0], (float) p[1], (float) p[2],
-                                 color->red, color->green, color->blue, color->alpha };
-  g_array_append_vals (out, v, FLOATS_PER_VERTEX);
-}
+/* ---- Scene (shared by both renderers) ------------------------------------------ */
 
 static gboolean
 point_finite (const double *p)
@@ -288,68 +633,183 @@ point_finite (const double *p)
   return isfinite (p[0]) && isfinite (p[1]) && isfinite (p[2]);
 }
 
-/* The floor grid, then the bones, as line pairs; returns the number of
- * grid vertices (drawn before the bones). */
-static guint
-build_lines (SequinPreview *self,
-             const Colors  *c,
-             GArray        *out)
+static void
+push_line (GArray       *out,
+           const double  a[3],
+           const double  b[3],
+           const float   rgba[4])
+{
+  sequin_mesh_vertex (out, a, NULL, rgba);
+  sequin_mesh_vertex (out, b, NULL, rgba);
+}
+
+/* The view direction (Y up) of the world's axis `k` (0 x, 1 y, 2 z) */
+static void
+world_axis (const SqSpace *space,
+            int            k,
+            double         dir[3])
+{
+  /* Second Life's axis 0 (forward), 1 (left), 2 (up) is the view's z, x, y */
+  static const int view_of_sl[3] = { 2, 0, 1 };
+
+  dir[0] = dir[1] = dir[2] = 0;
+  dir[view_of_sl[space->axis[k] % 3]] = space->sign[k] < 0 ? -1 : 1;
+}
+
+/* The floor grid, on round multiples of its step, and the world's axes
+ * from its origin */
+static void
+build_grid (SequinPreview *self,
+            const Colors  *c,
+            GArray        *out)
 {
   double step = self->grid_step > 0 ? self->grid_step : 0.5, half = step * 10;
-  guint grid;
+  double cx = round (self->target[0] / step) * step, cz = round (self->target[2] / step) * step;
+  double origin[3] = { 0, self->floor_y, 0 };
 
   for (int i = -10; i <= 10; i++)
     {
-      double a[3] = { self->target[0] + i * step, self->floor_y, self->target[2] - half };
-      double b[3] = { self->target[0] + i * step, self->floor_y, self->target[2] + half };
-      double d[3] = { self->target[0] - half, self->floor_y, self->target[2] + i * step };
-      double e[3] = { self->target[0] + half, self->floor_y, self->target[2] + i * step };
-      const GdkRGBA *ca = i == 0 ? &c->axis_z : &c->grid;
-      const GdkRGBA *cd = i == 0 ? &c->axis_x : &c->grid;
+      double a[3] = { cx + i * step, self->floor_y, cz - half };
+      double b[3] = { cx + i * step, self->floor_y, cz + half };
+      double d[3] = { cx - half, self->floor_y, cz + i * step };
+      double e[3] = { cx + half, self->floor_y, cz + i * step };
 
-      push_vertex (out, a, ca);
-      push_vertex (out, b, ca);
-      push_vertex (out, d, cd);
-      push_vertex (out, e, cd);
+      push_line (out, a, b, c->grid);
+      push_line (out, d, e, c->grid);
     }
-  grid = out->len / FLOATS_PER_VERTEX;
+  for (int k = 0; k < 3 && self->space != NULL; k++)
+    {
+      double dir[3], tip[3];
+
+      world_axis (self->space, k, dir);
+      for (int i = 0; i < 3; i++)
+        tip[i] = origin[i] + dir[i] * step * 2;
+      push_line (out, origin, tip, c->axis[k]);
+    }
+}
+
+/* One figure: a bone from each joint to each child, a ball at each joint.
+ * `highlight` (-1 for none) is drawn in the selection colour, with the
+ * bones it turns; `tint` (NULL for none) colours a whole onion skin. */
+static guint
+build_figure (SequinPreview *self,
+              const double  *points,
+              gssize         highlight,
+              const float   *tint,
+              const Colors  *c,
+              GArray        *out)
+{
+  double unit = self->size > 0 ? self->size : 1;
+  guint before = out->len;
 
   for (gsize i = 0; i < self->n; i++)
     {
       gssize p = self->parents[i];
+      const double *head, *tail;
+      double len;
 
       if (p < 0 || (gsize) p >= self->n)
         continue;
-      if (!point_finite (&self->points[i * 3]) || !point_finite (&self->points[p * 3]))
+      head = &points[p * 3];
+      tail = &points[i * 3];
+      if (!point_finite (head) || !point_finite (tail))
         continue;
-      push_vertex (out, &self->points[p * 3], &c->bone);
-      push_vertex (out, &self->points[i * 3], &c->bone);
+      len = sqrt ((tail[0] - head[0]) * (tail[0] - head[0]) + (tail[1] - head[1]) * (tail[1] - head[1])
+                  + (tail[2] - head[2]) * (tail[2] - head[2]));
+      sequin_mesh_bone (out, head, tail, MIN (len * 0.22, unit * 0.06),
+                        tint != NULL ? tint : p == highlight ? c->selected : c->bone);
     }
-  return grid;
+  for (gsize i = 0; i < self->n; i++)
+    {
+      const double *at = &points[i * 3];
+      gssize p = self->parents[i];
+      double r = unit * ((gssize) i == highlight ? 0.016 : 0.008);
+
+      if (!point_finite (at))
+        continue;
+      /* no bigger than the bone it ends, so fingers stay apart */
+      if (p >= 0 && (gsize) p < self->n && point_finite (&points[p * 3]) && (gssize) i != highlight)
+        {
+          const double *q = &points[p * 3];
+          double len = sqrt ((at[0] - q[0]) * (at[0] - q[0]) + (at[1] - q[1]) * (at[1] - q[1])
+                             + (at[2] - q[2]) * (at[2] - q[2]));
+          if (len > 1e-9)
+            r = MIN (r, len * 0.25);
+        }
+      sequin_mesh_ball (out, at, r,
+                        tint != NULL ? tint : (gssize) i == highlight ? c->selected : c->joint);
+    }
+  return (out->len - before) / SEQUIN_MESH_FLOATS / 3;
+}
+
+/* The trail: a line through the samples, fading away from the playhead,
+ * and a mark at each of the joint's keys */
+static void
+build_trail (SequinPreview *self,
+             const Colors  *c,
+             GArray        *lines,
+             GArray        *marks)
+{
+  for (gsize i = 0; i + 1 < self->n_trail; i++)
+    {
+      const double *a = &self->trail[i * 3], *b = &self->trail[(i + 1) * 3];
+      float rgba[4] = { c->trail[0], c->trail[1], c->trail[2], c->trail[3] };
+      double when = self->trail_duration * i / (self->n_trail - 1);
+
+      if (!point_finite (a) || !point_finite (b))
+        continue;
+      /* the part already played is paler */
+      if (when < self->time - 1e-9)
+        rgba[3] *= 0.4f;
+      push_line (lines, a, b, rgba);
+    }
+  for (gsize i = 0; i < self->n_marks; i++)
+    if (point_finite (&self->marks[i * 3]))
+      sequin_mesh_vertex (marks, &self->marks[i * 3], NULL, c->mark);
 }
 
 static void
-build_points (SequinPreview *self,
-              const Colors  *c,
-              GArray        *out)
+build_scene (SequinPreview *self,
+             const Colors  *c)
 {
-  for (gsize i = 0; i < self->n; i++)
-    if (point_finite (&self->points[i * 3]))
-      push_vertex (out, &self->points[i * 3], (gssize) i == self->selected ? &c->selected : &c->joint);
+  Scene *s = &self->scene;
+
+  g_array_set_size (s->grid, 0);
+  g_array_set_size (s->figure, 0);
+  g_array_set_size (s->ghosts, 0);
+  g_array_set_size (s->trail, 0);
+  g_array_set_size (s->marks, 0);
+  self->drawn[0] = self->drawn[1] = self->drawn[2] = 0;
+
+  build_grid (self, c, s->grid);
+  if (self->n == 0)
+    return;
+  self->drawn[0] = build_figure (self, self->points, self->selected, NULL, c, s->figure);
+  for (int k = 0; k < 2 && self->show_onion; k++)
+    if (self->onion[k] != NULL)
+      self->drawn[1] += build_figure (self, self->onion[k], -1, c->onion[k], c, s->ghosts);
+  if (self->show_trail)
+    build_trail (self, c, s->trail, s->marks);
+  self->drawn[2] = s->trail->len / SEQUIN_MESH_FLOATS;
 }
 
 /* ---- OpenGL -------------------------------------------------------------------- */
 
 static const char vertex_body[] =
   "in vec3 position;\n"
+  "in vec3 normal;\n"
   "in vec4 color;\n"
   "uniform mat4 mvp;\n"
+  "uniform vec3 light;\n"
   "uniform float point_size;\n"
   "out vec4 v_color;\n"
   "void main () {\n"
+  "  float shade = 1.0;\n"
+  "  if (dot (normal, normal) > 0.25)\n"
+  "    shade = AMBIENT + (1.0 - AMBIENT) * abs (dot (normalize (normal), light));\n"
   "  gl_Position = mvp * vec4 (position, 1.0);\n"
   "  gl_PointSize = point_size;\n"
-  "  v_color = color;\n"
+  "  v_color = vec4 (color.rgb * shade, color.a);\n"
   "}\n";
 
 static const char fragment_body[] =
@@ -369,10 +829,11 @@ compile_shader (GLenum       type,
                 GError     **error)
 {
   GLuint shader = glCreateShader (type);
-  const char *sources[2] = { header, body };
+  g_autofree char *ambient = g_strdup_printf ("#define AMBIENT %.3f\n", SEQUIN_MESH_AMBIENT);
+  const char *sources[3] = { header, ambient, body };
   GLint ok = 0;
 
-  glShaderSource (shader, 2, sources, NULL);
+  glShaderSource (shader, 3, sources, NULL);
   glCompileShader (shader);
   glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
   if (!ok)
@@ -387,52 +848,61 @@ compile_shader (GLenum       type,
   return shader;
 }
 
+static GLuint
+link_program (gboolean   es,
+              GError   **error)
+{
+  GLuint vs, fs, program;
+  GLint ok = 0;
+
+  /* the version header: GLSL 1.50 is OpenGL 3.2's core profile */
+  vs = compile_shader (GL_VERTEX_SHADER, es ? "#version 300 es\n" : "#version 150\n", vertex_body, error);
+  if (vs == 0)
+    return 0;
+  fs = compile_shader (GL_FRAGMENT_SHADER, es ? "#version 300 es\nprecision mediump float;\n" : "#version 150\n",
+                       fragment_body, error);
+  if (fs == 0)
+    {
+      glDeleteShader (vs);
+      return 0;
+    }
+  program = glCreateProgram ();
+  glAttachShader (program, vs);
+  glAttachShader (program, fs);
+  glBindAttribLocation (program, 0, "position");
+  glBindAttribLocation (program, 1, "normal");
+  glBindAttribLocation (program, 2, "color");
+  glLinkProgram (program);
+  glDeleteShader (vs);
+  glDeleteShader (fs);
+  glGetProgramiv (program, GL_LINK_STATUS, &ok);
+  if (!ok)
+    {
+      g_set_error_literal (error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED, "the preview's shaders do not link");
+      glDeleteProgram (program);
+      return 0;
+    }
+  return program;
+}
+
 static void
 gl_realize (GtkGLArea     *area,
             SequinPreview *self)
 {
-  GdkGLContext *context;
-  gboolean es;
-  GLuint vs, fs;
-  GLint ok = 0;
   g_autoptr(GError) error = NULL;
+  gsize stride = SEQUIN_MESH_FLOATS * sizeof (float);
 
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) != NULL)
     return;
-  context = gtk_gl_area_get_context (area);
-  es = gdk_gl_context_get_use_es (context);
-
-  vs = compile_shader (GL_VERTEX_SHADER, es ? "#version 300 es\n" : "#version 150\n", vertex_body, &error);
-  fs = vs == 0 ? 0
-       : compile_shader (GL_FRAGMENT_SHADER,
-                         es ? "#version 300 es\nprecision mediump float;\n" : "#version 150\n",
-                         fragment_body, &error);
-  if (fs == 0)
+  self->program = link_program (gdk_gl_context_get_use_es (gtk_gl_area_get_context (area)), &error);
+  if (self->program == 0)
     {
-      if (vs != 0)
-        glDeleteShader (vs);
       gtk_gl_area_set_error (area, error);
-      return;
-    }
-  self->program = glCreateProgram ();
-  glAttachShader (self->program, vs);
-  glAttachShader (self->program, fs);
-  glBindAttribLocation (self->program, 0, "position");
-  glBindAttribLocation (self->program, 1, "color");
-  glLinkProgram (self->program);
-  glDeleteShader (vs);
-  glDeleteShader (fs);
-  glGetProgramiv (self->program, GL_LINK_STATUS, &ok);
-  if (!ok)
-    {
-      g_set_error_literal (&error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED, "the preview's shaders do not link");
-      gtk_gl_area_set_error (area, error);
-      glDeleteProgram (self->program);
-      self->program = 0;
       return;
     }
   self->u_mvp = glGetUniformLocation (self->program, "mvp");
+  self->u_light = glGetUniformLocation (self->program, "light");
   self->u_point_size = glGetUniformLocation (self->program, "point_size");
   self->u_round = glGetUniformLocation (self->program, "round_points");
 
@@ -441,11 +911,25 @@ gl_realize (GtkGLArea     *area,
   glGenBuffers (1, &self->vbo);
   glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
   glEnableVertexAttribArray (0);
-  glVertexAttribPointer (0, 3, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof (float), NULL);
+  glVertexAttribPointer (0, 3, GL_FLOAT, GL_FALSE, stride, NULL);
   glEnableVertexAttribArray (1);
-  glVertexAttribPointer (1, 4, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof (float),
-                         (void *) (3 * sizeof (float)));
+  glVertexAttribPointer (1, 3, GL_FLOAT, GL_FALSE, stride, (void *) (3 * sizeof (float)));
+  glEnableVertexAttribArray (2);
+  glVertexAttribPointer (2, 4, GL_FLOAT, GL_FALSE, stride, (void *) (6 * sizeof (float)));
   glBindVertexArray (0);
+}
+
+static void
+drop_fbo (SequinPreview *self)
+{
+  if (self->fbo != 0)
+    glDeleteFramebuffers (1, &self->fbo);
+  if (self->fbo_color != 0)
+    glDeleteRenderbuffers (1, &self->fbo_color);
+  if (self->fbo_depth != 0)
+    glDeleteRenderbuffers (1, &self->fbo_depth);
+  self->fbo = self->fbo_color = self->fbo_depth = 0;
+  self->fbo_width = self->fbo_height = 0;
 }
 
 static void
@@ -461,8 +945,100 @@ gl_unrealize (GtkGLArea     *area,
         glDeleteVertexArrays (1, &self->vao);
       if (self->program != 0)
         glDeleteProgram (self->program);
+      drop_fbo (self);
     }
   self->vbo = self->vao = self->program = 0;
+  self->fbo = self->fbo_color = self->fbo_depth = 0;
+  self->no_msaa = FALSE;
+}
+
+/* A multisampled framebuffer of the area's size, for smooth edges (GTK
+ * 4.8's GtkGLArea has none of its own); FALSE when the driver has none */
+static gboolean
+ensure_fbo (SequinPreview *self,
+            int            width,
+            int            height)
+{
+  GLint max_samples = 0;
+
+  if (self->fbo != 0 && self->fbo_width == width && self->fbo_height == height)
+    return TRUE;
+  if (self->no_msaa)
+    return FALSE;
+  drop_fbo (self);
+  glGetIntegerv (GL_MAX_SAMPLES, &max_samples);
+  if (max_samples < 2)
+    {
+      self->no_msaa = TRUE;
+      return FALSE;
+    }
+  glGenRenderbuffers (1, &self->fbo_color);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->fbo_color);
+  glRenderbufferStorageMultisample (GL_RENDERBUFFER, MIN (MSAA_SAMPLES, max_samples), GL_RGBA8, width, height);
+  glGenRenderbuffers (1, &self->fbo_depth);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->fbo_depth);
+  glRenderbufferStorageMultisample (GL_RENDERBUFFER, MIN (MSAA_SAMPLES, max_samples), GL_DEPTH_COMPONENT24,
+                                    width, height);
+  glGenFramebuffers (1, &self->fbo);
+  glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->fbo_color);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->fbo_depth);
+  if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE || glGetError () != GL_NO_ERROR)
+    {
+      drop_fbo (self);
+      self->no_msaa = TRUE;
+      return FALSE;
+    }
+  self->fbo_width = width;
+  self->fbo_height = height;
+  return TRUE;
+}
+
+/* one part of the scene, uploaded after the parts before it */
+static void
+draw_part (const GArray *part,
+           GLenum        mode,
+           gsize        *offset)
+{
+  gsize n = part->len / SEQUIN_MESH_FLOATS;
+
+  if (n == 0)
+    return;
+  glBufferSubData (GL_ARRAY_BUFFER, *offset * SEQUIN_MESH_FLOATS * sizeof (float),
+                   part->len * sizeof (float), part->data);
+  glDrawArrays (mode, (GLint) *offset, (GLsizei) n);
+  *offset += n;
+}
+
+static void
+gl_draw_scene (SequinPreview *self,
+               int            scale)
+{
+  Scene *s = &self->scene;
+  gsize offset = 0, total = s->grid->len + s->figure->len + s->ghosts->len + s->trail->len + s->marks->len;
+
+  glBindVertexArray (self->vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
+  glBufferData (GL_ARRAY_BUFFER, total * sizeof (float), NULL, GL_STREAM_DRAW);
+  glUniform1f (self->u_round, 0);
+  glUniform1f (self->u_point_size, 1);
+
+  /* the grid under everything; the onion skins seen through, under the
+   * figure (where a part has not moved, only the figure shows); the
+   * figure solid; the trail over all of it */
+  glDisable (GL_DEPTH_TEST);
+  draw_part (s->grid, GL_LINES, &offset);
+  glDepthMask (GL_FALSE);
+  draw_part (s->ghosts, GL_TRIANGLES, &offset);
+  glEnable (GL_DEPTH_TEST);
+  glDepthMask (GL_TRUE);
+  draw_part (s->figure, GL_TRIANGLES, &offset);
+  glDisable (GL_DEPTH_TEST);
+  draw_part (s->trail, GL_LINES, &offset);
+  glUniform1f (self->u_round, 1);
+  glUniform1f (self->u_point_size, 6.0f * scale);
+  draw_part (s->marks, GL_POINTS, &offset);
+  glBindVertexArray (0);
 }
 
 static gboolean
@@ -473,23 +1049,33 @@ gl_render (GtkGLArea     *area,
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (area));
   int width = gtk_widget_get_width (GTK_WIDGET (area)) * scale;
   int height = gtk_widget_get_height (GTK_WIDGET (area)) * scale;
+  GLint target = 0;
+  gboolean msaa;
   Colors c;
   Mat4 mvp;
-  guint grid, n_lines;
+  float light[3];
 
-  (void) context;
   glClearColor (0, 0, 0, 0);
   glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (self->program == 0 || width <= 0 || height <= 0)
     return TRUE;
 
   lookup_colors (self, &c);
+  build_scene (self, &c);
   mvp = camera_matrix (self, (double) width / height);
-  g_array_set_size (self->vertices, 0);
-  grid = build_lines (self, &c, self->vertices);
-  n_lines = self->vertices->len / FLOATS_PER_VERTEX;
-  build_points (self, &c, self->vertices);
+  light_direction (self, light);
 
+  /* GtkGLArea's own framebuffer, where the picture must end */
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &target);
+  msaa = ensure_fbo (self, width, height);
+  if (!msaa)
+    glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+  else
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+      glClearColor (0, 0, 0, 0);
+      glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
   glViewport (0, 0, width, height);
   glEnable (GL_BLEND);
   /* GTK composes the area's pixels as premultiplied alpha */
@@ -498,38 +1084,45 @@ gl_render (GtkGLArea     *area,
     glEnable (GL_PROGRAM_POINT_SIZE);
   glUseProgram (self->program);
   glUniformMatrix4fv (self->u_mvp, 1, GL_FALSE, mvp.m);
-  glBindVertexArray (self->vao);
-  glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
-  glBufferData (GL_ARRAY_BUFFER, self->vertices->len * sizeof (float), self->vertices->data, GL_STREAM_DRAW);
-
-  glUniform1f (self->u_round, 0);
-  glUniform1f (self->u_point_size, 1);
-  glLineWidth (1);
-  glDrawArrays (GL_LINES, 0, grid);
-  /* wide lines are optional in core profiles: the bones may draw 1 px wide */
-  glLineWidth (2.0f * scale);
-  if (glGetError () != GL_NO_ERROR)
-    glLineWidth (1);
-  glDrawArrays (GL_LINES, grid, n_lines - grid);
-  glUniform1f (self->u_round, 1);
-  glUniform1f (self->u_point_size, 7.0f * scale);
-  glDrawArrays (GL_POINTS, n_lines, self->vertices->len / FLOATS_PER_VERTEX - n_lines);
-
-  glBindVertexArray (0);
+  glUniform3fv (self->u_light, 1, light);
+  gl_draw_scene (self, scale);
   glUseProgram (0);
+
+  if (msaa)
+    {
+      while (glGetError () != GL_NO_ERROR)
+        ;
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, self->fbo);
+      glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) target);
+      glBlitFramebuffer (0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+      /* a driver that cannot resolve into GTK's buffer: draw straight
+       * into it from now on */
+      if (glGetError () != GL_NO_ERROR)
+        {
+          g_debug ("multisampled preview not resolved; drawing without it");
+          drop_fbo (self);
+          self->no_msaa = TRUE;
+          gtk_gl_area_queue_render (area);
+        }
+    }
+  glDisable (GL_DEPTH_TEST);
   self->rendered = TRUE;
   return TRUE;
 }
 
 /* ---- Cairo fallback ------------------------------------------------------------ */
 
+/* widget coordinates of a view point, and its distance along the view
+ * (clip w); FALSE behind the camera */
 static gboolean
 project (const Mat4   *mvp,
          const float  *v,
          int           width,
          int           height,
          double       *x,
-         double       *y)
+         double       *y,
+         double       *depth)
 {
   double cx = mvp->m[0] * v[0] + mvp->m[4] * v[1] + mvp->m[8] * v[2] + mvp->m[12];
   double cy = mvp->m[1] * v[0] + mvp->m[5] * v[1] + mvp->m[9] * v[2] + mvp->m[13];
@@ -539,7 +1132,151 @@ project (const Mat4   *mvp,
     return FALSE;
   *x = (cx / cw + 1) * width / 2;
   *y = (1 - cy / cw) * height / 2;
+  if (depth != NULL)
+    *depth = cw;
   return TRUE;
+}
+
+static void
+cairo_lines (cairo_t      *cr,
+             const GArray *lines,
+             const Mat4   *mvp,
+             int           width,
+             int           height)
+{
+  const float *v = (const float *) (gpointer) lines->data;
+
+  for (guint i = 0; i + 1 < lines->len / SEQUIN_MESH_FLOATS; i += 2)
+    {
+      const float *a = v + i * SEQUIN_MESH_FLOATS, *b = a + SEQUIN_MESH_FLOATS;
+      double ax, ay, bx, by;
+
+      if (!project (mvp, a, width, height, &ax, &ay, NULL) || !project (mvp, b, width, height, &bx, &by, NULL))
+        continue;
+      cairo_set_source_rgba (cr, a[6], a[7], a[8], a[9]);
+      cairo_move_to (cr, ax, ay);
+      cairo_line_to (cr, bx, by);
+      cairo_stroke (cr);
+    }
+}
+
+typedef struct
+{
+  double depth;
+  double x[3], y[3];
+  float  rgba[4];
+} Face;
+
+static int
+far_first (gconstpointer a,
+           gconstpointer b)
+{
+  double da = ((const Face *) a)->depth, db = ((const Face *) b)->depth;
+
+  return da < db ? 1 : da > db ? -1 : 0;
+}
+
+/* the triangles of `tris`, lit as the shader lights them, far ones first */
+static void
+cairo_triangles (cairo_t      *cr,
+                 const GArray *tris,
+                 const Mat4   *mvp,
+                 const float   light[3],
+                 int           width,
+                 int           height)
+{
+  const float *v = (const float *) (gpointer) tris->data;
+  guint n = tris->len / SEQUIN_MESH_FLOATS / 3, used = 0;
+  g_autofree Face *faces = g_new (Face, MAX (n, 1));
+
+  for (guint t = 0; t < n; t++)
+    {
+      Face *f = &faces[used];
+      float normal[3] = { 0, 0, 0 }, len, shade;
+      gboolean ok = TRUE;
+
+      f->depth = 0;
+      for (int k = 0; k < 3 && ok; k++)
+        {
+          const float *p = v + (t * 3 + k) * SEQUIN_MESH_FLOATS;
+          double d;
+
+          ok = project (mvp, p, width, height, &f->x[k], &f->y[k], &d);
+          f->depth += d / 3;
+          for (int i = 0; i < 3; i++)
+            normal[i] += p[3 + i];
+        }
+      if (!ok)
+        continue;
+      len = sqrtf (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+      for (int i = 0; i < 3 && len > 0; i++)
+        normal[i] /= len;
+      shade = sequin_mesh_shade (normal, light);
+      memcpy (f->rgba, v + t * 3 * SEQUIN_MESH_FLOATS + 6, sizeof f->rgba);
+      for (int i = 0; i < 3; i++)
+        f->rgba[i] *= shade;
+      used++;
+    }
+  qsort (faces, used, sizeof *faces, far_first);
+  cairo_set_line_width (cr, 0.6);
+  for (guint i = 0; i < used; i++)
+    {
+      const Face *f = &faces[i];
+
+      cairo_set_source_rgba (cr, f->rgba[0], f->rgba[1], f->rgba[2], f->rgba[3]);
+      cairo_move_to (cr, f->x[0], f->y[0]);
+      cairo_line_to (cr, f->x[1], f->y[1]);
+      cairo_line_to (cr, f->x[2], f->y[2]);
+      cairo_close_path (cr);
+      /* an opaque face's edge drawn too, so no seams show between faces */
+      if (f->rgba[3] >= 1)
+        {
+          cairo_fill_preserve (cr);
+          cairo_stroke (cr);
+        }
+      else
+        cairo_fill (cr);
+    }
+}
+
+void
+sequin_preview_draw_cairo (SequinPreview *self,
+                           cairo_t       *cr,
+                           int            width,
+                           int            height)
+{
+  const float *v;
+  Colors c;
+  Mat4 mvp;
+  float light[3];
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (width <= 0 || height <= 0)
+    return;
+  lookup_colors (self, &c);
+  build_scene (self, &c);
+  mvp = camera_matrix (self, (double) width / height);
+  light_direction (self, light);
+
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_width (cr, 1);
+  cairo_lines (cr, self->scene.grid, &mvp, width, height);
+  cairo_triangles (cr, self->scene.ghosts, &mvp, light, width, height);
+  cairo_triangles (cr, self->scene.figure, &mvp, light, width, height);
+  cairo_set_line_width (cr, 1.5);
+  cairo_lines (cr, self->scene.trail, &mvp, width, height);
+  v = (const float *) (gpointer) self->scene.marks->data;
+  for (guint i = 0; i < self->scene.marks->len / SEQUIN_MESH_FLOATS; i++)
+    {
+      const float *a = v + i * SEQUIN_MESH_FLOATS;
+      double ax, ay;
+
+      if (!project (&mvp, a, width, height, &ax, &ay, NULL))
+        continue;
+      cairo_set_source_rgba (cr, a[6], a[7], a[8], a[9]);
+      cairo_arc (cr, ax, ay, 3, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
 }
 
 static void
@@ -550,65 +1287,135 @@ fallback_draw (GtkDrawingArea *area,
                gpointer        user_data)
 {
   SequinPreview *self = user_data;
-  Colors c;
-  Mat4 mvp;
-  guint grid, n_lines, n;
-  const float *v;
 
   (void) area;
-  if (width <= 0 || height <= 0)
-    return;
-  lookup_colors (self, &c);
-  mvp = camera_matrix (self, (double) width / height);
-  g_array_set_size (self->vertices, 0);
-  grid = build_lines (self, &c, self->vertices);
-  n_lines = self->vertices->len / FLOATS_PER_VERTEX;
-  build_points (self, &c, self->vertices);
-  n = self->vertices->len / FLOATS_PER_VERTEX;
-  v = (const float *) (gpointer) self->vertices->data;
-
-  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-  for (guint i = 0; i + 1 < n_lines; i += 2)
-    {
-      const float *a = v + i * FLOATS_PER_VERTEX, *b = a + FLOATS_PER_VERTEX;
-      double ax, ay, bx, by;
-
-      if (!project (&mvp, a, width, height, &ax, &ay) || !project (&mvp, b, width, height, &bx, &by))
-        continue;
-      cairo_set_source_rgba (cr, a[3], a[4], a[5], a[6]);
-      cairo_set_line_width (cr, i < grid ? 1 : 2.5);
-      cairo_move_to (cr, ax, ay);
-      cairo_line_to (cr, bx, by);
-      cairo_stroke (cr);
-    }
-  for (guint i = n_lines; i < n; i++)
-    {
-      const float *a = v + i * FLOATS_PER_VERTEX;
-      double ax, ay;
-
-      if (!project (&mvp, a, width, height, &ax, &ay))
-        continue;
-      cairo_set_source_rgba (cr, a[3], a[4], a[5], a[6]);
-      cairo_arc (cr, ax, ay, 3.5, 0, 2 * G_PI);
-      cairo_fill (cr);
-    }
+  sequin_preview_draw_cairo (self, cr, width, height);
   self->rendered = FALSE;
 }
 
+static gboolean
+use_fallback (gpointer data)
+{
+  SequinPreview *self = data;
+
+  if (self->gl_area != NULL)
+    {
+      gtk_widget_set_visible (self->gl_area, FALSE);
+      gtk_widget_set_visible (self->fallback, TRUE);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* After the area's realize (and ours): GtkGLArea has no notification of
+ * its error, so look at it here. No OpenGL: the same picture, drawn by
+ * cairo, from the main loop (not while realizing). */
 static void
-gl_error_changed (GtkGLArea     *area,
-                  GParamSpec    *pspec,
-                  SequinPreview *self)
+gl_check_error (GtkGLArea     *area,
+                SequinPreview *self)
 {
   GError *error = gtk_gl_area_get_error (area);
 
-  (void) pspec;
   if (error == NULL)
     return;
-  /* no OpenGL here: the same picture, drawn by cairo */
   g_debug ("OpenGL preview unavailable (%s); drawing with cairo", error->message);
-  gtk_widget_set_visible (GTK_WIDGET (area), FALSE);
-  gtk_widget_set_visible (self->fallback, TRUE);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, use_fallback, g_object_ref (self), g_object_unref);
+}
+
+/* ---- Axis letters and the legend -------------------------------------------------- */
+
+static void
+draw_text (GtkSnapshot   *snapshot,
+           PangoLayout   *layout,
+           double         x,
+           double         y,
+           const GdkRGBA *color)
+{
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) x, (float) y));
+  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* "X forward · Y left · Z up" for the world's axes */
+static char *
+axes_text (const SqSpace *space)
+{
+  /* Translators: the directions of a world's axes, as the avatar faces */
+  const char *names[3][2] = { { NC_("direction", "forward"), NC_("direction", "back") },
+                              { NC_("direction", "left"), NC_("direction", "right") },
+                              { NC_("direction", "up"), NC_("direction", "down") } };
+  GString *s = g_string_new (NULL);
+
+  for (int k = 0; k < 3; k++)
+    g_string_append_printf (s, "%s%c %s", k > 0 ? " · " : "", "XYZ"[k],
+                            g_dpgettext2 (GETTEXT_PACKAGE, "direction", names[space->axis[k] % 3][space->sign[k] < 0]));
+  return g_string_free (s, FALSE);
+}
+
+static void
+snapshot_labels (SequinPreview *self,
+                 GtkSnapshot   *snapshot)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  double step = self->grid_step > 0 ? self->grid_step : 0.5, origin[3] = { 0, self->floor_y, 0 };
+  const char *unit;
+  g_autofree char *axes = NULL, *legend = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  Colors c;
+  Mat4 mvp;
+
+  if (self->space == NULL || self->n == 0 || width <= 0 || height <= 0)
+    return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  lookup_colors (self, &c);
+  mvp = camera_matrix (self, (double) width / height);
+  for (int k = 0; k < 3; k++)
+    {
+      double dir[3], x, y;
+      float tip[3];
+      char letter[2] = { "XYZ"[k], 0 };
+      GdkRGBA color = { c.axis[k][0], c.axis[k][1], c.axis[k][2], 1 };
+      g_autoptr(PangoLayout) l = gtk_widget_create_pango_layout (GTK_WIDGET (self), letter);
+
+      world_axis (self->space, k, dir);
+      for (int i = 0; i < 3; i++)
+        tip[i] = (float) (origin[i] + dir[i] * step * 2.25);
+      if (project (&mvp, tip, width, height, &x, &y, NULL))
+        draw_text (snapshot, l, x - 4, y - 8, &color);
+    }
+
+  axes = axes_text (self->space);
+  unit = unit_name (self->space);
+  if (unit != NULL)
+    /* Translators: the legend under the preview: grid square size and unit, the world's axes, its name */
+    legend = g_strdup_printf (_("Grid %g %s\n%s (%s)"), step / self->space->metres_per_unit, unit, axes,
+                              g_dgettext (GETTEXT_PACKAGE, self->space->world));
+  else
+    legend = g_strdup_printf (_("Grid %g units of %g m\n%s (%s)"), step / self->space->metres_per_unit,
+                              self->space->metres_per_unit, axes, g_dgettext (GETTEXT_PACKAGE, self->space->world));
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), legend);
+  {
+    GdkRGBA dim = c.fg;
+    int lw, lh;
+
+    /* bottom left, clear of the toggles at the top right */
+    dim.alpha = 0.75f;
+    pango_layout_get_pixel_size (layout, &lw, &lh);
+    draw_text (snapshot, layout, 10, height - lh - 8, &dim);
+  }
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+sequin_preview_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  SequinPreview *self = SEQUIN_PREVIEW (widget);
+
+  gtk_widget_snapshot_child (widget, self->gl_area, snapshot);
+  gtk_widget_snapshot_child (widget, self->fallback, snapshot);
+  snapshot_labels (self, snapshot);
+  gtk_widget_snapshot_child (widget, self->toolbar, snapshot);
 }
 
 /* ---- Input ---------------------------------------------------------------------- */
@@ -686,12 +1493,62 @@ camera_action (GtkWidget  *widget,
 /* ---- GObject ---------------------------------------------------------------------- */
 
 static void
+sequin_preview_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  SequinPreview *self = SEQUIN_PREVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ONION_SKINS:
+      g_value_set_boolean (value, self->show_onion);
+      break;
+    case PROP_MOTION_TRAIL:
+      g_value_set_boolean (value, self->show_trail);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sequin_preview_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  SequinPreview *self = SEQUIN_PREVIEW (object);
+  gboolean *field;
+
+  switch (prop_id)
+    {
+    case PROP_ONION_SKINS:
+      field = &self->show_onion;
+      break;
+    case PROP_MOTION_TRAIL:
+      field = &self->show_trail;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  if (*field == g_value_get_boolean (value))
+    return;
+  *field = g_value_get_boolean (value);
+  g_object_notify_by_pspec (object, pspec);
+  queue_draws (self);
+}
+
+static void
 sequin_preview_dispose (GObject *object)
 {
   SequinPreview *self = SEQUIN_PREVIEW (object);
 
   g_clear_pointer (&self->gl_area, gtk_widget_unparent);
   g_clear_pointer (&self->fallback, gtk_widget_unparent);
+  g_clear_pointer (&self->toolbar, gtk_widget_unparent);
   G_OBJECT_CLASS (sequin_preview_parent_class)->dispose (object);
 }
 
@@ -700,9 +1557,12 @@ sequin_preview_finalize (GObject *object)
 {
   SequinPreview *self = SEQUIN_PREVIEW (object);
 
-  g_free (self->parents);
-  g_free (self->points);
-  g_array_unref (self->vertices);
+  clear_figure (self);
+  g_array_unref (self->scene.grid);
+  g_array_unref (self->scene.figure);
+  g_array_unref (self->scene.ghosts);
+  g_array_unref (self->scene.trail);
+  g_array_unref (self->scene.marks);
   G_OBJECT_CLASS (sequin_preview_parent_class)->finalize (object);
 }
 
@@ -724,8 +1584,19 @@ sequin_preview_class_init (SequinPreviewClass *klass)
     { "preview.zoom-out", GDK_KEY_KP_Subtract, 0 },
   };
 
+  object_class->get_property = sequin_preview_get_property;
+  object_class->set_property = sequin_preview_set_property;
   object_class->dispose = sequin_preview_dispose;
   object_class->finalize = sequin_preview_finalize;
+  widget_class->snapshot = sequin_preview_snapshot;
+
+  properties[PROP_ONION_SKINS] =
+    g_param_spec_boolean ("onion-skins", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MOTION_TRAIL] =
+    g_param_spec_boolean ("motion-trail", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
@@ -733,10 +1604,49 @@ sequin_preview_class_init (SequinPreviewClass *klass)
         gtk_widget_class_install_action (widget_class, keys[i].action, NULL, camera_action);
       gtk_widget_class_add_binding_action (widget_class, keys[i].key, keys[i].mods, keys[i].action, NULL);
     }
+  /* O and T toggle the onion skins and the trail, as the buttons do */
+  gtk_widget_class_install_property_action (widget_class, "preview.onion-skins", "onion-skins");
+  gtk_widget_class_install_property_action (widget_class, "preview.motion-trail", "motion-trail");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "preview.onion-skins", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "preview.motion-trail", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "preview");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* a group, not an image: its toggles must stay reachable */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static GtkWidget *
+toggle_new (const char *label,
+            const char *action,
+            const char *tooltip)
+{
+  GtkWidget *button = gtk_toggle_button_new_with_mnemonic (label);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_focus_on_click (button, FALSE);
+  return button;
+}
+
+/* The onion and trail toggles, over the preview's top right corner */
+static GtkWidget *
+toolbar_new (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_widget_add_css_class (box, "linked");
+  gtk_widget_set_halign (box, GTK_ALIGN_END);
+  gtk_widget_set_valign (box, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_end (box, 8);
+  gtk_box_append (GTK_BOX (box),
+                  toggle_new (_("_Onion Skins"), "preview.onion-skins",
+                              _("Show the poses at the previous and next key, see-through (O)")));
+  gtk_box_append (GTK_BOX (box),
+                  toggle_new (_("Motion _Trail"), "preview.motion-trail",
+                              _("Show the path of the selected joint through the clip, with a dot at each of its keys (T)")));
+  return box;
 }
 
 static void
@@ -745,10 +1655,16 @@ sequin_preview_init (SequinPreview *self)
   GtkGesture *drag, *click;
   GtkEventController *wheel;
 
-  self->vertices = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.grid = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.figure = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.ghosts = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.trail = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.marks = g_array_new (FALSE, FALSE, sizeof (float));
   self->selected = -1;
+  self->trail_joint = -1;
   self->distance = 4;
   self->grid_step = 0.5;
+  self->size = 1.8;
   self->yaw = 30.0 * G_PI / 180.0;
   self->pitch = 15.0 * G_PI / 180.0;
   self->target[1] = 1;
@@ -759,23 +1675,26 @@ sequin_preview_init (SequinPreview *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure."),
+                                  _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail."),
                                   -1);
 
   self->gl_area = gtk_gl_area_new ();
-  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self->gl_area), FALSE);
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self->gl_area), TRUE);
   gtk_gl_area_set_required_version (GTK_GL_AREA (self->gl_area), 3, 2);
   gtk_widget_set_parent (self->gl_area, GTK_WIDGET (self));
   g_signal_connect (self->gl_area, "realize", G_CALLBACK (gl_realize), self);
   g_signal_connect (self->gl_area, "unrealize", G_CALLBACK (gl_unrealize), self);
   g_signal_connect (self->gl_area, "render", G_CALLBACK (gl_render), self);
-  g_signal_connect (self->gl_area, "notify::error", G_CALLBACK (gl_error_changed), self);
+  g_signal_connect_after (self->gl_area, "realize", G_CALLBACK (gl_check_error), self);
 
   self->fallback = gtk_drawing_area_new ();
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->fallback), fallback_draw, self, NULL);
   gtk_widget_set_visible (self->fallback, g_getenv ("SEQUIN_PREVIEW_CAIRO") != NULL);
   gtk_widget_set_visible (self->gl_area, g_getenv ("SEQUIN_PREVIEW_CAIRO") == NULL);
   gtk_widget_set_parent (self->fallback, GTK_WIDGET (self));
+
+  self->toolbar = toolbar_new ();
+  gtk_widget_set_parent (self->toolbar, GTK_WIDGET (self));
 
   drag = gtk_gesture_drag_new ();
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);

@@ -2,16 +2,19 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * SequinPreview draws a figure (joints as points, bones as lines to their
- * parents) over a floor grid, seen by an orbiting camera: drag to turn
- * around the figure, scroll to come closer, double-click (or Home) to see
- * the whole figure again; the arrow keys turn, +/- zoom. Positions are in
- * metres, Y up. It draws what it is given; posing a clip at a time is the
- * core's job (sq_pose_*).
+ * SequinPreview draws a clip's skeleton posed at a time (shaded bones from
+ * each joint to its children, round joints) over a floor grid with the
+ * world's axes and unit, seen by an orbiting camera: drag to turn around
+ * the figure, scroll to come closer, double-click (or Home) to see the
+ * whole figure again; the arrow keys turn, +/- zoom; O and T (and the
+ * buttons in its corner) show onion skins and the selected joint's trail.
+ * Positions are in metres, Y up. Posing is the core's job (sq_pose_*).
  */
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "sq-clip.h"
 
 G_BEGIN_DECLS
 
@@ -20,13 +23,16 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SequinPreview, sequin_preview, SEQUIN, PREVIEW, GtkWidget)
 
 GtkWidget *sequin_preview_new          (void);
-/* `parents[i]` is the index of joint i's parent, or -1; `points` holds x, y, z
- * per joint. Copies both. n = 0 clears the figure. `selected` (-1 for none)
- * is drawn highlighted. */
-void       sequin_preview_set_figure   (SequinPreview *self,
-                                        gsize          n,
-                                        const gssize  *parents,
-                                        const double  *points,
+/* Shows `clip` posed at `time` (seconds) on its own skeleton (sq_pose_new:
+ * the file's hierarchy, else its world's rest pose), `selected` (-1 for
+ * none) highlighted; the skeleton is made again when the clip's generation
+ * changes. With onion skins on, the poses at the clip's previous and next
+ * key (any joint) are drawn see-through; with the trail on, the selected
+ * joint's path through the clip. NULL clears the figure. The clip is not
+ * kept. */
+void       sequin_preview_set_clip     (SequinPreview *self,
+                                        const SqClip  *clip,
+                                        double         time,
                                         gssize         selected);
 /* frames the whole figure: the camera looks at its centre from a distance
  * where all of it fits */
@@ -40,6 +46,26 @@ void       sequin_preview_get_camera   (SequinPreview *self,
 const double *sequin_preview_get_figure (SequinPreview *self,
                                         gsize         *n,
                                         gssize        *selected);
+/* for tests: the figure at the previous (next = FALSE) or next key, and
+ * that key's time; NULL when there is none */
+const double *sequin_preview_get_onion  (SequinPreview *self,
+                                        gboolean       next,
+                                        double        *time);
+/* for tests: the selected joint's path, 3 doubles per sample, the first at
+ * 0 s and the last at the clip's duration */
+const double *sequin_preview_get_trail  (SequinPreview *self,
+                                        gsize         *n);
+/* for tests: what the last draw (either renderer) held: triangles of the
+ * figure, of the onion skins, vertices of the trail's lines */
+void       sequin_preview_get_drawn    (SequinPreview *self,
+                                        guint         *figure_triangles,
+                                        guint         *ghost_triangles,
+                                        guint         *trail_vertices);
+/* the cairo fallback's drawing, for tests and printing */
+void       sequin_preview_draw_cairo   (SequinPreview *self,
+                                        cairo_t       *cr,
+                                        int            width,
+                                        int            height);
 /* for tests: whether the last render drew with OpenGL (FALSE: no context) */
 gboolean   sequin_preview_has_rendered (SequinPreview *self);
 

@@ -63,10 +63,8 @@ struct _SequinWindow
   GSettings           *settings;         /* NULL when the schema is not installed */
   GtkNativeDialog     *file_chooser;
   SequinLineModel     *structure_lines;
-  SqPose              *pose;             /* the preview's skeleton, for pose_generation */
 
   guint64              structure_generation;
-  guint64              pose_generation;
   guint                play_tick;        /* tick callback while playing, 0 when stopped */
   gint64               play_last_frame;  /* frame clock time of the last tick, µs */
   guint                loading;          /* loads that may still open here */

@@ -222,43 +222,21 @@ update_structure (SequinWindow *self)
 
 /* ---- Preview and playback ---------------------------------------------------- */
 
-/* The pose at the playhead, when the preview is shown; the skeleton is made
- * again only after an edit. */
+/* The pose at the playhead, when the preview is shown */
 static void
 update_preview (SequinWindow *self)
 {
   const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
-  g_autofree double *sl = NULL, *view = NULL;
-  gsize n;
 
   if (clip == NULL || clip->n_joints == 0)
     {
-      g_clear_pointer (&self->pose, sq_pose_free);
-      sequin_preview_set_figure (self->preview, 0, NULL, NULL, -1);
+      sequin_preview_set_clip (self->preview, NULL, 0, -1);
       return;
     }
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "preview") != 0)
     return;
-  if (self->pose == NULL || self->pose_generation != clip->generation
-      || sq_pose_get_n_joints (self->pose) != clip->n_joints)
-    {
-      g_clear_pointer (&self->pose, sq_pose_free);
-      self->pose = sq_pose_new (clip);
-      self->pose_generation = clip->generation;
-    }
-  n = clip->n_joints;
-  sl = g_new (double, 3 * n);
-  view = g_new (double, 3 * n);
-  sq_pose_evaluate (self->pose, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)), sl);
-  /* Second Life's axes (X forward, Y left, Z up) as the preview's (Y up) */
-  for (gsize j = 0; j < n; j++)
-    {
-      view[j * 3 + 0] = sl[j * 3 + 1];
-      view[j * 3 + 1] = sl[j * 3 + 2];
-      view[j * 3 + 2] = sl[j * 3 + 0];
-    }
-  sequin_preview_set_figure (self->preview, n, sq_pose_get_parents (self->pose), view,
-                             sequin_joint_tree_get_current_joint (self->joint_tree));
+  sequin_preview_set_clip (self->preview, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
+                           sequin_joint_tree_get_current_joint (self->joint_tree));
 }
 
 static void
@@ -385,7 +363,7 @@ set_document (SequinWindow   *self,
     g_signal_handlers_disconnect_by_data (self->document, self);
   _sequin_window_set_playing (self, FALSE);
   g_set_object (&self->document, document);
-  g_clear_pointer (&self->pose, sq_pose_free);
+  sequin_preview_set_clip (self->preview, NULL, 0, -1);
 
   sequin_joint_tree_set_document (self->joint_tree, document);
   sequin_properties_panel_set_document (self->properties_panel, document);
@@ -902,7 +880,6 @@ sequin_window_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->play_tick);
       self->play_tick = 0;
     }
-  g_clear_pointer (&self->pose, sq_pose_free);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->message_dialog != NULL)

@@ -20,19 +20,6 @@
 #include "sequin-window-private.h"
 
 static void
-settle (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
-      g_usleep (5000);
-    }
-}
-
-static void
 shot (const char *folder,
       const char *name)
 {
@@ -41,7 +28,7 @@ shot (const char *folder,
   const char *argv[] = { "import", "-window", "root", path, NULL };
   int status = 0;
 
-  settle (800);
+  sequin_test_settle (800);
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error)
       || !g_spawn_check_wait_status (status, &error))
     g_error ("import failed: %s", error->message);
@@ -70,15 +57,6 @@ center_over (GtkWindow *dialog,
 #endif
 }
 
-static SequinWindow *
-find_window (void)
-{
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
-    if (SEQUIN_IS_WINDOW (l->data))
-      return l->data;
-  return NULL;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -98,7 +76,7 @@ main (int   argc,
 
   /* what `sequin FILE` does */
   g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
-  SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
 
   /* the main window: a joint expanded, one of its keys selected (the timeline follows) */
@@ -108,11 +86,11 @@ main (int   argc,
 
   /* an edit dialog, with a name typed in */
   sequin_joint_tree_select_joint (window->joint_tree, 2);
-  settle (100);
+  sequin_test_settle (100);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.rename-joint", NULL);
   SEQUIN_TEST_WAIT_UNTIL (window->edit_dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (window->edit_dialog)));
   sequin_edit_dialog_set_text (window->edit_dialog, 0, "nape");
-  settle (300);
+  sequin_test_settle (300);
   center_over (GTK_WINDOW (window->edit_dialog), GTK_WINDOW (window));
   shot (folder, "edit-dialog.png");
   gtk_window_destroy (GTK_WINDOW (window->edit_dialog));
@@ -123,7 +101,7 @@ main (int   argc,
 
   window->force_close = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (100);
+  sequin_test_settle (100);
 
   if (argc == 4)
     {
@@ -131,7 +109,7 @@ main (int   argc,
       GPtrArray *findings;
 
       g_application_open (G_APPLICATION (sequin_test_application ()), &anim, 1, "");
-      SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
+      SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
       gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
 
       /* the properties of a .anim, one joint selected for its priority */
@@ -161,7 +139,7 @@ main (int   argc,
 
       window->force_close = TRUE;
       gtk_window_destroy (GTK_WINDOW (window));
-      settle (100);
+      sequin_test_settle (100);
     }
   return 0;
 }

@@ -143,6 +143,28 @@ sequin_test_flush (void)
     }
 }
 
+void
+sequin_test_settle (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      g_usleep (5000);
+    }
+}
+
+SequinWindow *
+sequin_test_app_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
+    if (SEQUIN_IS_WINDOW (l->data))
+      return l->data;
+  return NULL;
+}
+
 gboolean
 sequin_test_clips_close (const SqClip *a,
                          const SqClip *b,

@@ -24,6 +24,10 @@ SequinApplication *sequin_test_application  (void);
 const char        *sequin_test_tmpdir       (void);
 /* Runs the main loop until there is nothing left to do */
 void               sequin_test_flush        (void);
+/* runs the main loop for `ms` milliseconds (animations, GL frames) */
+void               sequin_test_settle       (guint       ms);
+/* the application's editor window, NULL while there is none */
+SequinWindow      *sequin_test_app_window   (void);
 /* Runs the main loop until `cond` is true, failing after 20 s */
 #define SEQUIN_TEST_WAIT_UNTIL(cond) \
   G_STMT_START { \

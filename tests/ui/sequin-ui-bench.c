@@ -70,15 +70,6 @@ report (const char *what)
   g_array_set_size (frame_work, 0);
 }
 
-static SequinWindow *
-find_window (void)
-{
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (sequin_test_application ())); l; l = l->next)
-    if (SEQUIN_IS_WINDOW (l->data))
-      return l->data;
-  return NULL;
-}
-
 static GtkScrolledWindow *
 find_scrolled (GtkWidget *widget)
 {
@@ -130,7 +121,7 @@ main (int   argc,
   file = g_file_new_for_commandline_arg (argv[1]);
   t0 = g_get_monotonic_time ();
   g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
-  SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && gtk_widget_get_mapped (GTK_WIDGET (window)));
+  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && gtk_widget_get_mapped (GTK_WIDGET (window)));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
   g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);

@@ -1,0 +1,68 @@
+#!/bin/sh
+# take-preview-screenshots.sh: the motion preview's PNGs in this folder,
+# one per format, from the real application
+#
+# Usage: screenshots/take-preview-screenshots.sh [BUILD-DIR] [CORPUS-DIR]
+#   BUILD-DIR   a configured build folder (default: build)
+#   CORPUS-DIR  the test corpus (default: $SEQUIN_CORPUS, else
+#               tests/data/corpus); when it is there, two of its files
+#               are shown too: a CMU motion-capture BVH and an OpenCollar
+#               .anim (CC BY-SA 4.0)
+#
+# The bundled samples (data/samples: wave.seq, wave-text.seq, wave.x,
+# wave.anim, wave.bvh) are copied into a folder that stands for the home
+# folder, so the window shows "~/samples" and no path of this machine.
+# Runs tests/ui/sequin-preview-screenshots on a virtual X display and
+# captures it with ImageMagick's `import`. Needs xvfb-run,
+# dbus-run-session and imagemagick.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=${1:-build}
+corpus=${2:-${SEQUIN_CORPUS:-$top/tests/data/corpus}}
+
+case $build in
+  /*) ;;
+  *) build=$top/$build ;;
+esac
+
+meson compile -C "$build" sequin-preview-screenshots >/dev/null
+
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+mkdir -p "$home/samples"
+cp "$top"/data/samples/wave* "$home/samples/"
+s=$home/samples
+
+set -- \
+  "preview.png=$s/wave.bvh@0.6:rHand+onion+trail+window" \
+  "preview-seq-binary.png=$s/wave.seq@0.5:rtelbow+trail" \
+  "preview-seq-text.png=$s/wave-text.seq@0.25:rtwrist+onion" \
+  "preview-x.png=$s/wave.x@0.75:aw_rtelbow" \
+  "preview-anim.png=$s/wave.anim@0.5:mWristRight+onion+trail" \
+  "preview-bvh.png=$s/wave.bvh@0.5:rHand+trail"
+if [ -f "$corpus/bvh/131_01.bvh" ] && [ -f "$corpus/sl-anim/Kneel 1.anim" ]; then
+  mkdir -p "$home/corpus"
+  cp "$corpus/bvh/131_01.bvh" "$corpus/sl-anim/Kneel 1.anim" "$home/corpus/"
+  set -- "$@" \
+    "preview-corpus-bvh.png=$home/corpus/131_01.bvh@0.4:LeftWrist+trail" \
+    "preview-corpus-anim.png=$home/corpus/Kneel 1.anim@0.45:mHead+onion"
+else
+  echo "no corpus at $corpus: its screenshots are left as they are" >&2
+fi
+
+export HOME="$home"
+export GSETTINGS_BACKEND=memory
+export GSETTINGS_SCHEMA_DIR="$build/data"
+export GTK_USE_PORTAL=0
+export NO_AT_BRIDGE=1
+export XDG_DATA_HOME="$home/.local/share"
+# the same look everywhere: GTK's own theme, English
+export GTK_THEME=Adwaita
+export LANGUAGE=en LC_ALL=C.UTF-8
+
+dbus-run-session -- xvfb-run -a -s "-screen 0 1100x720x24 -dpi 96" \
+  "$build/tests/ui/sequin-preview-screenshots" "$here" "$@"
