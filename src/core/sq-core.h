@@ -13,6 +13,7 @@
 #include "sq-format.h"
 #include "sq-joint-map.h"
 #include "sq-math.h"
+#include "sq-motion.h"
 #include "sq-pose.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
