@@ -499,6 +499,167 @@ test_format_field_edits (void)
   g_clear_pointer (&out, g_free);
 }
 
+/* ---- the animator's tools: motion edit options and diff ---- */
+
+/* The motion options give the bytes the core's edits give */
+static void
+test_motion_options (void)
+{
+  g_autofree char *dest = tmp ("motion.seq");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GBytes) in = tu_read (sample ());
+  g_autoptr(SqClip) expect = tu_load_ok (in);
+  g_autofree char *report = NULL;
+  gsize keys_before = 0;
+  SqEdit *edits[] = {
+    sq_edit_mirror_new (), sq_edit_resample_new (10), sq_edit_speed_new (2), sq_edit_trim_new (0.1, 0.5),
+    sq_edit_reverse_new (), sq_edit_reduce_new (1, 0.01), sq_edit_close_loop_new (),
+  };
+
+  g_assert_cmpint (run (&out, NULL, "edit", sample (), "-o", dest, "--mirror", "--resample", "10", "--speed=2",
+                        "--trim", "0.1,0.5", "--reverse", "--reduce", "1,0.01", "--close-loop", NULL), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      if (i == 5)
+        keys_before = sq_clip_count_keys (expect);
+      g_assert_true (sq_edit_apply (edits[i], expect, NULL));
+    }
+  report = g_strdup_printf ("%s: Reduce Keys: %zu keys before, %zu after\n", sample (), keys_before,
+                            sq_clip_count_keys (expect));
+  g_assert_cmpstr (out, ==, report);
+  g_assert_cmpuint (sq_clip_count_keys (expect), <, keys_before);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    sq_edit_free (edits[i]);
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(GBytes) want = tu_save (expect, "seq-binary", NULL);
+    g_assert_true (g_bytes_equal (got, want));
+  }
+
+  /* refused edits: the reason, exit 1, no output */
+  g_unlink (dest);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--speed", "0", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "above 0"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--trim", "0.5,0.5", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "empty"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--resample", "-5", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "above 0"));
+  g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
+  /* bad usage */
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--trim", "1", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--speed", "abc", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--reduce", "1,2,3", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--reduce", NULL), ==, 2);
+}
+
+/* Two text SEQ clips whose differences are known: the pelvis at 1 s is
+ * turned 45° about Z in A (halfway to 90°) and 60° in B, and moved 0.5 in
+ * B; C has a joint A has not */
+static const char diff_a[] =
+  "AWSQ Version=1 Limbs=2 Duration=2000\r\n"
+  "pelvis frames=2\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+static const char diff_b[] =
+  "AWSQ Version=1 Limbs=2 Duration=2000\r\n"
+  "pelvis frames=3\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "1000 0 0 1 60 0.5 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+static const char diff_c[] =
+  "AWSQ Version=1 Limbs=3 Duration=2000\r\n"
+  "pelvis frames=2\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n"
+  "rthip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+
+static char *
+write_tmp (const char *name,
+           const char *text)
+{
+  char *path = tmp (name);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+static double
+json_number_after (const char *json,
+                   const char *key)
+{
+  const char *at = strstr (json, key);
+
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + strlen (key), NULL);
+}
+
+static void
+test_diff (void)
+{
+  g_autofree char *a = write_tmp ("diff-a.seq", diff_a);
+  g_autofree char *b = write_tmp ("diff-b.seq", diff_b);
+  g_autofree char *c = write_tmp ("diff-c.seq", diff_c);
+  g_autofree char *out = NULL;
+  const char *pelvis;
+
+  /* a file against itself */
+  g_assert_cmpint (run (&out, NULL, "diff", a, a, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+  g_clear_pointer (&out, g_free);
+
+  /* the known maxima: 15° and 0.5, both at 1 s */
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", a, b, NULL), ==, 1);
+  pelvis = strstr (out, "\"name\": \"pelvis\"");
+  g_assert_nonnull (pelvis);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"rotation\": "), 15.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"rotation_time\": "), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"translation\": "), 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"translation_time\": "), 1.0, 1e-12);
+  g_assert_cmpfloat (json_number_after (strstr (out, "\"name\": \"lfhip\""), "\"rotation\": "), ==, 0.0);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "15.001,0.5001", a, b, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance=14.99,1", a, b, NULL), ==, 1);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "16", a, b, NULL), ==, 1);   /* DIST 0 */
+
+  /* a joint in one only */
+  g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "1,1", a, c, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "rthip: only in the second"));
+  g_clear_pointer (&out, g_free);
+
+  /* a corpus file against itself, and across formats through its own
+   * conversion to .anim (its quantisation: below 2° and 1 mm) */
+  {
+    g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+    g_autofree char *anim = tmp ("diff.anim");
+
+    if (files->len == 0)
+      g_error ("no BVH corpus files (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
+    g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], files->pdata[0], NULL), ==, 0);
+    g_assert_cmpint (run (NULL, NULL, "convert", files->pdata[0], anim, NULL), ==, 0);
+    g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", files->pdata[0], anim, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "mPelvis: rotation "));
+    g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], anim, NULL), ==, 1);
+  }
+
+  g_assert_cmpint (run (NULL, NULL, "diff", a, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "-1", a, b, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -516,6 +677,8 @@ main (int    argc,
   g_test_add_func ("/cli/sl", test_sl);
   g_test_add_func ("/cli/convert-map", test_convert_map);
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
+  g_test_add_func ("/cli/motion-options", test_motion_options);
+  g_test_add_func ("/cli/diff", test_diff);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

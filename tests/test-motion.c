@@ -258,6 +258,7 @@ test_mirror_pairs (void)
   assert_partner ("bvh", "LeftArm", "RightArm");
   assert_partner ("bvh", "LeftUpLeg", "RightUpLeg");
   assert_partner ("bvh", "lhumerus", "rhumerus");
+  assert_partner ("bvh", "LHipJoint", "RHipJoint");
   assert_partner ("bvh", "lShldr", "rShldr");
   assert_partner ("bvh", "mHandIndex1Left", "mHandIndex1Right");
   assert_partner ("bvh", "lowerback", NULL);

@@ -22,9 +22,7 @@
 #include <unistd.h>
 
 #include "sq-core.h"
-
-#define EXIT_BAD_INPUT 1
-#define EXIT_USAGE     2
+#include "sequin-cli-private.h"
 
 static const char *usage_text =
   "Usage:\n"
@@ -34,6 +32,7 @@ static const char *usage_text =
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
   "  sequin-cli validate [--target aw|sl] FILE…\n"
   "  sequin-cli formats\n"
+  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
   "  sequin-cli --help | --version\n"
   "\n"
   "Edit operations, applied in the order given:\n"
@@ -64,6 +63,15 @@ static const char *usage_text =
   "                            the animation plays faster or slower (.x: a whole number)\n"
   "  --frame-time SECONDS      the same as BVH's Frame Time (0.001 to 10 s)\n"
   "  --set-name NAME           the .x AnimationSet name (\"\" for none)\n"
+  "Motion (every format):\n"
+  "  --mirror                  swap left and right, reflect across the sagittal plane\n"
+  "  --resample FPS            keys on a grid at FPS from the first key to the last\n"
+  "  --speed FACTOR            play FACTOR (> 0) times as fast; loop points and ease follow\n"
+  "  --trim START,END          keep START to END seconds, shifted to start at 0\n"
+  "  --reverse                 play backwards\n"
+  "  --reduce DEG[,DIST]       remove keys while the motion stays within DEG degrees and\n"
+  "                            DIST (file units, default 0) at every original key\n"
+  "  --close-loop              end on the first pose (at the loop points when looping)\n"
   "\n"
   "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
   "extension; .seq means the input's own kind of SEQ (binary or text).\n"
@@ -71,13 +79,12 @@ static const char *usage_text =
   "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
   "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
   "\n"
+  "diff compares each joint over both clips' key times (B converted to A's format):\n"
+  "exit 0 when within the tolerance (default: identical), 1 when not.\n"
+  "\n"
   "Exit status: 0 success, 1 bad input or failed validation, 2 bad usage.\n";
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static int
+int
 usage_error (const char *format,
              ...)
 {
@@ -92,7 +99,7 @@ usage_error (const char *format,
   return EXIT_USAGE;
 }
 
-static SqClip *
+SqClip *
 load_file (const char *path,
            GError    **error)
 {
@@ -202,7 +209,7 @@ print_warnings (const char *path,
     g_printerr ("sequin-cli: %s: warning: %s\n", path, (const char *) clip->warnings->pdata[i]);
 }
 
-static int
+int
 fail_file (const char   *path,
            const GError *error)
 {
@@ -616,6 +623,7 @@ cmd_edit (int    argc,
   const SqFormat *format = NULL;
   const char *map_path = NULL;
   g_autoptr(SqJointMap) map = NULL;
+  gboolean bad = FALSE;
 
   for (int i = 0; i < argc; i++)
     {
@@ -811,6 +819,11 @@ cmd_edit (int    argc,
             return usage_error ("--set-name needs NAME (\"\" for none)");
           g_ptr_array_add (edits, sq_edit_dx_set_name_new (v));
         }
+      else if (cli_motion_option (argc, argv, &i, edits, &bad))
+        {
+          if (bad)
+            return EXIT_USAGE;
+        }
       else if (a[0] == '-' && a[1] != '\0')
         return usage_error ("edit: unknown option “%s”", a);
       else if (in == NULL)
@@ -834,6 +847,7 @@ cmd_edit (int    argc,
           g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
           return EXIT_BAD_INPUT;
         }
+      cli_print_report (in, edits->pdata[i]);
     }
   if (map_path != NULL && (map = load_map (map_path)) == NULL)
     return EXIT_BAD_INPUT;
@@ -949,5 +963,7 @@ main (int    argc,
     return cmd_validate (argc - 2, argv + 2);
   if (strcmp (cmd, "formats") == 0)
     return cmd_formats ();
+  if (strcmp (cmd, "diff") == 0)
+    return cli_diff (argc - 2, argv + 2);
   return usage_error ("unknown command “%s”", cmd);
 }

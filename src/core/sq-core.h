@@ -6,6 +6,7 @@
 
 #include "sq-clip.h"
 #include "sq-convert.h"
+#include "sq-diff.h"
 #include "sq-dump.h"
 #include "sq-edit.h"
 #include "sq-error.h"

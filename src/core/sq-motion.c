@@ -82,12 +82,13 @@ static const PairRule aw_rules[] = {
   { 0, NULL, NULL },
 };
 
-/* Motion capture: LeftArm/RightArm, CMU lhumerus/rhumerus and lShldr, and
+/* Motion capture: LeftArm/RightArm, CMU lhumerus/rhumerus, LHipJoint and lShldr, and
  * the Second Life bones Sequin writes into BVH when there is no alias */
 static const PairRule mocap_rules[] = {
   { PAIR_PREFIX, "Left", "Right" },
   { PAIR_SUFFIX, "Left", "Right" },
   { PAIR_PREFIX, "l", "r" },
+  { PAIR_PREFIX_UPPER, "L", "R" },
   { PAIR_SUFFIX, "_L", "_R" },
   { 0, NULL, NULL },
 };
