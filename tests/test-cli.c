@@ -655,6 +655,13 @@ test_diff (void)
     g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], anim, NULL), ==, 1);
   }
 
+  /* validate --loss: the .anim encoding's error per joint, the status as without */
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", a, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: largest rotation error "));
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: mPelvis: rotation "));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "validate", "--target", "aw", "--loss", a, NULL), ==, 2);
+
   g_assert_cmpint (run (NULL, NULL, "diff", a, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "-1", a, b, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);

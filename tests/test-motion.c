@@ -654,6 +654,82 @@ test_undo_corpus (void)
     }
 }
 
+/* ---- validation: loop seams, the .anim encoding's loss ---- */
+
+static guint
+count_seams (const SqClip *clip,
+             const char   *target,
+             const char   *joint)
+{
+  g_autoptr(GPtrArray) findings = sq_validate (clip, target, NULL);
+  guint n = 0;
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const SqFinding *f = findings->pdata[i];
+
+      if (strstr (f->message, "the loop jumps") == NULL)
+        continue;
+      g_assert_cmpint (f->severity, ==, SQ_SEVERITY_WARNING);
+      g_assert_cmpint (f->joint, >=, 0);
+      if (joint != NULL && strcmp (clip->joints[f->joint].name, joint) == 0)
+        g_assert_nonnull (strstr (f->message, "40.0°"));
+      n++;
+    }
+  return n;
+}
+
+static void
+test_loop_seam (void)
+{
+  g_autoptr(SqClip) clip = built_clip ();
+  g_autoptr(SqEdit) close = sq_edit_close_loop_new ();
+  g_autoptr(SqEdit) off = sq_edit_sl_loop_new (FALSE, 0, 0);
+
+  /* looping 0.5–1.5 s: the pelvis turns 20° → 60° (40°), the left arm
+   * 45° → 67.5°, the head's nod 10 sin(π/2) → 10 sin(3π/2) (20°); the right
+   * arm holds still; in every world's validation */
+  for (int t = 0; t < 2; t++)
+    g_assert_cmpuint (count_seams (clip, t ? "aw" : "sl", "mPelvis"), ==, 3);
+  /* closed, no seam */
+  g_assert_true (sq_edit_apply (close, clip, NULL));
+  g_assert_cmpuint (count_seams (clip, "sl", NULL), ==, 0);
+  sq_edit_undo (close, clip);
+  /* a clip that does not loop has none */
+  g_assert_true (sq_edit_apply (off, clip, NULL));
+  g_assert_cmpuint (count_seams (clip, "sl", NULL), ==, 0);
+}
+
+static void
+test_sl_loss (void)
+{
+  g_autoptr(SqClip) clip = built_clip ();
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, losses, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (loss);
+  g_assert_cmpuint (loss->joints->len, ==, clip->n_joints);
+  /* U16 rotation components in steps of 2/65535 and positions in steps
+   * of 10/65535 m (a key's error at most half of that per component) */
+  g_assert_cmpfloat (loss->rotation, >, 0.0);
+  g_assert_cmpfloat (loss->rotation, <, 0.01);
+  g_assert_cmpfloat (loss->translation, >, 0.0);
+  g_assert_cmpfloat (loss->translation, <=, sqrt (3) * 5.0 / 65535);
+  g_assert_true (tu_has_line (losses, "quantised to 16 bits"));
+  /* the .anim read back has nothing more to lose */
+  {
+    g_autoptr(GBytes) bytes = tu_save (clip, "sl-anim", NULL);
+    g_autoptr(SqClip) anim = tu_load_ok (bytes);
+    g_autoptr(SqDiff) again = sq_diff_sl_loss (anim, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (again->rotation, ==, 0.0);
+    g_assert_cmpfloat (again->translation, ==, 0.0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -670,5 +746,7 @@ main (int    argc,
   g_test_add_func ("/motion/reduce/corpus", test_reduce_corpus);
   g_test_add_func ("/motion/close-loop", test_close_loop);
   g_test_add_func ("/motion/undo-corpus", test_undo_corpus);
+  g_test_add_func ("/motion/loop-seam", test_loop_seam);
+  g_test_add_func ("/motion/sl-loss", test_sl_loss);
   return g_test_run ();
 }

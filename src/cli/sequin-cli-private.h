@@ -31,5 +31,9 @@ gboolean cli_motion_option  (int         argc,
 /* what an applied edit reports (reduce: keys before and after) */
 void     cli_print_report   (const char *path,
                              const SqEdit *edit);
+/* validate --loss: what saving as .anim does to the motion; FALSE when the
+ * clip cannot be written as .anim */
+gboolean cli_print_loss     (const char *path,
+                             const SqClip *clip);
 int      cli_diff           (int         argc,
                              char      **argv);

@@ -135,6 +135,36 @@ cli_print_report (const char   *path,
     printf ("%s: %s: %s\n", path, sq_edit_get_label (edit), report);
 }
 
+gboolean
+cli_print_loss (const char   *path,
+                const SqClip *clip)
+{
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqDiff) diff = sq_diff_sl_loss (clip, losses, &error);
+
+  if (diff == NULL)
+    {
+      fail_file (path, error);
+      return FALSE;
+    }
+  for (guint i = 0; i < losses->len; i++)
+    printf ("%s: loss: %s\n", path, (const char *) losses->pdata[i]);
+  printf ("%s: loss: largest rotation error %.4g°, position error %.4g m\n", path, diff->rotation,
+          diff->translation);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (d->in_a && d->in_b)
+        printf ("%s: loss: %s: rotation %.4g° at %.4g s, position %.4g m at %.4g s\n", path, d->name,
+                d->rotation, d->rotation_time, d->translation, d->translation_time);
+      else
+        printf ("%s: loss: %s: %s\n", path, d->name, d->in_a ? "left out" : "added");
+    }
+  return TRUE;
+}
+
 /* sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B */
 int
 cli_diff (int    argc,

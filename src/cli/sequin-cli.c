@@ -30,7 +30,7 @@ static const char *usage_text =
   "  sequin-cli dump [--json] FILE\n"
   "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
-  "  sequin-cli validate [--target aw|sl] FILE…\n"
+  "  sequin-cli validate [--target aw|sl] [--loss] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
   "  sequin-cli --help | --version\n"
@@ -79,6 +79,8 @@ static const char *usage_text =
   "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
   "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
   "\n"
+  "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
+  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
   "diff compares each joint over both clips' key times (B converted to A's format):\n"
   "exit 0 when within the tolerance (default: identical), 1 when not.\n"
   "\n"
@@ -861,9 +863,12 @@ cmd_validate (int    argc,
   const char *target = "aw";
   int status = 0;
   guint n_files = 0;
+  gboolean loss = FALSE;
 
   for (int i = 0; i < argc; i++)
-    if (option_is (argv[i], "--target"))
+    if (strcmp (argv[i], "--loss") == 0)
+      loss = TRUE;
+    else if (option_is (argv[i], "--target"))
       {
         if ((target = option_value (argc, argv, &i, "--target")) == NULL)
           return usage_error ("--target needs a world (aw, sl)");
@@ -883,6 +888,8 @@ cmd_validate (int    argc,
             i++;
           continue;
         }
+      if (strcmp (argv[i], "--loss") == 0)
+        continue;
       if (argv[i][0] == '-' && argv[i][1] != '\0')
         return usage_error ("validate: unknown option “%s”", argv[i]);
       n_files++;
@@ -900,6 +907,8 @@ cmd_validate (int    argc,
           static const char *kinds[] = { "note", "warning", "error" };
           printf ("%s: %s: %s\n", argv[i], kinds[finding->severity], finding->message);
         }
+      if (loss && !cli_print_loss (argv[i], clip))
+        status = EXIT_BAD_INPUT;
       if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
         status = EXIT_BAD_INPUT;
       else
@@ -907,6 +916,8 @@ cmd_validate (int    argc,
     }
   if (n_files == 0)
     return usage_error ("validate needs at least one FILE");
+  if (loss && strcmp (target, "sl") != 0)
+    return usage_error ("--loss goes with --target sl");
   return status;
 }
 

@@ -121,6 +121,20 @@ sq_diff_clips (const SqClip *a,
   return diff;
 }
 
+SqDiff *
+sq_diff_sl_loss (const SqClip *clip,
+                 GPtrArray    *losses,
+                 GError      **error)
+{
+  const SqFormat *sl = sq_format_by_id ("sl-anim");
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, NULL, losses, error);
+  g_autoptr(SqClip) back = NULL;
+
+  if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
+    return NULL;
+  return sq_diff_clips (clip, back, error);
+}
+
 gboolean
 sq_diff_within (const SqDiff *diff,
                 double        degrees,

@@ -47,6 +47,14 @@ SqDiff   *sq_diff_clips   (const SqClip *a,
 gboolean  sq_diff_within  (const SqDiff *diff,
                            double        degrees,
                            double        distance);
+/* What saving `clip` as a Second Life .anim does to its motion: the clip
+ * against the .anim written from it and read back (U16 keys, F32 times; a
+ * clip of another format converted as the viewer imports it). `losses`
+ * (may be NULL) receives the conversion's lines (the importer's key
+ * reduction among them). */
+SqDiff   *sq_diff_sl_loss (const SqClip *clip,
+                           GPtrArray    *losses,
+                           GError      **error);
 char     *sq_diff_to_text (const SqDiff *diff);
 char     *sq_diff_to_json (const SqDiff *diff);
 void      sq_diff_free    (SqDiff       *diff);

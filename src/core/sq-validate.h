@@ -38,6 +38,11 @@ gboolean    sq_clip_check          (const SqClip *clip,
 GPtrArray  *sq_validate            (const SqClip *clip,
                                     const char   *target,
                                     GError      **error);
+/* A looping clip whose pose at its loop-out point differs from the pose at
+ * loop-in by more than this (degrees, per joint) gets a warning in every
+ * target's validation */
+#define SQ_LOOP_SEAM_DEGREES 2.0
+
 /* TRUE when a finding is a warning or an error: the target would ignore or
  * reject part of the clip */
 gboolean    sq_findings_have_errors (GPtrArray   *findings);
