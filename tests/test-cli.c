@@ -667,6 +667,145 @@ test_diff (void)
   g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);
 }
 
+/* ---- batch: a folder with one malformed file ---- */
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (path);
+}
+
+static void
+test_batch (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  g_autofree char *in_dir = tmp ("batch-in");
+  g_autofree char *out_dir = tmp ("batch-out");
+  g_autofree char *edit_dir = tmp ("batch-edit");
+  g_autofree char *bad = g_build_filename (in_dir, "broken.bvh", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *err = NULL, *out = NULL, *want = NULL;
+  const char *names[3];
+
+  if (files->len < 3)
+    g_error ("fewer than 3 BVH corpus files (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
+  g_ptr_array_sort (files, compare_paths);
+  g_assert_cmpint (g_mkdir_with_parents (in_dir, 0700), ==, 0);
+  /* three good files and one cut short, in the order given */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+      g_autofree char *base = g_path_get_basename (files->pdata[i]);
+      char *copy = g_build_filename (in_dir, base, NULL);
+
+      g_assert_true (g_file_set_contents (copy, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                                          NULL));
+      g_ptr_array_add (argv, copy);
+      names[i] = g_ptr_array_index (argv, argv->len - 1);
+    }
+  g_assert_true (g_file_set_contents (bad, "HIERARCHY\nROOT hip\n{\n", -1, NULL));
+
+  /* convert: the others are done, the bad one named, exit 1 */
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "sl-anim", "--out-dir", out_dir, names[0], bad, names[1],
+                        names[2], NULL), ==, 1);
+  want = g_strdup_printf ("sequin-cli: 3 converted, 1 failed: %s\n", bad);
+  g_assert_true (g_str_has_suffix (err, want));
+  g_assert_nonnull (strstr (err, "broken.bvh: line "));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) in = tu_read (names[i]);
+      g_autoptr(SqClip) clip = tu_load_ok (in);
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *anim = g_strdup_printf ("%s/%s.anim", out_dir, stem);
+      g_autoptr(GBytes) got = tu_read (anim);
+      g_autoptr(GBytes) expect = tu_save (clip, "sl-anim", NULL);
+
+      g_assert_true (g_bytes_equal (got, expect));
+    }
+  {
+    g_autofree char *no = g_build_filename (out_dir, "broken.anim", NULL);
+    g_assert_false (g_file_test (no, G_FILE_TEST_EXISTS));
+  }
+
+  /* edit: the operations on each, priority 4 and mirrored, as .anim */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", "--out-dir", edit_dir, "--to", "sl-anim", "--priority", "4", "--mirror",
+                        names[0], names[1], bad, names[2], NULL), ==, 1);
+  g_clear_pointer (&want, g_free);
+  want = g_strdup_printf ("sequin-cli: 3 edited, 1 failed: %s\n", bad);
+  g_assert_true (g_str_has_suffix (err, want));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) in = tu_read (names[i]);
+      g_autoptr(SqClip) clip = tu_load_ok (in);
+      g_autoptr(SqEdit) priority = sq_edit_sl_priority_new (4);
+      g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *anim = g_strdup_printf ("%s/%s.anim", edit_dir, stem);
+      g_autoptr(GBytes) got = tu_read (anim);
+      g_autoptr(GBytes) expect = NULL;
+
+      g_assert_true (sq_edit_apply (priority, clip, NULL));
+      g_assert_true (sq_edit_apply (mirror, clip, NULL));
+      expect = tu_save (clip, "sl-anim", NULL);
+      g_assert_true (g_bytes_equal (got, expect));
+    }
+  /* all good: exit 0 and the count */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to=seq-text", "--out-dir", out_dir, names[0], names[1], NULL), ==, 0);
+  g_assert_true (g_str_has_suffix (err, "sequin-cli: 2 converted\n"));
+  /* two inputs of one base name: the second is refused, not overwritten */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "bvh", "--out-dir", out_dir, names[0], names[0], NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "is the output of an earlier file too"));
+  g_assert_nonnull (strstr (err, "1 converted, 1 failed"));
+  /* bad usage */
+  g_assert_cmpint (run (NULL, NULL, "convert", "--out-dir", out_dir, names[0], NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", "--out-dir", out_dir, "-o", "x", names[0], NULL), ==, 2);
+
+  /* info and validate take many files; a bad one does not stop the others */
+  g_assert_cmpint (run (&out, NULL, "info", names[0], bad, names[1], NULL), ==, 1);
+  g_assert_nonnull (strstr (out, names[0]));
+  g_assert_nonnull (strstr (out, names[1]));
+  {
+    g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+    guint formats = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      formats += g_str_has_prefix (lines[i], "Format:    Biovision");
+    g_assert_cmpuint (formats, ==, 2);
+  }
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", names[0], bad, names[2], NULL), ==, 1);
+  g_assert_nonnull (strstr (out, names[0]));
+  g_assert_nonnull (strstr (out, names[2]));
+
+  remove_tree (in_dir);
+  remove_tree (out_dir);
+  remove_tree (edit_dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -686,6 +825,7 @@ main (int    argc,
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   g_test_add_func ("/cli/motion-options", test_motion_options);
   g_test_add_func ("/cli/diff", test_diff);
+  g_test_add_func ("/cli/batch", test_batch);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -35,5 +35,22 @@ void     cli_print_report   (const char *path,
  * clip cannot be written as .anim */
 gboolean cli_print_loss     (const char *path,
                              const SqClip *clip);
+/* a command of sequin-cli.c, as main calls it */
+typedef int (*CliCommand) (int argc, char **argv);
+/* TRUE when the arguments have --out-dir: many inputs, see cli_batch */
+gboolean cli_is_batch       (int         argc,
+                             char      **argv);
+/* `convert --to FORMAT --out-dir DIR FILE…` (edit FALSE) or `edit
+ * --out-dir DIR [--to FORMAT] FILE… OPERATION…`: `command` once per FILE
+ * over all cores, the output in DIR under the FILE's base name (with
+ * FORMAT's extension); a summary line on stderr; 1 when any failed */
+int      cli_batch          (CliCommand  command,
+                             gboolean    edit,
+                             int         argc,
+                             char      **argv);
+/* `command` (cmd_info) for each FILE in turn, each after a "File:" line */
+int      cli_each_file      (CliCommand  command,
+                             int         argc,
+                             char      **argv);
 int      cli_diff           (int         argc,
                              char      **argv);

@@ -7,9 +7,11 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sq-core.h"
 #include "sq-diff.h"
@@ -213,4 +215,233 @@ cli_diff (int    argc,
   text = json ? sq_diff_to_json (diff) : sq_diff_to_text (diff);
   fputs (text, stdout);
   return sq_diff_within (diff, tolerance[0], tolerance[1]) ? 0 : EXIT_BAD_INPUT;
+}
+
+/* ---- batch: convert and edit over many files ------------------------------ */
+
+typedef struct
+{
+  CliCommand  command;
+  GPtrArray  *args;         /* per input: a NULL-ended argv (GStrv) */
+  int        *status;       /* per input */
+  guint       done, total;
+  gboolean    progress;     /* stderr is a terminal */
+  GMutex      lock;
+} Batch;
+
+static void
+batch_run_one (gpointer data,
+               gpointer user_data)
+{
+  Batch *batch = user_data;
+  guint index = GPOINTER_TO_UINT (data) - 1;
+  char **argv = batch->args->pdata[index];
+
+  /* an input refused before (a second one of an output name) is not run */
+  if (batch->status[index] == 0)
+    batch->status[index] = batch->command ((int) g_strv_length (argv), argv);
+  g_mutex_lock (&batch->lock);
+  batch->done++;
+  if (batch->progress)
+    g_printerr ("\r\033[Ksequin-cli: %u of %u files", batch->done, batch->total);
+  g_mutex_unlock (&batch->lock);
+}
+
+/* Runs the per-input commands over all cores, their exit status in
+ * `status` */
+static void
+batch_run (Batch *batch)
+{
+  g_autoptr(GError) error = NULL;
+  guint threads = MAX (1, MIN ((guint) g_get_num_processors (), batch->total));
+  GThreadPool *pool;
+
+  g_mutex_init (&batch->lock);
+  batch->progress = isatty (STDERR_FILENO);
+  pool = g_thread_pool_new (batch_run_one, batch, (gint) threads, TRUE, &error);
+  if (pool == NULL)
+    {
+      /* no threads: one after another */
+      for (guint i = 0; i < batch->total; i++)
+        batch_run_one (GUINT_TO_POINTER (i + 1), batch);
+    }
+  else
+    {
+      for (guint i = 0; i < batch->total; i++)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+      g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  if (batch->progress && batch->total > 0)
+    g_printerr ("\n");
+  g_mutex_clear (&batch->lock);
+}
+
+/* The output of `input` in `dir`: its base name, with the extension of
+ * `format` when given */
+static char *
+batch_output (const char     *dir,
+              const char     *input,
+              const SqFormat *format)
+{
+  g_autofree char *base = g_path_get_basename (input);
+
+  if (format != NULL)
+    {
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      return g_strdup_printf ("%s%s%s.%s", dir, G_DIR_SEPARATOR_S, base, format->extensions[0]);
+    }
+  return g_build_filename (dir, base, NULL);
+}
+
+/* Options of `convert` and `edit` that take a value as the next argument
+ * (unless given as --name=VALUE); every other "--" option takes none */
+static gboolean
+takes_value (const char *arg)
+{
+  static const char * const no_value[] = {
+    "--invert-xz", "--no-loop", "--set-first-frame", "--mirror", "--reverse", "--close-loop", NULL,
+  };
+
+  if (strcmp (arg, "-o") == 0)
+    return TRUE;
+  if (!g_str_has_prefix (arg, "--") || strchr (arg, '=') != NULL)
+    return FALSE;
+  return !g_strv_contains (no_value, arg);
+}
+
+gboolean
+cli_is_batch (int    argc,
+              char **argv)
+{
+  for (int i = 0; i < argc; i++)
+    if (strcmp (argv[i], "--out-dir") == 0 || g_str_has_prefix (argv[i], "--out-dir="))
+      return TRUE;
+  return FALSE;
+}
+
+/* `convert --to FORMAT --out-dir DIR FILE…` and `edit --out-dir DIR
+ * [--to FORMAT] FILE… OPERATION…`: `command` (cmd_convert, cmd_edit) runs
+ * once per FILE with the other arguments and the output in DIR; a bad file
+ * is reported by it and the others are still done. */
+int
+cli_batch (CliCommand  command,
+           gboolean    edit,
+           int         argc,
+           char      **argv)
+{
+  g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
+  g_autoptr(GPtrArray) options = g_ptr_array_new ();
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GHashTable) outputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) failed = g_string_new (NULL);
+  g_autofree int *status = NULL;
+  const char *out_dir = NULL;
+  const SqFormat *format = NULL;
+  guint n_failed = 0;
+  Batch batch = { 0 };
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *a = argv[i];
+
+      if (strcmp (a, "--out-dir") == 0 || g_str_has_prefix (a, "--out-dir="))
+        {
+          out_dir = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+          if (out_dir == NULL || *out_dir == '\0')
+            return usage_error ("--out-dir needs a DIR");
+          continue;
+        }
+      if (strcmp (a, "-o") == 0 || g_str_has_prefix (a, "--output"))
+        return usage_error ("--out-dir names the outputs: -o has no place beside it");
+      if (a[0] != '-' || a[1] == '\0')
+        {
+          g_ptr_array_add (inputs, (char *) a);
+          continue;
+        }
+      g_ptr_array_add (options, (char *) a);
+      if (strcmp (a, "--to") == 0 && i + 1 < argc)
+        format = sq_format_by_id (argv[i + 1]);
+      else if (g_str_has_prefix (a, "--to="))
+        format = sq_format_by_id (a + 5);
+      if (takes_value (a) && i + 1 < argc)
+        g_ptr_array_add (options, argv[++i]);
+      else if (strcmp (a, "--set-first-frame") == 0 && i + 1 < argc && strchr (argv[i + 1], ',') != NULL)
+        g_ptr_array_add (options, argv[++i]);
+    }
+  if (inputs->len == 0)
+    return usage_error ("--out-dir needs at least one FILE");
+  if (!edit && format == NULL)
+    return usage_error ("convert --out-dir needs --to FORMAT");
+  if (g_mkdir_with_parents (out_dir, 0777) != 0)
+    {
+      g_printerr ("sequin-cli: %s: cannot create the folder: %s\n", out_dir, g_strerror (errno));
+      return EXIT_BAD_INPUT;
+    }
+
+  status = g_new0 (int, inputs->len);
+  for (guint f = 0; f < inputs->len; f++)
+    {
+      GPtrArray *v = g_ptr_array_new ();
+      char *out = batch_output (out_dir, inputs->pdata[f], format);
+
+      for (guint k = 0; k < options->len; k++)
+        g_ptr_array_add (v, g_strdup (options->pdata[k]));
+      g_ptr_array_add (v, g_strdup (inputs->pdata[f]));
+      if (edit)
+        g_ptr_array_add (v, g_strdup ("-o"));
+      g_ptr_array_add (v, out);
+      g_ptr_array_add (v, NULL);
+      g_ptr_array_add (args, g_ptr_array_free (v, FALSE));
+      /* two inputs of one base name would write one output */
+      if (!g_hash_table_insert (outputs, g_strdup (out), NULL))
+        {
+          g_printerr ("sequin-cli: %s: %s is the output of an earlier file too; not written\n",
+                      (const char *) inputs->pdata[f], out);
+          status[f] = -1;
+        }
+    }
+
+  batch.command = command;
+  batch.args = args;
+  batch.status = status;
+  batch.total = inputs->len;
+  batch_run (&batch);
+  for (guint f = 0; f < inputs->len; f++)
+    if (status[f] != 0)
+      {
+        g_string_append_printf (failed, "%s%s", n_failed ? ", " : "", (const char *) inputs->pdata[f]);
+        n_failed++;
+      }
+  if (n_failed > 0)
+    g_printerr ("sequin-cli: %u %s, %u failed: %s\n", inputs->len - n_failed, edit ? "edited" : "converted",
+                n_failed, failed->str);
+  else
+    g_printerr ("sequin-cli: %u %s\n", inputs->len, edit ? "edited" : "converted");
+  return n_failed > 0 ? EXIT_BAD_INPUT : 0;
+}
+
+/* `info FILE…`: each file's summary after a "File:" line, in the order
+ * given; 1 when any could not be read, the others still shown */
+int
+cli_each_file (CliCommand  command,
+               int         argc,
+               char      **argv)
+{
+  int status = 0;
+
+  for (int i = 0; i < argc; i++)
+    {
+      char *one[2] = { argv[i], NULL };
+
+      if (argv[i][0] == '-' && argv[i][1] != '\0')
+        return usage_error ("unknown option “%s”", argv[i]);
+      printf ("%sFile:      %s\n", i ? "\n" : "", argv[i]);
+      fflush (stdout);
+      if (command (1, one) != 0)
+        status = EXIT_BAD_INPUT;
+    }
+  return status;
 }

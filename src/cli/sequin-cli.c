@@ -26,10 +26,12 @@
 
 static const char *usage_text =
   "Usage:\n"
-  "  sequin-cli info FILE\n"
+  "  sequin-cli info FILE…\n"
   "  sequin-cli dump [--json] FILE\n"
   "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
+  "  sequin-cli convert --to FORMAT [--map FILE] --out-dir DIR FILE…\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
+  "  sequin-cli edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…\n"
   "  sequin-cli validate [--target aw|sl] [--loss] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
@@ -79,6 +81,8 @@ static const char *usage_text =
   "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
   "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
   "\n"
+  "--out-dir DIR: every FILE, on all cores, written to DIR under its own base name (with\n"
+  "FORMAT's extension); a bad file is reported, the others are done; exit 1 if any failed.\n"
   "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
   "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
   "diff compares each joint over both clips' key times (B converted to A's format):\n"
@@ -227,8 +231,10 @@ cmd_info (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
+  if (argc > 1)
+    return cli_each_file (cmd_info, argc, argv);
   if (argc != 1)
-    return usage_error ("info takes one FILE");
+    return usage_error ("info takes a FILE");
   if ((clip = load_file (argv[0], &error)) == NULL)
     return fail_file (argv[0], error);
   text = sq_dump_summary (clip);
@@ -328,6 +334,8 @@ cmd_convert (int    argc,
   const char *map_path = NULL;
   g_autoptr(SqJointMap) map = NULL;
 
+  if (cli_is_batch (argc, argv))
+    return cli_batch (cmd_convert, FALSE, argc, argv);
   for (int i = 0; i < argc; i++)
     {
       if (strcmp (argv[i], "--map") == 0 || g_str_has_prefix (argv[i], "--map="))
@@ -627,6 +635,8 @@ cmd_edit (int    argc,
   g_autoptr(SqJointMap) map = NULL;
   gboolean bad = FALSE;
 
+  if (cli_is_batch (argc, argv))
+    return cli_batch (cmd_edit, TRUE, argc, argv);
   for (int i = 0; i < argc; i++)
     {
       const char *a = argv[i];
