@@ -18,6 +18,14 @@ SqClip  *load_file          (const char *path,
                              GError    **error);
 int      fail_file          (const char   *path,
                              const GError *error);
+/* "--name=VALUE" or "--name VALUE" at argv[*i] (*i moves past it), NULL
+ * when missing; whether `arg` is "--name" or "--name=…" */
+const char *option_value    (int         argc,
+                             char      **argv,
+                             int        *i,
+                             const char *name);
+gboolean option_is          (const char *arg,
+                             const char *name);
 
 /* sequin-cli-tools.c: the animator's tools. An edit option of the motion
  * edits (--mirror, --resample FPS …) at argv[*i]: FALSE when it is none;

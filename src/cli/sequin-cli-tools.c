@@ -45,32 +45,6 @@ parse_numbers (const char *text,
   return TRUE;
 }
 
-/* The value of option `name` at argv[*i] ("--name=V" or "--name V") */
-static const char *
-value_of (int         argc,
-          char      **argv,
-          int        *i,
-          const char *name)
-{
-  gsize n = strlen (name);
-
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (*i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
-
-static gboolean
-is_option (const char *arg,
-           const char *name,
-           gboolean    takes_value)
-{
-  gsize n = strlen (name);
-
-  return strncmp (arg, name, n) == 0 && (arg[n] == '\0' || (takes_value && arg[n] == '='));
-}
-
 gboolean
 cli_motion_option (int        argc,
                    char     **argv,
@@ -98,13 +72,13 @@ cli_motion_option (int        argc,
 
   *bad = FALSE;
   for (o = 0; o < G_N_ELEMENTS (options); o++)
-    if (is_option (a, options[o].name, options[o].max > 0))
+    if (options[o].max > 0 ? option_is (a, options[o].name) : strcmp (a, options[o].name) == 0)
       break;
   if (o == G_N_ELEMENTS (options))
     return FALSE;
   if (options[o].max > 0)
     {
-      const char *text = value_of (argc, argv, i, options[o].name);
+      const char *text = option_value (argc, argv, i, options[o].name);
 
       if (!parse_numbers (text, v, options[o].max, &n) || n < options[o].min)
         {
@@ -186,9 +160,9 @@ cli_diff (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (is_option (argv[i], "--tolerance", TRUE))
+      else if (option_is (argv[i], "--tolerance"))
         {
-          if (!parse_numbers (value_of (argc, argv, &i, "--tolerance"), tolerance, 2, &n)
+          if (!parse_numbers (option_value (argc, argv, &i, "--tolerance"), tolerance, 2, &n)
               || tolerance[0] < 0 || tolerance[1] < 0)
             return usage_error ("--tolerance needs DEG[,DIST] (numbers ≥ 0)");
         }
@@ -317,7 +291,7 @@ cli_is_batch (int    argc,
               char **argv)
 {
   for (int i = 0; i < argc; i++)
-    if (strcmp (argv[i], "--out-dir") == 0 || g_str_has_prefix (argv[i], "--out-dir="))
+    if (option_is (argv[i], "--out-dir"))
       return TRUE;
   return FALSE;
 }
@@ -347,10 +321,9 @@ cli_batch (CliCommand  command,
     {
       const char *a = argv[i];
 
-      if (strcmp (a, "--out-dir") == 0 || g_str_has_prefix (a, "--out-dir="))
+      if (option_is (a, "--out-dir"))
         {
-          out_dir = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-          if (out_dir == NULL || *out_dir == '\0')
+          if ((out_dir = option_value (argc, argv, &i, "--out-dir")) == NULL || *out_dir == '\0')
             return usage_error ("--out-dir needs a DIR");
           continue;
         }

@@ -597,7 +597,7 @@ constraint_edit (const ConstraintSpec *spec,
 }
 
 /* "--name=value" or "--name value" */
-static const char *
+const char *
 option_value (int    argc,
               char **argv,
               int   *i,
@@ -612,7 +612,7 @@ option_value (int    argc,
   return NULL;
 }
 
-static gboolean
+gboolean
 option_is (const char *arg,
            const char *name)
 {

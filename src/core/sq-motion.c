@@ -235,24 +235,9 @@ distance3 (const double a[4],
   return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-static gboolean
-invalid (GError    **error,
-         const char *format,
-         ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError    **error,
-         const char *format,
-         ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, format, args);
-  va_end (args);
-  return FALSE;
-}
+/* refuses an edit: the reason in *error, FALSE */
+#define invalid(error, ...) \
+  (g_set_error ((error), SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, __VA_ARGS__), FALSE)
 
 /* ---- building tracks ---------------------------------------------------- */
 
