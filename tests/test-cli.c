@@ -652,6 +652,7 @@ test_diff (void)
     g_assert_cmpint (run (NULL, NULL, "convert", files->pdata[0], anim, NULL), ==, 0);
     g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", files->pdata[0], anim, NULL), ==, 0);
     g_assert_nonnull (strstr (out, "mPelvis: rotation "));
+    g_clear_pointer (&out, g_free);
     g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], anim, NULL), ==, 1);
   }
 
