@@ -748,6 +748,29 @@ test_batch (void)
     g_assert_false (g_file_test (no, G_FILE_TEST_EXISTS));
   }
 
+  /* diff --against: each input against its .anim, within the encoding's
+   * quantisation; the bad one has no counterpart */
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", "--against", out_dir, names[0], names[1],
+                        names[2], NULL), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *line = g_strdup_printf ("== %s %s/%s.anim\n", names[i], out_dir, stem);
+
+      g_assert_nonnull (strstr (out, line));
+    }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&out, &err, "diff", "--json", "--tolerance", "2,0.001", "--against", out_dir, names[0], bad,
+                        NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "[{\"a\": "));
+  g_assert_true (g_str_has_suffix (out, "}]\n"));
+  g_assert_nonnull (strstr (err, "broken.bvh: no file of the same name in "));
+  g_assert_nonnull (strstr (err, "1 of 2 pairs differ or could not be compared"));
+  g_clear_pointer (&out, g_free);
+
   /* edit: the operations on each, priority 4 and mirrored, as .anim */
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run (NULL, &err, "edit", "--out-dir", edit_dir, "--to", "sl-anim", "--priority", "4", "--mirror",

@@ -141,20 +141,92 @@ cli_print_loss (const char   *path,
   return TRUE;
 }
 
-/* sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B */
-int
-cli_diff (int    argc,
-          char **argv)
+/* Compares A with B and prints the report (text after a "== A B" line,
+ * JSON naming both, after "," when not the first, when `many`); 0 within
+ * the tolerance, 1 not or when a file cannot be read */
+static int
+diff_pair (const char   *path_a,
+           const char   *path_b,
+           gboolean      json,
+           const double  tolerance[2],
+           gboolean      many,
+           gboolean     *first)
 {
-  const char *paths[2] = { NULL, NULL };
-  guint n_paths = 0, n;
-  gboolean json = FALSE;
-  double tolerance[2] = { 0, 0 };
+  const char *paths[2] = { path_a, path_b };
   g_autoptr(SqClip) a = NULL;
   g_autoptr(SqClip) b = NULL;
   g_autoptr(SqDiff) diff = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      SqClip *clip = load_file (paths[k], &error);
+
+      if (clip == NULL)
+        return fail_file (paths[k], error);
+      *(k ? &b : &a) = clip;
+    }
+  if ((diff = sq_diff_clips (a, b, &error)) == NULL)
+    return fail_file (path_b, error);
+  if (many && json)
+    {
+      diff->label_a = g_strdup (path_a);
+      diff->label_b = g_strdup (path_b);
+      fputs (*first ? "" : ",\n", stdout);
+    }
+  else if (many)
+    printf ("== %s %s\n", path_a, path_b);
+  *first = FALSE;
+  text = json ? sq_diff_to_json (diff) : sq_diff_to_text (diff);
+  if (many && json)
+    g_strchomp (text);
+  fputs (text, stdout);
+  return sq_diff_within (diff, tolerance[0], tolerance[1]) ? 0 : EXIT_BAD_INPUT;
+}
+
+/* The file of DIR that `path` is compared with: the same base name, else
+ * the only file with the same name before the extension; NULL if none */
+static char *
+counterpart (const char *dir,
+             const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *same = g_build_filename (dir, base, NULL);
+  g_autoptr(GDir) d = NULL;
+  const char *name, *dot = strrchr (base, '.');
+  gsize stem = dot != NULL && dot != base ? (gsize) (dot - base) : strlen (base);
+  char *found = NULL;
+
+  if (g_file_test (same, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&same);
+  if ((d = g_dir_open (dir, 0, NULL)) == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (strncmp (name, base, stem) == 0 && name[stem] == '.' && strchr (name + stem + 1, '.') == NULL)
+      {
+        if (found != NULL)
+          {
+            g_free (found);   /* two candidates: no answer */
+            return NULL;
+          }
+        found = g_build_filename (dir, name, NULL);
+      }
+  return found;
+}
+
+/* sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B
+ * sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE… */
+int
+cli_diff (int    argc,
+          char **argv)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  guint n, n_failed = 0;
+  gboolean json = FALSE;
+  double tolerance[2] = { 0, 0 };
+  const char *against = NULL;
+  gboolean first = TRUE;
 
   for (int i = 0; i < argc; i++)
     {
@@ -166,29 +238,46 @@ cli_diff (int    argc,
               || tolerance[0] < 0 || tolerance[1] < 0)
             return usage_error ("--tolerance needs DEG[,DIST] (numbers ≥ 0)");
         }
+      else if (option_is (argv[i], "--against"))
+        {
+          if ((against = option_value (argc, argv, &i, "--against")) == NULL || *against == '\0')
+            return usage_error ("--against needs a DIR");
+        }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         return usage_error ("diff: unknown option “%s”", argv[i]);
-      else if (n_paths < 2)
-        paths[n_paths++] = argv[i];
       else
-        return usage_error ("diff takes two files, A and B");
+        g_ptr_array_add (paths, argv[i]);
     }
-  if (n_paths != 2)
-    return usage_error ("diff takes two files, A and B");
-
-  for (guint k = 0; k < 2; k++)
+  if (against == NULL)
     {
-      SqClip *clip = load_file (paths[k], &error);
-
-      if (clip == NULL)
-        return fail_file (paths[k], error);
-      *(k ? &b : &a) = clip;
+      if (paths->len != 2)
+        return usage_error ("diff takes two files, A and B (or --against DIR FILE…)");
+      return diff_pair (paths->pdata[0], paths->pdata[1], json, tolerance, FALSE, &first);
     }
-  if ((diff = sq_diff_clips (a, b, &error)) == NULL)
-    return fail_file (paths[1], error);
-  text = json ? sq_diff_to_json (diff) : sq_diff_to_text (diff);
-  fputs (text, stdout);
-  return sq_diff_within (diff, tolerance[0], tolerance[1]) ? 0 : EXIT_BAD_INPUT;
+  if (paths->len == 0)
+    return usage_error ("diff --against DIR needs at least one FILE");
+
+  /* each FILE against its counterpart in DIR, one report after the other
+   * (JSON: one array) */
+  if (json)
+    fputs ("[", stdout);
+  for (guint f = 0; f < paths->len; f++)
+    {
+      g_autofree char *other = counterpart (against, paths->pdata[f]);
+
+      if (other == NULL)
+        {
+          g_printerr ("sequin-cli: %s: no file of the same name in %s\n", (const char *) paths->pdata[f], against);
+          n_failed++;
+          continue;
+        }
+      n_failed += diff_pair (paths->pdata[f], other, json, tolerance, TRUE, &first) != 0;
+    }
+  if (json)
+    fputs ("]\n", stdout);
+  if (n_failed > 0)
+    g_printerr ("sequin-cli: %u of %u pairs differ or could not be compared\n", n_failed, paths->len);
+  return n_failed > 0 ? EXIT_BAD_INPUT : 0;
 }
 
 /* ---- batch: convert and edit over many files ------------------------------ */

@@ -35,6 +35,7 @@ static const char *usage_text =
   "  sequin-cli validate [--target aw|sl] [--loss] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
+  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…\n"
   "  sequin-cli --help | --version\n"
   "\n"
   "Edit operations, applied in the order given:\n"

@@ -28,6 +28,8 @@ sq_diff_free (SqDiff *diff)
   if (diff == NULL)
     return;
   g_array_unref (diff->joints);
+  g_free (diff->label_a);
+  g_free (diff->label_b);
   g_free (diff);
 }
 
@@ -178,8 +180,17 @@ sq_diff_to_text (const SqDiff *diff)
 char *
 sq_diff_to_json (const SqDiff *diff)
 {
-  GString *out = g_string_new ("{\"duration\": [");
+  GString *out = g_string_new ("{");
 
+  if (diff->label_a != NULL && diff->label_b != NULL)
+    {
+      g_string_append (out, "\"a\": ");
+      _sq_json_string (out, diff->label_a);
+      g_string_append (out, ", \"b\": ");
+      _sq_json_string (out, diff->label_b);
+      g_string_append (out, ", ");
+    }
+  g_string_append (out, "\"duration\": [");
   _sq_json_number (out, diff->duration_a);
   g_string_append (out, ", ");
   _sq_json_number (out, diff->duration_b);

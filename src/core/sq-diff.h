@@ -34,6 +34,7 @@ typedef struct
   double  duration_a, duration_b;
   double  rotation;           /* the largest over the joints */
   double  translation;
+  char   *label_a, *label_b;  /* NULL, or what the JSON calls the clips ("a", "b") */
 } SqDiff;
 
 /* durations this close (seconds) are the same (F32 fields round) */
