@@ -649,6 +649,18 @@ test_diff (void)
     if (files->len == 0)
       g_error ("no BVH corpus files (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
     g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], files->pdata[0], NULL), ==, 0);
+    /* a file of each format against itself: identical */
+    for (guint d = 0; d < 3; d++)
+      {
+        const char *dirs[] = { "seq-binary", "sl-anim", "dx-anim" };
+        g_autoptr(GPtrArray) more = tu_corpus_files (dirs[d]);
+
+        if (more->len == 0)
+          g_error ("no corpus files in %s", dirs[d]);
+        g_assert_cmpint (run (&out, NULL, "diff", more->pdata[0], more->pdata[0], NULL), ==, 0);
+        g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+        g_clear_pointer (&out, g_free);
+      }
     g_assert_cmpint (run (NULL, NULL, "convert", files->pdata[0], anim, NULL), ==, 0);
     g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", files->pdata[0], anim, NULL), ==, 0);
     g_assert_nonnull (strstr (out, "mPelvis: rotation "));

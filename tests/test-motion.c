@@ -654,6 +654,28 @@ test_undo_corpus (void)
     }
 }
 
+/* ---- the angle between two rotations ---- */
+
+static void
+test_angle_between (void)
+{
+  const double id[4] = { 1, 0, 0, 0 }, neg[4] = { -1, -0.0, 0, 0 };
+  const double z90[4] = { cos (G_PI / 4), 0, 0, sin (G_PI / 4) };
+  const double x180[4] = { 0, 1, 0, 0 };
+  /* not unit, and its own copy: exactly 0, where acos of the dot product
+   * gives about 1e-6° */
+  const double odd[4] = { 0.7071, 0.0123, -0.4, 0.58 };
+  const double odd2[4] = { 0.7071 * 3, 0.0123 * 3, -0.4 * 3, 0.58 * 3 };
+
+  g_assert_cmpfloat (sq_quat_angle_between (odd, odd), ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (sq_quat_angle_between (odd, odd2), 0.0, 1e-12);
+  g_assert_cmpfloat (sq_quat_angle_between (id, neg), ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (sq_quat_angle_between (id, z90), 90.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_quat_angle_between (z90, id), 90.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_quat_angle_between (id, x180), 180.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (sq_quat_angle_between (neg, z90), 90.0, 1e-12);
+}
+
 /* ---- validation: loop seams, the .anim encoding's loss ---- */
 
 static guint
@@ -747,6 +769,7 @@ main (int    argc,
   g_test_add_func ("/motion/close-loop", test_close_loop);
   g_test_add_func ("/motion/undo-corpus", test_undo_corpus);
   g_test_add_func ("/motion/loop-seam", test_loop_seam);
+  g_test_add_func ("/motion/angle-between", test_angle_between);
   g_test_add_func ("/motion/sl-loss", test_sl_loss);
   return g_test_run ();
 }

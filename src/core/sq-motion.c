@@ -220,12 +220,26 @@ sq_quat_angle_between (const double a[4],
 {
   double na = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
   double nb = sqrt (b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
-  double d;
+  double dot = 0, diff = 0, sum = 0, s;
 
+  if (memcmp (a, b, 4 * sizeof (double)) == 0)
+    return 0.0;
   if (!(na > 0) || !(nb > 0))
     return na == nb ? 0.0 : 180.0;
-  d = fabs (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) / (na * nb);
-  return 2.0 * acos (MIN (d, 1.0)) * (180.0 / G_PI);
+  for (int c = 0; c < 4; c++)
+    dot += a[c] * b[c];
+  s = dot < 0 ? -1.0 : 1.0;   /* q and −q: the nearer one */
+  for (int c = 0; c < 4; c++)
+    {
+      double u = a[c] / na, v = s * b[c] / nb;
+
+      diff += (u - v) * (u - v);
+      sum += (u + v) * (u + v);
+    }
+  /* the angle between the unit 4-vectors is 2·atan2(|u − v|, |u + v|)
+   * (exact near 0, where acos of the dot product is not); the rotation
+   * between them is twice that */
+  return 4.0 * atan2 (sqrt (diff), sqrt (sum)) * (180.0 / G_PI);
 }
 
 static double
