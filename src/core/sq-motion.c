@@ -59,6 +59,9 @@ typedef struct
   const char     *formats;     /* format ids, space separated; "" for clips built in memory */
   int             lateral;     /* translation axis: 0 x, 1 y, 2 z */
   const PairRule *rules;       /* tried in order, ended by a NULL left */
+  /* rotation keys keep the file's Euler angles in SqTrack.alt, in the
+   * order of the joint's "channels" extra (BVH) */
+  gboolean        euler_alt;
 } MirrorWorld;
 
 /* Second Life: mShoulderLeft/mShoulderRight and every Bento bone
@@ -100,10 +103,10 @@ static const PairRule sims_rules[] = {
 };
 
 static const MirrorWorld mirror_worlds[] = {
-  { "Second Life", "sl-anim", 1, sl_rules },
-  { "ActiveWorlds", "seq-binary seq-text dx", 0, aw_rules },
-  { "motion capture", "bvh", 0, mocap_rules },
-  { "The Sims", "sims-cfp sims-skn", 0, sims_rules },
+  { "Second Life", "sl-anim", 1, sl_rules, FALSE },
+  { "ActiveWorlds", "seq-binary seq-text dx", 0, aw_rules, FALSE },
+  { "motion capture", "bvh", 0, mocap_rules, TRUE },
+  { "The Sims", "sims-cfp sims-skn", 0, sims_rules, FALSE },
 };
 
 /* ==== end of world facts ================================================ */
@@ -382,14 +385,80 @@ reflect_track (SqTrack  *t,
     }
 }
 
+/* A joint's rotation keys reflected through the file's Euler angles (BVH
+ * keeps them in SqTrack.alt, in the order of the joint's "channels"): an
+ * elementary rotation about the lateral axis keeps its angle, one about
+ * another axis turns the other way (M·R(a, θ)·M = R(M·a, −θ) for the
+ * reflection M, M·a = −a only for the lateral axis). A key that its angles
+ * gave exactly becomes the rotation of the reflected angles (equal to the
+ * reflected key but perhaps for the sign of a zero), so writers keep
+ * using the angles and mirroring twice gives the key and its angles back
+ * bit for bit. Returns FALSE when the track has no such angles (its keys
+ * are then reflected as they are). */
+static gboolean
+reflect_euler_track (SqJoint *joint,
+                     int      lateral)
+{
+  SqTrack *t = &joint->tracks[SQ_CHANNEL_ROTATION];
+  GVariant *v = sq_props_get (joint->extra, "channels");
+  gboolean negate[3] = { FALSE, FALSE, FALSE };
+  int axes[3];
+  guint r = 0;
+
+  if (t->n_keys == 0 || t->alt == NULL || sq_track_is_packed (t) || v == NULL
+      || !g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
+    return FALSE;
+  for (gsize i = 0; i < g_variant_n_children (v); i++)
+    {
+      const char *name;
+      int axis;
+
+      g_variant_get_child (v, i, "&s", &name);
+      if (name[0] == '\0' || g_ascii_strcasecmp (name + 1, "rotation") != 0)
+        continue;
+      axis = g_ascii_toupper (name[0]) - 'X';
+      if (axis < 0 || axis > 2 || r == 3)
+        return FALSE;
+      axes[r] = axis;
+      negate[r++] = axis != lateral;
+    }
+  if (r == 0)
+    return FALSE;
+  for (gsize k = 0; k < t->n_keys; k++)
+    {
+      double *alt = &t->alt[k * 4], *key = t->keys[k].v, q[4], mirrored[4];
+      gboolean exact;
+
+      sq_euler_to_quat_n (alt, 4, axes, r, q, 4, 1);
+      exact = memcmp (q, key, sizeof q) == 0;
+      mirrored[0] = key[0];
+      for (int c = 0; c < 3; c++)
+        mirrored[1 + c] = c == lateral ? key[1 + c] : -key[1 + c];
+      for (guint c = 0; c < r; c++)
+        if (negate[c])
+          alt[c] = -alt[c];
+      sq_euler_to_quat_n (alt, 4, axes, r, q, 4, 1);
+      for (int c = 0; c < 4 && exact; c++)
+        exact = q[c] == mirrored[c];
+      memcpy (key, exact ? q : mirrored, sizeof q);
+    }
+  return TRUE;
+}
+
 static gboolean
 apply_mirror (SqEdit *edit,
               SqClip *clip)
 {
   const MirrorWorld *world = world_of (clip);
   g_autofree gsize *partner = mirror_pairs (clip);
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (clip->n_joints, 1));   /* rotations reflected */
 
   journal_joints (edit, clip);
+  /* rotations with the file's angles, by the joint's own channels, before
+   * they move */
+  if (world->euler_alt)
+    for (gsize j = 0; j < clip->n_joints; j++)
+      done[partner[j]] = reflect_euler_track (&clip->joints[j], world->lateral);
   for (gsize j = 0; j < clip->n_joints; j++)
     if (partner[j] > j)
       {
@@ -407,7 +476,8 @@ apply_mirror (SqEdit *edit,
       }
   for (gsize j = 0; j < clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
-      reflect_track (&clip->joints[j].tracks[c], c, world->lateral);
+      if (!(c == SQ_CHANNEL_ROTATION && done[j]))
+        reflect_track (&clip->joints[j].tracks[c], c, world->lateral);
   return TRUE;
 }
 
