@@ -773,6 +773,32 @@ test_sl_loss (void)
   g_assert_cmpfloat (loss->translation, >, 0.0);
   g_assert_cmpfloat (loss->translation, <=, sqrt (3) * 5.0 / 65535);
   g_assert_true (tu_has_line (losses, "quantised to 16 bits"));
+  /* the same as validation notes: the largest first, then the joints past
+   * SQ_LOSS_NOTE_DEGREES or SQ_LOSS_NOTE_METRES, never a warning */
+  {
+    g_autoptr(GPtrArray) findings = g_ptr_array_new_with_free_func (NULL);
+    g_autofree char *largest = g_strdup_printf ("rotations move by up to %.3g°", loss->rotation);
+    guint joints = 0;
+
+    sq_validate_add_sl_loss (clip, findings);
+    g_assert_cmpuint (findings->len, >=, 1);
+    g_assert_nonnull (strstr (((SqFinding *) findings->pdata[0])->message, largest));
+    for (guint i = 0; i < findings->len; i++)
+      {
+        SqFinding *f = findings->pdata[i];
+
+        g_assert_cmpint (f->severity, ==, SQ_SEVERITY_INFO);
+        joints += f->joint >= 0;
+        g_free (f->message);
+        g_free (f);
+      }
+    for (guint i = 0; i < loss->joints->len; i++)
+      {
+        const SqJointDiff *d = &g_array_index (loss->joints, SqJointDiff, i);
+        joints -= d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES;
+      }
+    g_assert_cmpuint (joints, ==, 0);
+  }
   /* the .anim read back has nothing more to lose */
   {
     g_autoptr(GBytes) bytes = tu_save (clip, "sl-anim", NULL);

@@ -16,6 +16,7 @@
 #include "sq-convert.h"
 #include "sq-validate.h"
 #include "sq-motion.h"
+#include "sq-diff.h"
 
 gboolean
 sq_clip_check (const SqClip *clip,
@@ -710,6 +711,38 @@ validate_loop_seam (const SqClip *clip,
                      _("joint “%s” is %.1f° away at the loop's end (%.3f s) from where the loop starts (%.3f s): "
                        "the loop jumps; Close the Loop removes the seam"),
                      clip->joints[j].name, d, out, in);
+    }
+}
+
+/* ---- what saving as .anim does ------------------------------------------------ */
+
+void
+sq_validate_add_sl_loss (const SqClip *clip,
+                         GPtrArray    *findings)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, NULL, &error);
+
+  if (loss == NULL)
+    {
+      add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1, _("the .anim encoding's loss is unknown: %s"),
+                   error->message);
+      return;
+    }
+  add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
+               _("saved as .anim, rotations move by up to %.3g° and positions by up to %.3g m"),
+               loss->rotation, loss->translation);
+  for (guint i = 0; i < loss->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (loss->joints, SqJointDiff, i);
+      gssize j = sq_clip_find_joint (clip, d->name);
+
+      if (d->in_a && d->in_b
+          && (d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES))
+        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” saved as .anim: rotation off by up to %.3g° (at %.3f s), position by up to "
+                       "%.3g m (at %.3f s)"),
+                     d->name, d->rotation, d->rotation_time, d->translation, d->translation_time);
     }
 }
 
