@@ -563,6 +563,36 @@ test_reduce (void)
   assert_refused (sq_edit_reduce_new (NAN, 0), "degrees");
 }
 
+/* A long track: a still stretch, then a slow turn with a wobble; the
+ * reduction takes n log n (a quadratic search would take minutes) and
+ * keeps its bound */
+static void
+test_reduce_long (void)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  g_autoptr(SqClip) orig = NULL;
+  g_autoptr(SqEdit) edit = sq_edit_reduce_new (0.2, 0);
+  SqJoint *joint = sq_clip_add_joint (clip, "mHead");
+  const gsize n = 200000;
+  gint64 start;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      double t = k / 1000.0, angle = k < n / 2 ? 5.0 : 5.0 + (t - 100.0) * 0.5 + 0.3 * sin (t * 7.0);
+
+      set_rot (&joint->tracks[SQ_CHANNEL_ROTATION], t, 0, 0, 1, angle);
+    }
+  clip->duration = (n - 1) / 1000.0;
+  orig = sq_clip_copy (clip);
+  start = g_get_monotonic_time ();
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_test_message ("reduced %zu keys to %zu in %.2f s", n, clip->joints[0].tracks[0].n_keys,
+                  (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpuint (clip->joints[0].tracks[0].n_keys, <, n / 20);
+  g_assert_cmpuint (clip->joints[0].tracks[0].n_keys, >, 10);
+  assert_within (clip, orig, 0.2, 0);
+}
+
 /* On corpus files of every format: the bound holds at every original key */
 static void
 test_reduce_corpus (void)
@@ -826,6 +856,7 @@ main (int    argc,
   g_test_add_func ("/motion/reverse", test_reverse);
   g_test_add_func ("/motion/reduce", test_reduce);
   g_test_add_func ("/motion/reduce/corpus", test_reduce_corpus);
+  g_test_add_func ("/motion/reduce/long", test_reduce_long);
   g_test_add_func ("/motion/close-loop", test_close_loop);
   g_test_add_func ("/motion/undo-corpus", test_undo_corpus);
   g_test_add_func ("/motion/loop-seam", test_loop_seam);

@@ -499,6 +499,16 @@ apply_resample (SqEdit  *edit,
   if (!(n <= SQ_MOTION_MAX_KEYS))
     return invalid (error, _("%g frames per second over %g s makes more than %d keys a track"),
                     fps, last - first, SQ_MOTION_MAX_KEYS);
+  {
+    gsize tracks = 0;
+
+    for (gsize j = 0; j < clip->n_joints; j++)
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        tracks += clip->joints[j].tracks[c].n_keys >= 2;
+    if (!(n * (double) tracks <= SQ_MOTION_MAX_CLIP_KEYS))
+      return invalid (error, _("%g frames per second over %g s makes more than %d keys in all"),
+                      fps, last - first, SQ_MOTION_MAX_CLIP_KEYS);
+  }
 
   journal_joints (edit, clip);
   for (gsize j = 0; j < clip->n_joints; j++)
@@ -744,7 +754,10 @@ segment_fits (const SqKey *keys,
   return TRUE;
 }
 
-/* Greedy: from each kept key, the farthest next key whose line fits */
+/* From each kept key, a far next key whose line fits: the reach doubles
+ * while it fits, then a binary search between the last fit and the first
+ * miss (every accepted line is checked at every key it spans, so the bound
+ * holds; a long still stretch costs n log n, not n²) */
 static void
 reduce_track (SqTrack  *t,
               SqChannel channel,
@@ -754,17 +767,30 @@ reduce_track (SqTrack  *t,
   const SqKey *keys = sq_track_peek (t, &tmp);
   g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (gsize));
   SqTrack built;
-  gsize a = 0;
+  gsize a = 0, n = t->n_keys;
 
   g_array_append_val (kept, a);
-  while (a + 1 < t->n_keys)
+  while (a + 1 < n)
     {
-      gsize b = a + 1;
+      gsize lo = a + 1, hi, step = 1;
 
-      while (b + 1 < t->n_keys && segment_fits (keys, a, b + 1, channel, bound))
-        b++;
-      g_array_append_val (kept, b);
-      a = b;
+      while (lo + step < n && segment_fits (keys, a, lo + step, channel, bound))
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step, n);   /* does not fit, or past the end */
+      while (hi - lo > 1)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+
+          if (segment_fits (keys, a, mid, channel, bound))
+            lo = mid;
+          else
+            hi = mid;
+        }
+      g_array_append_val (kept, lo);
+      a = lo;
     }
   if (kept->len == t->n_keys)
     return;

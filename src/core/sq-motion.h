@@ -24,9 +24,11 @@ G_BEGIN_DECLS
 SqEdit     *sq_edit_mirror_new       (void);
 /* Keys on one grid at `fps` from the clip's first key time to its last (the
  * last kept), the values sampled as the clip plays (slerp, linear). Tracks
- * with fewer than two keys stay. Refused: fps ≤ 0 or not finite, or more
- * than SQ_MOTION_MAX_KEYS keys a track. */
-#define SQ_MOTION_MAX_KEYS 10000000
+ * with fewer than two keys stay. Refused: fps ≤ 0 or not finite, more than
+ * SQ_MOTION_MAX_KEYS keys a track or SQ_MOTION_MAX_CLIP_KEYS in all (40
+ * bytes a key). */
+#define SQ_MOTION_MAX_KEYS      1000000
+#define SQ_MOTION_MAX_CLIP_KEYS 20000000
 SqEdit     *sq_edit_resample_new     (double      fps);
 /* Key times, the duration, the loop points and the ease times divided by
  * `factor` (> 0). */
