@@ -359,20 +359,30 @@ batch_output (const char     *dir,
   return g_build_filename (dir, base, NULL);
 }
 
-/* Options of `convert` and `edit` that take a value as the next argument
- * (unless given as --name=VALUE); every other "--" option takes none */
+/* Whether option `arg` of `convert` or `edit` takes the next argument as
+ * its value (not when given as --name=VALUE): the options known to; an
+ * option this list does not know takes it unless it is a file */
 static gboolean
-takes_value (const char *arg)
+takes_value (const char *arg,
+             const char *next)
 {
-  static const char * const no_value[] = {
-    "--invert-xz", "--no-loop", "--set-first-frame", "--mirror", "--reverse", "--close-loop", NULL,
+  static const char * const with_value[] = {
+    "-o", "--to", "--map", "--rename-joint", "--delete-joint", "--delete-keys", "--rename-root", "--rescale",
+    "--priority", "--joint-priority", "--loop", "--ease", "--hand-pose", "--emote", "--delete-constraint",
+    "--set-constraint", "--add-constraint", "--frame-rate", "--frame-time", "--set-name", "--resample",
+    "--speed", "--trim", "--reduce", NULL,
+  };
+  static const char * const without[] = {
+    "--invert-xz", "--no-loop", "--mirror", "--reverse", "--close-loop", NULL,
   };
 
-  if (strcmp (arg, "-o") == 0)
-    return TRUE;
-  if (!g_str_has_prefix (arg, "--") || strchr (arg, '=') != NULL)
+  if (strchr (arg, '=') != NULL || next == NULL || g_strv_contains (without, arg))
     return FALSE;
-  return !g_strv_contains (no_value, arg);
+  if (strcmp (arg, "--set-first-frame") == 0)
+    return strchr (next, ',') != NULL;
+  if (g_strv_contains (with_value, arg))
+    return TRUE;
+  return !g_file_test (next, G_FILE_TEST_EXISTS);
 }
 
 gboolean
@@ -428,9 +438,7 @@ cli_batch (CliCommand  command,
         format = sq_format_by_id (argv[i + 1]);
       else if (g_str_has_prefix (a, "--to="))
         format = sq_format_by_id (a + 5);
-      if (takes_value (a) && i + 1 < argc)
-        g_ptr_array_add (options, argv[++i]);
-      else if (strcmp (a, "--set-first-frame") == 0 && i + 1 < argc && strchr (argv[i + 1], ',') != NULL)
+      if (takes_value (a, i + 1 < argc ? argv[i + 1] : NULL))
         g_ptr_array_add (options, argv[++i]);
     }
   if (inputs->len == 0)
