@@ -398,6 +398,7 @@ test_speed (void)
   g_autoptr(SqClip) s = apply_undo_redo (clip, edit);
 
   g_assert_cmpfloat (s->duration, ==, 1.0);
+  g_assert_cmpfloat (s->fps, ==, 60.0);   /* a frame rate of its own follows */
   g_assert_cmpfloat (prop (s, "loop-in"), ==, 0.25);
   g_assert_cmpfloat (prop (s, "loop-out"), ==, 0.75);
   g_assert_cmpfloat (prop (s, "ease-in"), ==, 0.4);
@@ -410,6 +411,37 @@ test_speed (void)
           g_assert_cmpfloat (a.time, ==, b.time / 2);
           g_assert_cmpmem (a.v, sizeof a.v, b.v, sizeof b.v);
         }
+
+  /* a BVH keeps its frames, each half as long: its file read back has the
+   * same values at half the times */
+  {
+    g_autoptr(GPtrArray) files = corpus ("bvh");
+    g_autoptr(GBytes) bytes = tu_read (files->pdata[0]);
+    g_autoptr(SqClip) bvh = tu_load_ok (bytes);
+    g_autoptr(SqEdit) fast = sq_edit_speed_new (2);
+    g_autoptr(GBytes) written = NULL;
+    g_autoptr(SqClip) back = NULL;
+
+    g_assert_true (sq_edit_apply (fast, bvh, NULL));
+    written = tu_save (bvh, "bvh", NULL);
+    back = tu_load_ok (written);
+    sq_edit_undo (fast, bvh);
+    g_assert_cmpuint (back->n_joints, ==, bvh->n_joints);
+    g_assert_cmpfloat_with_epsilon (back->fps, bvh->fps * 2, 1e-9);
+    for (gsize j = 0; j < bvh->n_joints; j++)
+      {
+        const SqTrack *a = &back->joints[j].tracks[SQ_CHANNEL_ROTATION], *b = &bvh->joints[j].tracks[SQ_CHANNEL_ROTATION];
+
+        g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+        for (gsize k = 0; k < a->n_keys; k++)
+          {
+            SqKey ka = sq_track_key (a, k), kb = sq_track_key (b, k);
+
+            g_assert_cmpfloat_with_epsilon (ka.time, kb.time / 2, 1e-9);
+            g_assert_cmpmem (ka.v, sizeof ka.v, kb.v, sizeof kb.v);
+          }
+      }
+  }
 
   assert_refused (sq_edit_speed_new (0), "above 0");
   assert_refused (sq_edit_speed_new (-2), "above 0");

@@ -588,6 +588,20 @@ apply_speed (SqEdit  *edit,
           keys[k].time /= factor;
       }
   clip->duration /= factor;
+  /* where the frame rate is the clip's own (BVH, built in memory), it
+   * follows: the keys stay on their frames, nothing is resampled */
+  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") == 0)
+    {
+      GVariant *ft = sq_props_get (clip->extra, "frame-time");
+      double fps = clip->fps * factor;
+
+      if (isfinite (fps) && 1.0 / fps >= 0.001 && 1.0 / fps <= 10.0)
+        {
+          clip->fps = fps;
+          if (ft != NULL && g_variant_is_of_type (ft, G_VARIANT_TYPE_DOUBLE))
+            sq_props_set (clip->extra, "frame-time", g_variant_new_double (g_variant_get_double (ft) / factor));
+        }
+    }
   for (guint i = 0; i < 4; i++)
     map_time_field (clip, (const char *[]) { "loop-in", "loop-out", "ease-in", "ease-out" }[i], map_speed, &factor);
   return TRUE;

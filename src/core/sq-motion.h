@@ -31,7 +31,8 @@ SqEdit     *sq_edit_mirror_new       (void);
 #define SQ_MOTION_MAX_CLIP_KEYS 20000000
 SqEdit     *sq_edit_resample_new     (double      fps);
 /* Key times, the duration, the loop points and the ease times divided by
- * `factor` (> 0). */
+ * `factor` (> 0); a frame rate of the clip's own (BVH, clips built in
+ * memory) multiplied by it, so the keys stay on their frames. */
 SqEdit     *sq_edit_speed_new        (double      factor);
 /* Keeps [start, end] seconds (0 ≤ start < end ≤ duration), with keys
  * sampled at both cuts, shifted to start at 0; loop points follow. */
