@@ -265,6 +265,35 @@ test_mirror_pairs (void)
   assert_partner ("bvh", "Hips", NULL);
 }
 
+/* Every Second Life bone named …Left pairs with its …Right (Bento face,
+ * hands, wings and hind limbs included), the others stay in place */
+static void
+test_mirror_sl_bones (void)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  guint pairs = 0;
+
+  for (guint i = 0; i < SQ_SL_N_BONES; i++)
+    sq_clip_add_joint (clip, sq_sl_bone_name (i));
+  g_assert_cmpuint (clip->n_joints, ==, 133);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const char *name = clip->joints[j].name;
+      gsize p = sq_motion_mirror_partner (clip, j);
+
+      if (g_str_has_suffix (name, "Left"))
+        {
+          g_autofree char *right = g_strdup_printf ("%.*sRight", (int) strlen (name) - 4, name);
+
+          g_assert_cmpstr (clip->joints[p].name, ==, right);
+          pairs++;
+        }
+      else if (!g_str_has_suffix (name, "Right"))
+        g_assert_cmpuint (p, ==, j);
+    }
+  g_assert_cmpuint (pairs, ==, 50);
+}
+
 /* One file of each corpus folder: mirrored twice it is the original; once,
  * each paired joint has its partner's keys reflected */
 static void
@@ -880,6 +909,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/motion/mirror/numbers", test_mirror_numbers);
   g_test_add_func ("/motion/mirror/pairs", test_mirror_pairs);
+  g_test_add_func ("/motion/mirror/sl-bones", test_mirror_sl_bones);
   g_test_add_func ("/motion/mirror/corpus", test_mirror_corpus);
   g_test_add_func ("/motion/mirror/bvh-text", test_mirror_bvh_text);
   g_test_add_func ("/motion/resample", test_resample);
