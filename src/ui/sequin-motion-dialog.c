@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sequin-compare-window.h"
 #include "sequin-motion-dialog.h"
 #include "sequin-window.h"
 
@@ -409,6 +410,11 @@ motion_action (GtkWidget  *widget,
 
   if (document == NULL || sequin_document_get_clip (document) == NULL)
     return;
+  if (g_str_equal (nick, "compare"))
+    {
+      sequin_compare_window_choose (SEQUIN_WINDOW (widget));
+      return;
+    }
   for (guint k = 0; k < SEQUIN_MOTION_N_KINDS; k++)
     if (g_str_equal (kinds[k].nick, nick))
       {

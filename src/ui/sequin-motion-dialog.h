@@ -51,8 +51,9 @@ gboolean            sequin_motion_dialog_apply        (SequinMotionDialog *self,
 
 /* The window's hook: the "win.motion" action, whose string parameter is
  * "mirror", "resample", "speed", "trim", "reverse", "reduce" or
- * "close-loop", opens that dialog on the SequinWindow's document (the
- * Animation submenu of the Edit menu lists them). */
+ * "close-loop", opens that dialog on the SequinWindow's document;
+ * "compare" asks for a file to compare with (sequin-compare-window.h). The
+ * Animation submenu of the Edit menu lists them. */
 void                sequin_motion_install_actions     (GtkWidgetClass     *widget_class);
 
 G_END_DECLS

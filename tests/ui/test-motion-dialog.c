@@ -9,8 +9,11 @@
 
 #include <string.h>
 
+#include "sequin-compare-window.h"
 #include "sequin-motion-dialog.h"
 #include "sequin-test-ui.h"
+#include "sequin-timeline.h"
+#include "sequin-window-private.h"
 
 #define WALK "seq-binary/walk.seq"
 
@@ -191,6 +194,66 @@ test_window_action (void)
   sequin_test_window_destroy (window);
 }
 
+/* Compare With…: the window's clip against its mirror image, a row per
+ * joint, the largest first; a row selects its joint and time */
+static void
+test_compare (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_file (WALK);
+  g_autoptr(SqClip) other = NULL;
+  g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *largest = NULL;
+  SequinCompareWindow *compare;
+  const SqJointDiff *worst = NULL;
+  const SqClip *clip;
+
+  g_assert_nonnull (path);
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+  other = sq_clip_copy (clip);
+  g_assert_true (sq_edit_apply (mirror, other, NULL));
+  diff = sq_diff_clips (clip, other, NULL);
+  /* the largest rotation, then translation, then the first in file order */
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (worst == NULL || d->rotation > worst->rotation
+          || (d->rotation == worst->rotation && d->translation > worst->translation))
+        worst = d;
+    }
+  g_assert_cmpfloat (worst->rotation, >, 1.0);
+
+  compare = sequin_compare_window_new (window, other, "mirrored.seq", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  gtk_window_present (GTK_WINDOW (compare));
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), ==, clip->n_joints);
+  largest = g_strdup_printf ("Largest difference: rotation %.3g°", worst->rotation);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare), largest));
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_row_text (compare, 0), worst->name));
+  sequin_compare_window_activate_row (compare, 0);
+  sequin_test_flush ();
+  g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, sq_clip_find_joint (clip, worst->name));
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline)), worst->rotation_time,
+                                  1e-9);
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+
+  /* against itself: nothing apart */
+  compare = sequin_compare_window_new (window, clip, "itself", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare),
+                                   "Largest difference: rotation 0°, translation 0."));
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -200,5 +263,6 @@ main (int    argc,
   g_test_add_func ("/motion-dialog/checks", test_checks);
   g_test_add_func ("/motion-dialog/core-refuses", test_core_refuses);
   g_test_add_func ("/motion-dialog/window-action", test_window_action);
+  g_test_add_func ("/motion-dialog/compare", test_compare);
   return g_test_run ();
 }
