@@ -570,6 +570,349 @@ test_format_field_edits (void)
   g_clear_pointer (&out, g_free);
 }
 
+/* ---- the animator's tools: motion edit options and diff ---- */
+
+/* The motion options give the bytes the core's edits give */
+static void
+test_motion_options (void)
+{
+  g_autofree char *dest = tmp ("motion.seq");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GBytes) in = tu_read (sample ());
+  g_autoptr(SqClip) expect = tu_load_ok (in);
+  g_autofree char *report = NULL;
+  gsize keys_before = 0;
+  SqEdit *edits[] = {
+    sq_edit_mirror_new (), sq_edit_resample_new (10), sq_edit_speed_new (2), sq_edit_trim_new (0.1, 0.5),
+    sq_edit_reverse_new (), sq_edit_reduce_new (1, 0.01), sq_edit_close_loop_new (),
+  };
+
+  g_assert_cmpint (run (&out, NULL, "edit", sample (), "-o", dest, "--mirror", "--resample", "10", "--speed=2",
+                        "--trim", "0.1,0.5", "--reverse", "--reduce", "1,0.01", "--close-loop", NULL), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      if (i == 5)
+        keys_before = sq_clip_count_keys (expect);
+      g_assert_true (sq_edit_apply (edits[i], expect, NULL));
+    }
+  report = g_strdup_printf ("%s: Reduce Keys: %zu keys before, %zu after\n", sample (), keys_before,
+                            sq_clip_count_keys (expect));
+  g_assert_cmpstr (out, ==, report);
+  g_assert_cmpuint (sq_clip_count_keys (expect), <, keys_before);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    sq_edit_free (edits[i]);
+  {
+    g_autoptr(GBytes) got = tu_read (dest);
+    g_autoptr(GBytes) want = tu_save (expect, "seq-binary", NULL);
+    g_assert_true (g_bytes_equal (got, want));
+  }
+
+  /* refused edits: the reason, exit 1, no output */
+  g_unlink (dest);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--speed", "0", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "above 0"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--trim", "0.5,0.5", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "empty"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", dest, "--resample", "-5", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "above 0"));
+  g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
+  /* bad usage */
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--trim", "1", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--speed", "abc", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--reduce", "1,2,3", NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", dest, "--reduce", NULL), ==, 2);
+}
+
+/* Two text SEQ clips whose differences are known: the pelvis at 1 s is
+ * turned 45° about Z in A (halfway to 90°) and 60° in B, and moved 0.5 in
+ * B; C has a joint A has not */
+static const char diff_a[] =
+  "AWSQ Version=1 Limbs=2 Duration=2000\r\n"
+  "pelvis frames=2\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+static const char diff_b[] =
+  "AWSQ Version=1 Limbs=2 Duration=2000\r\n"
+  "pelvis frames=3\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "1000 0 0 1 60 0.5 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+static const char diff_c[] =
+  "AWSQ Version=1 Limbs=3 Duration=2000\r\n"
+  "pelvis frames=2\r\n"
+  "0 0 0 1 0 0 0 0\r\n"
+  "2000 0 0 1 90 0 0 0\r\n"
+  "lfhip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n"
+  "rthip frames=2\r\n"
+  "0 1 0 0 10 0 0 0\r\n"
+  "2000 1 0 0 20 0 0 0\r\n";
+
+static char *
+write_tmp (const char *name,
+           const char *text)
+{
+  char *path = tmp (name);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+static double
+json_number_after (const char *json,
+                   const char *key)
+{
+  const char *at = strstr (json, key);
+
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + strlen (key), NULL);
+}
+
+static void
+test_diff (void)
+{
+  g_autofree char *a = write_tmp ("diff-a.seq", diff_a);
+  g_autofree char *b = write_tmp ("diff-b.seq", diff_b);
+  g_autofree char *c = write_tmp ("diff-c.seq", diff_c);
+  g_autofree char *out = NULL;
+  const char *pelvis;
+
+  /* a file against itself */
+  g_assert_cmpint (run (&out, NULL, "diff", a, a, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+  g_clear_pointer (&out, g_free);
+
+  /* the known maxima: 15° and 0.5, both at 1 s */
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", a, b, NULL), ==, 1);
+  pelvis = strstr (out, "\"name\": \"pelvis\"");
+  g_assert_nonnull (pelvis);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"rotation\": "), 15.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"rotation_time\": "), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"translation\": "), 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_number_after (pelvis, "\"translation_time\": "), 1.0, 1e-12);
+  g_assert_cmpfloat (json_number_after (strstr (out, "\"name\": \"lfhip\""), "\"rotation\": "), ==, 0.0);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "15.001,0.5001", a, b, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance=14.99,1", a, b, NULL), ==, 1);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "16", a, b, NULL), ==, 1);   /* DIST 0 */
+
+  /* a joint in one only */
+  g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "1,1", a, c, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "rthip: only in the second"));
+  g_clear_pointer (&out, g_free);
+
+  /* a corpus file against itself, and across formats through its own
+   * conversion to .anim (its quantisation: below 2° and 1 mm) */
+  {
+    g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+    g_autofree char *anim = tmp ("diff.anim");
+
+    if (files->len == 0)
+      g_error ("no BVH corpus files (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
+    g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], files->pdata[0], NULL), ==, 0);
+    /* a file of each format against itself: identical */
+    for (guint d = 0; d < 3; d++)
+      {
+        const char *dirs[] = { "seq-binary", "sl-anim", "dx-anim" };
+        g_autoptr(GPtrArray) more = tu_corpus_files (dirs[d]);
+
+        if (more->len == 0)
+          g_error ("no corpus files in %s", dirs[d]);
+        g_assert_cmpint (run (&out, NULL, "diff", more->pdata[0], more->pdata[0], NULL), ==, 0);
+        g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+        g_clear_pointer (&out, g_free);
+      }
+    g_assert_cmpint (run (NULL, NULL, "convert", files->pdata[0], anim, NULL), ==, 0);
+    g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", files->pdata[0], anim, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "mPelvis: rotation "));
+    g_clear_pointer (&out, g_free);
+    g_assert_cmpint (run (NULL, NULL, "diff", files->pdata[0], anim, NULL), ==, 1);
+  }
+
+  /* validate --loss: the .anim encoding's error per joint, the status as without */
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", a, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: largest rotation error "));
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: mPelvis: rotation "));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "validate", "--target", "aw", "--loss", a, NULL), ==, 2);
+
+  g_assert_cmpint (run (NULL, NULL, "diff", a, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "-1", a, b, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);
+}
+
+/* ---- batch: a folder with one malformed file ---- */
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (path);
+}
+
+static void
+test_batch (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  g_autofree char *in_dir = tmp ("batch-in");
+  g_autofree char *out_dir = tmp ("batch-out");
+  g_autofree char *edit_dir = tmp ("batch-edit");
+  g_autofree char *bad = g_build_filename (in_dir, "broken.bvh", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *err = NULL, *out = NULL, *want = NULL;
+  const char *names[3];
+
+  if (files->len < 3)
+    g_error ("fewer than 3 BVH corpus files (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
+  g_ptr_array_sort (files, compare_paths);
+  g_assert_cmpint (g_mkdir_with_parents (in_dir, 0700), ==, 0);
+  /* three good files and one cut short, in the order given */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+      g_autofree char *base = g_path_get_basename (files->pdata[i]);
+      char *copy = g_build_filename (in_dir, base, NULL);
+
+      g_assert_true (g_file_set_contents (copy, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                                          NULL));
+      g_ptr_array_add (argv, copy);
+      names[i] = g_ptr_array_index (argv, argv->len - 1);
+    }
+  g_assert_true (g_file_set_contents (bad, "HIERARCHY\nROOT hip\n{\n", -1, NULL));
+
+  /* convert: the others are done, the bad one named, exit 1 */
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "sl-anim", "--out-dir", out_dir, names[0], bad, names[1],
+                        names[2], NULL), ==, 1);
+  want = g_strdup_printf ("sequin-cli: 3 converted, 1 failed: %s\n", bad);
+  g_assert_true (g_str_has_suffix (err, want));
+  g_assert_nonnull (strstr (err, "broken.bvh: line "));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) in = tu_read (names[i]);
+      g_autoptr(SqClip) clip = tu_load_ok (in);
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *anim = g_strdup_printf ("%s/%s.anim", out_dir, stem);
+      g_autoptr(GBytes) got = tu_read (anim);
+      g_autoptr(GBytes) expect = tu_save (clip, "sl-anim", NULL);
+
+      g_assert_true (g_bytes_equal (got, expect));
+    }
+  {
+    g_autofree char *no = g_build_filename (out_dir, "broken.anim", NULL);
+    g_assert_false (g_file_test (no, G_FILE_TEST_EXISTS));
+  }
+
+  /* diff --against: each input against its .anim, within the encoding's
+   * quantisation; the bad one has no counterpart */
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--tolerance", "2,0.001", "--against", out_dir, names[0], names[1],
+                        names[2], NULL), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *line = g_strdup_printf ("== %s %s/%s.anim\n", names[i], out_dir, stem);
+
+      g_assert_nonnull (strstr (out, line));
+    }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&out, &err, "diff", "--json", "--tolerance", "2,0.001", "--against", out_dir, names[0], bad,
+                        NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "[{\"a\": "));
+  g_assert_true (g_str_has_suffix (out, "}]\n"));
+  g_assert_nonnull (strstr (err, "broken.bvh: no file of the same name in "));
+  g_assert_nonnull (strstr (err, "1 of 2 pairs differ or could not be compared"));
+  g_clear_pointer (&out, g_free);
+
+  /* edit: the operations on each, priority 4 and mirrored, as .anim */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", "--out-dir", edit_dir, "--to", "sl-anim", "--priority", "4", "--mirror",
+                        names[0], names[1], bad, names[2], NULL), ==, 1);
+  g_clear_pointer (&want, g_free);
+  want = g_strdup_printf ("sequin-cli: 3 edited, 1 failed: %s\n", bad);
+  g_assert_true (g_str_has_suffix (err, want));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GBytes) in = tu_read (names[i]);
+      g_autoptr(SqClip) clip = tu_load_ok (in);
+      g_autoptr(SqEdit) priority = sq_edit_sl_priority_new (4);
+      g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+      g_autofree char *base = g_path_get_basename (names[i]);
+      g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+      g_autofree char *anim = g_strdup_printf ("%s/%s.anim", edit_dir, stem);
+      g_autoptr(GBytes) got = tu_read (anim);
+      g_autoptr(GBytes) expect = NULL;
+
+      g_assert_true (sq_edit_apply (priority, clip, NULL));
+      g_assert_true (sq_edit_apply (mirror, clip, NULL));
+      expect = tu_save (clip, "sl-anim", NULL);
+      g_assert_true (g_bytes_equal (got, expect));
+    }
+  /* all good: exit 0 and the count */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to=seq-text", "--out-dir", out_dir, names[0], names[1], NULL), ==, 0);
+  g_assert_true (g_str_has_suffix (err, "sequin-cli: 2 converted\n"));
+  /* two inputs of one base name: the second is refused, not overwritten */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "bvh", "--out-dir", out_dir, names[0], names[0], NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "is the output of an earlier file too"));
+  g_assert_nonnull (strstr (err, "1 converted, 1 failed"));
+  /* bad usage */
+  g_assert_cmpint (run (NULL, NULL, "convert", "--out-dir", out_dir, names[0], NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", "--out-dir", out_dir, "-o", "x", names[0], NULL), ==, 2);
+
+  /* info and validate take many files; a bad one does not stop the others */
+  g_assert_cmpint (run (&out, NULL, "info", names[0], bad, names[1], NULL), ==, 1);
+  g_assert_nonnull (strstr (out, names[0]));
+  g_assert_nonnull (strstr (out, names[1]));
+  {
+    g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+    guint formats = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      formats += g_str_has_prefix (lines[i], "Format:    Biovision");
+    g_assert_cmpuint (formats, ==, 2);
+  }
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", names[0], bad, names[2], NULL), ==, 1);
+  g_assert_nonnull (strstr (out, names[0]));
+  g_assert_nonnull (strstr (out, names[2]));
+
+  remove_tree (in_dir);
+  remove_tree (out_dir);
+  remove_tree (edit_dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -588,6 +931,9 @@ main (int    argc,
   g_test_add_func ("/cli/convert-map", test_convert_map);
   g_test_add_func ("/cli/convert-renames", test_convert_renames);
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
+  g_test_add_func ("/cli/motion-options", test_motion_options);
+  g_test_add_func ("/cli/diff", test_diff);
+  g_test_add_func ("/cli/batch", test_batch);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

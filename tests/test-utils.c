@@ -131,6 +131,14 @@ tu_corpus_path (const char *subdir,
   return path;
 }
 
+/* g_ptr_array_sort passes pointers to the elements */
+static gint
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 GPtrArray *
 tu_corpus_files (const char *subdir)
 {
@@ -150,7 +158,7 @@ tu_corpus_files (const char *subdir)
       g_test_message ("no test inputs in %s", path);
       g_test_fail_printf ("no test inputs in %s", path);
     }
-  g_ptr_array_sort (files, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_sort (files, compare_paths);
   return files;
 }
 

@@ -22,18 +22,20 @@
 #include <unistd.h>
 
 #include "sq-core.h"
-
-#define EXIT_BAD_INPUT 1
-#define EXIT_USAGE     2
+#include "sequin-cli-private.h"
 
 static const char *usage_text =
   "Usage:\n"
-  "  sequin-cli info FILE\n"
+  "  sequin-cli info FILE…\n"
   "  sequin-cli dump [--json] FILE\n"
   "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
+  "  sequin-cli convert --to FORMAT [--map FILE] --out-dir DIR FILE…\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
-  "  sequin-cli validate [--target aw|sl] FILE…\n"
+  "  sequin-cli edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…\n"
+  "  sequin-cli validate [--target aw|sl] [--loss] FILE…\n"
   "  sequin-cli formats\n"
+  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
+  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…\n"
   "  sequin-cli --help | --version\n"
   "\n"
   "Edit operations, applied in the order given:\n"
@@ -64,6 +66,15 @@ static const char *usage_text =
   "                            the animation plays faster or slower (.x: a whole number)\n"
   "  --frame-time SECONDS      the same as BVH's Frame Time (0.001 to 10 s)\n"
   "  --set-name NAME           the .x AnimationSet name (\"\" for none)\n"
+  "Motion (every format):\n"
+  "  --mirror                  swap left and right, reflect across the sagittal plane\n"
+  "  --resample FPS            keys on a grid at FPS from the first key to the last\n"
+  "  --speed FACTOR            play FACTOR (> 0) times as fast; loop points and ease follow\n"
+  "  --trim START,END          keep START to END seconds, shifted to start at 0\n"
+  "  --reverse                 play backwards\n"
+  "  --reduce DEG[,DIST]       remove keys while the motion stays within DEG degrees and\n"
+  "                            DIST (file units, default 0) at every original key\n"
+  "  --close-loop              end on the first pose (at the loop points when looping)\n"
   "\n"
   "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
   "extension; .seq means the input's own kind of SEQ (binary or text).\n"
@@ -71,13 +82,16 @@ static const char *usage_text =
   "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
   "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
   "\n"
+  "--out-dir DIR: every FILE, on all cores, written to DIR under its own base name (with\n"
+  "FORMAT's extension); a bad file is reported, the others are done; exit 1 if any failed.\n"
+  "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
+  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
+  "diff compares each joint over both clips' key times (B converted to A's format):\n"
+  "exit 0 when within the tolerance (default: identical), 1 when not.\n"
+  "\n"
   "Exit status: 0 success, 1 bad input or failed validation, 2 bad usage.\n";
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static int
+int
 usage_error (const char *format,
              ...)
 {
@@ -92,7 +106,7 @@ usage_error (const char *format,
   return EXIT_USAGE;
 }
 
-static SqClip *
+SqClip *
 load_file (const char *path,
            GError    **error)
 {
@@ -202,7 +216,7 @@ print_warnings (const char *path,
     g_printerr ("sequin-cli: %s: warning: %s\n", path, (const char *) clip->warnings->pdata[i]);
 }
 
-static int
+int
 fail_file (const char   *path,
            const GError *error)
 {
@@ -218,8 +232,10 @@ cmd_info (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
+  if (argc > 1)
+    return cli_each_file (cmd_info, argc, argv);
   if (argc != 1)
-    return usage_error ("info takes one FILE");
+    return usage_error ("info takes a FILE");
   if ((clip = load_file (argv[0], &error)) == NULL)
     return fail_file (argv[0], error);
   text = sq_dump_summary (clip);
@@ -327,6 +343,8 @@ cmd_convert (int    argc,
   const char *map_path = NULL;
   g_autoptr(SqJointMap) map = NULL;
 
+  if (cli_is_batch (argc, argv))
+    return cli_batch (cmd_convert, FALSE, argc, argv);
   for (int i = 0; i < argc; i++)
     {
       if (strcmp (argv[i], "--map") == 0 || g_str_has_prefix (argv[i], "--map="))
@@ -588,7 +606,7 @@ constraint_edit (const ConstraintSpec *spec,
 }
 
 /* "--name=value" or "--name value" */
-static const char *
+const char *
 option_value (int    argc,
               char **argv,
               int   *i,
@@ -603,7 +621,7 @@ option_value (int    argc,
   return NULL;
 }
 
-static gboolean
+gboolean
 option_is (const char *arg,
            const char *name)
 {
@@ -624,7 +642,10 @@ cmd_edit (int    argc,
   const SqFormat *format = NULL;
   const char *map_path = NULL;
   g_autoptr(SqJointMap) map = NULL;
+  gboolean bad = FALSE;
 
+  if (cli_is_batch (argc, argv))
+    return cli_batch (cmd_edit, TRUE, argc, argv);
   for (int i = 0; i < argc; i++)
     {
       const char *a = argv[i];
@@ -819,6 +840,11 @@ cmd_edit (int    argc,
             return usage_error ("--set-name needs NAME (\"\" for none)");
           g_ptr_array_add (edits, sq_edit_dx_set_name_new (v));
         }
+      else if (cli_motion_option (argc, argv, &i, edits, &bad))
+        {
+          if (bad)
+            return EXIT_USAGE;
+        }
       else if (a[0] == '-' && a[1] != '\0')
         return usage_error ("edit: unknown option “%s”", a);
       else if (in == NULL)
@@ -842,6 +868,7 @@ cmd_edit (int    argc,
           g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
           return EXIT_BAD_INPUT;
         }
+      cli_print_report (in, edits->pdata[i]);
     }
   if (map_path != NULL && (map = load_map (map_path)) == NULL)
     return EXIT_BAD_INPUT;
@@ -855,9 +882,12 @@ cmd_validate (int    argc,
   const char *target = "aw";
   int status = 0;
   guint n_files = 0;
+  gboolean loss = FALSE;
 
   for (int i = 0; i < argc; i++)
-    if (option_is (argv[i], "--target"))
+    if (strcmp (argv[i], "--loss") == 0)
+      loss = TRUE;
+    else if (option_is (argv[i], "--target"))
       {
         if ((target = option_value (argc, argv, &i, "--target")) == NULL)
           return usage_error ("--target needs a world (aw, sl)");
@@ -877,6 +907,8 @@ cmd_validate (int    argc,
             i++;
           continue;
         }
+      if (strcmp (argv[i], "--loss") == 0)
+        continue;
       if (argv[i][0] == '-' && argv[i][1] != '\0')
         return usage_error ("validate: unknown option “%s”", argv[i]);
       n_files++;
@@ -894,6 +926,8 @@ cmd_validate (int    argc,
           static const char *kinds[] = { "note", "warning", "error" };
           printf ("%s: %s: %s\n", argv[i], kinds[finding->severity], finding->message);
         }
+      if (loss && !cli_print_loss (argv[i], clip))
+        status = EXIT_BAD_INPUT;
       if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
         status = EXIT_BAD_INPUT;
       else
@@ -901,6 +935,8 @@ cmd_validate (int    argc,
     }
   if (n_files == 0)
     return usage_error ("validate needs at least one FILE");
+  if (loss && strcmp (target, "sl") != 0)
+    return usage_error ("--loss goes with --target sl");
   return status;
 }
 
@@ -957,5 +993,7 @@ main (int    argc,
     return cmd_validate (argc - 2, argv + 2);
   if (strcmp (cmd, "formats") == 0)
     return cmd_formats ();
+  if (strcmp (cmd, "diff") == 0)
+    return cli_diff (argc - 2, argv + 2);
   return usage_error ("unknown command “%s”", cmd);
 }

@@ -6,6 +6,7 @@
 
 #include "sq-clip.h"
 #include "sq-convert.h"
+#include "sq-diff.h"
 #include "sq-dump.h"
 #include "sq-edit.h"
 #include "sq-error.h"
@@ -13,6 +14,7 @@
 #include "sq-format.h"
 #include "sq-joint-map.h"
 #include "sq-math.h"
+#include "sq-motion.h"
 #include "sq-pose.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"

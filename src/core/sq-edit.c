@@ -21,6 +21,8 @@
 
 #include "sq-edit.h"
 #include "sq-format.h"
+#include "sq-motion.h"
+#include "sq-motion-private.h"
 #include "sq-private.h"
 
 typedef enum
@@ -43,6 +45,7 @@ typedef enum
   EDIT_SET_FRAME_RATE,
   EDIT_SET_FRAME_TIME,
   EDIT_DX_SET_NAME,
+  EDIT_MOTION,         /* sq-motion.c */
 } EditKind;
 
 /* sq-fields.h holds the Second Life limits and defaults */
@@ -78,6 +81,8 @@ struct _SqEdit
   gint64    number;    /* SL: priority, hand pose, constraint index; loop on/off */
   SqSlConstraint constraint;
   gboolean  appended;  /* the constraint edit added one in its last apply */
+  SqMotionOp motion;
+  char     *report;    /* what the last apply found worth telling, or NULL */
 
   /* journal of the last apply */
   gboolean  applied;
@@ -315,6 +320,7 @@ sq_edit_free (SqEdit *edit)
   g_strfreev (edit->names);
   g_free (edit->name);
   g_free (edit->new_name);
+  g_free (edit->report);
   g_free (edit);
 }
 
@@ -1084,6 +1090,12 @@ sq_edit_apply (SqEdit  *edit,
         return FALSE;
       break;
 
+    case EDIT_MOTION:
+      g_clear_pointer (&edit->report, g_free);
+      if (!_sq_motion_apply (edit, clip, error))
+        return FALSE;   /* refused before any change */
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -1174,6 +1186,7 @@ sq_edit_get_label (const SqEdit *edit)
     case EDIT_SET_FRAME_RATE: return _("Set Frame Rate");
     case EDIT_SET_FRAME_TIME: return _("Set Frame Time");
     case EDIT_DX_SET_NAME: return _("Set Animation Set Name");
+    case EDIT_MOTION: return _sq_motion_label (edit->motion);
     default: g_assert_not_reached ();
     }
 }
@@ -1236,7 +1249,74 @@ sq_edit_describe (const SqEdit *edit)
     case EDIT_DX_SET_NAME:
       return edit->new_name[0] == '\0' ? g_strdup (_("Remove the animation set name"))
                                         : g_strdup_printf (_("Name the animation set “%s”"), edit->new_name);
+    case EDIT_MOTION:
+      return _sq_motion_describe (edit->motion, edit->value);
     default:
       g_assert_not_reached ();
     }
+}
+
+/* ---- the motion edits' hooks (sq-motion-private.h) ---- */
+
+SqEdit *
+_sq_edit_motion_new (SqMotionOp op,
+                     double     a,
+                     double     b)
+{
+  SqEdit *edit = edit_new (EDIT_MOTION);
+
+  edit->motion = op;
+  edit->value[0] = a;
+  edit->value[1] = b;
+  return edit;
+}
+
+SqMotionOp
+_sq_edit_motion_op (const SqEdit *edit,
+                    double        params[2])
+{
+  params[0] = edit->value[0];
+  params[1] = edit->value[1];
+  return edit->motion;
+}
+
+void
+_sq_edit_journal_joint (SqEdit *edit,
+                        SqClip *clip,
+                        gsize   index)
+{
+  save_joint (edit, clip, index);
+}
+
+void
+_sq_edit_journal_extra (SqEdit *edit,
+                        SqClip *clip)
+{
+  if (edit->old_extra == NULL)
+    edit->old_extra = sq_props_copy (clip->extra);
+}
+
+void
+_sq_edit_journal_timing (SqEdit *edit,
+                         SqClip *clip)
+{
+  if (edit->old_timing)
+    return;
+  edit->old_timing = TRUE;
+  edit->old_fps = clip->fps;
+  edit->old_duration = clip->duration;
+}
+
+void
+_sq_edit_set_report (SqEdit *edit,
+                     char   *report)
+{
+  g_free (edit->report);
+  edit->report = report;
+}
+
+const char *
+sq_edit_get_report (const SqEdit *edit)
+{
+  return edit->report;
 }

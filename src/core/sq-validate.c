@@ -15,6 +15,8 @@
 #include "sq-sl-skeleton.h"
 #include "sq-convert.h"
 #include "sq-validate.h"
+#include "sq-motion.h"
+#include "sq-diff.h"
 
 gboolean
 sq_clip_check (const SqClip *clip,
@@ -679,6 +681,71 @@ validate_sl (const SqClip *clip,
   validate_sl_constraints (clip, findings);
 }
 
+/* ---- every world ------------------------------------------------------------ */
+
+/* A looping clip (the Second Life loop fields, which any clip takes) whose
+ * pose at the loop-out point differs from the pose at loop-in: the loop
+ * jumps there. One warning per joint beyond SQ_LOOP_SEAM_DEGREES;
+ * --close-loop (sq_edit_close_loop_new) removes the seam. */
+static void
+validate_loop_seam (const SqClip *clip,
+                    GPtrArray    *findings)
+{
+  double in = sq_props_get_double (clip->extra, "loop-in", 0.0);
+  double out = sq_props_get_double (clip->extra, "loop-out", clip->duration);
+
+  if (sq_props_get_int (clip->extra, "loop", 0) == 0 || !isfinite (in) || !isfinite (out) || !(out > in))
+    return;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqTrack *t = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+      double a[4], b[4], d;
+
+      if (t->n_keys < 2)
+        continue;
+      sq_track_sample (t, SQ_CHANNEL_ROTATION, in, a);
+      sq_track_sample (t, SQ_CHANNEL_ROTATION, out, b);
+      d = sq_quat_angle_between (a, b);
+      if (d > SQ_LOOP_SEAM_DEGREES)
+        add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” is %.1f° away at the loop's end (%.3f s) from where the loop starts (%.3f s): "
+                       "the loop jumps; Close the Loop removes the seam"),
+                     clip->joints[j].name, d, out, in);
+    }
+}
+
+/* ---- what saving as .anim does ------------------------------------------------ */
+
+void
+sq_validate_add_sl_loss (const SqClip *clip,
+                         GPtrArray    *findings)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, NULL, &error);
+
+  if (loss == NULL)
+    {
+      add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1, _("the .anim encoding's loss is unknown: %s"),
+                   error->message);
+      return;
+    }
+  add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
+               _("saved as .anim, rotations move by up to %.3g° and positions by up to %.3g m"),
+               loss->rotation, loss->translation);
+  for (guint i = 0; i < loss->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (loss->joints, SqJointDiff, i);
+      gssize j = sq_clip_find_joint (clip, d->name);
+
+      if (d->in_a && d->in_b
+          && (d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES))
+        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
+                     _("joint “%s” saved as .anim: rotation off by up to %.3g° (at %.3f s), position by up to "
+                       "%.3g m (at %.3f s)"),
+                     d->name, d->rotation, d->rotation_time, d->translation, d->translation_time);
+    }
+}
+
 static const char * const targets[] = { "aw", "sl", NULL };
 
 const char * const *
@@ -705,6 +772,7 @@ sq_validate (const SqClip *clip,
     validate_sl (clip, findings);
   else
     validate_aw (clip, findings);
+  validate_loop_seam (clip, findings);
   return findings;
 }
 

@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sequin-motion-dialog.h"
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
@@ -52,6 +53,7 @@ _sequin_window_actions_update (SequinWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-root", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.motion", has_clip);
 
   /* TRANSLATORS: %s names an edit, like “Rename Joint” */
   undo_tip = can_undo ? g_strdup_printf (_("Undo %s"), sequin_document_get_undo_label (doc)) : g_strdup (_("Undo"));
@@ -487,6 +489,7 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  sequin_motion_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
 }

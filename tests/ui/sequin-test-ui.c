@@ -47,6 +47,34 @@ sequin_test_corpus_file (const char *name)
   return g_steal_pointer (&path);
 }
 
+static void
+got_load_result (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+SequinDocument *
+sequin_test_load_document (const char *name)
+{
+  g_autofree char *path = sequin_test_corpus_file (name);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  SequinDocument *doc;
+
+  if (path == NULL)
+    return NULL;
+  doc = sequin_document_new ();
+  file = g_file_new_for_path (path);
+  sequin_document_load_async (doc, file, SEQUIN_LOAD_DEFAULT, NULL, got_load_result, &result);
+  SEQUIN_TEST_WAIT_UNTIL (result != NULL);
+  g_assert_true (sequin_document_load_finish (doc, result, &error));
+  g_assert_no_error (error);
+  return doc;
+}
+
 GBytes *
 sequin_test_read_bytes (const char *path)
 {

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 
 /* The corpus file, or NULL (the test is then skipped) */
 char              *sequin_test_corpus_file  (const char *name);
+/* A corpus file loaded into a new document, NULL when it is missing */
+SequinDocument    *sequin_test_load_document (const char *name);
 /* Reads a file through the core, as the editor does but synchronously */
 SqClip            *sequin_test_load_clip    (const char *path);
 GBytes            *sequin_test_read_bytes   (const char *path);

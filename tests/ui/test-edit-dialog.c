@@ -8,32 +8,10 @@
 #include "sequin-edit-dialog.h"
 #include "sequin-test-ui.h"
 
-static void
-got_result (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static SequinDocument *
 load_document (const char *name)
 {
-  g_autofree char *path = sequin_test_corpus_file (name);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  SequinDocument *doc;
-
-  if (path == NULL)
-    return NULL;
-  doc = sequin_document_new ();
-  file = g_file_new_for_path (path);
-  sequin_document_load_async (doc, file, SEQUIN_LOAD_DEFAULT, NULL, got_result, &result);
-  SEQUIN_TEST_WAIT_UNTIL (result != NULL);
-  g_assert_true (sequin_document_load_finish (doc, result, &error));
-  g_assert_no_error (error);
-  return doc;
+  return sequin_test_load_document (name);
 }
 
 static SequinEditDialog *

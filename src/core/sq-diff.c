@@ -1,0 +1,224 @@
+/* sq-diff.c: how far apart two clips are (sq-diff.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-diff"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "sq-convert.h"
+#include "sq-diff.h"
+#include "sq-error.h"
+#include "sq-format.h"
+#include "sq-motion.h"
+#include "sq-private.h"
+
+static void
+joint_diff_clear (gpointer data)
+{
+  g_free (((SqJointDiff *) data)->name);
+}
+
+void
+sq_diff_free (SqDiff *diff)
+{
+  if (diff == NULL)
+    return;
+  g_array_unref (diff->joints);
+  g_free (diff->label_a);
+  g_free (diff->label_b);
+  g_free (diff);
+}
+
+/* The largest difference between two tracks over the union of their key
+ * times; *at gets where it is */
+static double
+track_diff (const SqTrack *a,
+            const SqTrack *b,
+            SqChannel      channel,
+            double        *at)
+{
+  gsize i = 0, k = 0;
+  double worst = 0.0;
+
+  *at = 0.0;
+  while (i < a->n_keys || k < b->n_keys)
+    {
+      double ta = i < a->n_keys ? sq_track_time (a, i) : INFINITY;
+      double tb = k < b->n_keys ? sq_track_time (b, k) : INFINITY;
+      double t = MIN (ta, tb), va[4], vb[4], d;
+
+      i += ta == t;
+      k += tb == t;
+      sq_track_sample (a, channel, t, va);
+      sq_track_sample (b, channel, t, vb);
+      if (channel == SQ_CHANNEL_ROTATION)
+        d = sq_quat_angle_between (va, vb);
+      else
+        d = sqrt ((va[0] - vb[0]) * (va[0] - vb[0]) + (va[1] - vb[1]) * (va[1] - vb[1])
+                  + (va[2] - vb[2]) * (va[2] - vb[2]));
+      if (!(d <= worst))   /* NaN counts as the worst */
+        {
+          worst = isnan (d) ? INFINITY : d;
+          *at = t;
+        }
+    }
+  return worst;
+}
+
+SqDiff *
+sq_diff_clips (const SqClip *a,
+               const SqClip *b,
+               GError      **error)
+{
+  g_autoptr(SqClip) converted_a = NULL;
+  g_autoptr(SqClip) converted_b = NULL;
+  SqDiff *diff;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  /* two formats meet in Second Life's space: its bone names, metres */
+  if (a->format != b->format && a->format != NULL && b->format != NULL)
+    {
+      const SqFormat *sl = sq_format_by_id ("sl-anim");
+
+      if (a->format != sl && (a = converted_a = sq_convert (a, sl, NULL, NULL, error)) == NULL)
+        return NULL;
+      if (b->format != sl && (b = converted_b = sq_convert (b, sl, NULL, NULL, error)) == NULL)
+        return NULL;
+    }
+
+  diff = g_new0 (SqDiff, 1);
+  diff->joints = g_array_new (FALSE, TRUE, sizeof (SqJointDiff));
+  g_array_set_clear_func (diff->joints, joint_diff_clear);
+  diff->duration_a = a->duration;
+  diff->duration_b = b->duration;
+  for (gsize j = 0; j < a->n_joints; j++)
+    {
+      SqJointDiff d = { g_strdup (a->joints[j].name), TRUE, FALSE, 0, 0, 0, 0 };
+      gssize o = sq_clip_find_joint (b, a->joints[j].name);
+
+      if (o >= 0)
+        {
+          const SqJoint *ja = &a->joints[j], *jb = &b->joints[o];
+
+          d.in_b = TRUE;
+          d.rotation = track_diff (&ja->tracks[SQ_CHANNEL_ROTATION], &jb->tracks[SQ_CHANNEL_ROTATION],
+                                   SQ_CHANNEL_ROTATION, &d.rotation_time);
+          d.translation = track_diff (&ja->tracks[SQ_CHANNEL_TRANSLATION], &jb->tracks[SQ_CHANNEL_TRANSLATION],
+                                      SQ_CHANNEL_TRANSLATION, &d.translation_time);
+          diff->rotation = MAX (diff->rotation, d.rotation);
+          diff->translation = MAX (diff->translation, d.translation);
+        }
+      g_array_append_val (diff->joints, d);
+    }
+  for (gsize j = 0; j < b->n_joints; j++)
+    if (sq_clip_find_joint (a, b->joints[j].name) < 0)
+      {
+        SqJointDiff d = { g_strdup (b->joints[j].name), FALSE, TRUE, 0, 0, 0, 0 };
+        g_array_append_val (diff->joints, d);
+      }
+  return diff;
+}
+
+SqDiff *
+sq_diff_sl_loss (const SqClip *clip,
+                 GPtrArray    *losses,
+                 GError      **error)
+{
+  const SqFormat *sl = sq_format_by_id ("sl-anim");
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, NULL, losses, error);
+  g_autoptr(SqClip) back = NULL;
+
+  if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
+    return NULL;
+  return sq_diff_clips (clip, back, error);
+}
+
+gboolean
+sq_diff_within (const SqDiff *diff,
+                double        degrees,
+                double        distance)
+{
+  if (!(fabs (diff->duration_a - diff->duration_b) <= SQ_DIFF_DURATION_EPSILON))
+    return FALSE;
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (!d->in_a || !d->in_b || !(d->rotation <= degrees) || !(d->translation <= distance))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+sq_diff_to_text (const SqDiff *diff)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, _("duration: %g s and %g s (difference %g s)\n"), diff->duration_a,
+                          diff->duration_b, diff->duration_b - diff->duration_a);
+  g_string_append_printf (out, _("largest: rotation %g°, translation %g\n"), diff->rotation, diff->translation);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (!d->in_b)
+        g_string_append_printf (out, _("%s: only in the first\n"), d->name);
+      else if (!d->in_a)
+        g_string_append_printf (out, _("%s: only in the second\n"), d->name);
+      else
+        g_string_append_printf (out, _("%s: rotation %g° at %g s, translation %g at %g s\n"), d->name,
+                                d->rotation, d->rotation_time, d->translation, d->translation_time);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+sq_diff_to_json (const SqDiff *diff)
+{
+  GString *out = g_string_new ("{");
+
+  if (diff->label_a != NULL && diff->label_b != NULL)
+    {
+      g_string_append (out, "\"a\": ");
+      _sq_json_string (out, diff->label_a);
+      g_string_append (out, ", \"b\": ");
+      _sq_json_string (out, diff->label_b);
+      g_string_append (out, ", ");
+    }
+  g_string_append (out, "\"duration\": [");
+  _sq_json_number (out, diff->duration_a);
+  g_string_append (out, ", ");
+  _sq_json_number (out, diff->duration_b);
+  g_string_append (out, "], \"rotation\": ");
+  _sq_json_number (out, diff->rotation);
+  g_string_append (out, ", \"translation\": ");
+  _sq_json_number (out, diff->translation);
+  g_string_append (out, ", \"joints\": [");
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      g_string_append (out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+      _sq_json_string (out, d->name);
+      g_string_append_printf (out, ", \"in\": \"%s\"", !d->in_b ? "first" : !d->in_a ? "second" : "both");
+      if (d->in_a && d->in_b)
+        {
+          const double v[4] = { d->rotation, d->rotation_time, d->translation, d->translation_time };
+          const char *keys[4] = { "rotation", "rotation_time", "translation", "translation_time" };
+
+          for (int k = 0; k < 4; k++)
+            {
+              g_string_append_printf (out, ", \"%s\": ", keys[k]);
+              _sq_json_number (out, v[k]);
+            }
+        }
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]}\n");
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,65 @@
+/* sq-diff.h: how far apart two clips are
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For each joint in either clip: the largest rotation difference (degrees)
+ * and translation difference (the first clip's units) over the union of
+ * both joints' key times, the values interpolated as the clips play them;
+ * the joints one clip has and the other has not; the two durations. Clips
+ * of two formats are both converted into Second Life's conventions first
+ * (sq_convert: joint names through the joint map, metres, its axes, the
+ * viewer's BVH import), so the differences are in its bones and metres.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char    *name;              /* the joint's name (in Second Life's names across formats) */
+  gboolean in_a, in_b;
+  double   rotation;          /* degrees; 0 for a joint in one clip only */
+  double   rotation_time;     /* seconds, where the largest one is */
+  double   translation;       /* file units (metres across formats) */
+  double   translation_time;
+} SqJointDiff;
+
+typedef struct
+{
+  GArray *joints;             /* SqJointDiff: the first clip's joints in order, then the second's others */
+  double  duration_a, duration_b;
+  double  rotation;           /* the largest over the joints */
+  double  translation;
+  char   *label_a, *label_b;  /* NULL, or what the JSON calls the clips ("a", "b") */
+} SqDiff;
+
+/* durations this close (seconds) are the same (F32 fields round) */
+#define SQ_DIFF_DURATION_EPSILON 1e-6
+
+SqDiff   *sq_diff_clips   (const SqClip *a,
+                           const SqClip *b,
+                           GError      **error);
+/* TRUE when no joint is in one clip only, the durations agree and every
+ * joint is within `degrees` and `distance` */
+gboolean  sq_diff_within  (const SqDiff *diff,
+                           double        degrees,
+                           double        distance);
+/* What saving `clip` as a Second Life .anim does to its motion: the clip
+ * against the .anim written from it and read back (U16 keys, F32 times; a
+ * clip of another format converted as the viewer imports it). `losses`
+ * (may be NULL) receives the conversion's lines (the importer's key
+ * reduction among them). */
+SqDiff   *sq_diff_sl_loss (const SqClip *clip,
+                           GPtrArray    *losses,
+                           GError      **error);
+char     *sq_diff_to_text (const SqDiff *diff);
+char     *sq_diff_to_json (const SqDiff *diff);
+void      sq_diff_free    (SqDiff       *diff);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqDiff, sq_diff_free)
+
+G_END_DECLS

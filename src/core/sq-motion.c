@@ -1,0 +1,1004 @@
+/* sq-motion.c: mirror, resample, speed, trim, reverse, reduce, close the loop
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each operation first checks its parameters against the clip and refuses
+ * with the reason, changing nothing. Then it journals every joint it will
+ * change (sq-edit.c keeps the copies), the property list and the timing, and
+ * changes the clip; undo puts the copies back, so the clip is bitwise what it
+ * was. Keys an operation keeps carry their side arrays (present masks, the
+ * format's own notation in `alt`, which writers use only while it still
+ * gives exactly the key); keys it makes are complete and have no notation.
+ */
+#define G_LOG_DOMAIN "sq-motion"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sq-format.h"
+#include "sq-math.h"
+#include "sq-motion.h"
+#include "sq-motion-private.h"
+#include "sq-private.h"
+
+/* two times this close (seconds) are one */
+#define TIME_EPSILON 1e-9
+
+/* ==== World facts for mirroring ========================================
+ * One entry per world: the formats it covers, the axis that points left or
+ * right in its translations (the sagittal plane is the other two), and how
+ * its joint names pair left with right (formats.md: Second Life +X forward,
+ * +Y left, +Z up; BVH, ActiveWorlds SEQ and .x have Y up and X sideways:
+ * SL (x, y, z) = BVH (z, x, y); the Sims' files are DirectX, Y up, X
+ * sideways). A reflection negates the lateral translation axis and, since a
+ * rotation axis is a pseudovector, the two other components of a
+ * quaternion's vector part (.x stores conjugated quaternions: conjugation
+ * and reflection commute, so the same rule holds). */
+
+typedef enum
+{
+  PAIR_PREFIX,
+  PAIR_SUFFIX,
+  PAIR_PREFIX_UPPER,    /* prefix followed by an upper-case letter (lShldr) */
+  PAIR_INFIX,           /* anywhere in the name, the first time (HindLeg_L_01) */
+} PairKind;
+
+typedef struct
+{
+  PairKind    kind;
+  const char *left;
+  const char *right;
+} PairRule;
+
+typedef struct
+{
+  const char     *name;
+  const char     *formats;     /* format ids, space separated; "" for clips built in memory */
+  int             lateral;     /* translation axis: 0 x, 1 y, 2 z */
+  const PairRule *rules;       /* tried in order, ended by a NULL left */
+  /* rotation keys keep the file's Euler angles in SqTrack.alt, in the
+   * order of the joint's "channels" extra (BVH) */
+  gboolean        euler_alt;
+} MirrorWorld;
+
+/* Second Life: mShoulderLeft/mShoulderRight and every Bento bone
+ * (mFaceEar1Left, mHandThumb2Left, mWing4Left, mHindLimb3Left…), and the
+ * BVH aliases lShldr/rShldr */
+static const PairRule sl_rules[] = {
+  { PAIR_SUFFIX, "Left", "Right" },
+  { PAIR_PREFIX_UPPER, "l", "r" },
+  { 0, NULL, NULL },
+};
+
+/* ActiveWorlds: lfshoulder/rtshoulder, aw_lfhip/aw_rthip, aw_hip_l/aw_hip_r;
+ * the .x files' rigs from modelling tools: B_Hip_Left, Ear_L, HindLeg_L_01 */
+static const PairRule aw_rules[] = {
+  { PAIR_PREFIX, "aw_lf", "aw_rt" },
+  { PAIR_PREFIX, "lf", "rt" },
+  { PAIR_SUFFIX, "_l", "_r" },
+  { PAIR_SUFFIX, "_L", "_R" },
+  { PAIR_INFIX, "_L_", "_R_" },
+  { PAIR_SUFFIX, "Left", "Right" },
+  { 0, NULL, NULL },
+};
+
+/* Motion capture: LeftArm/RightArm, CMU lhumerus/rhumerus, LHipJoint and lShldr, and
+ * the Second Life bones Sequin writes into BVH when there is no alias */
+static const PairRule mocap_rules[] = {
+  { PAIR_PREFIX, "Left", "Right" },
+  { PAIR_SUFFIX, "Left", "Right" },
+  { PAIR_PREFIX, "l", "r" },
+  { PAIR_PREFIX_UPPER, "L", "R" },
+  { PAIR_SUFFIX, "_L", "_R" },
+  { 0, NULL, NULL },
+};
+
+/* The Sims: L_ARM/R_ARM */
+static const PairRule sims_rules[] = {
+  { PAIR_PREFIX, "L_", "R_" },
+  { 0, NULL, NULL },
+};
+
+static const MirrorWorld mirror_worlds[] = {
+  { "Second Life", "sl-anim", 1, sl_rules, FALSE },
+  { "ActiveWorlds", "seq-binary seq-text dx", 0, aw_rules, FALSE },
+  { "motion capture", "bvh", 0, mocap_rules, TRUE },
+  { "The Sims", "sims-cfp sims-skn", 0, sims_rules, FALSE },
+};
+
+/* ==== end of world facts ================================================ */
+
+static const MirrorWorld *
+world_of (const SqClip *clip)
+{
+  if (clip->format == NULL)
+    return &mirror_worlds[0];   /* the common space is Second Life's */
+  for (guint i = 0; i < G_N_ELEMENTS (mirror_worlds); i++)
+    {
+      g_auto(GStrv) ids = g_strsplit (mirror_worlds[i].formats, " ", -1);
+
+      if (g_strv_contains ((const char * const *) ids, clip->format->id))
+        return &mirror_worlds[i];
+    }
+  return &mirror_worlds[0];
+}
+
+/* `name` with `from` replaced by `to` where the rule finds it, or NULL */
+static char *
+swap_side (const char *name,
+           PairKind    kind,
+           const char *from,
+           const char *to)
+{
+  gsize n = strlen (name), f = strlen (from);
+
+  if (n <= f)
+    return NULL;
+  if (kind == PAIR_INFIX)
+    {
+      const char *at = strstr (name, from);
+
+      if (at == NULL)
+        return NULL;
+      return g_strdup_printf ("%.*s%s%s", (int) (at - name), name, to, at + f);
+    }
+  if (kind == PAIR_SUFFIX)
+    {
+      if (strcmp (name + n - f, from) != 0)
+        return NULL;
+      return g_strdup_printf ("%.*s%s", (int) (n - f), name, to);
+    }
+  if (strncmp (name, from, f) != 0)
+    return NULL;
+  if (kind == PAIR_PREFIX_UPPER && !g_ascii_isupper (name[f]))
+    return NULL;
+  return g_strconcat (to, name + f, NULL);
+}
+
+/* The partner of joint `index` among joints not yet paired, or -1 */
+static gssize
+find_partner (const SqClip      *clip,
+              const MirrorWorld *world,
+              gsize              index,
+              const gssize      *paired)
+{
+  const char *name = clip->joints[index].name;
+
+  for (const PairRule *r = world->rules; r->left != NULL; r++)
+    for (int side = 0; side < 2; side++)
+      {
+        g_autofree char *other = swap_side (name, r->kind, side ? r->right : r->left,
+                                            side ? r->left : r->right);
+        gssize j = other != NULL ? sq_clip_find_joint (clip, other) : -1;
+
+        if (j >= 0 && (gsize) j != index && (paired == NULL || paired[j] < 0))
+          return j;
+      }
+  return -1;
+}
+
+/* partner[j] for every joint: its partner, or j itself */
+static gsize *
+mirror_pairs (const SqClip *clip)
+{
+  const MirrorWorld *world = world_of (clip);
+  g_autofree gssize *paired = g_new (gssize, MAX (clip->n_joints, 1));
+  gsize *partner = g_new (gsize, MAX (clip->n_joints, 1));
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    paired[j] = -1;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      gssize k;
+
+      if (paired[j] >= 0)
+        continue;
+      k = find_partner (clip, world, j, paired);
+      paired[j] = k >= 0 ? k : (gssize) j;
+      if (k >= 0)
+        paired[k] = (gssize) j;
+    }
+  for (gsize j = 0; j < clip->n_joints; j++)
+    partner[j] = (gsize) paired[j];
+  return partner;
+}
+
+gsize
+sq_motion_mirror_partner (const SqClip *clip,
+                          gsize         index)
+{
+  g_autofree gsize *partner = NULL;
+
+  g_return_val_if_fail (index < clip->n_joints, index);
+  partner = mirror_pairs (clip);
+  return partner[index];
+}
+
+double
+sq_quat_angle_between (const double a[4],
+                       const double b[4])
+{
+  double na = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+  double nb = sqrt (b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+  double dot = 0, diff = 0, sum = 0, s;
+
+  if (memcmp (a, b, 4 * sizeof (double)) == 0)
+    return 0.0;
+  if (!(na > 0) || !(nb > 0))
+    return na == nb ? 0.0 : 180.0;
+  for (int c = 0; c < 4; c++)
+    dot += a[c] * b[c];
+  s = dot < 0 ? -1.0 : 1.0;   /* q and −q: the nearer one */
+  for (int c = 0; c < 4; c++)
+    {
+      double u = a[c] / na, v = s * b[c] / nb;
+
+      diff += (u - v) * (u - v);
+      sum += (u + v) * (u + v);
+    }
+  /* the angle between the unit 4-vectors is 2·atan2(|u − v|, |u + v|)
+   * (exact near 0, where acos of the dot product is not); the rotation
+   * between them is twice that */
+  return 4.0 * atan2 (sqrt (diff), sqrt (sum)) * (180.0 / G_PI);
+}
+
+static double
+distance3 (const double a[4],
+           const double b[4])
+{
+  return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* refuses an edit: the reason in *error, FALSE */
+#define invalid(error, ...) \
+  (g_set_error ((error), SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, __VA_ARGS__), FALSE)
+
+/* ---- building tracks ---------------------------------------------------- */
+
+/* A track made key by key, with the side arrays the old one had */
+static void
+builder_init (SqTrack       *out,
+              const SqTrack *like,
+              gsize          n)
+{
+  memset (out, 0, sizeof *out);
+  sq_track_reserve (out, MAX (n, 1));
+  if (like->present != NULL)
+    sq_track_ensure_present (out);
+  if (like->alt != NULL)
+    sq_track_ensure_alt (out);
+}
+
+/* appends key `k` of `src` as it is, with its side arrays, at `time` */
+static void
+builder_copy (SqTrack       *out,
+              const SqTrack *src,
+              gsize          k,
+              double         time)
+{
+  SqKey key = sq_track_key (src, k);
+  SqKey *dst = sq_track_append (out, time);
+
+  memcpy (dst->v, key.v, sizeof key.v);
+  if (out->present != NULL && src->present != NULL)
+    out->present[out->n_keys - 1] = src->present[k];
+  if (out->alt != NULL && src->alt != NULL && time == key.time)
+    memcpy (&out->alt[(out->n_keys - 1) * 4], &src->alt[k * 4], 4 * sizeof (double));
+}
+
+/* appends the value of `src` sampled at `at` as a new key at `time` */
+static void
+builder_sample (SqTrack       *out,
+                const SqTrack *src,
+                SqChannel      channel,
+                double         at,
+                double         time)
+{
+  double v[4];
+
+  sq_track_sample (src, channel, at, v);
+  memcpy (sq_track_append (out, time)->v, v, sizeof v);
+}
+
+/* the built track replaces the joint's */
+static void
+builder_commit (SqTrack *track,
+                SqTrack *built)
+{
+  sq_track_clear (track);
+  *track = *built;
+  memset (built, 0, sizeof *built);
+}
+
+/* Every joint with keys is journalled before an operation changes it */
+static void
+journal_joints (SqEdit *edit,
+                SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (clip->joints[j].tracks[c].n_keys > 0)
+        {
+          _sq_edit_journal_joint (edit, clip, j);
+          break;
+        }
+}
+
+/* the first and last key time of the clip; FALSE when it has no keys */
+static gboolean
+key_span (const SqClip *clip,
+          double       *first,
+          double       *last)
+{
+  *first = INFINITY;
+  *last = -INFINITY;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *t = &clip->joints[j].tracks[c];
+
+        if (t->n_keys == 0)
+          continue;
+        *first = MIN (*first, sq_track_time (t, 0));
+        *last = MAX (*last, sq_track_time (t, t->n_keys - 1));
+      }
+  return isfinite (*first) && isfinite (*last);
+}
+
+/* A time field of the clip (loop points, ease) mapped by `map` */
+static void
+map_time_field (SqClip     *clip,
+                const char *key,
+                double    (*map) (double t, const double *p),
+                const double *p)
+{
+  GVariant *v = sq_props_get (clip->extra, key);
+
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
+    return;
+  sq_props_set (clip->extra, key, g_variant_new_double (map (g_variant_get_double (v), p)));
+}
+
+/* ---- mirror ------------------------------------------------------------- */
+
+static void
+reflect_track (SqTrack  *t,
+               SqChannel channel,
+               int       lateral)
+{
+  SqKey *keys;
+
+  if (t->n_keys == 0 || channel == SQ_CHANNEL_SCALE)
+    return;
+  keys = sq_track_unpack (t);
+  for (gsize k = 0; k < t->n_keys; k++)
+    {
+      if (channel == SQ_CHANNEL_TRANSLATION)
+        keys[k].v[lateral] = -keys[k].v[lateral];
+      else
+        for (int c = 0; c < 3; c++)
+          if (c != lateral)
+            keys[k].v[1 + c] = -keys[k].v[1 + c];
+    }
+}
+
+/* A joint's rotation keys reflected through the file's Euler angles (BVH
+ * keeps them in SqTrack.alt once unpacked, in the order of the joint's
+ * "channels"): an
+ * elementary rotation about the lateral axis keeps its angle, one about
+ * another axis turns the other way (M·R(a, θ)·M = R(M·a, −θ) for the
+ * reflection M, M·a = −a only for the lateral axis). A key that its angles
+ * gave exactly becomes the rotation of the reflected angles (equal to the
+ * reflected key but perhaps for the sign of a zero), so writers keep
+ * using the angles and mirroring twice gives the key and its angles back
+ * bit for bit. Returns FALSE when the track has no such angles (its keys
+ * are then reflected as they are). */
+static gboolean
+reflect_euler_track (SqJoint *joint,
+                     int      lateral)
+{
+  SqTrack *t = &joint->tracks[SQ_CHANNEL_ROTATION];
+  GVariant *v = sq_props_get (joint->extra, "channels");
+  gboolean negate[3] = { FALSE, FALSE, FALSE };
+  int axes[3];
+  guint r = 0;
+
+  if (t->n_keys == 0 || v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
+    return FALSE;
+  /* a track read from a BVH file keeps its angles as its packed records;
+   * unpacked, they are in alt */
+  sq_track_unpack (t);
+  if (t->alt == NULL)
+    return FALSE;
+  for (gsize i = 0; i < g_variant_n_children (v); i++)
+    {
+      const char *name;
+      int axis;
+
+      g_variant_get_child (v, i, "&s", &name);
+      if (name[0] == '\0' || g_ascii_strcasecmp (name + 1, "rotation") != 0)
+        continue;
+      axis = g_ascii_toupper (name[0]) - 'X';
+      if (axis < 0 || axis > 2 || r == 3)
+        return FALSE;
+      axes[r] = axis;
+      negate[r++] = axis != lateral;
+    }
+  if (r == 0)
+    return FALSE;
+  for (gsize k = 0; k < t->n_keys; k++)
+    {
+      double *alt = &t->alt[k * 4], *key = t->keys[k].v, q[4], mirrored[4];
+      gboolean exact;
+
+      sq_euler_to_quat_n (alt, 4, axes, r, q, 4, 1);
+      exact = memcmp (q, key, sizeof q) == 0;
+      mirrored[0] = key[0];
+      for (int c = 0; c < 3; c++)
+        mirrored[1 + c] = c == lateral ? key[1 + c] : -key[1 + c];
+      for (guint c = 0; c < r; c++)
+        if (negate[c])
+          alt[c] = -alt[c];
+      sq_euler_to_quat_n (alt, 4, axes, r, q, 4, 1);
+      for (int c = 0; c < 4 && exact; c++)
+        exact = q[c] == mirrored[c];
+      memcpy (key, exact ? q : mirrored, sizeof q);
+    }
+  return TRUE;
+}
+
+static gboolean
+apply_mirror (SqEdit *edit,
+              SqClip *clip)
+{
+  const MirrorWorld *world = world_of (clip);
+  g_autofree gsize *partner = mirror_pairs (clip);
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (clip->n_joints, 1));   /* rotations reflected */
+
+  journal_joints (edit, clip);
+  /* rotations with the file's angles, by the joint's own channels, before
+   * they move */
+  if (world->euler_alt)
+    for (gsize j = 0; j < clip->n_joints; j++)
+      done[partner[j]] = reflect_euler_track (&clip->joints[j], world->lateral);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (partner[j] > j)
+      {
+        SqJoint *a = &clip->joints[j], *b = &clip->joints[partner[j]];
+
+        /* both were journalled when either has keys */
+        _sq_edit_journal_joint (edit, clip, j);
+        _sq_edit_journal_joint (edit, clip, partner[j]);
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            SqTrack tmp = a->tracks[c];
+            a->tracks[c] = b->tracks[c];
+            b->tracks[c] = tmp;
+          }
+      }
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (!(c == SQ_CHANNEL_ROTATION && done[j]))
+        reflect_track (&clip->joints[j].tracks[c], c, world->lateral);
+  return TRUE;
+}
+
+/* ---- resample ----------------------------------------------------------- */
+
+static gboolean
+apply_resample (SqEdit  *edit,
+                SqClip  *clip,
+                double   fps,
+                GError **error)
+{
+  double first, last, n;
+
+  if (!isfinite (fps) || !(fps > 0))
+    return invalid (error, _("The frame rate must be a number of frames per second above 0, not %g"), fps);
+  if (!key_span (clip, &first, &last))
+    return invalid (error, _("The clip has no keys to resample"));
+  n = floor ((last - first) * fps + TIME_EPSILON) + 2;
+  if (!(n <= SQ_MOTION_MAX_KEYS))
+    return invalid (error, _("%g frames per second over %g s makes more than %d keys a track"),
+                    fps, last - first, SQ_MOTION_MAX_KEYS);
+  {
+    gsize tracks = 0;
+
+    for (gsize j = 0; j < clip->n_joints; j++)
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        tracks += clip->joints[j].tracks[c].n_keys >= 2;
+    if (!(n * (double) tracks <= SQ_MOTION_MAX_CLIP_KEYS))
+      return invalid (error, _("%g frames per second over %g s makes more than %d keys in all"),
+                      fps, last - first, SQ_MOTION_MAX_CLIP_KEYS);
+  }
+
+  journal_joints (edit, clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *t = &clip->joints[j].tracks[c];
+        SqTrack built;
+
+        if (t->n_keys < 2)
+          continue;
+        builder_init (&built, t, (gsize) n);
+        for (gsize f = 0;; f++)
+          {
+            double time = first + (double) f / fps;
+
+            if (time >= last - TIME_EPSILON)
+              break;
+            builder_sample (&built, t, c, time, time);
+          }
+        builder_sample (&built, t, c, last, last);
+        builder_commit (t, &built);
+      }
+  /* a format whose frame rate is a field plays the new grid as frames */
+  if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
+                               && g_strcmp0 (clip->format->id, "dx") != 0))
+    {
+      _sq_edit_journal_timing (edit, clip);
+      _sq_edit_journal_extra (edit, clip);
+      clip->fps = fps;
+      if (sq_props_get (clip->extra, "frame-time") != NULL)
+        sq_props_set (clip->extra, "frame-time", g_variant_new_double (1.0 / fps));
+    }
+  return TRUE;
+}
+
+/* ---- speed -------------------------------------------------------------- */
+
+static double
+map_speed (double t, const double *p)
+{
+  return t / p[0];
+}
+
+static gboolean
+apply_speed (SqEdit  *edit,
+             SqClip  *clip,
+             double   factor,
+             GError **error)
+{
+  if (!isfinite (factor) || !(factor > 0))
+    return invalid (error, _("The speed factor must be a number above 0, not %g"), factor);
+  /* keys must stay apart */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *t = &clip->joints[j].tracks[c];
+
+        for (gsize k = 1; k < t->n_keys; k++)
+          if (!(sq_track_time (t, k - 1) / factor < sq_track_time (t, k) / factor))
+            return invalid (error, _("At %g times the speed, keys of joint “%s” fall at the same time"),
+                            factor, clip->joints[j].name);
+      }
+
+  journal_joints (edit, clip);
+  _sq_edit_journal_timing (edit, clip);
+  _sq_edit_journal_extra (edit, clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *t = &clip->joints[j].tracks[c];
+        SqKey *keys;
+
+        if (t->n_keys == 0)
+          continue;
+        keys = sq_track_unpack (t);
+        for (gsize k = 0; k < t->n_keys; k++)
+          keys[k].time /= factor;
+      }
+  clip->duration /= factor;
+  /* where the frame rate is the clip's own (BVH, built in memory), it
+   * follows: the keys stay on their frames, nothing is resampled */
+  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") == 0)
+    {
+      GVariant *ft = sq_props_get (clip->extra, "frame-time");
+      double fps = clip->fps * factor;
+
+      if (isfinite (fps) && 1.0 / fps >= 0.001 && 1.0 / fps <= 10.0)
+        {
+          clip->fps = fps;
+          if (ft != NULL && g_variant_is_of_type (ft, G_VARIANT_TYPE_DOUBLE))
+            sq_props_set (clip->extra, "frame-time", g_variant_new_double (g_variant_get_double (ft) / factor));
+        }
+    }
+  for (guint i = 0; i < 4; i++)
+    map_time_field (clip, (const char *[]) { "loop-in", "loop-out", "ease-in", "ease-out" }[i], map_speed, &factor);
+  return TRUE;
+}
+
+/* ---- trim --------------------------------------------------------------- */
+
+static double
+map_trim (double t, const double *p)
+{
+  return CLAMP (t - p[0], 0.0, p[1] - p[0]);
+}
+
+static gboolean
+apply_trim (SqEdit  *edit,
+            SqClip  *clip,
+            double   start,
+            double   end,
+            GError **error)
+{
+  double range[2] = { start, end };
+
+  if (!isfinite (start) || !isfinite (end) || start < 0 || end > clip->duration + TIME_EPSILON)
+    return invalid (error, _("The range %g–%g s is not within the clip (0–%g s)"), start, end, clip->duration);
+  if (!(start < end))
+    return invalid (error, _("The range %g–%g s is empty: the start must come before the end"), start, end);
+
+  journal_joints (edit, clip);
+  _sq_edit_journal_timing (edit, clip);
+  _sq_edit_journal_extra (edit, clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *t = &clip->joints[j].tracks[c];
+        SqTrack built;
+        gsize from, to;
+
+        if (t->n_keys == 0)
+          continue;
+        if (t->n_keys == 1)
+          {
+            builder_init (&built, t, 1);
+            builder_copy (&built, t, 0, 0.0);
+            builder_commit (t, &built);
+            continue;
+          }
+        from = sq_track_lower_bound (t, start + TIME_EPSILON, 0, t->n_keys);
+        to = sq_track_lower_bound (t, end - TIME_EPSILON, from, t->n_keys);
+        builder_init (&built, t, to - from + 2);
+        builder_sample (&built, t, c, start, 0.0);
+        for (gsize k = from; k < to; k++)
+          builder_copy (&built, t, k, sq_track_time (t, k) - start);
+        builder_sample (&built, t, c, end, end - start);
+        builder_commit (t, &built);
+      }
+  clip->duration = end - start;
+  map_time_field (clip, "loop-in", map_trim, range);
+  map_time_field (clip, "loop-out", map_trim, range);
+  return TRUE;
+}
+
+/* ---- reverse ------------------------------------------------------------ */
+
+static double
+map_reverse (double t, const double *p)
+{
+  return MAX (p[0] - t, 0.0);
+}
+
+static void
+reverse_track (SqTrack *t,
+               double   d)
+{
+  SqKey *keys = sq_track_unpack (t);
+  gsize n = t->n_keys;
+
+  for (gsize a = 0, b = n - 1; a < b; a++, b--)
+    {
+      SqKey k = keys[a];
+      keys[a] = keys[b];
+      keys[b] = k;
+      if (t->present != NULL)
+        {
+          guint8 p = t->present[a];
+          t->present[a] = t->present[b];
+          t->present[b] = p;
+        }
+      if (t->alt != NULL)
+        {
+          double alt[4];
+          memcpy (alt, &t->alt[a * 4], sizeof alt);
+          memcpy (&t->alt[a * 4], &t->alt[b * 4], sizeof alt);
+          memcpy (&t->alt[b * 4], alt, sizeof alt);
+        }
+    }
+  for (gsize k = 0; k < n; k++)
+    keys[k].time = d - keys[k].time;
+}
+
+static gboolean
+apply_reverse (SqEdit  *edit,
+               SqClip  *clip,
+               GError **error)
+{
+  double first, last, d;
+  GVariant *in, *out;
+
+  if (!key_span (clip, &first, &last))
+    return invalid (error, _("The clip has no keys to reverse"));
+  d = MAX (clip->duration, last);
+  if (first < 0)
+    return invalid (error, _("A key lies before the start (at %g s); it has no place in the reversed clip"), first);
+
+  journal_joints (edit, clip);
+  _sq_edit_journal_extra (edit, clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (clip->joints[j].tracks[c].n_keys > 0)
+        reverse_track (&clip->joints[j].tracks[c], d);
+  /* the loop plays the same stretch backwards: its ends swap */
+  in = sq_props_get (clip->extra, "loop-in");
+  out = sq_props_get (clip->extra, "loop-out");
+  if (in != NULL && out != NULL && g_variant_is_of_type (in, G_VARIANT_TYPE_DOUBLE)
+      && g_variant_is_of_type (out, G_VARIANT_TYPE_DOUBLE))
+    {
+      double i = g_variant_get_double (in), o = g_variant_get_double (out);
+
+      sq_props_set (clip->extra, "loop-in", g_variant_new_double (map_reverse (o, &d)));
+      sq_props_set (clip->extra, "loop-out", g_variant_new_double (map_reverse (i, &d)));
+    }
+  return TRUE;
+}
+
+/* ---- reduce ------------------------------------------------------------- */
+
+/* TRUE when the line from key a to key b stays within the bound at every
+ * key between them */
+static gboolean
+segment_fits (const SqKey *keys,
+              gsize        a,
+              gsize        b,
+              SqChannel    channel,
+              double       bound)
+{
+  for (gsize k = a + 1; k < b; k++)
+    {
+      double f = (keys[k].time - keys[a].time) / (keys[b].time - keys[a].time);
+      double v[4];
+
+      if (channel == SQ_CHANNEL_ROTATION)
+        {
+          sq_quat_slerp (keys[a].v, keys[b].v, f, v);
+          if (!(sq_quat_angle_between (v, keys[k].v) <= bound))
+            return FALSE;
+        }
+      else
+        {
+          for (int c = 0; c < 4; c++)
+            v[c] = keys[a].v[c] + (keys[b].v[c] - keys[a].v[c]) * f;
+          if (!(distance3 (v, keys[k].v) <= bound))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* From each kept key, a far next key whose line fits: the reach doubles
+ * while it fits, then a binary search between the last fit and the first
+ * miss (every accepted line is checked at every key it spans, so the bound
+ * holds; a long still stretch costs n log n, not n²) */
+static void
+reduce_track (SqTrack  *t,
+              SqChannel channel,
+              double    bound)
+{
+  g_autofree SqKey *tmp = NULL;
+  const SqKey *keys = sq_track_peek (t, &tmp);
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (gsize));
+  SqTrack built;
+  gsize a = 0, n = t->n_keys;
+
+  g_array_append_val (kept, a);
+  while (a + 1 < n)
+    {
+      gsize lo = a + 1, hi, step = 1;
+
+      while (lo + step < n && segment_fits (keys, a, lo + step, channel, bound))
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step, n);   /* does not fit, or past the end */
+      while (hi - lo > 1)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+
+          if (segment_fits (keys, a, mid, channel, bound))
+            lo = mid;
+          else
+            hi = mid;
+        }
+      g_array_append_val (kept, lo);
+      a = lo;
+    }
+  if (kept->len == t->n_keys)
+    return;
+  builder_init (&built, t, kept->len);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      gsize k = g_array_index (kept, gsize, i);
+      builder_copy (&built, t, k, keys[k].time);
+    }
+  builder_commit (t, &built);
+}
+
+static gboolean
+apply_reduce (SqEdit  *edit,
+              SqClip  *clip,
+              double   degrees,
+              double   distance,
+              GError **error)
+{
+  gsize before, after;
+
+  if (!isfinite (degrees) || degrees < 0)
+    return invalid (error, _("The rotation tolerance must be a number of degrees ≥ 0, not %g"), degrees);
+  if (!isfinite (distance) || distance < 0)
+    return invalid (error, _("The translation tolerance must be a distance ≥ 0, not %g"), distance);
+
+  before = sq_clip_count_keys (clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *t = &clip->joints[j].tracks[c];
+        gsize n = t->n_keys;
+
+        if (n < 3)
+          continue;
+        /* journal only what changes; a journalled joint is copied once */
+        {
+          SqTrack probe;
+
+          sq_track_copy (&probe, t);
+          reduce_track (&probe, c, c == SQ_CHANNEL_ROTATION ? degrees : distance);
+          if (probe.n_keys != n)
+            {
+              _sq_edit_journal_joint (edit, clip, j);
+              builder_commit (t, &probe);
+            }
+          else
+            sq_track_clear (&probe);
+        }
+      }
+  after = sq_clip_count_keys (clip);
+  _sq_edit_set_report (edit, g_strdup_printf (_("%zu keys before, %zu after"), before, after));
+  return TRUE;
+}
+
+/* ---- close the loop ----------------------------------------------------- */
+
+static gboolean
+apply_close_loop (SqEdit  *edit,
+                  SqClip  *clip,
+                  GError **error)
+{
+  gboolean loop = sq_props_get_int (clip->extra, "loop", 0) != 0;
+  double in = loop ? sq_props_get_double (clip->extra, "loop-in", 0.0) : 0.0;
+  double out = loop ? sq_props_get_double (clip->extra, "loop-out", clip->duration) : clip->duration;
+
+  if (!isfinite (in) || !isfinite (out) || !(out > in))
+    return invalid (error, _("The loop from %g s to %g s has no length to close"), in, out);
+
+  journal_joints (edit, clip);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *t = &clip->joints[j].tracks[c];
+        double v[4];
+        gsize k;
+
+        if (t->n_keys < 2)
+          continue;   /* one key holds still: nothing to close */
+        sq_track_sample (t, c, in, v);
+        k = sq_track_lower_bound (t, out - TIME_EPSILON, 0, t->n_keys);
+        if (k >= t->n_keys || sq_track_time (t, k) > out + TIME_EPSILON)
+          k = sq_track_insert (t, out);
+        sq_track_unpack (t);
+        memcpy (t->keys[k].v, v, sizeof v);
+        if (t->present != NULL)
+          t->present[k] = SQ_PRESENT_ALL;
+        if (t->alt != NULL)
+          for (int i = 0; i < 4; i++)
+            t->alt[k * 4 + i] = NAN;
+      }
+  return TRUE;
+}
+
+/* ---- the edits ---------------------------------------------------------- */
+
+gboolean
+_sq_motion_apply (SqEdit  *edit,
+                  SqClip  *clip,
+                  GError **error)
+{
+  double p[2];
+
+  switch (_sq_edit_motion_op (edit, p))
+    {
+    case SQ_MOTION_MIRROR: return apply_mirror (edit, clip);
+    case SQ_MOTION_RESAMPLE: return apply_resample (edit, clip, p[0], error);
+    case SQ_MOTION_SPEED: return apply_speed (edit, clip, p[0], error);
+    case SQ_MOTION_TRIM: return apply_trim (edit, clip, p[0], p[1], error);
+    case SQ_MOTION_REVERSE: return apply_reverse (edit, clip, error);
+    case SQ_MOTION_REDUCE: return apply_reduce (edit, clip, p[0], p[1], error);
+    case SQ_MOTION_CLOSE_LOOP: return apply_close_loop (edit, clip, error);
+    default: g_assert_not_reached ();
+    }
+}
+
+const char *
+_sq_motion_label (SqMotionOp op)
+{
+  switch (op)
+    {
+    case SQ_MOTION_MIRROR: return _("Mirror");
+    case SQ_MOTION_RESAMPLE: return _("Resample");
+    case SQ_MOTION_SPEED: return _("Change Speed");
+    case SQ_MOTION_TRIM: return _("Trim");
+    case SQ_MOTION_REVERSE: return _("Reverse");
+    case SQ_MOTION_REDUCE: return _("Reduce Keys");
+    case SQ_MOTION_CLOSE_LOOP: return _("Close the Loop");
+    default: g_assert_not_reached ();
+    }
+}
+
+char *
+_sq_motion_describe (SqMotionOp    op,
+                     const double  p[2])
+{
+  switch (op)
+    {
+    case SQ_MOTION_MIRROR: return g_strdup (_("Mirror left and right"));
+    case SQ_MOTION_RESAMPLE: return g_strdup_printf (_("Resample at %g frames per second"), p[0]);
+    case SQ_MOTION_SPEED: return g_strdup_printf (_("Play at %g times the speed"), p[0]);
+    case SQ_MOTION_TRIM: return g_strdup_printf (_("Keep %g s to %g s"), p[0], p[1]);
+    case SQ_MOTION_REVERSE: return g_strdup (_("Play backwards"));
+    case SQ_MOTION_REDUCE: return g_strdup_printf (_("Reduce keys within %g° and %g"), p[0], p[1]);
+    case SQ_MOTION_CLOSE_LOOP: return g_strdup (_("End on the first pose"));
+    default: g_assert_not_reached ();
+    }
+}
+
+SqEdit *
+sq_edit_mirror_new (void)
+{
+  return _sq_edit_motion_new (SQ_MOTION_MIRROR, 0, 0);
+}
+
+SqEdit *
+sq_edit_resample_new (double fps)
+{
+  return _sq_edit_motion_new (SQ_MOTION_RESAMPLE, fps, 0);
+}
+
+SqEdit *
+sq_edit_speed_new (double factor)
+{
+  return _sq_edit_motion_new (SQ_MOTION_SPEED, factor, 0);
+}
+
+SqEdit *
+sq_edit_trim_new (double start,
+                  double end)
+{
+  return _sq_edit_motion_new (SQ_MOTION_TRIM, start, end);
+}
+
+SqEdit *
+sq_edit_reverse_new (void)
+{
+  return _sq_edit_motion_new (SQ_MOTION_REVERSE, 0, 0);
+}
+
+SqEdit *
+sq_edit_reduce_new (double degrees,
+                    double distance)
+{
+  return _sq_edit_motion_new (SQ_MOTION_REDUCE, degrees, distance);
+}
+
+SqEdit *
+sq_edit_close_loop_new (void)
+{
+  return _sq_edit_motion_new (SQ_MOTION_CLOSE_LOOP, 0, 0);
+}
