@@ -1,0 +1,598 @@
+/* sq-world-sims.c: The Sims (1) and SimPose-ium: skeleton, conventions,
+ * shared text grammar and validation (see sq-world-sims.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-sims"
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "sq-private.h"
+#include "sq-validate.h"
+#include "worlds/sq-world-sims.h"
+
+#define T SQ_SIMS_CAN_TRANSLATE
+#define R SQ_SIMS_CAN_ROTATE
+#define B SQ_SIMS_CAN_BLEND
+#define W SQ_SIMS_CAN_WIGGLE
+
+/* formats.md 5.1: the game's adult-skeleton.cmx, in its order */
+static const SqSimsBone adult[SQ_SIMS_N_BONES] = {
+  { "ROOT", -1, { -5.88894e-005, 3.01362, 0.00807638 }, { -0.0262998, -0.706899, 0.0262789, -0.706336 }, T | R },
+  { "PELVIS", 0, { -0.0366778, -1.72489e-008, -2.62766e-012 }, { 0.499999, 0.5, 0.5, -0.500001 }, T | R },
+  { "L_LEG", 1, { -4.26205e-007, 0.241228, 2.06089e-007 }, { 0.0137635, 2.41525e-006, -0.999905, -3.00579e-007 }, R | B },
+  { "L_LEG1", 2, { 1.44737, -3.40221e-010, -3.65496e-009 }, { -2.21297e-011, 0.0357504, -4.92061e-013, -0.999361 }, R | B },
+  { "L_FOOT", 3, { 1.31579, 6.72219e-010, 1.85087e-009 }, { 1.18358e-006, -0.0116309, 5.24389e-007, -0.999932 }, R | B },
+  { "L_TOE0", 4, { 0.253839, -4.82293e-009, 0.339987 }, { -1.9198e-011, -0.707107, 1.91956e-011, -0.707107 }, R | B },
+  { "L_TOE01", 5, { 0.251088, -3.00624e-009, -2.91078e-010 }, { -2.95136e-015, 1.25923e-014, 1.67305e-011, -1 }, R | B },
+  { "L_TOE02", 6, { 0.056929, -3.05933e-009, 3.05676e-010 }, { 7.81281e-017, -5.38587e-015, -1.04296e-011, -1 }, R | B },
+  { "R_LEG", 1, { 2.44632e-007, -0.241228, -4.62491e-007 }, { 0.0165402, 5.5519e-007, -0.999863, -1.00484e-006 }, R | B },
+  { "R_LEG1", 8, { 1.44737, 1.03675e-008, 8.03626e-009 }, { -2.11848e-011, 0.0298356, 8.86403e-013, -0.999555 }, R | B },
+  { "R_FOOT", 9, { 1.31579, 1.12555e-008, -6.11749e-009 }, { -6.65177e-007, -0.00860503, -3.73375e-007, -0.999963 }, R | B },
+  { "R_TOE0", 10, { 0.253839, -4.72826e-009, 0.339987 }, { 1.97569e-011, -0.707107, -1.97538e-011, -0.707107 }, R | B },
+  { "R_TOE01", 11, { 0.251088, -2.92067e-009, -5.78397e-010 }, { -4.94409e-015, 1.09617e-014, 5.30648e-012, -1 }, R | B },
+  { "R_TOE02", 12, { 0.056929, -2.8047e-009, 5.1338e-010 }, { 7.98796e-016, 2.99644e-015, -1.37573e-011, -1 }, R | B },
+  { "SPINE", 1, { 0.381066, 5.29048e-007, -0.000334763 }, { 2.10104e-006, -0.0315231, 7.14932e-007, -0.999503 }, R | B },
+  { "SPINE1", 14, { 0.421059, -9.27955e-010, -0.00033528 }, { -3.30452e-012, 7.52235e-011, -8.18583e-015, -1 }, R | B },
+  { "SPINE2", 15, { 0.421059, -9.33352e-010, -0.000335277 }, { -3.30452e-012, 7.52235e-011, -8.18583e-015, -1 }, R | B },
+  { "NECK", 16, { 0.421097, -8.79169e-010, -0.000315105 }, { -1.2815e-011, -0.0604161, 1.67573e-007, -0.998173 }, R | B },
+  { "HEAD", 17, { 0.398615, -1.0225e-012, -1.18576e-008 }, { 2.9478e-012, -0.0668782, 1.85489e-007, -0.997761 }, R | B | W },
+  { "L_ARM", 17, { 4.56552e-007, 0.130263, 0.000317027 }, { -0.618227, -0.783643, 0.0376674, -0.0477436 }, R | B },
+  { "L_ARM1", 19, { 0.376316, -5.49453e-008, 1.60809e-009 }, { -0.00849216, -0.0173039, -0.57938, -0.81483 }, R | B | W },
+  { "L_ARM2", 20, { 0.881536, 2.63531e-008, 9.20282e-009 }, { -8.57358e-011, 0.0500412, 5.23877e-009, -0.998747 }, R | B | W },
+  { "L_HAND", 21, { 0.820474, 1.81877e-008, 3.02261e-009 }, { 0.705821, 0.0376602, 0.0376902, -0.706383 }, R | B | W },
+  { "L_FINGER0", 22, { 0.302072, 8.54501e-009, -1.60412e-008 }, { 0.000391826, -0.177342, -7.06052e-005, -0.984149 }, R | B },
+  { "R_ARM", 17, { 4.57471e-007, -0.130263, 0.000317749 }, { 0.618227, -0.783643, -0.0376652, -0.0477453 }, R | B },
+  { "R_ARM1", 24, { 0.376316, 5.23017e-008, 1.85675e-009 }, { 0.00849222, -0.0173038, 0.57938, -0.81483 }, R | B | W },
+  { "R_ARM2", 25, { 0.881536, -1.63993e-008, 5.11895e-009 }, { 1.00755e-010, 0.0500412, -3.82142e-009, -0.998747 }, R | B | W },
+  { "R_HAND", 26, { 0.820474, -4.87935e-008, -3.3423e-009 }, { -0.706605, 0.0176475, -0.0176615, -0.707168 }, R | B | W },
+  { "R_FINGER0", 27, { 0.302072, 1.54253e-010, 6.47549e-008 }, { -0.000394579, -0.133423, 5.31174e-005, -0.991059 }, R | B },
+};
+
+/* the game's child-skeleton.cmx: same names, order and parents */
+static const SqSimsBone child[SQ_SIMS_N_BONES] = {
+  { "ROOT", -1, { -5.90384e-005, 2.27301, 0.00807638 }, { -0.0262998, -0.706899, 0.0262789, -0.706336 }, T | R },
+  { "PELVIS", 0, { -0.0296833, 3.66689e-008, 3.46361e-012 }, { 0.499999, 0.5, 0.5, -0.500001 }, T | R },
+  { "L_LEG", 1, { -2.1259e-007, 0.189804, 1.64868e-007 }, { 0.0130909, 2.57269e-006, -0.999914, -8.51161e-007 }, R | B },
+  { "L_LEG1", 2, { 1.07374, 2.98182e-009, -3.95786e-009 }, { -2.89517e-011, 0.0357047, 7.10838e-013, -0.999362 }, R | B },
+  { "L_FOOT", 3, { 0.976131, -1.10992e-010, -2.6442e-009 }, { 1.2817e-006, -0.0113756, 1.16816e-007, -0.999935 }, R | B },
+  { "L_TOE0", 4, { 0.222551, -1.93023e-009, 0.261303 }, { -4.55542e-012, -0.707107, 4.57347e-012, -0.707107 }, R | B },
+  { "L_TOE01", 5, { 0.17882, -4.68068e-009, -7.39353e-012 }, { 1.01038e-014, -1.48296e-014, -1.19092e-013, -1 }, R | B },
+  { "L_TOE02", 6, { 0.038393, -1.92182e-009, 5.5256e-012 }, { -3.17532e-016, 4.42791e-015, 2.8756e-011, -1 }, R | B },
+  { "R_LEG", 1, { 3.15199e-007, -0.189804, -3.60634e-007 }, { 0.0160391, 6.20286e-007, -0.999871, -5.31094e-007 }, R | B },
+  { "R_LEG1", 8, { 1.07374, 1.90346e-009, -2.69023e-009 }, { -5.21694e-011, 0.029435, -9.74972e-013, -0.999567 }, R | B },
+  { "R_FOOT", 9, { 0.976131, 5.76657e-009, 6.58573e-010 }, { -6.71978e-007, -0.00807534, 5.77038e-007, -0.999967 }, R | B },
+  { "R_TOE0", 10, { 0.222551, 5.48558e-010, 0.261303 }, { -2.64256e-011, -0.707107, 2.64493e-011, -0.707107 }, R | B },
+  { "R_TOE01", 11, { 0.17882, -1.19399e-008, 6.68456e-012 }, { 1.76002e-014, -5.83173e-014, -2.1884e-011, -1 }, R | B },
+  { "R_TOE02", 12, { 0.038393, 1.10652e-008, 1.87201e-011 }, { 9.2022e-016, 1.36906e-014, 1.25962e-011, -1 }, R | B },
+  { "SPINE", 1, { 0.257, 3.56872e-007, -0.000270915 }, { 2.10102e-006, -0.0315231, 7.14932e-007, -0.999503 }, R | B },
+  { "SPINE1", 14, { 0.340763, -7.4936e-010, -0.000271343 }, { 1.47255e-012, -3.67194e-010, -1.63898e-014, -1 }, R | B },
+  { "SPINE2", 15, { 0.340763, -7.53901e-010, -0.000271339 }, { 1.47255e-012, -3.67194e-010, -1.63898e-014, -1 }, R | B },
+  { "NECK", 16, { 0.340791, -6.3747e-010, -0.000229513 }, { 1.57954e-011, -0.0604161, 1.6757e-007, -0.998173 }, R | B },
+  { "HEAD", 17, { 0.290339, -3.0497e-012, -1.10718e-008 }, { 1.91153e-011, -0.0710542, 1.97074e-007, -0.997472 }, R | B | W },
+  { "L_ARM", 17, { 1.15506e-007, 0.099624, 0.000230912 }, { -0.618967, -0.783461, 0.0342787, -0.0435146 }, R | B },
+  { "L_ARM1", 19, { 0.279174, 1.67349e-007, 3.65367e-011 }, { -0.00818339, -0.0168337, -0.579558, -0.814716 }, R | B | W },
+  { "L_ARM2", 20, { 0.653974, -8.88153e-009, -2.42324e-009 }, { -6.30755e-012, 0.050996, -3.02819e-009, -0.998699 }, R | B | W },
+  { "L_HAND", 21, { 0.608675, 2.23463e-009, -3.24589e-011 }, { 0.705804, 0.0379763, 0.0380066, -0.706366 }, R | B | W },
+  { "L_FINGER0", 22, { 0.244467, 2.88512e-009, -3.64724e-008 }, { 0.000393077, -0.158918, -6.32736e-005, -0.987292 }, R | B },
+  { "R_ARM", 17, { 1.15993e-007, -0.099624, 0.000231462 }, { 0.618967, -0.783461, -0.0342765, -0.0435163 }, R | B },
+  { "R_ARM1", 24, { 0.279174, -5.25246e-008, -2.66707e-009 }, { 0.00818345, -0.0168336, 0.579558, -0.814716 }, R | B | W },
+  { "R_ARM2", 25, { 0.653974, -1.92991e-008, 9.06037e-009 }, { 2.43677e-010, 0.050996, -4.31971e-010, -0.998699 }, R | B | W },
+  { "R_HAND", 26, { 0.608675, -2.00577e-008, -1.08242e-008 }, { -0.706601, 0.0177966, -0.0178108, -0.707164 }, R | B | W },
+  { "R_FINGER0", 27, { 0.244467, -9.02608e-009, 3.42137e-008 }, { -0.000395306, -0.119049, 4.73989e-005, -0.992888 }, R | B },
+};
+
+#undef T
+#undef R
+#undef B
+#undef W
+
+/* Game units: the tools that import Sims files divide by 3 to get metres
+ * (formats.md 5.1, UNCONFIRMED as a unit). Axes: Y up, DirectX
+ * left-handed with +X to the Sim's right and +Z ahead (an ASSUMPTION that
+ * the facing is +Z): SL X (forward) = Z, SL Y (left) = -X, SL Z (up) = Y. */
+const SqSpace sq_space_sims = {
+  .world = N_("The Sims"),
+  .metres_per_unit = 1.0 / 3.0,
+  .axis = { 1, 2, 0 },
+  .sign = { -1, 1, 1 },
+  .scheme = SQ_JOINT_SCHEME_NONE,
+  .hierarchy = TRUE,
+  .time_grid = SQ_SIMS_FPS,
+};
+
+const SqSimsBone *
+sq_sims_skeleton (SqSimsAge age)
+{
+  return age == SQ_SIMS_CHILD ? child : adult;
+}
+
+int
+sq_sims_bone_index (const char *name)
+{
+  for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+    if (g_strcmp0 (adult[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* ---- the clip layout -------------------------------------------------- */
+
+SqClip *
+_sq_sims_clip_new (const SqFormat *format,
+                   SqSimsAge       age)
+{
+  const SqSimsBone *bones = sq_sims_skeleton (age);
+  SqClip *clip = sq_clip_new ();
+
+  clip->format = format;
+  clip->fps = SQ_SIMS_FPS;
+  clip->frame_base = 0;
+  g_free (clip->root);
+  clip->root = g_strdup ("ROOT");
+  for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, bones[i].name);
+
+      sq_props_set (joint->extra, "parent", g_variant_new_int32 (bones[i].parent));
+      sq_props_set (joint->extra, "offset",
+                    g_variant_new ("(ddd)", bones[i].pos[0], bones[i].pos[1], bones[i].pos[2]));
+    }
+  return clip;
+}
+
+void
+_sq_sims_quat_from_file (const double xyzw[4],
+                         double       wxyz[4])
+{
+  wxyz[0] = xyzw[3];
+  wxyz[1] = xyzw[0];
+  wxyz[2] = xyzw[1];
+  wxyz[3] = xyzw[2];
+}
+
+void
+_sq_sims_quat_to_file (const double wxyz[4],
+                       double       xyzw[4])
+{
+  xyzw[0] = wxyz[1];
+  xyzw[1] = wxyz[2];
+  xyzw[2] = wxyz[3];
+  xyzw[3] = wxyz[0];
+}
+
+gsize
+_sq_sims_pose_count (const SqClip *clip)
+{
+  gsize n = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+
+        if (track->n_keys > 0)
+          {
+            double last = sq_track_time (track, track->n_keys - 1) * SQ_SIMS_FPS;
+
+            if (isfinite (last) && last >= 0 && last < 1e7)
+              n = MAX (n, (gsize) floor (last + 0.5) + 1);
+          }
+      }
+  return n;
+}
+
+gboolean
+_sq_sims_track_value (const SqTrack *track,
+          SqChannel      channel,
+          gsize          frame,
+          double         v[4])
+{
+  double time = frame / SQ_SIMS_FPS;
+  gsize i;
+
+  if (track->n_keys == 0)
+    return FALSE;
+  i = sq_track_lower_bound (track, time - 0.01 / SQ_SIMS_FPS, 0, track->n_keys);
+  if (i < track->n_keys && fabs (sq_track_time (track, i) - time) <= 0.01 / SQ_SIMS_FPS)
+    {
+      SqKey key = sq_track_key (track, i);
+      memcpy (v, key.v, sizeof key.v);
+    }
+  else
+    sq_track_sample (track, channel, time, v);
+  return TRUE;
+}
+
+void
+_sq_sims_pose_at (const SqClip *clip,
+                  gsize         frame,
+                  double        trans[2][3],
+                  double        rot[SQ_SIMS_N_BONES][4])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      gssize j = sq_clip_find_joint (clip, bones[b].name);
+      double v[4];
+
+      if (b < 2)
+        {
+          if (j >= 0 && _sq_sims_track_value (&clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, frame, v))
+            memcpy (trans[b], v, sizeof trans[b]);
+          else
+            memcpy (trans[b], bones[b].pos, sizeof trans[b]);
+        }
+      if (j >= 0 && _sq_sims_track_value (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, frame, v))
+        _sq_sims_quat_to_file (v, rot[b]);
+      else
+        memcpy (rot[b], bones[b].rot, sizeof rot[b]);
+    }
+}
+
+/* ---- the shared text grammar ------------------------------------------ */
+
+static int
+cmp_int64 (gconstpointer a,
+           gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+void
+_sq_sims_text_init (SqSimsText *t,
+                    GBytes     *bytes,
+                    const char *what)
+{
+  memset (t, 0, sizeof *t);
+  t->data = g_bytes_get_data (bytes, &t->len);
+  if (t->data == NULL)
+    t->data = "";
+  t->what = what;
+}
+
+gboolean
+_sq_sims_text_at_end (const SqSimsText *t)
+{
+  return t->pos >= t->len;
+}
+
+void
+_sq_sims_text_error (const SqSimsText *t,
+                     GError          **error,
+                     SqErrorCode       code,
+                     const char       *format,
+                     ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  sq_set_error_at_line (error, code, MAX (t->line, 1), 1, "%s", msg);
+}
+
+gboolean
+_sq_sims_text_line (SqSimsText  *t,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *start, *end, *nl;
+
+  if (t->pos >= t->len)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line + 1, 1,
+                            _("the %s file ends where %s was expected"), t->what, what);
+      return FALSE;
+    }
+  start = t->data + t->pos;
+  end = t->data + t->len;
+  nl = memchr (start, '\n', end - start);
+  t->cur = start;
+  t->cur_len = (nl != NULL ? nl : end) - start;
+  t->pos = nl != NULL ? (gsize) (nl + 1 - t->data) : t->len;
+  if (t->cur_len > 0 && t->cur[t->cur_len - 1] == '\r')
+    t->cur_len--;
+  t->line++;
+  return TRUE;
+}
+
+/* One whole integer in [p, end) after optional blanks; `*next` after it */
+static gboolean
+scan_int (const char  *p,
+          const char  *end,
+          gint64      *out,
+          const char **next)
+{
+  gboolean neg = FALSE;
+  guint64 v = 0;
+  const char *digits;
+
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  if (p < end && (*p == '-' || *p == '+'))
+    neg = *p++ == '-';
+  digits = p;
+  while (p < end && g_ascii_isdigit (*p))
+    {
+      if (v > (guint64) G_MAXINT64 / 10)
+        return FALSE;
+      v = v * 10 + (guint64) (*p++ - '0');
+    }
+  if (p == digits || v > (guint64) G_MAXINT64)
+    return FALSE;
+  *out = neg ? -(gint64) v : (gint64) v;
+  *next = p;
+  return TRUE;
+}
+
+static const char *
+skip_blanks (const char *p,
+             const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return p;
+}
+
+gboolean
+_sq_sims_text_ints (SqSimsText  *t,
+                    gsize        skip,
+                    gint64      *out,
+                    guint        n,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *p = t->cur + MIN (skip, t->cur_len), *end = t->cur + t->cur_len;
+
+  for (guint i = 0; i < n; i++)
+    if (!scan_int (p, end, &out[i], &p))
+      {
+        sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+                              _("%s: %u whole numbers expected"), what, n);
+        return FALSE;
+      }
+  if (skip_blanks (p, end) != end)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+                            _("%s: unexpected text after %u numbers"), what, n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_sq_sims_text_int (SqSimsText  *t,
+                   const char  *what,
+                   gint64       min,
+                   gint64       max,
+                   gint64      *out,
+                   GError     **error)
+{
+  if (!_sq_sims_text_line (t, what, error) || !_sq_sims_text_ints (t, 0, out, 1, what, error))
+    return FALSE;
+  if (*out < min || *out > max)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, t->line, 1,
+                            _("%s %" G_GINT64_FORMAT " is outside %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT),
+                            what, *out, min, max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+_sq_sims_text_string (SqSimsText  *t,
+                      const char  *what,
+                      GError     **error)
+{
+  if (!_sq_sims_text_line (t, what, error))
+    return NULL;
+  return _sq_latin1_to_utf8 ((const guint8 *) t->cur, t->cur_len);
+}
+
+gboolean
+_sq_sims_text_bars (SqSimsText  *t,
+                    double      *out,
+                    guint        n,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *p, *end;
+
+  if (!_sq_sims_text_line (t, what, error))
+    return FALSE;
+  p = skip_blanks (t->cur, t->cur + t->cur_len);
+  end = t->cur + t->cur_len;
+  if (p >= end || *p != '|')
+    goto bad;
+  p++;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *tok = skip_blanks (p, end), *q = tok;
+
+      while (q < end && *q != ' ' && *q != '\t' && *q != '|')
+        q++;
+      if (q == tok || (p = _sq_scan_double (tok, q, &out[i])) != q)
+        {
+          p = tok;
+          goto bad;
+        }
+    }
+  p = skip_blanks (p, end);
+  if (p >= end || *p != '|' || skip_blanks (p + 1, end) != end)
+    goto bad;
+  return TRUE;
+
+bad:
+  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (MIN (p, end) - t->cur) + 1,
+                        _("%s: “| %s |” expected"), what, n == 3 ? "x y z" : "x y z w");
+  return FALSE;
+}
+
+const char *
+_sq_sims_text_eol (GBytes *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  const char *nl = data != NULL ? memchr (data, '\n', len) : NULL;
+
+  return nl != NULL && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+gboolean
+_sq_sims_read_pose (SqSimsText  *t,
+                    SqClip      *clip,
+                    gssize       frame,
+                    gint64      *time,
+                    GError     **error)
+{
+  const SqTrack *root = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  double v[4], q[4], at;
+  SqKey *key;
+
+  if (!_sq_sims_text_line (t, "Time", error))
+    return FALSE;
+  if (t->cur_len < 4 || memcmp (t->cur, "Time", 4) != 0)
+    {
+      _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("“Time n” expected"));
+      return FALSE;
+    }
+  if (!_sq_sims_text_ints (t, 4, time, 1, "Time", error))
+    return FALSE;
+  if (frame < 0)
+    {
+      /* the pose sits at its Time: times must increase from 0 */
+      if (*time < 0 || *time > SQ_SIMS_MAX_FRAME)
+        {
+          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE, _("Time %" G_GINT64_FORMAT " is outside 0–%d"),
+                               *time, SQ_SIMS_MAX_FRAME);
+          return FALSE;
+        }
+      if (root->n_keys > 0 && *time / SQ_SIMS_FPS <= root->keys[root->n_keys - 1].time)
+        {
+          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE,
+                               _("Time %" G_GINT64_FORMAT " is not after the previous pose's Time %.0f"),
+                               *time, root->keys[root->n_keys - 1].time * SQ_SIMS_FPS);
+          return FALSE;
+        }
+      at = *time / SQ_SIMS_FPS;
+    }
+  else
+    at = frame / SQ_SIMS_FPS;
+  for (int b = 0; b < 2; b++)
+    {
+      if (!_sq_sims_text_bars (t, v, 3, b == 0 ? "ROOT translation" : "PELVIS translation", error))
+        return FALSE;
+      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_TRANSLATION], at);
+      memcpy (key->v, v, 3 * sizeof (double));
+    }
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      if (!_sq_sims_text_bars (t, v, 4, clip->joints[b].name, error))
+        return FALSE;
+      _sq_sims_quat_from_file (v, q);
+      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_ROTATION], at);
+      memcpy (key->v, q, sizeof q);
+    }
+  return TRUE;
+}
+
+GArray *
+_sq_sims_key_frames (const SqClip *clip)
+{
+  GArray *frames = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint w = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+
+        for (gsize k = 0; k < track->n_keys; k++)
+          {
+            double f = sq_track_time (track, k) * SQ_SIMS_FPS;
+            gint64 n;
+
+            if (!isfinite (f) || f < -0.5 || f > SQ_SIMS_MAX_FRAME)
+              continue;
+            n = (gint64) floor (f + 0.5);
+            g_array_append_val (frames, n);
+          }
+      }
+  g_array_sort (frames, cmp_int64);
+  for (guint i = 0; i < frames->len; i++)
+    if (w == 0 || g_array_index (frames, gint64, i) != g_array_index (frames, gint64, w - 1))
+      g_array_index (frames, gint64, w++) = g_array_index (frames, gint64, i);
+  g_array_set_size (frames, w);
+  return frames;
+}
+
+static void
+put_floats (GString      *out,
+            const double *v,
+            guint         n,
+            const char   *eol)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, '|');
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_c (out, ' ');
+      /* a value too large for six decimals in a line is written as %g */
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (v[i]) < 1e15 ? "%.6f" : "%g",
+                                             isfinite (v[i]) ? v[i] : 0.0));
+    }
+  g_string_append (out, " |");
+  g_string_append (out, eol);
+}
+
+void
+_sq_sims_write_pose (GString      *out,
+                     const SqClip *clip,
+                     gsize         frame,
+                     gint64        time,
+                     const char   *eol)
+{
+  double trans[2][3], rot[SQ_SIMS_N_BONES][4];
+
+  _sq_sims_pose_at (clip, frame, trans, rot);
+  g_string_append_printf (out, "Time %" G_GINT64_FORMAT "%s", time, eol);
+  put_floats (out, trans[0], 3, eol);
+  put_floats (out, trans[1], 3, eol);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    put_floats (out, rot[b], 4, eol);
+}
+
+const char *
+_sq_sims_eol (const SqClip *clip)
+{
+  GVariant *v = sq_props_get (clip->extra, "line-ending");
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING)
+         && g_str_equal (g_variant_get_string (v, NULL), "\n") ? "\n" : "\r\n";
+}
+
+void
+_sq_sims_put_string (GString    *out,
+                     const char *utf8,
+                     const char *eol)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+  _sq_utf8_to_latin1 (utf8 != NULL ? utf8 : "", bytes);
+  for (guint i = 0; i < bytes->len; i++)
+    if (bytes->data[i] == '\n' || bytes->data[i] == '\r')
+      bytes->data[i] = ' ';     /* a name is one line */
+  g_string_append_len (out, (const char *) bytes->data, bytes->len);
+  g_string_append (out, eol);
+}
