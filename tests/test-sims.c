@@ -679,6 +679,72 @@ test_sps (void)
   assert_writer_exact (clip, sps_text);
 }
 
+/* ---- validate --target sims ---------------------------------------------------- */
+
+static gboolean
+has_finding (GPtrArray  *findings,
+             const char *fragment)
+{
+  for (guint i = 0; i < findings->len; i++)
+    if (strstr (((SqFinding *) findings->pdata[i])->message, fragment) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_validate (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *good = build_kfd (80, times, 4, "");
+  g_autofree char *bad = build_kfd (50, times, 4, "");
+  g_autoptr(SqClip) a = load_text_ok (good, "simpose-kfd");
+  g_autoptr(SqClip) b = load_text_ok (bad, "simpose-kfd");
+  g_autoptr(SqClip) psl = NULL, sps = NULL, skill = NULL;
+  g_autoptr(GPtrArray) fa = sq_validate (a, "sims", NULL);
+  g_autoptr(GPtrArray) fb = sq_validate (b, "sims", NULL);
+  g_autoptr(GPtrArray) fp = NULL, fs = NULL, fk = NULL;
+  g_autofree char *v5 = build_psl (5, "\n");
+  g_autofree char *links = NULL;
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  char *mask;
+
+  g_assert_nonnull (fa);
+  g_assert_cmpuint (fa->len, ==, 0);
+  g_assert_true (has_finding (fb, "SequenceLength 50 is neither Frames (40) nor twice Frames"));
+  /* a translation where the Sims have none, a quaternion that is not unit */
+  sq_track_append (&b->joints[5].tracks[SQ_CHANNEL_TRANSLATION], 0);
+  sq_track_unpack (&b->joints[7].tracks[SQ_CHANNEL_ROTATION]);
+  b->joints[7].tracks[SQ_CHANNEL_ROTATION].keys[1].v[0] = 2;
+  g_ptr_array_unref (fb);
+  fb = sq_validate (b, "sims", NULL);
+  g_assert_true (has_finding (fb, "joint “L_TOE0” has translations: only ROOT and PELVIS translate"));
+  g_assert_true (has_finding (fb, "joint “L_TOE02” rotation key 2 is not a unit quaternion"));
+  /* a PSL mask with a character that is neither 0 nor 1 */
+  mask = strstr (v5, "00000000000000000001111111111111");
+  mask[5] = '2';
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) bytes = g_bytes_new (v5, strlen (v5));
+
+    psl = sq_load_bytes (bytes, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+  }
+  fp = sq_validate (psl, "sims", NULL);
+  g_assert_true (has_finding (fp, "subset “Arms”: the mask “00000200000000000001111111111111” is not 32 characters 0 or 1"));
+  /* SPS links: a parent and a sibling that are no node, an Action without its animation */
+  links = g_strdup (sps_text);
+  memcpy (strstr (links, "N 4 1 0 3 0 -2\r\nA a2o-wave\r\nN 1 1 3 2 0 3"), "N 4 9 0 3 0 -2\r\nA a2o-wave\r\nN 4 1 7 2 0 3", 41);
+  sps = load_text_ok (links, "simpose-sps");
+  fs = sq_validate (sps, "sims", NULL);
+  g_assert_true (has_finding (fs, "tree 1, node 3: its parent 9 is no node of the tree"));
+  g_assert_true (has_finding (fs, "tree 1, node 2: its sibling 7 is no node of the tree"));
+  g_assert_true (has_finding (fs, "tree 1, Action node 2: M 0 and N 3 use 2 animations but the node names 0"));
+  /* the skill's motions against the skeleton */
+  skill = load_skill (cfp);
+  fk = sq_validate (skill, "sims", NULL);
+  g_assert_cmpuint (fk->len, ==, 0);
+}
+
 /* ---- robustness ------------------------------------------------------------- */
 
 /* Every prefix and every byte changed (to a digit, a bar, a line end, a
@@ -741,7 +807,7 @@ test_truncations_and_flips (void)
   shake (sps_text, strlen (sps_text), NULL, 1);
   /* and the CFP's bytes changed one by one */
   for (gsize i = 0; i < clen; i++)
-    for (guint v = 0; v < 256; v += 51)
+    for (guint v = 0; v < 256; v += v == 204 ? 49 : 51)   /* 0 … 204, 253 (no code) */
       {
         g_autofree guint8 *copy = g_memdup2 (cdata, clen);
         g_autoptr(GBytes) bytes = NULL;
@@ -839,6 +905,7 @@ main (int    argc,
   g_test_add_func ("/sims/kfd/bounce", test_kfd);
   g_test_add_func ("/sims/kfd/errors", test_kfd_errors);
   g_test_add_func ("/sims/sps/trees", test_sps);
+  g_test_add_func ("/sims/validate", test_validate);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
   return g_test_run ();

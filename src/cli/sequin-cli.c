@@ -32,7 +32,7 @@ static const char *usage_text =
   "  sequin-cli dump [--json] FILE\n"
   "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
-  "  sequin-cli validate [--target aw|sl] FILE…\n"
+  "  sequin-cli validate [--target aw|sl|sims] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli --help | --version\n"
   "\n"

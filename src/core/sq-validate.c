@@ -15,6 +15,7 @@
 #include "sq-sl-skeleton.h"
 #include "sq-convert.h"
 #include "sq-validate.h"
+#include "worlds/sq-world-sims.h"
 
 gboolean
 sq_clip_check (const SqClip *clip,
@@ -679,7 +680,7 @@ validate_sl (const SqClip *clip,
   validate_sl_constraints (clip, findings);
 }
 
-static const char * const targets[] = { "aw", "sl", NULL };
+static const char * const targets[] = { "aw", "sl", "sims", NULL };
 
 const char * const *
 sq_validate_targets (void)
@@ -694,15 +695,17 @@ sq_validate (const SqClip *clip,
 {
   GPtrArray *findings;
 
-  if (g_strcmp0 (target, "aw") != 0 && g_strcmp0 (target, "sl") != 0)
+  if (g_strcmp0 (target, "aw") != 0 && g_strcmp0 (target, "sl") != 0 && g_strcmp0 (target, "sims") != 0)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
-                   _("Unknown target “%s” (known: aw, sl)"), target);
+                   _("Unknown target “%s” (known: aw, sl, sims)"), target);
       return NULL;
     }
   findings = g_ptr_array_new_with_free_func (finding_free);
   if (g_str_equal (target, "sl"))
     validate_sl (clip, findings);
+  else if (g_str_equal (target, "sims"))
+    sq_sims_validate (clip, findings);
   else
     validate_aw (clip, findings);
   return findings;

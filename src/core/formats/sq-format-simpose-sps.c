@@ -74,8 +74,11 @@ read_tree (SqSimsText      *t,
       if (line_is (t, "|End") || (t->cur_len >= 2 && t->cur[0] == 'N' && t->cur[1] == ' '))
         {
           if (pending)
-            g_variant_builder_add (&nodes, "(xxxxxxas)", v[0], v[1], v[2], v[3], v[4], v[5], &anims);
-          g_variant_builder_init (&anims, G_VARIANT_TYPE ("as"));
+            {
+              /* the builder of the animations is consumed here: a new one for the next node */
+              g_variant_builder_add (&nodes, "(xxxxxxas)", v[0], v[1], v[2], v[3], v[4], v[5], &anims);
+              g_variant_builder_init (&anims, G_VARIANT_TYPE ("as"));
+            }
           pending = FALSE;
           if (line_is (t, "|End"))
             break;

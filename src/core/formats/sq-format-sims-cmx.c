@@ -109,6 +109,12 @@ cfp_decode (SqReader    *r,
           repeat = r->data[r->pos] | ((guint32) r->data[r->pos + 1] << 8);
           r->pos += 2;
         }
+      else if (c == 253)
+        {
+          sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, r->pos - 1,
+                                  _("“%s”: byte 253 is no CFP code (in the %s, value %zu of %zu)"), file, array, i + 1, n);
+          return FALSE;
+        }
       else
         run = run + table[c];
       out[i] = run;
@@ -1132,6 +1138,25 @@ cmx_write (const SqClip        *clip,
   g_autoptr(GBytes) cfp = NULL;
   GString *out = g_string_new (NULL);
 
+  /* unedited: the bytes read, and the CFP kept (the writer below gives
+   * the same for files written as the game writes them) */
+  if (!options->no_source_copy && clip->source != NULL && clip->format == &_sq_format_sims_cmx
+      && !sq_clip_is_modified (clip) && options->companions != NULL && sq_props_get (clip->extra, "cfp-bytes") != NULL)
+    {
+      SqCompanion *c = g_new0 (SqCompanion, 1);
+
+      c->name = g_strconcat (cfp_base (clip), ".cfp", NULL);
+      c->bytes = g_variant_get_data_as_bytes (sq_props_get (clip->extra, "cfp-bytes"));
+      g_ptr_array_add (options->companions, c);
+      g_string_free (out, TRUE);
+      return _sq_pieces_new (g_bytes_ref (clip->source));
+    }
+  if (!options->no_source_copy && clip->source != NULL && clip->format == &_sq_format_sims_cmx
+      && !sq_clip_is_modified (clip) && sq_props_get (clip->extra, "skill") == NULL)
+    {
+      g_string_free (out, TRUE);
+      return _sq_pieces_new (g_bytes_ref (clip->source));
+    }
   _sq_sims_put_string (out, extra_string (clip, "comment", "// Character File. Written by Sequin"), eol);
   _sq_sims_put_string (out, extra_string (clip, "version", "version 300"), eol);
   put_text (out, clip->extra, "skeletons", zeros);

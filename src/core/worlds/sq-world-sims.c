@@ -596,3 +596,244 @@ _sq_sims_put_string (GString    *out,
   g_string_append_len (out, (const char *) bytes->data, bytes->len);
   g_string_append (out, eol);
 }
+
+/* ---- validation (validate --target sims) ------------------------------ */
+
+static void
+add (GPtrArray  *findings,
+     SqSeverity  severity,
+     gssize      joint,
+     SqChannel   channel,
+     gssize      key,
+     const char *format,
+     ...) G_GNUC_PRINTF (6, 7);
+
+static void
+add (GPtrArray  *findings,
+     SqSeverity  severity,
+     gssize      joint,
+     SqChannel   channel,
+     gssize      key,
+     const char *format,
+     ...)
+{
+  SqFinding *f = g_new0 (SqFinding, 1);
+  va_list args;
+
+  f->severity = severity;
+  f->joint = joint;
+  f->channel = channel;
+  f->key = key;
+  va_start (args, format);
+  f->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (findings, f);
+}
+
+/* KFD: NumberOfKeys ≤ Frames, SequenceLength = Frames or 2 × Frames,
+ * poses from 0 to Frames − 1 */
+static void
+validate_kfd (const SqClip *clip,
+              GArray       *frames,
+              GPtrArray    *findings)
+{
+  gint64 n_frames = sq_props_get_int (clip->extra, "frames", frames->len > 0
+                                      ? g_array_index (frames, gint64, frames->len - 1) + 1 : 0);
+  gint64 seq = sq_props_get_int (clip->extra, "sequence-length", n_frames);
+
+  if ((gint64) frames->len > n_frames)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("%u poses but Frames is %" G_GINT64_FORMAT ": NumberOfKeys must not exceed Frames"), frames->len, n_frames);
+  if (seq != n_frames && seq != 2 * n_frames)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("SequenceLength %" G_GINT64_FORMAT " is neither Frames (%" G_GINT64_FORMAT ") nor twice Frames (a bounce)"),
+         seq, n_frames);
+  if (frames->len > 0 && g_array_index (frames, gint64, 0) != 0)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("the first pose is at Time %" G_GINT64_FORMAT ", not 0"), g_array_index (frames, gint64, 0));
+  if (frames->len > 0 && g_array_index (frames, gint64, frames->len - 1) != n_frames - 1)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("the last pose is at Time %" G_GINT64_FORMAT ", not Frames − 1 = %" G_GINT64_FORMAT),
+         g_array_index (frames, gint64, frames->len - 1), n_frames - 1);
+}
+
+/* PSL: a name and a Time per pose, subsets of a name and a 32-character mask */
+static void
+validate_psl (const SqClip *clip,
+              GArray       *frames,
+              GPtrArray    *findings)
+{
+  GVariant *names = sq_props_get (clip->extra, "pose-names");
+  GVariant *subsets = sq_props_get (clip->extra, "subsets");
+
+  if (names != NULL && g_variant_n_children (names) != frames->len)
+    add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+         _("%zu pose names for %u poses: the writer names the others “Pose n” or drops the extra names"),
+         g_variant_n_children (names), frames->len);
+  for (gsize i = 0; i < frames->len; i++)
+    if (g_array_index (frames, gint64, i) != (gint64) i)
+      {
+        add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+             _("the poses are not at consecutive frames (pose %zu is at frame %" G_GINT64_FORMAT ")"),
+             i + 1, g_array_index (frames, gint64, i));
+        break;
+      }
+  for (gsize i = 0; subsets != NULL && g_variant_is_of_type (subsets, G_VARIANT_TYPE ("a(ss)"))
+       && i < g_variant_n_children (subsets); i++)
+    {
+      const char *name, *mask;
+      gboolean ok;
+
+      g_variant_get_child (subsets, i, "(&s&s)", &name, &mask);
+      ok = strlen (mask) == SQ_SIMS_MASK_LEN && strspn (mask, "01") == SQ_SIMS_MASK_LEN;
+      if (!ok)
+        add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+             _("subset “%s”: the mask “%s” is not %d characters 0 or 1"), name, mask, SQ_SIMS_MASK_LEN);
+    }
+}
+
+/* SPS: ids unique, parents and siblings among them, Actions' animations named */
+static void
+validate_sps (const SqClip *clip,
+              GPtrArray    *findings)
+{
+  GVariant *trees = sq_props_get (clip->extra, "trees");
+
+  for (gsize t = 0; trees != NULL && g_variant_is_of_type (trees, G_VARIANT_TYPE ("aa(xxxxxxas)"))
+       && t < g_variant_n_children (trees); t++)
+    {
+      g_autoptr(GVariant) tree = g_variant_get_child_value (trees, t);
+      g_autoptr(GHashTable) ids = g_hash_table_new (g_int64_hash, g_int64_equal);
+      gsize n = g_variant_n_children (tree);
+      g_autofree gint64 *v = g_new0 (gint64, MAX (n, 1) * 7);
+
+      for (gsize k = 0; k < n; k++)
+        {
+          g_autoptr(GVariant) anims = NULL;
+          gint64 *x = &v[k * 7];
+
+          g_variant_get_child (tree, k, "(xxxxxx@as)", &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &anims);
+          x[6] = (gint64) g_variant_n_children (anims);
+          if (x[3] < 1 || g_hash_table_contains (ids, &x[3]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %zu: the id %" G_GINT64_FORMAT " is not a new id of 1 or more"), t + 1, k + 1, x[3]);
+          else
+            g_hash_table_add (ids, &x[3]);
+          if (x[0] < -1 || x[0] > 5)
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %zu: unknown node type %" G_GINT64_FORMAT), t + 1, k + 1, x[0]);
+          if (x[0] == 4 && (x[4] >= 0) + (x[5] >= 0) > x[6])
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, Action node %" G_GINT64_FORMAT ": M %" G_GINT64_FORMAT " and N %" G_GINT64_FORMAT
+                   " use %d animations but the node names %" G_GINT64_FORMAT),
+                 t + 1, x[3], x[4], x[5], (x[4] >= 0) + (x[5] >= 0), x[6]);
+        }
+      for (gsize k = 0; k < n; k++)
+        {
+          gint64 *x = &v[k * 7];
+
+          if (x[1] != 0 && !g_hash_table_contains (ids, &x[1]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %" G_GINT64_FORMAT ": its parent %" G_GINT64_FORMAT " is no node of the tree"),
+                 t + 1, x[3], x[1]);
+          if (x[2] != 0 && !g_hash_table_contains (ids, &x[2]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %" G_GINT64_FORMAT ": its sibling %" G_GINT64_FORMAT " is no node of the tree"),
+                 t + 1, x[3], x[2]);
+        }
+    }
+}
+
+/* Bones, translations, unit quaternions, a rotation per bone and pose */
+static void
+validate_bones (const SqClip *clip,
+                GArray       *frames,
+                gboolean      poses,
+                GPtrArray    *findings)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+      int b = sq_sims_bone_index (joint->name);
+
+      if (b < 0)
+        {
+          add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+               _("joint “%s” is not one of the 29 bones of the Sims skeleton"), joint->name);
+          continue;
+        }
+      if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 && b > 1)
+        add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_TRANSLATION, 0,
+             _("joint “%s” has translations: only ROOT and PELVIS translate"), joint->name);
+      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_SCALE, 0,
+             _("joint “%s” has scale keys: the Sims formats have none"), joint->name);
+      for (gsize k = 0; k < rot->n_keys; k++)
+        {
+          SqKey key = sq_track_key (rot, k);
+          double n = sqrt (key.v[0] * key.v[0] + key.v[1] * key.v[1] + key.v[2] * key.v[2] + key.v[3] * key.v[3]);
+
+          /* the CFP coding is lossy: the game's own skills are unit within 0.2 % */
+          if (!(fabs (n - 1) <= 5e-3))
+            {
+              add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, (gssize) k,
+                   _("joint “%s” rotation key %zu is not a unit quaternion (length %g)"), joint->name, k + 1, n);
+              break;
+            }
+        }
+      /* a pose holds all 29 rotations: each bone a key at every pose */
+      if (poses && rot->n_keys != frames->len)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("joint “%s” has %zu rotation keys for %u poses: the others are interpolated when written"),
+             joint->name, rot->n_keys, frames->len);
+    }
+  for (int b = 0; poses && b < SQ_SIMS_N_BONES; b++)
+    if (sq_clip_find_joint (clip, adult[b].name) < 0)
+      add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+           _("bone “%s” is missing: a pose is written with its rest rotation"), adult[b].name);
+}
+
+/* A skill: every motion's tracks hold its frames */
+static void
+validate_skill (const SqClip *clip,
+                GPtrArray    *findings)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      gint64 frames = sq_props_get_int (joint->extra, "frames", -1);
+      gsize nt = joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys, nr = joint->tracks[SQ_CHANNEL_ROTATION].n_keys;
+
+      if (nt > 0 && nr > 0 && nt != nr)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("motion “%s” has %zu translations and %zu rotations: a motion has one frame count"),
+             joint->name, nt, nr);
+      if (frames >= 0 && ((nt > 0 && (gint64) nt != frames) || (nr > 0 && (gint64) nr != frames)))
+        add (findings, SQ_SEVERITY_INFO, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("motion “%s” was %" G_GINT64_FORMAT " frames and is written with its keys' count"), joint->name, frames);
+    }
+}
+
+void
+sq_sims_validate (const SqClip *clip,
+                  GPtrArray    *findings)
+{
+  const char *id = clip->format != NULL ? clip->format->id : "";
+  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
+  gboolean kfd = g_str_equal (id, "simpose-kfd"), psl = g_str_equal (id, "simpose-psl");
+
+  if (g_str_equal (id, "simpose-sps"))
+    {
+      validate_sps (clip, findings);
+      return;
+    }
+  /* a clip from elsewhere is checked as the KFD it would become */
+  validate_bones (clip, frames, kfd || psl || !g_str_equal (id, "sims-cmx"), findings);
+  if (kfd || !(psl || g_str_equal (id, "sims-cmx")))
+    validate_kfd (clip, frames, findings);
+  else if (psl)
+    validate_psl (clip, frames, findings);
+  else
+    validate_skill (clip, findings);
+}
