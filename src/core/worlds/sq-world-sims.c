@@ -11,7 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "sq-math.h"
 #include "sq-private.h"
+#include "sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "worlds/sq-world-sims.h"
 
@@ -93,13 +95,17 @@ static const SqSimsBone child[SQ_SIMS_N_BONES] = {
 
 /* Game units: the tools that import Sims files divide by 3 to get metres
  * (formats.md 5.1, UNCONFIRMED as a unit). Axes: Y up, DirectX
- * left-handed with +X to the Sim's right and +Z ahead (an ASSUMPTION that
- * the facing is +Z): SL X (forward) = Z, SL Y (left) = -X, SL Z (up) = Y. */
+ * left-handed: the rest skeleton chained as below stands on its feet at
+ * y = 0 with the toes towards +Z and its left side at -X, so SL X
+ * (forward) = Z, SL Y (left) = -X, SL Z (up) = Y. The stored quaternions
+ * are the conjugates of column-vector rotations (DirectX's row vectors):
+ * only so does the rest skeleton stand (legs down, head up). */
 const SqSpace sq_space_sims = {
   .world = N_("The Sims"),
   .metres_per_unit = 1.0 / 3.0,
   .axis = { 1, 2, 0 },
   .sign = { -1, 1, 1 },
+  .conjugate = TRUE,
   .scheme = SQ_JOINT_SCHEME_NONE,
   .hierarchy = TRUE,
   .time_grid = SQ_SIMS_FPS,
@@ -836,4 +842,321 @@ sq_sims_validate (const SqClip *clip,
     validate_psl (clip, frames, findings);
   else
     validate_skill (clip, findings);
+}
+
+/* ---- across worlds: retargeting through the rest poses ------------------ */
+
+/* formats.md 5.5: the Sims bones that have a Second Life counterpart (the
+ * others' motion is carried by their parents' on that side) */
+static const char * const sl_of_bone[SQ_SIMS_N_BONES] = {
+  [1] = "mPelvis", [2] = "mHipLeft", [3] = "mKneeLeft", [4] = "mAnkleLeft", [5] = "mFootLeft",
+  [8] = "mHipRight", [9] = "mKneeRight", [10] = "mAnkleRight", [11] = "mFootRight",
+  [14] = "mTorso", [16] = "mChest", [17] = "mNeck", [18] = "mHead",
+  [19] = "mCollarLeft", [20] = "mShoulderLeft", [21] = "mElbowLeft", [22] = "mWristLeft",
+  [24] = "mCollarRight", [25] = "mShoulderRight", [26] = "mElbowRight", [27] = "mWristRight",
+};
+
+const char *
+sq_sims_bone_sl_name (int bone)
+{
+  return bone >= 0 && bone < SQ_SIMS_N_BONES ? sl_of_bone[bone] : NULL;
+}
+
+/* World rotations (column-vector quaternions on SL axes) and positions
+ * (metres, SL axes) of the 29 bones, from local rotations and the ROOT and
+ * PELVIS positions given as stored in Sims files */
+static void
+chain (const double local[SQ_SIMS_N_BONES][4],
+       const double trans[2][3],
+       double       world[SQ_SIMS_N_BONES][4],
+       double       pos[SQ_SIMS_N_BONES][3])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      double q[4], v[3], off[3];
+      int p = bones[b].parent;
+
+      sq_space_rotation_to_sl (&sq_space_sims, local[b], q);
+      sq_space_vector_to_sl (&sq_space_sims, b < 2 ? trans[b] : bones[b].pos, v);
+      if (p < 0)
+        {
+          memcpy (world[b], q, sizeof q);
+          memcpy (pos[b], v, sizeof v);
+          continue;
+        }
+      sq_quat_multiply (world[p], q, world[b]);
+      sq_quat_normalize (world[b]);
+      sq_quat_rotate (world[p], v, off);
+      for (int i = 0; i < 3; i++)
+        pos[b][i] = pos[p][i] + off[i];
+    }
+}
+
+static void
+rest_local (double local[SQ_SIMS_N_BONES][4],
+            double trans[2][3])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    _sq_sims_quat_from_file (bones[b].rot, local[b]);
+  memcpy (trans[0], bones[0].pos, sizeof trans[0]);
+  memcpy (trans[1], bones[1].pos, sizeof trans[1]);
+}
+
+/* The nearest ancestor of an SL bone that the output has, NULL for none */
+static const char *
+sl_output_parent (const char *bone)
+{
+  for (const char *p = sq_sl_bone_parent (bone); p != NULL; p = sq_sl_bone_parent (p))
+    for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+      if (sl_of_bone[b] != NULL && g_str_equal (sl_of_bone[b], p))
+        return p;
+  return NULL;
+}
+
+static int
+bone_of_sl (const char *sl)
+{
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    if (sl_of_bone[b] != NULL && sl != NULL && g_str_equal (sl_of_bone[b], sl))
+      return b;
+  return -1;
+}
+
+static gboolean
+is_leaf (int b)
+{
+  for (int c = 0; c < SQ_SIMS_N_BONES; c++)
+    if (adult[c].parent == b)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+bone_has_keys (const SqClip *clip,
+               int           b)
+{
+  gssize j = sq_clip_find_joint (clip, sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
+
+  return j >= 0 && clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys > 0;
+}
+
+/* A Sims clip as a Second Life clip: each mapped bone turns in the world
+ * as the Sims bone turns from its rest pose; mPelvis moves as PELVIS moves
+ * from its rest position. Keys on the 1/30 s grid. */
+static SqClip *
+sims_to_sl (const SqClip *clip,
+            GPtrArray    *losses)
+{
+  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
+  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+  SqClip *sl = sq_clip_new ();
+  gssize joints[SQ_SIMS_N_BONES];
+  gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
+
+  sl->format = &_sq_format_sl_anim;
+  sl->fps = SQ_SIMS_FPS;
+  sl->duration = MAX (last, 0) / SQ_SIMS_FPS;
+  rest_local (rl, rt);
+  chain (rl, rt, rw, rp);
+  /* indices: the joint array moves as it grows */
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    if ((joints[b] = sl_of_bone[b] != NULL ? (gssize) sl->n_joints : -1) >= 0)
+      sq_clip_add_joint (sl, sl_of_bone[b]);
+    else if (bone_has_keys (clip, b) && is_leaf (b))
+      /* ROOT and SPINE1 turn the bones below them, which carry it */
+      _sq_loss (losses, _("bone “%s” has no Second Life counterpart: its own turns are left out"),
+                sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
+  for (gint64 f = 0; f <= last; f++)
+    {
+      double local[SQ_SIMS_N_BONES][4], trans[2][3], w[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3];
+      double d[SQ_SIMS_N_BONES][4], inv[4];
+
+      _sq_sims_pose_at (clip, (gsize) f, trans, local);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double q[4];
+          _sq_sims_quat_from_file (local[b], q);
+          memcpy (local[b], q, sizeof q);
+        }
+      chain (local, trans, w, pos);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          sq_quat_conjugate (rw[b], inv);
+          sq_quat_multiply (w[b], inv, d[b]);
+          sq_quat_normalize (d[b]);
+        }
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          const char *parent;
+          double q[4], pinv[4];
+          SqKey *key;
+
+          if (joints[b] < 0)
+            continue;
+          parent = sl_output_parent (sl_of_bone[b]);
+          if (parent != NULL)
+            {
+              sq_quat_conjugate (d[bone_of_sl (parent)], pinv);
+              sq_quat_multiply (pinv, d[b], q);
+            }
+          else
+            memcpy (q, d[b], sizeof q);
+          sq_quat_normalize (q);
+          key = sq_track_append (&sl->joints[joints[b]].tracks[SQ_CHANNEL_ROTATION], f / SQ_SIMS_FPS);
+          memcpy (key->v, q, sizeof q);
+        }
+      {
+        SqKey *key = sq_track_append (&sl->joints[joints[1]].tracks[SQ_CHANNEL_TRANSLATION], f / SQ_SIMS_FPS);
+        for (int i = 0; i < 3; i++)
+          key->v[i] = pos[1][i] - rp[1][i];
+      }
+    }
+  return sl;
+}
+
+/* The world rotation of SL bone `bone` in an SL clip at `time`: its local
+ * rotations chained up the SL skeleton (identity rest) */
+static void
+sl_world (const SqClip *sl,
+          const char   *bone,
+          double        time,
+          double        out[4])
+{
+  double q[4] = { 1, 0, 0, 0 };
+
+  for (const char *b = bone; b != NULL; b = sq_sl_bone_parent (b))
+    {
+      gssize j = sq_clip_find_joint (sl, b);
+      double r[4];
+
+      if (j < 0)
+        continue;
+      sq_track_sample (&sl->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, r);
+      sq_quat_multiply (r, q, q);
+    }
+  sq_quat_normalize (q);
+  memcpy (out, q, sizeof q);
+}
+
+/* A Second Life clip as a Sims clip of `format`: each Sims bone with a
+ * counterpart turns in the world as it does; the others keep their rest
+ * rotation; PELVIS moves as mPelvis does, ROOT stays at rest */
+static SqClip *
+sl_to_sims (const SqClip   *sl,
+            const SqFormat *format,
+            GPtrArray      *losses)
+{
+  SqClip *out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
+  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  gssize pelvis = sq_clip_find_joint (sl, "mPelvis");
+  gint64 last = (gint64) floor (sl->duration * SQ_SIMS_FPS + 0.5);
+
+  rest_local (rl, rt);
+  chain (rl, rt, rw, rp);
+  for (gsize j = 0; j < sl->n_joints; j++)
+    if (bone_of_sl (sl->joints[j].name) < 0)
+      _sq_loss (losses, _("joint “%s” has no place on the Sims skeleton"), sl->joints[j].name);
+  for (gint64 f = 0; f <= MIN (last, SQ_SIMS_MAX_FRAME); f++)
+    {
+      double t = f / SQ_SIMS_FPS, w[SQ_SIMS_N_BONES][4];
+
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double q[4], inv[4], local[4], file[4];
+          int p = bones[b].parent;
+          SqKey *key;
+
+          if (sl_of_bone[b] != NULL)
+            {
+              double d[4];
+              sl_world (sl, sl_of_bone[b], t, d);
+              sq_quat_multiply (d, rw[b], w[b]);
+            }
+          else if (p >= 0)
+            {
+              sq_space_rotation_to_sl (&sq_space_sims, rl[b], q);
+              sq_quat_multiply (w[p], q, w[b]);
+            }
+          else
+            memcpy (w[b], rw[b], sizeof w[b]);
+          sq_quat_normalize (w[b]);
+          if (p >= 0)
+            {
+              sq_quat_conjugate (w[p], inv);
+              sq_quat_multiply (inv, w[b], local);
+            }
+          else
+            memcpy (local, w[b], sizeof local);
+          sq_quat_normalize (local);
+          sq_space_rotation_from_sl (&sq_space_sims, local, q);
+          /* the sign that keeps w ≥ 0 is the same rotation, read more easily */
+          if (q[0] < 0)
+            for (int i = 0; i < 4; i++)
+              q[i] = -q[i];
+          memcpy (file, q, sizeof file);
+          key = sq_track_append (&out->joints[b].tracks[SQ_CHANNEL_ROTATION], t);
+          memcpy (key->v, file, sizeof file);
+        }
+      /* ROOT at rest; PELVIS at its rest position moved as mPelvis moves, in ROOT's frame */
+      {
+        double d[4] = { 0, 0, 0, 0 }, inv[4], v[3], world_off[3], sl_off[3];
+        SqKey *key = sq_track_append (&out->joints[0].tracks[SQ_CHANNEL_TRANSLATION], t);
+
+        memcpy (key->v, bones[0].pos, sizeof bones[0].pos);
+        if (pelvis >= 0 && sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+          sq_track_sample (&sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, t, d);
+        for (int i = 0; i < 3; i++)
+          world_off[i] = rp[1][i] - rp[0][i] + d[i];
+        sq_quat_conjugate (rw[0], inv);
+        sq_quat_rotate (inv, world_off, sl_off);
+        sq_space_vector_from_sl (&sq_space_sims, sl_off, v);
+        key = sq_track_append (&out->joints[1].tracks[SQ_CHANNEL_TRANSLATION], t);
+        memcpy (key->v, v, sizeof v);
+      }
+    }
+  out->duration = MAX (last, 0) / SQ_SIMS_FPS;
+  return out;
+}
+
+SqClip *
+_sq_sims_convert (const SqClip     *clip,
+                  const SqFormat   *target,
+                  const SqJointMap *map,
+                  GPtrArray        *losses,
+                  GError          **error)
+{
+  if (clip->format->space == &sq_space_sims)
+    {
+      /* Sims → Second Life's skeleton, then on to the target as any SL clip */
+      g_autoptr(SqClip) sl = sims_to_sl (clip, losses);
+
+      if (clip->n_joints == 0)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                       _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
+          return NULL;
+        }
+      return sq_convert (sl, target, map, losses, error);
+    }
+  else
+    {
+      /* anything → Second Life's skeleton (the usual conversion), then onto the Sims bones */
+      g_autoptr(SqClip) sl = clip->format == &_sq_format_sl_anim && sq_joint_map_size (map) == 0
+                             ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, map, losses, error);
+
+      if (sl == NULL)
+        return NULL;
+      if (target == &_sq_format_simpose_sps)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                       _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
+          return NULL;
+        }
+      return sl_to_sims (sl, target, losses);
+    }
 }

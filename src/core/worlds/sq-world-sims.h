@@ -23,6 +23,7 @@
 #include "sq-convert.h"
 #include "sq-error.h"
 #include "sq-format.h"
+#include "sq-joint-map.h"
 
 G_BEGIN_DECLS
 
@@ -177,6 +178,19 @@ const char *_sq_sims_eol              (const SqClip *clip);
 void     _sq_sims_put_string          (GString      *out,
                                        const char   *utf8,
                                        const char   *eol);
+
+/* ---- across worlds (formats.md 5.5) ----------------------------------- */
+
+/* The Second Life bone a Sims bone (index) stands for, NULL for none */
+const char *sq_sims_bone_sl_name      (int           bone);
+/* sq_convert() between the Sims and another world: retargeted through the
+ * rest poses by way of Second Life's skeleton (the Sims' bone axes run
+ * along the bones; Second Life's rest rotations are the identity) */
+SqClip  *_sq_sims_convert             (const SqClip     *clip,
+                                       const SqFormat   *target,
+                                       const SqJointMap *map,
+                                       GPtrArray        *losses,
+                                       GError          **error);
 
 /* ---- validation (validate --target sims) ------------------------------ */
 
