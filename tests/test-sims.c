@@ -679,6 +679,141 @@ test_sps (void)
   assert_writer_exact (clip, sps_text);
 }
 
+/* ---- across worlds ----------------------------------------------------------- */
+
+/* A KFD of `n` frames: every bone at rest but those that have a Second Life
+ * counterpart, which swing as in a walk; PELVIS bobs */
+static char *
+build_walk (int n)
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "KeyFrame %d %d %d\r\ns\r\ne\r\n", n, n, n);
+  for (int f = 0; f < n; f++)
+    {
+      double phase = 2 * G_PI * f / (n - 1);
+
+      g_string_append_printf (s, "Time %d\r\n", f);
+      g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", bones[0].pos[0], bones[0].pos[1], bones[0].pos[2]);
+      g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", bones[1].pos[0] + 0.05 * sin (2 * phase), bones[1].pos[1],
+                              bones[1].pos[2]);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double rest[4], swing[4], q[4], out[4];
+          double a = sq_sims_bone_sl_name (b) != NULL && b != 1 ? 0.3 * sin (phase + b) : b == 1 ? 0.05 * sin (phase) : 0;
+
+          _sq_sims_quat_from_file (bones[b].rot, rest);
+          swing[0] = cos (a / 2);
+          swing[1] = sin (a / 2) * 0.6;
+          swing[2] = 0;
+          swing[3] = sin (a / 2) * 0.8;
+          sq_quat_multiply (rest, swing, q);
+          sq_quat_normalize (q);
+          _sq_sims_quat_to_file (q, out);
+          g_string_append_printf (s, "| %.6f %.6f %.6f %.6f |\r\n", out[0], out[1], out[2], out[3]);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A Sims walk → .anim (which passes the SL checks) → KFD gives the walk
+ * back within the .anim quantum; and → BVH reads back */
+static void
+test_walk_to_anim_and_back (void)
+{
+  g_autofree char *text = build_walk (31);
+  g_autoptr(SqClip) walk = load_text_ok (text, "simpose-kfd");
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", losses);
+  g_autoptr(SqClip) sl = tu_load_ok (anim);
+  g_autoptr(GPtrArray) findings = sq_validate (sl, "sl", NULL);
+  g_autoptr(GBytes) kfd = NULL, bvh = NULL;
+  g_autoptr(SqClip) back = NULL, from_bvh = NULL;
+  double worst = 0, worst_t = 0;
+
+  g_assert_false (sq_findings_have_errors (findings));
+  g_assert_cmpuint (sl->n_joints, ==, 21);
+  g_assert_cmpint (sq_clip_find_joint (sl, "mPelvis"), >=, 0);
+  g_assert_cmpint (sq_clip_find_joint (sl, "mWristRight"), >=, 0);
+  kfd = tu_save (sl, "simpose-kfd", NULL);
+  back = tu_load_ok (kfd);
+  g_assert_cmpstr (back->format->id, ==, "simpose-kfd");
+  g_assert_cmpuint (back->n_joints, ==, SQ_SIMS_N_BONES);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      const SqTrack *a = &walk->joints[b].tracks[SQ_CHANNEL_ROTATION], *c = &back->joints[b].tracks[SQ_CHANNEL_ROTATION];
+
+      g_assert_cmpuint (c->n_keys, ==, a->n_keys);
+      for (gsize k = 0; k < a->n_keys; k++)
+        {
+          SqKey x = sq_track_key (a, k), y = sq_track_key (c, k);
+          double dot = 0, d = 0;
+
+          for (int i = 0; i < 4; i++)
+            dot += x.v[i] * y.v[i];
+          for (int i = 0; i < 4; i++)
+            d = MAX (d, fabs (x.v[i] - (dot < 0 ? -y.v[i] : y.v[i])));
+          worst = MAX (worst, d);
+        }
+    }
+  for (gsize k = 0; k < walk->joints[1].tracks[SQ_CHANNEL_TRANSLATION].n_keys; k++)
+    for (int i = 0; i < 3; i++)
+      worst_t = MAX (worst_t, fabs (sq_track_key (&walk->joints[1].tracks[SQ_CHANNEL_TRANSLATION], k).v[i]
+                                    - sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_TRANSLATION], k).v[i]));
+  /* 16-bit rotations chained over up to six bones, 6 decimals in the KFD */
+  g_assert_cmpfloat (worst, <, 2e-3);
+  g_assert_cmpfloat (worst_t, <, 2e-3);
+  g_assert_true (tu_has_line (losses, "bone “L_TOE02” has no Second Life counterpart") == FALSE);
+
+  /* BVH: written and read back with the SL names' BVH aliases */
+  bvh = tu_save (walk, "bvh", NULL);
+  from_bvh = tu_load_ok (bvh);
+  g_assert_cmpstr (from_bvh->format->id, ==, "bvh");
+  g_assert_cmpuint (from_bvh->n_joints, >=, 21);
+}
+
+/* The preview's skeleton: the rest pose stands on its feet, left on the
+ * left (SL axes: +X forward, +Y left, +Z up; metres) */
+static void
+test_preview_rest_pose (void)
+{
+  g_autofree char *text = build_walk (2);
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-kfd");
+  g_autoptr(SqPose) pose = NULL;
+  g_autofree double *p = NULL;
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  /* pose 0 is the rest pose for the bones with no counterpart and close
+   * to it for the others: put every bone at rest */
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      SqTrack *t = &clip->joints[b].tracks[SQ_CHANNEL_ROTATION];
+
+      sq_track_unpack (t);
+      _sq_sims_quat_from_file (bones[b].rot, t->keys[0].v);
+    }
+  sq_track_unpack (&clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION]);
+  memcpy (clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION].keys[0].v, bones[1].pos, sizeof bones[1].pos);
+  pose = sq_pose_new (clip);
+  p = g_new (double, 3 * clip->n_joints);
+  sq_pose_evaluate (pose, clip, 0, p);
+  /* L_FOOT (4): a little ahead, 8 cm to the left, 8 cm up */
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 0], 0.007 / 3, 2e-3);
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 1], 0.241 / 3, 2e-3);
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 2], 0.250 / 3, 2e-3);
+  /* R_FOOT (10) on the right */
+  g_assert_cmpfloat_with_epsilon (p[10 * 3 + 1], -0.241 / 3, 2e-3);
+  /* L_TOE0 (5) ahead of the ankle, on the floor */
+  g_assert_cmpfloat (p[5 * 3 + 0], >, p[4 * 3 + 0] + 0.1);
+  g_assert_cmpfloat_with_epsilon (p[5 * 3 + 2], 0, 3e-3);
+  /* HEAD (18) 1.68 m up */
+  g_assert_cmpfloat_with_epsilon (p[18 * 3 + 2], 5.050 / 3, 3e-3);
+  /* L_HAND (22) on the left, at the hip */
+  g_assert_cmpfloat_with_epsilon (p[22 * 3 + 1], 0.666 / 3, 3e-3);
+  g_assert_cmpfloat_with_epsilon (p[22 * 3 + 2], 2.875 / 3, 3e-3);
+}
+
 /* ---- validate --target sims ---------------------------------------------------- */
 
 static gboolean
@@ -906,6 +1041,8 @@ main (int    argc,
   g_test_add_func ("/sims/kfd/errors", test_kfd_errors);
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
+  g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
   return g_test_run ();

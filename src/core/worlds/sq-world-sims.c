@@ -935,13 +935,28 @@ is_leaf (int b)
   return TRUE;
 }
 
+/* Does the bone turn away from its rest rotation in the clip? */
 static gboolean
-bone_has_keys (const SqClip *clip,
-               int           b)
+bone_moves (const SqClip *clip,
+            int           b)
 {
-  gssize j = sq_clip_find_joint (clip, sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
+  gssize j = sq_clip_find_joint (clip, adult[b].name);
+  double rest[4];
 
-  return j >= 0 && clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys > 0;
+  if (j < 0)
+    return FALSE;
+  _sq_sims_quat_from_file (adult[b].rot, rest);
+  for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
+    {
+      SqKey key = sq_track_key (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
+      double dot = 0;
+
+      for (int i = 0; i < 4; i++)
+        dot += key.v[i] * rest[i];
+      if (fabs (dot) < 1 - 1e-6)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* A Sims clip as a Second Life clip: each mapped bone turns in the world
@@ -966,7 +981,7 @@ sims_to_sl (const SqClip *clip,
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     if ((joints[b] = sl_of_bone[b] != NULL ? (gssize) sl->n_joints : -1) >= 0)
       sq_clip_add_joint (sl, sl_of_bone[b]);
-    else if (bone_has_keys (clip, b) && is_leaf (b))
+    else if (is_leaf (b) && bone_moves (clip, b))
       /* ROOT and SPINE1 turn the bones below them, which carry it */
       _sq_loss (losses, _("bone “%s” has no Second Life counterpart: its own turns are left out"),
                 sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
