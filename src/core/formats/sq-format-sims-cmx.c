@@ -1199,9 +1199,17 @@ static char *
 cmx_describe_field (const char *key,
                     GVariant   *value)
 {
-  (void) value;
   if (g_str_equal (key, "skeletons"))
-    return g_strdup (_("the CMX's skeletons and suits"));
+    {
+      gsize n, digits = 0;
+      const char *p = g_variant_get_fixed_array (value, &n, 1);
+
+      /* "0" and "0": no skeleton, no suit, nothing lost */
+      for (gsize i = 0; i < n; i++)
+        if (!g_ascii_isspace (p[i]))
+          digits += p[i] == '0' ? 1 : 100;
+      return digits == 2 ? NULL : g_strdup (_("the CMX's skeletons and suits"));
+    }
   if (g_str_equal (key, "more-skills"))
     return g_strdup (_("the CMX's other skills"));
   if (g_str_equal (key, "motion-props") || g_str_equal (key, "motion-time-props"))
