@@ -83,6 +83,25 @@ add_finding (GPtrArray  *findings,
              const char *format,
              ...) G_GNUC_PRINTF (6, 7);
 
+void
+_sq_add_finding_valist (GPtrArray  *findings,
+                        SqSeverity  severity,
+                        gssize      joint,
+                        SqChannel   channel,
+                        gssize      key,
+                        const char *format,
+                        va_list     args)
+{
+  SqFinding *f = g_new0 (SqFinding, 1);
+
+  f->severity = severity;
+  f->joint = joint;
+  f->channel = channel;
+  f->key = key;
+  f->message = g_strdup_vprintf (format, args);
+  g_ptr_array_add (findings, f);
+}
+
 static void
 add_finding (GPtrArray  *findings,
              SqSeverity  severity,
@@ -92,17 +111,11 @@ add_finding (GPtrArray  *findings,
              const char *format,
              ...)
 {
-  SqFinding *f = g_new0 (SqFinding, 1);
   va_list args;
 
-  f->severity = severity;
-  f->joint = joint;
-  f->channel = channel;
-  f->key = key;
   va_start (args, format);
-  f->message = g_strdup_vprintf (format, args);
+  _sq_add_finding_valist (findings, severity, joint, channel, key, format, args);
   va_end (args);
-  g_ptr_array_add (findings, f);
 }
 
 static void

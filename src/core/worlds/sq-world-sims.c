@@ -623,17 +623,11 @@ add (GPtrArray  *findings,
      const char *format,
      ...)
 {
-  SqFinding *f = g_new0 (SqFinding, 1);
   va_list args;
 
-  f->severity = severity;
-  f->joint = joint;
-  f->channel = channel;
-  f->key = key;
   va_start (args, format);
-  f->message = g_strdup_vprintf (format, args);
+  _sq_add_finding_valist (findings, severity, joint, channel, key, format, args);
   va_end (args);
-  g_ptr_array_add (findings, f);
 }
 
 /* KFD: NumberOfKeys ≤ Frames, SequenceLength = Frames or 2 × Frames,
