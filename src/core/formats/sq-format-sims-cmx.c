@@ -1098,7 +1098,20 @@ write_skill (GString       *out,
   const char *name = skill_name (clip);
   g_autofree char *dur = NULL;
 
-  (void) error;
+  for (guint i = 0; !kept && i < plan->len; i++)
+    {
+      const SqJoint *joint = &clip->joints[g_array_index (plan, Plan, i).joint];
+
+      frames += MAX (track_frames (&joint->tracks[SQ_CHANNEL_TRANSLATION]),
+                     track_frames (&joint->tracks[SQ_CHANNEL_ROTATION])) * 7;
+      if (frames > CFP_MAX_VALUES)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                       _("the skill's keys span more frames than a CFP of %u values holds"), CFP_MAX_VALUES);
+          return FALSE;
+        }
+    }
+  frames = 0;
   if (kept)
     {
       t_count = sq_props_get_int (clip->extra, "translation-count", 0);
@@ -1173,7 +1186,11 @@ cmx_write (const SqClip        *clip,
           return NULL;
         }
       g_string_append_printf (out, "%" G_GINT64_FORMAT "%s", n_skills, eol);
-      write_skill (out, clip, eol, &cfp, error);
+      if (!write_skill (out, clip, eol, &cfp, error))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
       put_text (out, clip->extra, "more-skills", NULL);
     }
   else

@@ -958,7 +958,8 @@ bone_moves (const SqClip *clip,
  * from its rest position. Keys on the 1/30 s grid. */
 static SqClip *
 sims_to_sl (const SqClip *clip,
-            GPtrArray    *losses)
+            GPtrArray    *losses,
+            GError      **error)
 {
   g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
   double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
@@ -966,6 +967,14 @@ sims_to_sl (const SqClip *clip,
   gssize joints[SQ_SIMS_N_BONES];
   gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
 
+  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                   _("the animation runs %" G_GINT64_FORMAT " frames: a conversion retargets at most %d (an hour)"),
+                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
+      sq_clip_free (sl);
+      return NULL;
+    }
   sl->format = &_sq_format_sl_anim;
   sl->fps = SQ_SIMS_FPS;
   sl->duration = MAX (last, 0) / SQ_SIMS_FPS;
@@ -1057,20 +1066,29 @@ sl_world (const SqClip *sl,
 static SqClip *
 sl_to_sims (const SqClip   *sl,
             const SqFormat *format,
-            GPtrArray      *losses)
+            GPtrArray      *losses,
+            GError        **error)
 {
-  SqClip *out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
+  SqClip *out;
   double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
   const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
   gssize pelvis = sq_clip_find_joint (sl, "mPelvis");
-  gint64 last = (gint64) floor (sl->duration * SQ_SIMS_FPS + 0.5);
+  gint64 last = isfinite (sl->duration) && sl->duration >= 0 ? (gint64) MIN (floor (sl->duration * SQ_SIMS_FPS + 0.5), 1e9) : 0;
 
+  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                   _("the animation runs %" G_GINT64_FORMAT " frames: a conversion retargets at most %d (an hour)"),
+                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
+      return NULL;
+    }
+  out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
   rest_local (rl, rt);
   chain (rl, rt, rw, rp);
   for (gsize j = 0; j < sl->n_joints; j++)
     if (bone_of_sl (sl->joints[j].name) < 0)
       _sq_loss (losses, _("joint “%s” has no place on the Sims skeleton"), sl->joints[j].name);
-  for (gint64 f = 0; f <= MIN (last, SQ_SIMS_MAX_FRAME); f++)
+  for (gint64 f = 0; f <= last; f++)
     {
       double t = f / SQ_SIMS_FPS, w[SQ_SIMS_N_BONES][4];
 
@@ -1142,7 +1160,7 @@ _sq_sims_convert (const SqClip     *clip,
   if (clip->format->space == &sq_space_sims)
     {
       /* Sims → Second Life's skeleton, then on to the target as any SL clip */
-      g_autoptr(SqClip) sl = sims_to_sl (clip, losses);
+      g_autoptr(SqClip) sl = NULL;
 
       if (clip->n_joints == 0)
         {
@@ -1150,6 +1168,8 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
           return NULL;
         }
+      if ((sl = sims_to_sl (clip, losses, error)) == NULL)
+        return NULL;
       return sq_convert (sl, target, map, losses, error);
     }
   else
@@ -1166,6 +1186,6 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
           return NULL;
         }
-      return sl_to_sims (sl, target, losses);
+      return sl_to_sims (sl, target, losses, error);
     }
 }

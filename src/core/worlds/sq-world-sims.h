@@ -33,6 +33,8 @@ G_BEGIN_DECLS
 #define SQ_SIMS_MASK_LEN    32
 /* the highest frame number a Sims reader accepts (about 92 hours) */
 #define SQ_SIMS_MAX_FRAME   10000000
+/* the longest animation a conversion retargets (an hour at 30 frames per second) */
+#define SQ_SIMS_MAX_CONVERT_FRAMES 108000
 
 enum
 {
