@@ -554,9 +554,10 @@ put_floats (GString      *out,
   for (guint i = 0; i < n; i++)
     {
       g_string_append_c (out, ' ');
-      /* a value too large for six decimals in a line is written as %g */
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (v[i]) < 1e15 ? "%.6f" : "%g",
-                                             isfinite (v[i]) ? v[i] : 0.0));
+      /* not a number: 0; a value too large for six decimals in a line: %g */
+      double x = isfinite (v[i]) ? v[i] : 0.0;
+
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (x) < 1e15 ? "%.6f" : "%g", x));
     }
   g_string_append (out, " |");
   g_string_append (out, eol);
