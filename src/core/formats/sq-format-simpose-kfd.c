@@ -73,7 +73,7 @@ kfd_read (GBytes              *bytes,
   for (int i = 0; i < 3; i++)
     if (head[i] < 0 || head[i] > SQ_SIMS_MAX_FRAME)
       {
-        _sq_sims_text_error (&t, error, SQ_ERROR_BAD_VALUE, _("KeyFrame: %s %" G_GINT64_FORMAT " is outside 0–%d"),
+        _sq_sims_text_error (&t, error, SQ_ERROR_BAD_VALUE, _("KeyFrame: %s %" PRId64 " is outside 0–%d"),
                              i == 0 ? "NumberOfKeys" : i == 1 ? "Frames" : "SequenceLength", head[i],
                              SQ_SIMS_MAX_FRAME);
         return NULL;
@@ -82,7 +82,7 @@ kfd_read (GBytes              *bytes,
   if ((guint64) head[0] > (t.len - t.pos) / (32 * 5))
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_LIMIT_EXCEEDED,
-                           _("KeyFrame announces %" G_GINT64_FORMAT " poses but only %zu bytes are left"),
+                           _("KeyFrame announces %" PRId64 " poses but only %zu bytes are left"),
                            head[0], t.len - t.pos);
       return NULL;
     }
@@ -93,7 +93,7 @@ kfd_read (GBytes              *bytes,
       if (!_sq_sims_read_pose (&t, clip, -1, &time, error))
         return NULL;
       if (k == 0 && time != 0)
-        sq_clip_add_warning (clip, _("the first pose is at Time %" G_GINT64_FORMAT ", not 0"), time);
+        sq_clip_add_warning (clip, _("the first pose is at Time %" PRId64 ", not 0"), time);
     }
   while (!_sq_sims_text_at_end (&t))
     {
@@ -102,12 +102,12 @@ kfd_read (GBytes              *bytes,
         if (t.cur[i] != ' ' && t.cur[i] != '\t')
           {
             _sq_sims_text_error (&t, error, SQ_ERROR_SYNTAX,
-                                 _("text after the %" G_GINT64_FORMAT " poses KeyFrame announces"), head[0]);
+                                 _("text after the %" PRId64 " poses KeyFrame announces"), head[0]);
             return NULL;
           }
     }
   if (head[0] > 0 && time != head[1] - 1)
-    sq_clip_add_warning (clip, _("the last pose is at Time %" G_GINT64_FORMAT ", not Frames − 1 = %" G_GINT64_FORMAT),
+    sq_clip_add_warning (clip, _("the last pose is at Time %" PRId64 ", not Frames − 1 = %" PRId64),
                          time, head[1] - 1);
 
   sq_props_set (clip->extra, "frames", g_variant_new_int64 (head[1]));
@@ -140,13 +140,13 @@ kfd_write (const SqClip        *clip,
   if (n_frames < last + 1)
     {
       if (n_frames > 0)
-        _sq_loss (losses, _("Frames grows from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " to hold the last key"),
+        _sq_loss (losses, _("Frames grows from %" PRId64 " to %" PRId64 " to hold the last key"),
                   n_frames, last + 1);
       n_frames = last + 1;
     }
   if (seq != n_frames && seq != 2 * n_frames)
     seq = sq_props_get_bool (clip->extra, "bounce", FALSE) ? 2 * n_frames : n_frames;
-  g_string_append_printf (out, "KeyFrame %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "%s",
+  g_string_append_printf (out, "KeyFrame %u %" PRId64 " %" PRId64 "%s",
                           frames->len, n_frames, seq, eol);
   g_string_append (out, "s");
   if (s != NULL && g_variant_is_of_type (s, G_VARIANT_TYPE_STRING) && *g_variant_get_string (s, NULL))

@@ -85,7 +85,7 @@ psl_read (GBytes              *bytes,
       || (guint64) head[1] > (t.len - t.pos))
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_LIMIT_EXCEEDED,
-                           _("the library announces %" G_GINT64_FORMAT " poses and %" G_GINT64_FORMAT
+                           _("the library announces %" PRId64 " poses and %" PRId64
                              " subset strings; the %zu bytes left cannot hold them"),
                            head[0], head[1], t.len - t.pos);
       return NULL;
@@ -93,7 +93,7 @@ psl_read (GBytes              *bytes,
   if (head[1] % 2 != 0)
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_BAD_VALUE,
-                           _("NumSubStr %" G_GINT64_FORMAT " is odd: each subset is two strings"), head[1]);
+                           _("NumSubStr %" PRId64 " is odd: each subset is two strings"), head[1]);
       return NULL;
     }
   for (gint64 i = 0; i < head[0]; i++)
@@ -171,7 +171,7 @@ psl_write (const SqClip        *clip,
       if (i < n_times)
         g_variant_get_child (times, i, "x", &time);
       if (f != (gint64) i)
-        _sq_loss (losses, _("the key at frame %" G_GINT64_FORMAT " becomes pose %u of the library"), f, i + 1);
+        _sq_loss (losses, _("the key at frame %" PRId64 " becomes pose %u of the library"), f, i + 1);
       _sq_sims_write_pose (out, clip, (gsize) f, time, eol);
     }
   for (gsize i = 0; i < n_subsets; i++)

@@ -240,7 +240,7 @@ sps_write (const SqClip        *clip,
   (void) error;
   if (sq_clip_count_keys (clip) > 0)
     _sq_loss (losses, _("the keys: an SPS holds sequence trees and figures, not animations"));
-  g_string_append_printf (out, "SimPoseSPS %" G_GINT64_FORMAT "%s", sq_props_get_int (clip->extra, "sps-version", 1), eol);
+  g_string_append_printf (out, "SimPoseSPS %" PRId64 "%s", sq_props_get_int (clip->extra, "sps-version", 1), eol);
   for (gsize i = 0; i < MAX (n_trees, SPS_N_TREES); i++)
     {
       g_string_append (out, "|Start");
@@ -255,8 +255,8 @@ sps_write (const SqClip        *clip,
               const char *name;
 
               g_variant_get_child (tree, k, "(xxxxxxas)", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &anims);
-              g_string_append_printf (out, "N %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                                      " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "%s",
+              g_string_append_printf (out, "N %" PRId64 " %" PRId64 " %" PRId64
+                                      " %" PRId64 " %" PRId64 " %" PRId64 "%s",
                                       v[0], v[1], v[2], v[3], v[4], v[5], eol);
               while (g_variant_iter_next (anims, "&s", &name))
                 {
@@ -268,7 +268,7 @@ sps_write (const SqClip        *clip,
       g_string_append (out, "|End");
       g_string_append (out, eol);
     }
-  g_string_append_printf (out, "Selected %" G_GINT64_FORMAT "%s", sq_props_get_int (clip->extra, "selected", 0), eol);
+  g_string_append_printf (out, "Selected %" PRId64 "%s", sq_props_get_int (clip->extra, "selected", 0), eol);
   if (figures != NULL && g_variant_is_of_type (figures, G_VARIANT_TYPE ("a(xxxxxa(sxs))")))
     for (gsize i = 0; i < g_variant_n_children (figures); i++)
       {
@@ -277,11 +277,11 @@ sps_write (const SqClip        *clip,
         const char *kind, *name;
 
         g_variant_get_child (figures, i, "(xxxxxa(sxs))", &v[0], &v[1], &v[2], &v[3], &v[4], &parts);
-        g_string_append_printf (out, "f %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                                " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "%s", v[0], v[1], v[2], v[3], v[4], eol);
+        g_string_append_printf (out, "f %" PRId64 " %" PRId64 " %" PRId64
+                                " %" PRId64 " %" PRId64 "%s", v[0], v[1], v[2], v[3], v[4], eol);
         while (g_variant_iter_next (parts, "(&sx&s)", &kind, &id, &name))
           {
-            g_string_append_printf (out, "%c %" G_GINT64_FORMAT " ", kind[0] == 't' ? 't' : 'm', id);
+            g_string_append_printf (out, "%c %" PRId64 " ", kind[0] == 't' ? 't' : 'm', id);
             _sq_sims_put_string (out, name, eol);
           }
         g_string_append (out, "f - end");
@@ -312,8 +312,8 @@ json_node (GString  *out,
   gboolean first = TRUE;
 
   g_variant_get (node, "(xxxxxxas)", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &anims);
-  g_string_append_printf (out, "{\"type\":%" G_GINT64_FORMAT ",\"parent\":%" G_GINT64_FORMAT ",\"sibling\":%"
-                          G_GINT64_FORMAT ",\"id\":%" G_GINT64_FORMAT ",\"m\":%" G_GINT64_FORMAT ",\"n\":%"
+  g_string_append_printf (out, "{\"type\":%" PRId64 ",\"parent\":%" PRId64 ",\"sibling\":%"
+                          G_GINT64_FORMAT ",\"id\":%" PRId64 ",\"m\":%" PRId64 ",\"n\":%"
                           G_GINT64_FORMAT ",\"animations\":[", v[0], v[1], v[2], v[3], v[4], v[5]);
   while (g_variant_iter_next (anims, "&s", &name))
     {
@@ -335,12 +335,12 @@ json_figure (GString  *out,
   gboolean first = TRUE;
 
   g_variant_get (figure, "(xxxxxa(sxs))", &v[0], &v[1], &v[2], &v[3], &v[4], &parts);
-  g_string_append_printf (out, "{\"id\":%" G_GINT64_FORMAT ",\"type\":%" G_GINT64_FORMAT ",\"hidden\":%"
-                          G_GINT64_FORMAT ",\"offset\":%" G_GINT64_FORMAT ",\"skeleton\":%" G_GINT64_FORMAT
+  g_string_append_printf (out, "{\"id\":%" PRId64 ",\"type\":%" PRId64 ",\"hidden\":%"
+                          G_GINT64_FORMAT ",\"offset\":%" PRId64 ",\"skeleton\":%" PRId64
                           ",\"parts\":[", v[0], v[1], v[2], v[3], v[4]);
   while (g_variant_iter_next (parts, "(&sx&s)", &kind, &id, &name))
     {
-      g_string_append_printf (out, "%s{\"kind\":\"%s\",\"part\":%" G_GINT64_FORMAT ",\"name\":",
+      g_string_append_printf (out, "%s{\"kind\":\"%s\",\"part\":%" PRId64 ",\"name\":",
                               first ? "" : ",", g_str_equal (kind, "t") ? "texture" : "mesh", id);
       _sq_json_string (out, name);
       g_string_append_c (out, '}');

@@ -270,7 +270,7 @@ read_count (SqSimsText  *t,
   if ((guint64) *n * lines_each > lines_left (t))
     {
       _sq_sims_text_error (t, error, SQ_ERROR_LIMIT_EXCEEDED,
-                           _("%s %" G_GINT64_FORMAT " needs more lines than the %zu bytes left hold"),
+                           _("%s %" PRId64 " needs more lines than the %zu bytes left hold"),
                            what, *n, lines_left (t));
       return FALSE;
     }
@@ -538,7 +538,7 @@ cfp_decode_all (GBytes      *cfp,
   if (n_t + n_r > CFP_MAX_VALUES || n_t + n_r > 65536 * (guint64) (r.len / 3 + 1))
     {
       sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, 0,
-                              _("“%s” cannot hold the %" G_GUINT64_FORMAT " values the skill announces in %zu bytes"),
+                              _("“%s” cannot hold the %" PRIu64 " values the skill announces in %zu bytes"),
                               file, n_t + n_r, r.len);
       return FALSE;
     }
@@ -563,16 +563,16 @@ check_motion (const Skill *s,
   if (m->has_t && (m->t_off < 0 || m->t_off + m->frames > s->t_count))
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE,
-                   _("skill “%s”, motion “%s”: translations %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
-                     " overrun the skill's %" G_GINT64_FORMAT " translations"),
+                   _("skill “%s”, motion “%s”: translations %" PRId64 "–%" PRId64
+                     " overrun the skill's %" PRId64 " translations"),
                    s->name, m->bone, m->t_off, m->t_off + m->frames - 1, s->t_count);
       return FALSE;
     }
   if (m->has_r && (m->r_off < 0 || m->r_off + m->frames > s->r_count))
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE,
-                   _("skill “%s”, motion “%s”: rotations %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
-                     " overrun the skill's %" G_GINT64_FORMAT " rotations"),
+                   _("skill “%s”, motion “%s”: rotations %" PRId64 "–%" PRId64
+                     " overrun the skill's %" PRId64 " rotations"),
                    s->name, m->bone, m->r_off, m->r_off + m->frames - 1, s->r_count);
       return FALSE;
     }
@@ -797,7 +797,7 @@ cmx_read (GBytes              *bytes,
         {
           set_text (clip, "more-skills", bytes, from, t.pos);
           sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n_skills));
-          sq_clip_add_warning (clip, _("the file has %" G_GINT64_FORMAT " skills: the first is shown, the others are kept as they are"),
+          sq_clip_add_warning (clip, _("the file has %" PRId64 " skills: the first is shown, the others are kept as they are"),
                                n_skills);
         }
       if (!skill_to_clip (&skill, clip, options, error))
@@ -1056,7 +1056,7 @@ put_text (GString       *out,
 static char *
 duration_text (gint64 frames)
 {
-  return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) floor (frames * 33.33));
+  return g_strdup_printf ("%" PRId64, (gint64) floor (frames * 33.33));
 }
 
 static void
@@ -1072,14 +1072,14 @@ write_motion (GString      *out,
   GVariant *d = sq_props_get (joint->extra, "motion-duration");
 
   _sq_sims_put_string (out, joint->name, eol);
-  g_string_append_printf (out, "%" G_GINT64_FORMAT "%s", p->frames, eol);
+  g_string_append_printf (out, "%" PRId64 "%s", p->frames, eol);
   if (d != NULL && g_variant_is_of_type (d, G_VARIANT_TYPE_STRING)
       && (kept || sq_props_get_int (joint->extra, "frames", -1) == p->frames))
     g_string_append (out, g_variant_get_string (d, NULL));
   else
     g_string_append (out, fallback = duration_text (p->frames));
   g_string_append (out, eol);
-  g_string_append_printf (out, "%" G_GINT64_FORMAT "%s%" G_GINT64_FORMAT "%s%" G_GINT64_FORMAT "%s%" G_GINT64_FORMAT "%s",
+  g_string_append_printf (out, "%" PRId64 "%s%" PRId64 "%s%" PRId64 "%s%" PRId64 "%s",
                           p->has_t, eol, p->has_r, eol, p->t_off, eol, p->r_off, eol);
   put_text (out, joint->extra, "motion-props", zero);
   put_text (out, joint->extra, "motion-time-props", zero);
@@ -1131,7 +1131,7 @@ write_skill (GString       *out,
   g_string_append (out, eol);
   g_string_append (out, extra_string (clip, "skill-moving", "0"));
   g_string_append (out, eol);
-  g_string_append_printf (out, "%" G_GINT64_FORMAT "%s%" G_GINT64_FORMAT "%s%u%s", t_count, eol, r_count, eol,
+  g_string_append_printf (out, "%" PRId64 "%s%" PRId64 "%s%u%s", t_count, eol, r_count, eol,
                           plan->len, eol);
   for (guint i = 0; i < plan->len; i++)
     write_motion (out, clip, &g_array_index (plan, Plan, i), kept, eol);
@@ -1185,7 +1185,7 @@ cmx_write (const SqClip        *clip,
                                _("a CMX skill is written with its CFP file, and this save gave no place for it"));
           return NULL;
         }
-      g_string_append_printf (out, "%" G_GINT64_FORMAT "%s", n_skills, eol);
+      g_string_append_printf (out, "%" PRId64 "%s", n_skills, eol);
       if (!write_skill (out, clip, eol, &cfp, error))
         {
           g_string_free (out, TRUE);

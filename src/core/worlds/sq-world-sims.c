@@ -388,7 +388,7 @@ _sq_sims_text_int (SqSimsText  *t,
   if (*out < min || *out > max)
     {
       sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, t->line, 1,
-                            _("%s %" G_GINT64_FORMAT " is outside %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT),
+                            _("%s %" PRId64 " is outside %" PRId64 "–%" PRId64),
                             what, *out, min, max);
       return FALSE;
     }
@@ -479,14 +479,14 @@ _sq_sims_read_pose (SqSimsText  *t,
       /* the pose sits at its Time: times must increase from 0 */
       if (*time < 0 || *time > SQ_SIMS_MAX_FRAME)
         {
-          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE, _("Time %" G_GINT64_FORMAT " is outside 0–%d"),
+          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE, _("Time %" PRId64 " is outside 0–%d"),
                                *time, SQ_SIMS_MAX_FRAME);
           return FALSE;
         }
       if (root->n_keys > 0 && *time / SQ_SIMS_FPS <= root->keys[root->n_keys - 1].time)
         {
           _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE,
-                               _("Time %" G_GINT64_FORMAT " is not after the previous pose's Time %.0f"),
+                               _("Time %" PRId64 " is not after the previous pose's Time %.0f"),
                                *time, root->keys[root->n_keys - 1].time * SQ_SIMS_FPS);
           return FALSE;
         }
@@ -573,7 +573,7 @@ _sq_sims_write_pose (GString      *out,
   double trans[2][3], rot[SQ_SIMS_N_BONES][4];
 
   _sq_sims_pose_at (clip, frame, trans, rot);
-  g_string_append_printf (out, "Time %" G_GINT64_FORMAT "%s", time, eol);
+  g_string_append_printf (out, "Time %" PRId64 "%s", time, eol);
   put_floats (out, trans[0], 3, eol);
   put_floats (out, trans[1], 3, eol);
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
@@ -644,17 +644,17 @@ validate_kfd (const SqClip *clip,
 
   if ((gint64) frames->len > n_frames)
     add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-         _("%u poses but Frames is %" G_GINT64_FORMAT ": NumberOfKeys must not exceed Frames"), frames->len, n_frames);
+         _("%u poses but Frames is %" PRId64 ": NumberOfKeys must not exceed Frames"), frames->len, n_frames);
   if (seq != n_frames && seq != 2 * n_frames)
     add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-         _("SequenceLength %" G_GINT64_FORMAT " is neither Frames (%" G_GINT64_FORMAT ") nor twice Frames (a bounce)"),
+         _("SequenceLength %" PRId64 " is neither Frames (%" PRId64 ") nor twice Frames (a bounce)"),
          seq, n_frames);
   if (frames->len > 0 && g_array_index (frames, gint64, 0) != 0)
     add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-         _("the first pose is at Time %" G_GINT64_FORMAT ", not 0"), g_array_index (frames, gint64, 0));
+         _("the first pose is at Time %" PRId64 ", not 0"), g_array_index (frames, gint64, 0));
   if (frames->len > 0 && g_array_index (frames, gint64, frames->len - 1) != n_frames - 1)
     add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-         _("the last pose is at Time %" G_GINT64_FORMAT ", not Frames − 1 = %" G_GINT64_FORMAT),
+         _("the last pose is at Time %" PRId64 ", not Frames − 1 = %" PRId64),
          g_array_index (frames, gint64, frames->len - 1), n_frames - 1);
 }
 
@@ -675,7 +675,7 @@ validate_psl (const SqClip *clip,
     if (g_array_index (frames, gint64, i) != (gint64) i)
       {
         add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
-             _("the poses are not at consecutive frames (pose %zu is at frame %" G_GINT64_FORMAT ")"),
+             _("the poses are not at consecutive frames (pose %zu is at frame %" PRId64 ")"),
              i + 1, g_array_index (frames, gint64, i));
         break;
       }
@@ -717,16 +717,16 @@ validate_sps (const SqClip *clip,
           x[6] = (gint64) g_variant_n_children (anims);
           if (x[3] < 1 || g_hash_table_contains (ids, &x[3]))
             add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-                 _("tree %zu, node %zu: the id %" G_GINT64_FORMAT " is not a new id of 1 or more"), t + 1, k + 1, x[3]);
+                 _("tree %zu, node %zu: the id %" PRId64 " is not a new id of 1 or more"), t + 1, k + 1, x[3]);
           else
             g_hash_table_add (ids, &x[3]);
           if (x[0] < -1 || x[0] > 5)
             add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-                 _("tree %zu, node %zu: unknown node type %" G_GINT64_FORMAT), t + 1, k + 1, x[0]);
+                 _("tree %zu, node %zu: unknown node type %" PRId64), t + 1, k + 1, x[0]);
           if (x[0] == 4 && (x[4] >= 0) + (x[5] >= 0) > x[6])
             add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-                 _("tree %zu, Action node %" G_GINT64_FORMAT ": M %" G_GINT64_FORMAT " and N %" G_GINT64_FORMAT
-                   " use %d animations but the node names %" G_GINT64_FORMAT),
+                 _("tree %zu, Action node %" PRId64 ": M %" PRId64 " and N %" PRId64
+                   " use %d animations but the node names %" PRId64),
                  t + 1, x[3], x[4], x[5], (x[4] >= 0) + (x[5] >= 0), x[6]);
         }
       for (gsize k = 0; k < n; k++)
@@ -735,11 +735,11 @@ validate_sps (const SqClip *clip,
 
           if (x[1] != 0 && !g_hash_table_contains (ids, &x[1]))
             add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-                 _("tree %zu, node %" G_GINT64_FORMAT ": its parent %" G_GINT64_FORMAT " is no node of the tree"),
+                 _("tree %zu, node %" PRId64 ": its parent %" PRId64 " is no node of the tree"),
                  t + 1, x[3], x[1]);
           if (x[2] != 0 && !g_hash_table_contains (ids, &x[2]))
             add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
-                 _("tree %zu, node %" G_GINT64_FORMAT ": its sibling %" G_GINT64_FORMAT " is no node of the tree"),
+                 _("tree %zu, node %" PRId64 ": its sibling %" PRId64 " is no node of the tree"),
                  t + 1, x[3], x[2]);
         }
     }
@@ -812,7 +812,7 @@ validate_skill (const SqClip *clip,
              joint->name, nt, nr);
       if (frames >= 0 && ((nt > 0 && (gint64) nt != frames) || (nr > 0 && (gint64) nr != frames)))
         add (findings, SQ_SEVERITY_INFO, (gssize) j, SQ_CHANNEL_ROTATION, -1,
-             _("motion “%s” was %" G_GINT64_FORMAT " frames and is written with its keys' count"), joint->name, frames);
+             _("motion “%s” was %" PRId64 " frames and is written with its keys' count"), joint->name, frames);
     }
 }
 
@@ -971,7 +971,7 @@ sims_to_sl (const SqClip *clip,
   if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
-                   _("the animation runs %" G_GINT64_FORMAT " frames: a conversion retargets at most %d (an hour)"),
+                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
                    last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
       sq_clip_free (sl);
       return NULL;
@@ -1079,7 +1079,7 @@ sl_to_sims (const SqClip   *sl,
   if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
-                   _("the animation runs %" G_GINT64_FORMAT " frames: a conversion retargets at most %d (an hour)"),
+                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
                    last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
       return NULL;
     }
