@@ -418,6 +418,45 @@ test_cmx_cfp_errors (void)
   }
 }
 
+/* Two skills (the second kept as text), a motion for a bone the skeleton
+ * does not have, and a byte after the CFP's keys: shown, warned about,
+ * and saved back as they were */
+static void
+test_cmx_more_skills (void)
+{
+  g_autofree char *text = g_strconcat (skill_cmx, "other\r\nxskill-other\r\n0\r\n0\r\n0\r\n0\r\n0\r\n0\r\n", NULL);
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(GByteArray) longer = g_byte_array_new ();
+  g_autoptr(GBytes) cfp_longer = NULL, cmx = NULL, out = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  Companion c = { "xskill-test.cfp", NULL, 0 };
+  char *count = strstr (text, "\r\n1\r\ntest-skill");
+  char *bone = strstr (text, "L_LEG\r\n2\r\n66");
+
+  g_assert_nonnull (count);
+  count[2] = '2';
+  memcpy (bone, "L_EAR", 5);
+  g_byte_array_append (longer, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp));
+  g_byte_array_append (longer, (const guint8 *) "\x7e", 1);
+  cfp_longer = g_bytes_new (longer->data, longer->len);
+  c.bytes = cfp_longer;
+  cmx = g_bytes_new (text, strlen (text));
+  clip = load_with (cmx, &c, &error);
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_true (tu_has_line (clip->warnings, "the file has 2 skills: the first is shown"));
+  g_assert_true (tu_has_line (clip->warnings, "motion “L_EAR” is not one of the 29 bones"));
+  g_assert_true (tu_has_line (clip->warnings, "“xskill-test.cfp” has 1 bytes after its keys (kept)"));
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES + 1);
+  g_assert_cmpstr (clip->joints[SQ_SIMS_N_BONES].name, ==, "L_EAR");
+  g_assert_cmpfloat (key_of (clip, "L_EAR", SQ_CHANNEL_ROTATION, 1).v[2], ==, 0.00625f);
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  assert_bytes_equal (out, cmx);
+  assert_bytes_equal (((SqCompanion *) companions->pdata[0])->bytes, cfp_longer);
+}
+
 static const char skeleton_cmx[] =
   "// Character File. Copyright 1997, Maxis Inc.\n"
   "version 300\n"
@@ -1035,6 +1074,7 @@ main (int    argc,
   g_test_add_func ("/sims/cmx/cfp-coder", test_cfp_coder);
   g_test_add_func ("/sims/cmx/cfp-errors", test_cmx_cfp_errors);
   g_test_add_func ("/sims/cmx/skeleton", test_cmx_skeleton);
+  g_test_add_func ("/sims/cmx/more-skills", test_cmx_more_skills);
   g_test_add_data_func ("/sims/psl/v4", GINT_TO_POINTER (4), test_psl);
   g_test_add_data_func ("/sims/psl/v5", GINT_TO_POINTER (5), test_psl);
   g_test_add_func ("/sims/kfd/bounce", test_kfd);
