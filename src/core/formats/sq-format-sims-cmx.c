@@ -1276,10 +1276,13 @@ static int
 cmx_probe (const guint8 *data,
            gsize         len)
 {
-  const guint8 *nl = memchr (data, '\n', MIN (len, 256));
+  const guint8 *nl;
 
+  if (len < 2 || data[0] != '/' || data[1] != '/')
+    return 0;
   /* a comment line, then "version " */
-  if (len >= 2 && data[0] == '/' && data[1] == '/' && nl != NULL
+  nl = memchr (data, '\n', MIN (len, 256));
+  if (nl != NULL
       && (gsize) (nl + 1 - data) + 8 <= len && memcmp (nl + 1, "version ", 8) == 0)
     return 90;
   return 0;
