@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-mime.sh MIME-XML: builds a private shared-mime-info database from
 # MIME-XML in a temporary folder and checks, through GIO, that binary and text
-# SEQ, Second Life .anim, BVH and DirectX .x files get Sequin's MIME types. Nothing outside the temporary folder is
+# SEQ, Second Life .anim, BVH, DirectX .x and the Sims' files get Sequin's MIME types. Nothing outside the temporary folder is
 # read for the new types or written. Exits 77 (skip) without the tools.
 set -eu
 
@@ -35,6 +35,12 @@ printf 'HIERARCHY\nROOT hip\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Xrotation Yrotation
 printf 'HIERARCHY\r\nROOT Hips\r\n{\r\n}\r\n' > "$tmp/files/bvh-no-extension"
 printf 'xof 0303txt 0032\r\nAnimTicksPerSecond {\r\n 30;\r\n}\r\n' > "$tmp/files/walk.x"
 printf 'xof 0302txt 0064\nAnimationSet wave {\n}\n' > "$tmp/files/dx-no-extension"
+printf '// Character File. Copyright 1997, Maxis Inc.\r\nversion 300\r\n0\r\n0\r\n0\r\n' > "$tmp/files/skill.cmx"
+printf '\377\000\000\000\000\376\001\000' > "$tmp/files/xskill-a.cfp"
+printf 'POSELIBRARY 0\r\n' > "$tmp/files/poses.psl"
+printf 'POSELIBRARY2 0 0\n' > "$tmp/files/psl-no-extension"
+printf 'KeyFrame 0 1 1\r\ns\r\ne\r\n' > "$tmp/files/nod.kfd"
+printf 'SimPoseSPS 1\r\n|Start\r\n|End\r\n' > "$tmp/files/seq.sps"
 
 failures=0
 expect () {
@@ -58,5 +64,11 @@ expect pose.bvh application/x-bvh
 expect bvh-no-extension application/x-bvh
 expect walk.x text/x-directx-animation
 expect dx-no-extension text/x-directx-animation
+expect skill.cmx text/x-sims-cmx
+expect xskill-a.cfp application/x-sims-cfp
+expect poses.psl text/x-simpose-psl
+expect psl-no-extension text/x-simpose-psl
+expect nod.kfd text/x-simpose-kfd
+expect seq.sps text/x-simpose-sps
 
 [ "$failures" -eq 0 ]

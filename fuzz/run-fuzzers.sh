@@ -4,7 +4,7 @@
 # (fuzz-load-ID, seeded with the files of that format and its dictionary),
 # the read → write → read harness (fuzz-roundtrip, every seed and every
 # dictionary) and the number reader/writers against the C library
-# (fuzz-numbers). Without HARNESS names, all seven run one after the other.
+# (fuzz-numbers). Without HARNESS names, all of them run one after the other.
 #
 # Seeds: the corpus files up to 64 KiB, the bundled sample, every file in
 # tests/data/regressions/, and each small corpus file converted into every
@@ -22,7 +22,7 @@ secs=${1:-60}
 shift || true
 build=${FUZZ_BUILD:-build-fuzz}
 nice_level=${FUZZ_JOBS_NICE:-0}
-readers="seq-binary seq-text sl-anim bvh dx"
+readers="seq-binary seq-text sl-anim bvh dx simpose-psl simpose-kfd simpose-sps sims-cmx"
 harnesses=("$@")
 if [ ${#harnesses[@]} = 0 ]; then
   for r in $readers; do harnesses+=("fuzz-load-$r"); done
@@ -47,15 +47,26 @@ for f in tests/data/corpus/seq-binary/* data/samples/*.seq; do add_seed "$f" "$s
 for f in tests/data/corpus/sl-anim/*; do add_seed "$f" "$seeds/sl-anim"; done
 for f in tests/data/corpus/bvh/*; do add_seed "$f" "$seeds/bvh"; done
 for f in tests/data/corpus/dx-anim/*; do add_seed "$f" "$seeds/dx"; done
+# the Sims: the hand-made files of the tests; a CMX seed is its text, a NUL
+# and its CFP (fuzz-load-sims-cmx.c)
+for f in tests/data/sims/*.psl; do add_seed "$f" "$seeds/simpose-psl"; done
+for f in tests/data/sims/*.kfd; do add_seed "$f" "$seeds/simpose-kfd"; done
+for f in tests/data/sims/*.sps; do add_seed "$f" "$seeds/simpose-sps"; done
+for f in tests/data/sims/*.cmx; do
+  cfp=$(dirname "$f")/$(sed -n 7p "$f" | tr -d '\r').cfp
+  { cat "$f"; printf '\0'; [ -f "$cfp" ] && cat "$cfp"; } > "$seeds/sims-cmx/$(basename "$f")"
+done
 # conversions: a few small files of each format into every writable format
 cli="$build/src/cli/sequin-cli"
-ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; *) echo seq ;; esac; }
+ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; simpose-psl) echo psl ;;
+  simpose-kfd) echo kfd ;; simpose-sps) echo sps ;; sims-cmx) echo cmx ;; *) echo seq ;; esac; }
 for src in data/samples/wave.seq $(ls tests/data/corpus/sl-anim/* 2>/dev/null | head -4) \
     $(find tests/data/corpus/bvh -type f -size -20k 2>/dev/null | sort | head -3) \
     $(find tests/data/corpus/dx-anim -type f -size -64k 2>/dev/null | head -1); do
   [ -f "$src" ] || continue
   b=$(basename "$src" | tr ' ~.' '___')
   for r in $readers; do
+    [ "$r" = sims-cmx ] && continue   # its seeds carry their CFP
     out="$seeds/$r/conv-$b.$(ext "$r")"
     "$cli" convert --to "$r" "$src" "$out" >/dev/null 2>&1 || rm -f "$out"
     [ -f "$out" ] && [ "$(stat -c %s "$out")" -gt 65536 ] && rm -f "$out"

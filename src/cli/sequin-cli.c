@@ -32,7 +32,7 @@ static const char *usage_text =
   "  sequin-cli convert --to FORMAT [--map FILE] --out-dir DIR FILE…\n"
   "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
   "  sequin-cli edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…\n"
-  "  sequin-cli validate [--target aw|sl] [--loss] FILE…\n"
+  "  sequin-cli validate [--target aw|sl|sims] [--loss] FILE…\n"
   "  sequin-cli formats\n"
   "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
   "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…\n"
@@ -106,10 +106,44 @@ usage_error (const char *format,
   return EXIT_USAGE;
 }
 
+/* A companion file (a CMX skill's CFP) beside the file being read: the
+ * name as given, else the one entry of the folder that matches it ignoring
+ * case (the game's file names vary in case) */
+static GBytes *
+read_companion (const char *name,
+                gpointer    user_data,
+                GError    **error)
+{
+  g_autofree char *dir = g_path_get_dirname (user_data);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GDir) d = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+  const char *entry;
+
+  if (strchr (name, '/') != NULL || g_str_equal (name, "..") || g_str_equal (name, "."))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "the name “%s” is not a file beside it", name);
+      return NULL;
+    }
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) && (d = g_dir_open (dir, 0, NULL)) != NULL)
+    while ((entry = g_dir_read_name (d)) != NULL)
+      if (g_ascii_strcasecmp (entry, name) == 0)
+        {
+          g_free (path);
+          path = g_build_filename (dir, entry, NULL);
+          break;
+        }
+  if (!g_file_get_contents (path, &contents, &len, error))
+    return NULL;
+  return g_bytes_new_take (contents, len);
+}
+
 SqClip *
 load_file (const char *path,
            GError    **error)
 {
+  SqLoadOptions options = { 0 };
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local = NULL;
@@ -128,7 +162,9 @@ load_file (const char *path,
   else
     bytes = g_mapped_file_get_bytes (mapped);
 
-  return sq_load_bytes (bytes, path, NULL, NULL, error);
+  options.companion = read_companion;
+  options.companion_data = (gpointer) path;
+  return sq_load_bytes (bytes, path, NULL, &options, error);
 }
 
 static gboolean
@@ -159,9 +195,10 @@ write_all (int           fd,
  * exists the data reaches the disk before the rename, so that a crash
  * leaves the old file or the new one, never an empty one. */
 static gboolean
-save_file (const char *path,
-           GPtrArray  *pieces,
-           GError    **error)
+write_temp (const char *path,
+            GPtrArray  *pieces,
+            char      **tmp_out,
+            GError    **error)
 {
   struct stat st;
   int mode = 0666, fd, saved;
@@ -194,8 +231,7 @@ save_file (const char *path,
       goto failed;
     }
   fd = -1;
-  if (g_rename (tmp, path) != 0)
-    goto failed;
+  *tmp_out = g_steal_pointer (&tmp);
   return TRUE;
 
 failed:
@@ -206,6 +242,65 @@ failed:
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                "cannot write it: %s", g_strerror (saved));
   return FALSE;
+}
+
+/* OUT and its companions (a CMX's CFP, beside it): every file is written
+ * to its temporary first, then all are renamed, the companions before OUT;
+ * a failure before the renames leaves every file untouched */
+static gboolean
+save_file (const char *path,
+           GPtrArray  *pieces,
+           GPtrArray  *companions,
+           GError    **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) tmps = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && companions != NULL && i < companions->len; i++)
+    {
+      const SqCompanion *c = companions->pdata[i];
+      g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+      g_autoptr(GError) local = NULL;
+      char *tmp = NULL;
+
+      if (strchr (c->name, '/') != NULL || c->name[0] == '.' || c->name[0] == '\0')
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "the companion name “%s” is not a file beside it", c->name);
+          ok = FALSE;
+          break;
+        }
+      g_ptr_array_add (paths, g_build_filename (dir, c->name, NULL));
+      g_ptr_array_add (one, g_bytes_ref (c->bytes));
+      ok = write_temp (paths->pdata[i], one, &tmp, &local);
+      if (!ok)
+        g_set_error (error, G_FILE_ERROR, local->code, "%s: %s", c->name, local->message);
+      else
+        g_ptr_array_add (tmps, tmp);
+    }
+  if (ok)
+    {
+      char *tmp = NULL;
+
+      g_ptr_array_add (paths, g_strdup (path));
+      if ((ok = write_temp (path, pieces, &tmp, error)))
+        g_ptr_array_add (tmps, tmp);
+    }
+  for (guint i = 0; ok && i < tmps->len; i++)
+    if (g_rename (tmps->pdata[i], paths->pdata[i]) != 0)
+      {
+        int saved = errno;
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                     "cannot write it: %s", g_strerror (saved));
+        ok = FALSE;
+      }
+    else
+      g_clear_pointer (&tmps->pdata[i], g_free);
+  for (guint i = 0; i < tmps->len; i++)
+    if (tmps->pdata[i] != NULL)
+      g_unlink (tmps->pdata[i]);
+  return ok;
 }
 
 static void
@@ -310,9 +405,11 @@ write_clip (const SqClip     *clip,
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) pieces = NULL;
+  g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
   SqSaveOptions options = { 0 };
 
   options.map = map;
+  options.companions = companions;
   pieces = sq_save_pieces (clip, format, &options, losses, &error);
   /* the report: what the target cannot hold ("lost:") and every joint
    * renamed on the way ("renamed: OLD → NEW", as the core words it) */
@@ -326,7 +423,7 @@ write_clip (const SqClip     *clip,
     }
   if (pieces == NULL)
     return fail_file (out_path, error);
-  if (!save_file (out_path, pieces, &error))
+  if (!save_file (out_path, pieces, companions, &error))
     return fail_file (out_path, error);
   return 0;
 }

@@ -32,6 +32,7 @@
 
 #include "sq-aw-skeleton.h"
 #include "sq-convert.h"
+#include "worlds/sq-world-sims.h"
 #include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
@@ -1395,6 +1396,9 @@ sq_convert (const SqClip     *clip,
 
   from = clip->format ? clip->format->space : NULL;
   to = target->space;
+  /* into or out of the Sims: retargeted through the rest poses (worlds/sq-world-sims.c) */
+  if (clip->format != NULL && from != NULL && to != NULL && (from == &sq_space_sims) != (to == &sq_space_sims))
+    return _sq_sims_convert (clip, target, map, losses, error);
   if (clip->format == NULL || clip->format == target || from == NULL || to == NULL)
     {
       /* the user's map only */

@@ -15,6 +15,7 @@
 #include "sq-private.h"
 #include "sq-parallel.h"
 #include "sq-validate.h"
+#include "worlds/sq-world-sims.h"
 
 static const SqFormat * const formats[] = {
   &_sq_format_seq_binary,
@@ -22,6 +23,10 @@ static const SqFormat * const formats[] = {
   &_sq_format_bvh,
   &_sq_format_dx,
   &_sq_format_sl_anim,
+  &_sq_format_sims_cmx,
+  &_sq_format_simpose_psl,
+  &_sq_format_simpose_kfd,
+  &_sq_format_simpose_sps,
 };
 
 const SqFormat * const *
@@ -243,7 +248,7 @@ sq_save_pieces (const SqClip        *clip,
   /* an unedited clip in its own format: exactly the bytes it came from
    * (unless a user map renames or drops one of its joints) */
   if (!options->no_source_copy && clip->format == format && clip->source != NULL
-      && !sq_clip_is_modified (clip) && !map_touches (clip, options->map))
+      && !(format->flags & SQ_FORMAT_COMPANIONS) && !sq_clip_is_modified (clip) && !map_touches (clip, options->map))
     return _sq_pieces_new (g_bytes_ref (clip->source));
 
   if (losses != NULL && clip->format != NULL && clip->format != format)
@@ -271,6 +276,16 @@ sq_save_pieces (const SqClip        *clip,
     }
 
   return format->write (clip, options, losses, error);
+}
+
+void
+sq_companion_free (SqCompanion *companion)
+{
+  if (companion == NULL)
+    return;
+  g_free (companion->name);
+  g_bytes_unref (companion->bytes);
+  g_free (companion);
 }
 
 GBytes *

@@ -26,14 +26,37 @@ typedef enum
    * AnimTicksPerSecond) that an edit may change; formats without it have a
    * fixed time base */
   SQ_FORMAT_FRAME_RATE = 1 << 4,
+  /* the file keeps part of its data in companion files (a Sims CMX skill's
+   * CFP): loads ask for them through SqLoadOptions.companion, saves give
+   * them in SqSaveOptions.companions, and the writer makes its own exact
+   * save of an unedited clip */
+  SQ_FORMAT_COMPANIONS = 1 << 5,
 } SqFormatFlags;
+
+/* The bytes of a companion file named `name` (as the main file names it,
+ * to be found beside it), or NULL with an error */
+typedef GBytes *(*SqCompanionFunc) (const char *name,
+                                    gpointer    user_data,
+                                    GError    **error);
 
 typedef struct
 {
   guint32 _begin_zero;
   guint   max_joints;       /* 0: the default limit (65,536) */
+  SqCompanionFunc companion;  /* NULL: a file that needs a companion fails to load */
+  gpointer        companion_data;
   guint32 _end_zero;
 } SqLoadOptions;
+
+/* A companion file a save gives besides the main file (SQ_FORMAT_COMPANIONS) */
+typedef struct
+{
+  char   *name;             /* file name, to be written beside the main file */
+  GBytes *bytes;
+} SqCompanion;
+
+void sq_companion_free (SqCompanion *companion);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqCompanion, sq_companion_free)
 
 typedef struct _SqJointMap SqJointMap;  /* sq-joint-map.h */
 typedef struct _SqSpace SqSpace;        /* sq-convert.h */
@@ -45,6 +68,9 @@ typedef struct
   /* joint names to use when the clip is converted from another format,
    * before the built-in table (NULL: the table only) */
   const SqJointMap *map;
+  /* for SQ_FORMAT_COMPANIONS formats: receives SqCompanion*s (free func
+   * sq_companion_free); NULL makes such a save fail when it has one */
+  GPtrArray *companions;
   guint32  _end_zero;
 } SqSaveOptions;
 

@@ -17,6 +17,7 @@
 #include "sq-validate.h"
 #include "sq-motion.h"
 #include "sq-diff.h"
+#include "worlds/sq-world-sims.h"
 
 gboolean
 sq_clip_check (const SqClip *clip,
@@ -84,6 +85,25 @@ add_finding (GPtrArray  *findings,
              const char *format,
              ...) G_GNUC_PRINTF (6, 7);
 
+void
+_sq_add_finding_valist (GPtrArray  *findings,
+                        SqSeverity  severity,
+                        gssize      joint,
+                        SqChannel   channel,
+                        gssize      key,
+                        const char *format,
+                        va_list     args)
+{
+  SqFinding *f = g_new0 (SqFinding, 1);
+
+  f->severity = severity;
+  f->joint = joint;
+  f->channel = channel;
+  f->key = key;
+  f->message = g_strdup_vprintf (format, args);
+  g_ptr_array_add (findings, f);
+}
+
 static void
 add_finding (GPtrArray  *findings,
              SqSeverity  severity,
@@ -93,17 +113,11 @@ add_finding (GPtrArray  *findings,
              const char *format,
              ...)
 {
-  SqFinding *f = g_new0 (SqFinding, 1);
   va_list args;
 
-  f->severity = severity;
-  f->joint = joint;
-  f->channel = channel;
-  f->key = key;
   va_start (args, format);
-  f->message = g_strdup_vprintf (format, args);
+  _sq_add_finding_valist (findings, severity, joint, channel, key, format, args);
   va_end (args);
-  g_ptr_array_add (findings, f);
 }
 
 static void
@@ -746,7 +760,7 @@ sq_validate_add_sl_loss (const SqClip *clip,
     }
 }
 
-static const char * const targets[] = { "aw", "sl", NULL };
+static const char * const targets[] = { "aw", "sl", "sims", NULL };
 
 const char * const *
 sq_validate_targets (void)
@@ -761,15 +775,17 @@ sq_validate (const SqClip *clip,
 {
   GPtrArray *findings;
 
-  if (g_strcmp0 (target, "aw") != 0 && g_strcmp0 (target, "sl") != 0)
+  if (g_strcmp0 (target, "aw") != 0 && g_strcmp0 (target, "sl") != 0 && g_strcmp0 (target, "sims") != 0)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
-                   _("Unknown target “%s” (known: aw, sl)"), target);
+                   _("Unknown target “%s” (known: aw, sl, sims)"), target);
       return NULL;
     }
   findings = g_ptr_array_new_with_free_func (finding_free);
   if (g_str_equal (target, "sl"))
     validate_sl (clip, findings);
+  else if (g_str_equal (target, "sims"))
+    sq_sims_validate (clip, findings);
   else
     validate_aw (clip, findings);
   validate_loop_seam (clip, findings);

@@ -190,6 +190,84 @@ load_data_free (LoadData *data)
   g_free (data);
 }
 
+/* A companion file (a CMX skill's CFP) beside the file: the name as given,
+ * else the entry of the folder that matches it ignoring case */
+static GBytes *
+read_companion (const char *name,
+                gpointer    user_data,
+                GError    **error)
+{
+  g_autoptr(GFile) dir = g_file_get_parent (user_data);
+  g_autoptr(GFile) child = NULL;
+  g_autoptr(GFileEnumerator) list = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (dir == NULL || strchr (name, '/') != NULL || g_str_equal (name, "..") || g_str_equal (name, "."))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME, _("“%s” is not a file beside it"), name);
+      return NULL;
+    }
+  child = g_file_get_child (dir, name);
+  if (!g_file_query_exists (child, NULL)
+      && (list = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME, 0, NULL, NULL)) != NULL)
+    {
+      GFileInfo *info;
+
+      while ((info = g_file_enumerator_next_file (list, NULL, NULL)) != NULL)
+        {
+          if (g_ascii_strcasecmp (g_file_info_get_name (info), name) == 0)
+            {
+              g_object_unref (child);
+              child = g_file_get_child (dir, g_file_info_get_name (info));
+            }
+          g_object_unref (info);
+        }
+    }
+  if (!g_file_load_contents (child, NULL, &contents, &length, NULL, error))
+    return NULL;
+  return g_bytes_new_take (contents, length);
+}
+
+/* A .cfp is opened through the .cmx beside it whose skill names it: that
+ * file, or NULL */
+static GFile *
+cmx_of_cfp (GFile *cfp)
+{
+  g_autoptr(GFile) dir = g_file_get_parent (cfp);
+  g_autofree char *base = g_file_get_basename (cfp);
+  g_autoptr(GFileEnumerator) list = NULL;
+  GFileInfo *info;
+  GFile *found = NULL;
+
+  if (dir == NULL || (list = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME, 0, NULL, NULL)) == NULL)
+    return NULL;
+  base[strlen (base) - 4] = '\0';
+  while (found == NULL && (info = g_file_enumerator_next_file (list, NULL, NULL)) != NULL)
+    {
+      const char *name = g_file_info_get_name (info);
+      g_autoptr(GFile) child = NULL;
+      char *contents = NULL;
+      gsize length = 0;
+
+      if (g_str_has_suffix (name, ".cmx") || g_str_has_suffix (name, ".CMX"))
+        {
+          child = g_file_get_child (dir, name);
+          if (g_file_load_contents (child, NULL, &contents, &length, NULL, NULL))
+            {
+              g_auto(GStrv) lines = g_strsplit_set (contents, "\r\n", -1);
+
+              for (guint i = 0; lines[i] != NULL && found == NULL; i++)
+                if (g_ascii_strcasecmp (lines[i], base) == 0)
+                  found = g_object_ref (child);
+              g_free (contents);
+            }
+        }
+      g_object_unref (info);
+    }
+  return found;
+}
+
 /* In a worker thread: read the whole file in one go (GIO's asynchronous
  * load goes through the main loop 8 KiB at a time, seconds for 100 MB),
  * then parse it. */
@@ -204,7 +282,23 @@ load_worker (GTask        *task,
   char *contents = NULL;
   gsize length = 0;
   SqClip *clip;
+  SqLoadOptions options = { 0 };
 
+  if (g_str_has_suffix (data->name, ".cfp") || g_str_has_suffix (data->name, ".CFP"))
+    {
+      GFile *cmx = cmx_of_cfp (data->file);
+
+      if (cmx == NULL)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                   _("“%s” holds the keys of a skill: no .cmx beside it names it"), data->name);
+          return;
+        }
+      g_object_unref (data->file);
+      data->file = cmx;
+      g_free (data->name);
+      data->name = g_file_get_basename (cmx);
+    }
   if (!g_file_load_contents (data->file, cancellable, &contents, &length, &data->etag, &error))
     {
       g_task_return_error (task, error);
@@ -212,7 +306,9 @@ load_worker (GTask        *task,
     }
   data->bytes = g_bytes_new_take (contents, length);
 
-  clip = sq_load_bytes (data->bytes, data->name, NULL, NULL, &error);
+  options.companion = read_companion;
+  options.companion_data = data->file;
+  clip = sq_load_bytes (data->bytes, data->name, NULL, &options, &error);
   if (clip == NULL)
     g_task_return_error (task, error);
   else
@@ -308,6 +404,7 @@ typedef struct
   guint64         generation;
   GPtrArray      *losses;
   GPtrArray      *pieces;       /* the file (sq_save_pieces) */
+  GPtrArray      *companions;   /* SqCompanion*: files written beside it (a CMX's CFP) */
   char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
 } SaveData;
@@ -319,6 +416,7 @@ save_data_free (SaveData *data)
   g_clear_object (&data->file);
   g_clear_pointer (&data->losses, g_ptr_array_unref);
   g_clear_pointer (&data->pieces, g_ptr_array_unref);
+  g_clear_pointer (&data->companions, g_ptr_array_unref);
   g_free (data->old_etag);
   g_free (data->new_etag);
   g_free (data);
@@ -333,8 +431,11 @@ save_worker (GTask        *task,
   SaveData *data = task_data;
   GError *error = NULL;
   GPtrArray *pieces;
+  SqSaveOptions options = { 0 };
 
-  pieces = sq_save_pieces (data->copy, data->format, NULL, data->losses, &error);
+  data->companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+  options.companions = data->companions;
+  pieces = sq_save_pieces (data->copy, data->format, &options, data->losses, &error);
   if (pieces == NULL)
     g_task_return_error (task, error);
   else
@@ -356,6 +457,30 @@ write_worker (GTask        *task,
   GError *error = NULL;
   g_autoptr(GFileOutputStream) stream = NULL;
   g_autofree GOutputVector *vectors = g_new0 (GOutputVector, MAX (data->pieces->len, 1));
+  g_autoptr(GFile) dir = g_file_get_parent (data->file);
+
+  /* companions first (each replaced atomically), then the file itself */
+  for (guint i = 0; data->companions != NULL && i < data->companions->len; i++)
+    {
+      const SqCompanion *c = data->companions->pdata[i];
+      g_autoptr(GFile) child = NULL;
+      gsize length;
+      const void *bytes = g_bytes_get_data (c->bytes, &length);
+
+      if (dir == NULL || strchr (c->name, '/') != NULL || c->name[0] == '.')
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                                   _("“%s” is not a file beside it"), c->name);
+          return;
+        }
+      child = g_file_get_child (dir, c->name);
+      if (!g_file_replace_contents (child, bytes, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                    cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
 
   stream = g_file_replace (data->file, data->old_etag, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                            cancellable, &error);

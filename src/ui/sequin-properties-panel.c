@@ -36,6 +36,8 @@ struct _SequinPropertiesPanel
   GtkWidget      *joint_name;
   GtkWidget      *no_constraints;
   GtkWidget      *no_fields;
+  GtkWidget      *file_fields;     /* other formats: their fields, read only */
+  gboolean        other_format;    /* none of the groups is the document's format's */
 
   SequinDocument *document;
   const SqFormat *format;          /* the one the groups were laid out for */
@@ -338,6 +340,73 @@ layout_groups (SequinPropertiesPanel *self,
   gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_DX], g_strcmp0 (id, "dx") == 0);
   gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_BVH], g_strcmp0 (id, "bvh") == 0);
   gtk_widget_set_visible (self->no_fields, !sl && g_strcmp0 (id, "dx") != 0 && g_strcmp0 (id, "bvh") != 0);
+  self->other_format = gtk_widget_get_visible (self->no_fields);
+}
+
+/* A readable line for a field value: scalars as they are, lists by their
+ * length; kept text (byte strings) is left to the structure view */
+static char *
+field_text (GVariant *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return NULL;
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    return g_variant_dup_string (value, NULL);
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
+    return g_strdup (g_variant_get_boolean (value) ? _("yes") : _("no"));
+  if (g_variant_is_container (value))
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu item", "%zu items", g_variant_n_children (value)),
+                            g_variant_n_children (value));
+  return g_variant_print (value, FALSE);
+}
+
+/* The fields of a format the groups above do not cover (the Sims' KFD,
+ * PSL, CMX and SPS): each one a row, read only */
+static void
+update_file_fields (SequinPropertiesPanel *self,
+                    const SqClip          *clip,
+                    gboolean               shown)
+{
+  GtkWidget *grid = grid_new ();
+  int row = 0;
+
+  for (gsize i = 0; shown && i < sq_props_size (clip->extra); i++)
+    {
+      const char *key = sq_props_key_at (clip->extra, i);
+      g_autofree char *text = field_text (sq_props_value_at (clip->extra, i));
+      g_autofree char *name = NULL;
+      GtkWidget *label, *value;
+
+      if (text == NULL || g_str_equal (key, "line-ending"))
+        continue;
+      name = g_strdelimit (g_strdup (key), "-", ' ');
+      name[0] = g_ascii_toupper (name[0]);
+      label = gtk_label_new (name);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      value = gtk_label_new (text);
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (value), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), value, 1, row, 1, 1);
+      row++;
+    }
+  while (gtk_widget_get_first_child (self->file_fields) != NULL)
+    gtk_box_remove (GTK_BOX (self->file_fields), gtk_widget_get_first_child (self->file_fields));
+  if (row > 0)
+    {
+      gtk_box_append (GTK_BOX (self->file_fields), heading_new (sq_format_get_name (clip->format)));
+      gtk_box_append (GTK_BOX (self->file_fields), grid);
+    }
+  else
+    {
+      g_object_ref_sink (grid);
+      g_object_unref (grid);
+    }
+  gtk_widget_set_visible (self->file_fields, row > 0);
+  gtk_widget_set_visible (self->no_fields, self->other_format && row == 0);
 }
 
 static void
@@ -375,6 +444,7 @@ refresh (SequinPropertiesPanel *self)
   set_spin (self, SEQUIN_PROPERTY_DX_TICKS, clip->fps);
   set_entry (self, SEQUIN_PROPERTY_DX_SET_NAME, sq_dx_set_name (clip));
   set_spin (self, SEQUIN_PROPERTY_BVH_FRAME_TIME, sq_clip_frame_time (clip));
+  update_file_fields (self, clip, clip->format != NULL && self->other_format);
   self->updating = FALSE;
 }
 
@@ -751,6 +821,8 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
 
   self->no_fields = note_new (_("This format has no fields beyond the header."));
   gtk_box_append (GTK_BOX (content), self->no_fields);
+  self->file_fields = group_new (NULL);
+  gtk_box_append (GTK_BOX (content), self->file_fields);
 
   /* any other clip: its Second Life fields, for saving as .anim */
   self->sl_other_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
@@ -769,6 +841,7 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
   gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_DX], FALSE);
   gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_BVH], FALSE);
   gtk_widget_set_visible (self->no_fields, FALSE);
+  gtk_widget_set_visible (self->file_fields, FALSE);
   gtk_widget_set_sensitive (self->scroller, FALSE);
 }
 

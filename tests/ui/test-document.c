@@ -338,6 +338,64 @@ test_failed_save (void)
   }
 }
 
+static GBytes *
+companion_beside (const char *name,
+                  gpointer    dir,
+                  GError    **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+  return g_bytes_new_take (contents, length);
+}
+
+/* A Sims skill: its CFP read beside the CMX (a .cfp opens through the .cmx
+ * that names it), both written back as they were, then an edit saved to
+ * both */
+static void
+test_sims_skill (void)
+{
+  g_autofree char *src_cmx = g_test_build_filename (G_TEST_DIST, "..", "data", "sims", "nod.cmx", NULL);
+  g_autofree char *src_cfp = g_test_build_filename (G_TEST_DIST, "..", "data", "sims", "xskill-nod.cfp", NULL);
+  g_autofree char *cmx = copy_to_tmp (src_cmx, "nod.cmx");
+  g_autofree char *cfp = copy_to_tmp (src_cfp, "xskill-nod.cfp");
+  g_autoptr(GBytes) cmx_bytes = sequin_test_read_bytes (src_cmx);
+  g_autoptr(GBytes) cfp_bytes = sequin_test_read_bytes (src_cfp);
+  g_autoptr(GBytes) cmx_after = NULL, cfp_after = NULL;
+  g_autoptr(SequinDocument) doc = sequin_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqLoadOptions options = { 0 };
+
+  g_assert_true (load (doc, cfp, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sequin_document_get_title (doc), ==, "nod.cmx");
+  g_assert_cmpuint (sq_clip_count_keys (sequin_document_get_clip (doc)), ==, 28);
+  g_assert_true (save (doc, cmx, NULL, SEQUIN_SAVE_DEFAULT, NULL, &error));
+  g_assert_no_error (error);
+  cmx_after = sequin_test_read_bytes (cmx);
+  cfp_after = sequin_test_read_bytes (cfp);
+  g_assert_true (g_bytes_equal (cmx_after, cmx_bytes));
+  g_assert_true (g_bytes_equal (cfp_after, cfp_bytes));
+
+  g_assert_true (sequin_document_apply (doc, sq_edit_invert_xz_new (NULL), NULL));
+  g_assert_true (save (doc, cmx, NULL, SEQUIN_SAVE_DEFAULT, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&cfp_after, g_bytes_unref);
+  cfp_after = sequin_test_read_bytes (cfp);
+  g_assert_false (g_bytes_equal (cfp_after, cfp_bytes));
+  options.companion = companion_beside;
+  options.companion_data = (gpointer) sequin_test_tmpdir ();
+  g_clear_pointer (&cmx_after, g_bytes_unref);
+  cmx_after = sequin_test_read_bytes (cmx);
+  back = sq_load_bytes (cmx_after, "nod.cmx", NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (sequin_test_clips_close (back, sequin_document_get_clip (doc), 1e-6, 1e-6));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -350,6 +408,7 @@ main (int   argc,
   g_test_add_func ("/document/save-binary-and-text", test_save_binary_and_text);
   g_test_add_func ("/document/changed-on-disk", test_changed_on_disk);
   g_test_add_func ("/document/failed-save", test_failed_save);
+  g_test_add_func ("/document/sims-skill", test_sims_skill);
 
   return g_test_run ();
 }

@@ -1,0 +1,1305 @@
+/* sq-format-sims-cmx.c: The Sims' CMX character files and the CFP key files
+ * their skills name
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CMX (formats.md 5.2): text lines; a comment line, "version 300", then
+ * counted lists of skeletons, suits and skills, one field per line. A
+ * skill's motions give per bone the frames and the offsets of its keys in
+ * the skill's translation and rotation arrays, which are in the CFP file
+ * the skill names (5.3): all translations then all rotations, each array
+ * coded dimension by dimension with a running value.
+ *
+ * The clip: a CMX with a skill is that skill (the first; more are kept as
+ * text) on the 29 bones; one with only skeletons is the first skeleton in
+ * its rest pose (one rotation key per bone). Skeletons, suits and
+ * property lists are kept as the text they were read from. The CFP is read
+ * through SqLoadOptions.companion and kept: a save writes it back as it was
+ * while the keys decode to what the clip holds, else codes the keys anew,
+ * per value the delta that gives it exactly or an absolute float.
+ */
+#define G_LOG_DOMAIN "sq-cmx"
+
+#include "config.h"
+
+#include "sq-parallel.h"
+#include "sq-private.h"
+#include "worlds/sq-world-sims.h"
+
+static const char * const cmx_extensions[] = { "cmx", NULL };
+static const char * const cmx_fields[] = {
+  "parent", "offset", "comment", "version", "skeletons", "skill", "cfp", "skill-duration",
+  "skill-distance", "skill-moving", "translation-count", "rotation-count", "more-skills", "skill-count", "trailer",
+  "cfp-bytes", "line-ending", "motion", "frames", "motion-duration", "has-translation", "has-rotation",
+  "translation-offset", "rotation-offset", "motion-props", "motion-time-props", "skeleton", NULL
+};
+
+#define CFP_FULL   255
+#define CFP_REPEAT 254
+#define CFP_ZERO   126
+/* values a reader decodes at most (a quarter of a gigabyte of floats) */
+#define CFP_MAX_VALUES (1u << 26)
+
+/* ---- CFP coding ----------------------------------------------------------- */
+
+static float cfp_table[253];
+
+/* table[c] = sign(v) · v⁴ · 0.1 with v = 2c/252 − 1, in float32 */
+static const float *
+cfp_deltas (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      for (int c = 0; c < 253; c++)
+        {
+          float v = 2.0f * (float) c / 252.0f - 1.0f;
+          float d = v * v * v * v * 0.1f;
+
+          cfp_table[c] = v < 0 ? -d : d;
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return cfp_table;
+}
+
+/* Decodes `n` values of one array from `r`; the running value starts at 0 */
+static gboolean
+cfp_decode (SqReader    *r,
+            float       *out,
+            gsize        n,
+            const char  *file,
+            const char  *array,
+            GError     **error)
+{
+  const float *table = cfp_deltas ();
+  float run = 0;
+  guint32 repeat = 0;
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    {
+      guint8 c;
+
+      if (repeat > 0)
+        {
+          out[i] = run;
+          repeat--;
+          continue;
+        }
+      if (sq_reader_left (r) < 1)
+        goto short_file;
+      c = r->data[r->pos++];
+      if (c == CFP_FULL)
+        {
+          guint32 bits;
+
+          if (sq_reader_left (r) < 4)
+            goto short_file;
+          memcpy (&bits, r->data + r->pos, 4);
+          bits = GUINT32_FROM_LE (bits);
+          memcpy (&run, &bits, 4);
+          r->pos += 4;
+        }
+      else if (c == CFP_REPEAT)
+        {
+          if (sq_reader_left (r) < 2)
+            goto short_file;
+          repeat = r->data[r->pos] | ((guint32) r->data[r->pos + 1] << 8);
+          r->pos += 2;
+        }
+      else if (c == 253)
+        {
+          sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, r->pos - 1,
+                                  _("“%s”: byte 253 is no CFP code (in the %s, value %zu of %zu)"), file, array, i + 1, n);
+          return FALSE;
+        }
+      else
+        run = run + table[c];
+      out[i] = run;
+    }
+  return TRUE;
+
+short_file:
+  sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, r->pos,
+                          _("“%s” is short: it ends inside the %s (value %zu of %zu)"), file, array, i + 1, n);
+  return FALSE;
+}
+
+static void
+put_float (GByteArray *out,
+           float       v)
+{
+  guint32 bits;
+  guint8 b[5];
+
+  memcpy (&bits, &v, 4);
+  b[0] = CFP_FULL;
+  b[1] = bits;
+  b[2] = bits >> 8;
+  b[3] = bits >> 16;
+  b[4] = bits >> 24;
+  g_byte_array_append (out, b, 5);
+}
+
+static gboolean
+same_bits (float a,
+           float b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* The code whose delta takes `run` exactly to `v`, or -1 */
+static int
+cfp_find_delta (float run,
+                float v)
+{
+  const float *table = cfp_deltas ();
+  int lo = 0, hi = 252;
+  double want = (double) v - (double) run;
+
+  /* the table increases: the entry nearest the wanted step, then its neighbours */
+  while (lo < hi)
+    {
+      int mid = (lo + hi) / 2;
+      if (table[mid] < want)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (int c = MAX (lo - 2, 0); c <= MIN (lo + 2, 252); c++)
+    if (same_bits (run + table[c], v))
+      return c;
+  return -1;
+}
+
+/* Codes one array (running value from 0): repeats of the running value as
+ * 254 + count, else the delta that gives the value exactly, else the value
+ * as an absolute float */
+static void
+cfp_encode (const float *values,
+            gsize        n,
+            GByteArray  *out)
+{
+  float run = 0;
+
+  for (gsize i = 0; i < n;)
+    {
+      gsize same = 0;
+      int c;
+
+      while (i + same < n && same < 65536 && same_bits (values[i + same], run))
+        same++;
+      if (same >= 2)
+        {
+          guint8 b[3] = { CFP_REPEAT, (same - 1) & 0xff, (same - 1) >> 8 };
+          g_byte_array_append (out, b, 3);
+          i += same;
+          continue;
+        }
+      c = cfp_find_delta (run, values[i]);
+      if (c >= 0)
+        {
+          guint8 b = (guint8) c;
+          g_byte_array_append (out, &b, 1);
+          run = run + cfp_deltas ()[c];
+        }
+      else
+        {
+          put_float (out, values[i]);
+          run = values[i];
+        }
+      i++;
+    }
+}
+
+/* ---- CMX text --------------------------------------------------------------- */
+
+typedef struct
+{
+  char   *bone;
+  gint64  frames, has_t, has_r, t_off, r_off;
+  char   *duration;             /* as written */
+  GBytes *props, *time_props;   /* the lines, as written */
+} Motion;
+
+typedef struct
+{
+  char   *name, *cfp, *duration, *distance, *moving;
+  gint64  t_count, r_count;
+  Motion *motions;
+  gsize   n_motions;
+} Skill;
+
+static void
+skill_clear (Skill *s)
+{
+  for (gsize i = 0; i < s->n_motions; i++)
+    {
+      g_free (s->motions[i].bone);
+      g_free (s->motions[i].duration);
+      g_clear_pointer (&s->motions[i].props, g_bytes_unref);
+      g_clear_pointer (&s->motions[i].time_props, g_bytes_unref);
+    }
+  g_free (s->motions);
+  g_free (s->name);
+  g_free (s->cfp);
+  g_free (s->duration);
+  g_free (s->distance);
+  g_free (s->moving);
+  memset (s, 0, sizeof *s);
+}
+
+/* lines that remain: every count is checked against them before it is used */
+static gsize
+lines_left (const SqSimsText *t)
+{
+  return t->len - t->pos;
+}
+
+static gboolean
+read_count (SqSimsText  *t,
+            const char  *what,
+            gsize        lines_each,
+            gint64      *n,
+            GError     **error)
+{
+  if (!_sq_sims_text_int (t, what, 0, G_MAXINT32, n, error))
+    return FALSE;
+  if ((guint64) *n * lines_each > lines_left (t))
+    {
+      _sq_sims_text_error (t, error, SQ_ERROR_LIMIT_EXCEEDED,
+                           _("%s %" PRId64 " needs more lines than the %zu bytes left hold"),
+                           what, *n, lines_left (t));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A line holding a number (a float as written; kept as text) */
+static char *
+read_number_text (SqSimsText  *t,
+                  const char  *what,
+                  GError     **error)
+{
+  double v;
+  const char *end;
+
+  if (!_sq_sims_text_line (t, what, error))
+    return NULL;
+  end = t->cur + t->cur_len;
+  while (end > t->cur && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  if (_sq_scan_double (t->cur, end, &v) != end)
+    {
+      _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("%s: a number expected"), what);
+      return NULL;
+    }
+  return g_strndup (t->cur, t->cur_len);
+}
+
+/* count, then count × (key, value) lines */
+static gboolean
+skip_props (SqSimsText  *t,
+            GError     **error)
+{
+  gint64 n;
+
+  if (!read_count (t, "property count", 2, &n, error))
+    return FALSE;
+  for (gint64 i = 0; i < 2 * n; i++)
+    if (!_sq_sims_text_line (t, "a property line", error))
+      return FALSE;
+  return TRUE;
+}
+
+/* count of property lists, then each list */
+static gboolean
+skip_prop_lists (SqSimsText  *t,
+                 GError     **error)
+{
+  gint64 n;
+
+  if (!read_count (t, "property list count", 1, &n, error))
+    return FALSE;
+  for (gint64 i = 0; i < n; i++)
+    if (!skip_props (t, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* count of time-property lists; each: count of entries, each a time and properties */
+static gboolean
+skip_time_prop_lists (SqSimsText  *t,
+                      GError     **error)
+{
+  gint64 n, m, time;
+
+  if (!read_count (t, "time property list count", 1, &n, error))
+    return FALSE;
+  for (gint64 i = 0; i < n; i++)
+    {
+      if (!read_count (t, "time property count", 2, &m, error))
+        return FALSE;
+      for (gint64 k = 0; k < m; k++)
+        if (!_sq_sims_text_int (t, "a time (ms)", G_MININT32, G_MAXINT32, &time, error) || !skip_props (t, error))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+static GBytes *
+slice (GBytes *bytes,
+       gsize   from,
+       gsize   to)
+{
+  return g_bytes_new_from_bytes (bytes, from, to - from);
+}
+
+/* One bone of a skeleton; `bone` (may be NULL) receives it */
+static gboolean
+read_bone (SqSimsText  *t,
+           SqSimsBone  *bone,
+           char       **name,
+           char       **parent,
+           GError     **error)
+{
+  gint64 flags[4];
+  g_autofree char *wiggle = NULL;
+
+  if ((*name = _sq_sims_text_string (t, "a bone name", error)) == NULL
+      || (*parent = _sq_sims_text_string (t, "a parent bone name", error)) == NULL
+      || !skip_prop_lists (t, error)
+      || !_sq_sims_text_bars (t, bone->pos, 3, "a bone position", error)
+      || !_sq_sims_text_bars (t, bone->rot, 4, "a bone rotation", error))
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    if (!_sq_sims_text_int (t, "a bone flag", G_MININT32, G_MAXINT32, &flags[i], error))
+      return FALSE;
+  if ((wiggle = read_number_text (t, "the wiggle power", error)) == NULL)
+    return FALSE;
+  bone->flags = (flags[0] ? SQ_SIMS_CAN_TRANSLATE : 0) | (flags[1] ? SQ_SIMS_CAN_ROTATE : 0)
+                | (flags[2] ? SQ_SIMS_CAN_BLEND : 0) | (flags[3] ? SQ_SIMS_CAN_WIGGLE : 0);
+  return TRUE;
+}
+
+/* The skeletons; the first one's bones go into `clip` when it is given */
+static gboolean
+read_skeletons (SqSimsText  *t,
+                SqClip      *clip,
+                GError     **error)
+{
+  gint64 n, n_bones;
+
+  if (!read_count (t, "skeleton count", 2, &n, error))
+    return FALSE;
+  for (gint64 s = 0; s < n; s++)
+    {
+      g_autofree char *name = _sq_sims_text_string (t, "a skeleton name", error);
+
+      if (name == NULL || !read_count (t, "bone count", 13, &n_bones, error))
+        return FALSE;
+      if (s == 0 && clip != NULL)
+        sq_props_set (clip->extra, "skeleton", g_variant_new_string (name));
+      for (gint64 b = 0; b < n_bones; b++)
+        {
+          SqSimsBone bone = { 0 };
+          g_autofree char *bname = NULL, *parent = NULL;
+
+          if (!read_bone (t, &bone, &bname, &parent, error))
+            return FALSE;
+          if (s == 0 && clip != NULL)
+            {
+              SqJoint *joint;
+              SqKey *key;
+              gssize p = g_str_equal (parent, "NULL") ? -1 : sq_clip_find_joint (clip, parent);
+              double q[4];
+
+              if (sq_clip_find_joint (clip, bname) >= 0)
+                {
+                  _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE, _("bone “%s” appears twice"), bname);
+                  return FALSE;
+                }
+              if (p < 0 && !g_str_equal (parent, "NULL"))
+                sq_clip_add_warning (clip, _("bone “%s”: its parent “%s” comes later or is missing"), bname, parent);
+              joint = sq_clip_add_joint (clip, bname);
+              sq_props_set (joint->extra, "parent", g_variant_new_int32 ((gint32) p));
+              sq_props_set (joint->extra, "offset", g_variant_new ("(ddd)", bone.pos[0], bone.pos[1], bone.pos[2]));
+              _sq_sims_quat_from_file (bone.rot, q);
+              key = sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], 0);
+              memcpy (key->v, q, sizeof q);
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* suits: name, type, a number, skin count; per skin: bone, skin name, flags, a number */
+static gboolean
+skip_suits (SqSimsText  *t,
+            GError     **error)
+{
+  gint64 n, n_skins, v;
+
+  if (!read_count (t, "suit count", 4, &n, error))
+    return FALSE;
+  for (gint64 s = 0; s < n; s++)
+    {
+      if (!_sq_sims_text_line (t, "a suit name", error)
+          || !_sq_sims_text_int (t, "a suit type", G_MININT32, G_MAXINT32, &v, error)
+          || !_sq_sims_text_int (t, "a suit field", G_MININT32, G_MAXINT32, &v, error)
+          || !read_count (t, "skin count", 4, &n_skins, error))
+        return FALSE;
+      for (gint64 k = 0; k < n_skins; k++)
+        if (!_sq_sims_text_line (t, "a skin's bone name", error)
+            || !_sq_sims_text_line (t, "a skin name", error)
+            || !_sq_sims_text_int (t, "a skin's flags", G_MININT32, G_MAXINT32, &v, error)
+            || !_sq_sims_text_int (t, "a skin field", G_MININT32, G_MAXINT32, &v, error))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_motion (SqSimsText  *t,
+             GBytes      *bytes,
+             Motion      *m,
+             GError     **error)
+{
+  gsize from;
+
+  if ((m->bone = _sq_sims_text_string (t, "a motion's bone name", error)) == NULL
+      || !_sq_sims_text_int (t, "the motion's frames", 0, SQ_SIMS_MAX_FRAME, &m->frames, error)
+      || (m->duration = read_number_text (t, "the motion's duration", error)) == NULL
+      || !_sq_sims_text_int (t, "has-translation", 0, 1, &m->has_t, error)
+      || !_sq_sims_text_int (t, "has-rotation", 0, 1, &m->has_r, error)
+      || !_sq_sims_text_int (t, "the translation offset", -1, G_MAXINT32, &m->t_off, error)
+      || !_sq_sims_text_int (t, "the rotation offset", -1, G_MAXINT32, &m->r_off, error))
+    return FALSE;
+  from = t->pos;
+  if (!skip_prop_lists (t, error))
+    return FALSE;
+  m->props = slice (bytes, from, t->pos);
+  from = t->pos;
+  if (!skip_time_prop_lists (t, error))
+    return FALSE;
+  m->time_props = slice (bytes, from, t->pos);
+  return TRUE;
+}
+
+static gboolean
+read_skill (SqSimsText  *t,
+            GBytes      *bytes,
+            Skill       *s,
+            GError     **error)
+{
+  gint64 n;
+
+  if ((s->name = _sq_sims_text_string (t, "a skill name", error)) == NULL
+      || (s->cfp = _sq_sims_text_string (t, "the skill's animation file name", error)) == NULL
+      || (s->duration = read_number_text (t, "the skill's duration", error)) == NULL
+      || (s->distance = read_number_text (t, "the skill's distance", error)) == NULL
+      || (s->moving = read_number_text (t, "is-moving", error)) == NULL
+      || !_sq_sims_text_int (t, "the translation count", 0, CFP_MAX_VALUES, &s->t_count, error)
+      || !_sq_sims_text_int (t, "the rotation count", 0, CFP_MAX_VALUES, &s->r_count, error)
+      || !read_count (t, "motion count", 9, &n, error))
+    return FALSE;
+  s->motions = g_new0 (Motion, n);
+  for (gint64 i = 0; i < n; i++)
+    {
+      s->n_motions++;
+      if (!read_motion (t, bytes, &s->motions[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- skill ↔ clip ------------------------------------------------------------ */
+
+/* Decodes a CFP's two arrays; `tv` and `rv` receive t_count × 3 and
+ * r_count × 4 floats (dimension by dimension) */
+static gboolean
+cfp_decode_all (GBytes      *cfp,
+                const char  *file,
+                gint64       t_count,
+                gint64       r_count,
+                float      **tv,
+                float      **rv,
+                gsize       *used,
+                GError     **error)
+{
+  SqReader r = { 0 };
+  guint64 n_t = (guint64) t_count * 3, n_r = (guint64) r_count * 4;
+
+  r.data = g_bytes_get_data (cfp, &r.len);
+  /* a repeat is 3 bytes for at most 65,536 values: counts beyond what the
+   * bytes can hold fail before anything is allocated */
+  if (n_t + n_r > CFP_MAX_VALUES || n_t + n_r > 65536 * (guint64) (r.len / 3 + 1))
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, 0,
+                              _("“%s” cannot hold the %" PRIu64 " values the skill announces in %zu bytes"),
+                              file, n_t + n_r, r.len);
+      return FALSE;
+    }
+  *tv = g_new (float, MAX (n_t, 1));
+  *rv = g_new (float, MAX (n_r, 1));
+  if (!cfp_decode (&r, *tv, n_t, file, _("translations"), error)
+      || !cfp_decode (&r, *rv, n_r, file, _("rotations"), error))
+    {
+      g_clear_pointer (tv, g_free);
+      g_clear_pointer (rv, g_free);
+      return FALSE;
+    }
+  *used = r.pos;
+  return TRUE;
+}
+
+static gboolean
+check_motion (const Skill *s,
+              const Motion *m,
+              GError     **error)
+{
+  if (m->has_t && (m->t_off < 0 || m->t_off + m->frames > s->t_count))
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE,
+                   _("skill “%s”, motion “%s”: translations %" PRId64 "–%" PRId64
+                     " overrun the skill's %" PRId64 " translations"),
+                   s->name, m->bone, m->t_off, m->t_off + m->frames - 1, s->t_count);
+      return FALSE;
+    }
+  if (m->has_r && (m->r_off < 0 || m->r_off + m->frames > s->r_count))
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE,
+                   _("skill “%s”, motion “%s”: rotations %" PRId64 "–%" PRId64
+                     " overrun the skill's %" PRId64 " rotations"),
+                   s->name, m->bone, m->r_off, m->r_off + m->frames - 1, s->r_count);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GBytes *
+fetch_cfp (const Skill         *s,
+           const char          *file,
+           const SqLoadOptions *options,
+           GError             **error)
+{
+  g_autoptr(GError) local = NULL;
+  GBytes *cfp;
+
+  if (options->companion == NULL)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_TRUNCATED,
+                   _("skill “%s” keeps its keys in “%s”, and no way to read that file was given"), s->name, file);
+      return NULL;
+    }
+  cfp = options->companion (file, options->companion_data, &local);
+  if (cfp == NULL)
+    g_set_error (error, SQ_ERROR, SQ_ERROR_TRUNCATED, _("skill “%s” keeps its keys in “%s”: %s"), s->name, file,
+                 local != NULL ? local->message : _("the file cannot be read"));
+  return cfp;
+}
+
+static void
+motion_to_joint (const Skill  *s,
+                 const Motion *m,
+                 gsize         index,
+                 const float  *tv,
+                 const float  *rv,
+                 SqJoint      *joint)
+{
+  sq_props_set (joint->extra, "motion", g_variant_new_uint32 ((guint32) index));
+  sq_props_set (joint->extra, "frames", g_variant_new_int64 (m->frames));
+  sq_props_set (joint->extra, "motion-duration", g_variant_new_string (m->duration));
+  sq_props_set (joint->extra, "has-translation", g_variant_new_int64 (m->has_t));
+  sq_props_set (joint->extra, "has-rotation", g_variant_new_int64 (m->has_r));
+  sq_props_set (joint->extra, "translation-offset", g_variant_new_int64 (m->t_off));
+  sq_props_set (joint->extra, "rotation-offset", g_variant_new_int64 (m->r_off));
+  sq_props_set (joint->extra, "motion-props", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, m->props, TRUE));
+  sq_props_set (joint->extra, "motion-time-props",
+                g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, m->time_props, TRUE));
+  if (m->has_t)
+    {
+      SqTrack *track = &joint->tracks[SQ_CHANNEL_TRANSLATION];
+
+      sq_track_reserve (track, (gsize) m->frames);
+      for (gint64 i = 0; i < m->frames; i++)
+        {
+          SqKey *key = _sq_track_push (track, i / SQ_SIMS_FPS);
+
+          for (int d = 0; d < 3; d++)
+            key->v[d] = tv[d * s->t_count + m->t_off + i];
+        }
+    }
+  if (m->has_r)
+    {
+      SqTrack *track = &joint->tracks[SQ_CHANNEL_ROTATION];
+
+      sq_track_reserve (track, (gsize) m->frames);
+      for (gint64 i = 0; i < m->frames; i++)
+        {
+          SqKey *key = _sq_track_push (track, i / SQ_SIMS_FPS);
+          double q[4];
+
+          for (int d = 0; d < 4; d++)
+            q[d] = rv[d * s->r_count + m->r_off + i];
+          _sq_sims_quat_from_file (q, key->v);
+        }
+    }
+}
+
+/* The first skill's motions on the clip's bones, their keys from the CFP */
+static gboolean
+skill_to_clip (const Skill         *s,
+               SqClip              *clip,
+               const SqLoadOptions *options,
+               GError             **error)
+{
+  g_autofree char *file = g_strconcat (s->cfp, ".cfp", NULL);
+  g_autoptr(GBytes) cfp = NULL;
+  g_autofree float *tv = NULL, *rv = NULL;
+  gsize used = 0, len;
+  gint64 frames = 0;
+
+  for (gsize i = 0; i < s->n_motions; i++)
+    if (!check_motion (s, &s->motions[i], error))
+      return FALSE;
+  if ((cfp = fetch_cfp (s, file, options, error)) == NULL
+      || !cfp_decode_all (cfp, file, s->t_count, s->r_count, &tv, &rv, &used, error))
+    return FALSE;
+  len = g_bytes_get_size (cfp);
+  if (used < len)
+    sq_clip_add_warning (clip, _("“%s” has %zu bytes after its keys (kept)"), file, len - used);
+
+  for (gsize i = 0; i < s->n_motions; i++)
+    {
+      const Motion *m = &s->motions[i];
+      gssize j = sq_clip_find_joint (clip, m->bone);
+      SqJoint *joint;
+
+      if (j >= 0 && sq_props_get (clip->joints[j].extra, "motion") != NULL)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE,
+                       _("skill “%s”: bone “%s” has two motions"), s->name, m->bone);
+          return FALSE;
+        }
+      if (j < 0)
+        {
+          sq_clip_add_warning (clip, _("motion “%s” is not one of the 29 bones of the Sims skeleton"), m->bone);
+          joint = sq_clip_add_joint (clip, m->bone);
+          sq_props_set (joint->extra, "parent", g_variant_new_int32 (-1));
+          sq_props_set (joint->extra, "offset", g_variant_new ("(ddd)", 0.0, 0.0, 0.0));
+        }
+      else
+        joint = &clip->joints[j];
+      motion_to_joint (s, m, i, tv, rv, joint);
+      frames = MAX (frames, m->frames);
+    }
+  sq_props_set (clip->extra, "cfp-bytes", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, cfp, TRUE));
+  clip->duration = frames > 0 ? (frames - 1) / SQ_SIMS_FPS : 0;
+  return TRUE;
+}
+
+static void
+set_text (SqClip     *clip,
+          const char *key,
+          GBytes     *bytes,
+          gsize       from,
+          gsize       to)
+{
+  g_autoptr(GBytes) part = slice (bytes, from, to);
+
+  sq_props_set (clip->extra, key, g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, part, TRUE));
+}
+
+static SqClip *
+cmx_read (GBytes              *bytes,
+          const SqLoadOptions *options,
+          GError             **error)
+{
+  g_autoptr(SqClip) clip = NULL;
+  g_autofree char *comment = NULL, *version = NULL;
+  Skill skill = { 0 };
+  SqSimsText t;
+  gint64 n_skills;
+  gsize from, skills_at;
+  gboolean ok = FALSE;
+
+  _sq_sims_text_init (&t, bytes, "CMX");
+  if ((comment = _sq_sims_text_string (&t, "the comment line", error)) == NULL)
+    return NULL;
+  if (!g_str_has_prefix (comment, "//"))
+    {
+      _sq_sims_text_error (&t, error, SQ_ERROR_BAD_MAGIC, _("not a CMX file (the first line is no “//” comment)"));
+      return NULL;
+    }
+  if ((version = _sq_sims_text_string (&t, "the version line", error)) == NULL)
+    return NULL;
+  if (!g_str_has_prefix (version, "version "))
+    {
+      _sq_sims_text_error (&t, error, SQ_ERROR_SYNTAX, _("a line “version 300” expected"));
+      return NULL;
+    }
+
+  /* the skeletons and suits are kept as text; whether there is a skill
+   * decides what the clip is, so look ahead first */
+  from = t.pos;
+  {
+    SqSimsText ahead = t;
+
+    if (!read_skeletons (&ahead, NULL, error) || !skip_suits (&ahead, error))
+      return NULL;
+    skills_at = ahead.pos;
+    if (!read_count (&ahead, "skill count", 17, &n_skills, error))
+      return NULL;
+    if (n_skills > 0)
+      {
+        clip = _sq_sims_clip_new (&_sq_format_sims_cmx, SQ_SIMS_ADULT);
+        t = ahead;
+      }
+    else
+      {
+        clip = sq_clip_new ();
+        clip->format = &_sq_format_sims_cmx;
+        clip->fps = SQ_SIMS_FPS;
+        if (!read_skeletons (&t, clip, error) || !skip_suits (&t, error)
+            || !read_count (&t, "skill count", 17, &n_skills, error))
+          return NULL;
+        if (clip->n_joints > 0)
+          {
+            g_free (clip->root);
+            clip->root = g_strdup (clip->joints[0].name);
+          }
+      }
+  }
+  set_text (clip, "skeletons", bytes, from, skills_at);
+  sq_props_set (clip->extra, "comment", g_variant_new_string (comment));
+  sq_props_set (clip->extra, "version", g_variant_new_string (version));
+  sq_props_set (clip->extra, "line-ending", g_variant_new_string (_sq_sims_text_eol (bytes)));
+
+  if (n_skills > 0)
+    {
+      if (!read_skill (&t, bytes, &skill, error))
+        goto out;
+      /* the other skills as text: their CFPs are not this clip's */
+      from = t.pos;
+      for (gint64 i = 1; i < n_skills; i++)
+        {
+          Skill other = { 0 };
+          gboolean good = read_skill (&t, bytes, &other, error);
+
+          skill_clear (&other);
+          if (!good)
+            goto out;
+        }
+      if (n_skills > 1)
+        {
+          set_text (clip, "more-skills", bytes, from, t.pos);
+          sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n_skills));
+          sq_clip_add_warning (clip, _("the file has %" PRId64 " skills: the first is shown, the others are kept as they are"),
+                               n_skills);
+        }
+      if (!skill_to_clip (&skill, clip, options, error))
+        goto out;
+      g_free (clip->name);
+      clip->name = g_strdup (skill.name);
+      sq_props_set (clip->extra, "skill", g_variant_new_string (skill.name));
+      sq_props_set (clip->extra, "cfp", g_variant_new_string (skill.cfp));
+      sq_props_set (clip->extra, "skill-duration", g_variant_new_string (skill.duration));
+      sq_props_set (clip->extra, "skill-distance", g_variant_new_string (skill.distance));
+      sq_props_set (clip->extra, "skill-moving", g_variant_new_string (skill.moving));
+      sq_props_set (clip->extra, "translation-count", g_variant_new_int64 (skill.t_count));
+      sq_props_set (clip->extra, "rotation-count", g_variant_new_int64 (skill.r_count));
+    }
+  if (t.pos < t.len)
+    set_text (clip, "trailer", bytes, t.pos, t.len);
+  ok = TRUE;
+
+out:
+  skill_clear (&skill);
+  return ok ? g_steal_pointer (&clip) : NULL;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+typedef struct
+{
+  gsize  joint;
+  gint64 frames, has_t, has_r, t_off, r_off;
+} Plan;
+
+static int
+cmp_motion (gconstpointer a,
+            gconstpointer b,
+            gpointer      clip)
+{
+  const SqClip *c = clip;
+  const Plan *x = a, *y = b;
+  guint32 mx = sq_props_get_uint (c->joints[x->joint].extra, "motion", G_MAXUINT32);
+  guint32 my = sq_props_get_uint (c->joints[y->joint].extra, "motion", G_MAXUINT32);
+
+  if (mx != my)
+    return mx < my ? -1 : 1;
+  return x->joint < y->joint ? -1 : x->joint > y->joint;
+}
+
+/* The motions to write: the ones read, in their order, then every other
+ * joint with keys */
+static GArray *
+plan_motions (const SqClip *clip)
+{
+  GArray *plan = g_array_new (FALSE, TRUE, sizeof (Plan));
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      Plan p = { 0 };
+
+      if (sq_props_get (joint->extra, "motion") == NULL && joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys == 0
+          && joint->tracks[SQ_CHANNEL_ROTATION].n_keys == 0)
+        continue;
+      p.joint = j;
+      p.frames = sq_props_get_int (joint->extra, "frames", -1);
+      p.has_t = sq_props_get_int (joint->extra, "has-translation", -1);
+      p.has_r = sq_props_get_int (joint->extra, "has-rotation", -1);
+      p.t_off = sq_props_get_int (joint->extra, "translation-offset", -2);
+      p.r_off = sq_props_get_int (joint->extra, "rotation-offset", -2);
+      g_array_append_val (plan, p);
+    }
+  g_array_sort_with_data (plan, cmp_motion, (gpointer) clip);
+  return plan;
+}
+
+/* Does a track hold exactly `n` keys at i/30 whose float32 values are
+ * those of the array `v` (dimension stride `count`) from `off`? */
+static gboolean
+track_matches (const SqTrack *track,
+               gboolean       rotation,
+               gint64         n,
+               const float   *v,
+               gint64         count,
+               gint64         off)
+{
+  if ((gint64) track->n_keys != n)
+    return FALSE;
+  for (gint64 i = 0; i < n; i++)
+    {
+      SqKey key = sq_track_key (track, (gsize) i);
+      double f[4];
+
+      if (key.time != i / SQ_SIMS_FPS)
+        return FALSE;
+      if (rotation)
+        _sq_sims_quat_to_file (key.v, f);
+      else
+        memcpy (f, key.v, sizeof f);
+      for (int d = 0; d < (rotation ? 4 : 3); d++)
+        if (!same_bits ((float) f[d], v[d * count + off + i]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* TRUE when the kept CFP still decodes, with the motions as read, to the
+ * clip's keys: then it and the offsets are written as they were */
+static gboolean
+cfp_still_holds (const SqClip *clip,
+                 GArray       *plan)
+{
+  GVariant *kept = sq_props_get (clip->extra, "cfp-bytes");
+  gint64 t_count = sq_props_get_int (clip->extra, "translation-count", -1);
+  gint64 r_count = sq_props_get_int (clip->extra, "rotation-count", -1);
+  g_autofree float *tv = NULL, *rv = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize used;
+
+  if (kept == NULL || t_count < 0 || r_count < 0)
+    return FALSE;
+  bytes = g_variant_get_data_as_bytes (kept);
+  if (!cfp_decode_all (bytes, "", t_count, r_count, &tv, &rv, &used, NULL))
+    return FALSE;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const Plan *p = &g_array_index (plan, Plan, i);
+      const SqJoint *joint = &clip->joints[p->joint];
+
+      if (p->frames < 0 || p->has_t < 0 || p->has_r < 0 || p->t_off < -1 || p->r_off < -1)
+        return FALSE;
+      if ((p->has_t && (p->t_off < 0 || p->t_off + p->frames > t_count))
+          || (p->has_r && (p->r_off < 0 || p->r_off + p->frames > r_count)))
+        return FALSE;
+      if (!track_matches (&joint->tracks[SQ_CHANNEL_TRANSLATION], FALSE, p->has_t ? p->frames : 0, tv, t_count, p->t_off)
+          || !track_matches (&joint->tracks[SQ_CHANNEL_ROTATION], TRUE, p->has_r ? p->frames : 0, rv, r_count, p->r_off))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gint64
+track_frames (const SqTrack *track)
+{
+  double last;
+
+  if (track->n_keys == 0)
+    return 0;
+  last = sq_track_time (track, track->n_keys - 1) * SQ_SIMS_FPS;
+  return isfinite (last) && last >= 0 ? (gint64) MIN (floor (last + 0.5), SQ_SIMS_MAX_FRAME) + 1 : 1;
+}
+
+/* New frames and offsets for every motion, and the CFP coded from the keys
+ * (each key sampled at i/30 s) */
+static GBytes *
+cfp_build (const SqClip *clip,
+           GArray       *plan,
+           gint64       *t_count,
+           gint64       *r_count)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autofree float *tv = NULL, *rv = NULL;
+
+  *t_count = *r_count = 0;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      Plan *p = &g_array_index (plan, Plan, i);
+      const SqJoint *joint = &clip->joints[p->joint];
+      gint64 ft = track_frames (&joint->tracks[SQ_CHANNEL_TRANSLATION]);
+      gint64 fr = track_frames (&joint->tracks[SQ_CHANNEL_ROTATION]);
+
+      p->has_t = ft > 0;
+      p->has_r = fr > 0;
+      p->frames = ft > 0 || fr > 0 ? MAX (ft, fr) : MAX (p->frames, 0);
+      p->t_off = p->has_t ? *t_count : -1;
+      p->r_off = p->has_r ? *r_count : -1;
+      *t_count += p->has_t ? p->frames : 0;
+      *r_count += p->has_r ? p->frames : 0;
+    }
+  tv = g_new (float, MAX (*t_count * 3, 1));
+  rv = g_new (float, MAX (*r_count * 4, 1));
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const Plan *p = &g_array_index (plan, Plan, i);
+      const SqJoint *joint = &clip->joints[p->joint];
+
+      for (gint64 f = 0; f < p->frames; f++)
+        {
+          double v[4], q[4];
+
+          if (p->has_t && _sq_sims_track_value (&joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, (gsize) f, v))
+            for (int d = 0; d < 3; d++)
+              tv[d * *t_count + p->t_off + f] = (float) v[d];
+          if (p->has_r && _sq_sims_track_value (&joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, (gsize) f, v))
+            {
+              _sq_sims_quat_to_file (v, q);
+              for (int d = 0; d < 4; d++)
+                rv[d * *r_count + p->r_off + f] = (float) q[d];
+            }
+        }
+    }
+  cfp_encode (tv, (gsize) *t_count * 3, out);
+  cfp_encode (rv, (gsize) *r_count * 4, out);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+static const char *
+extra_string (const SqClip *clip,
+              const char   *key,
+              const char   *fallback)
+{
+  GVariant *v = sq_props_get (clip->extra, key);
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : fallback;
+}
+
+static const char *
+skill_name (const SqClip *clip)
+{
+  return extra_string (clip, "skill", clip->name[0] ? clip->name : "sequin-skill");
+}
+
+/* the CFP's name without ".cfp": as read, else "xskill-" and the skill's name */
+static const char *
+cfp_base (const SqClip *clip)
+{
+  const char *name = extra_string (clip, "cfp", NULL);
+  char *made;
+
+  if (name != NULL && name[0] != '\0')
+    return name;
+  /* interned, so that the string outlives the call without an owner */
+  made = g_strconcat ("xskill-", skill_name (clip), NULL);
+  name = g_intern_string (made);
+  g_free (made);
+  return name;
+}
+
+static void
+put_text (GString       *out,
+          const SqProps *props,
+          const char    *key,
+          const char    *fallback)
+{
+  GVariant *v = sq_props_get (props, key);
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BYTESTRING))
+    {
+      gsize n;
+      const char *p = g_variant_get_fixed_array (v, &n, 1);
+      g_string_append_len (out, p, n);
+    }
+  else if (fallback != NULL)
+    g_string_append (out, fallback);
+}
+
+/* a duration in ms for frames at 30 per second, as the game's files give
+ * it (60 frames: 1999) */
+static char *
+duration_text (gint64 frames)
+{
+  return g_strdup_printf ("%" PRId64, (gint64) floor (frames * 33.33));
+}
+
+static void
+write_motion (GString      *out,
+              const SqClip *clip,
+              const Plan   *p,
+              gboolean      kept,
+              const char   *eol)
+{
+  const SqJoint *joint = &clip->joints[p->joint];
+  g_autofree char *fallback = NULL;
+  g_autofree char *zero = g_strconcat ("0", eol, NULL);
+  GVariant *d = sq_props_get (joint->extra, "motion-duration");
+
+  _sq_sims_put_string (out, joint->name, eol);
+  g_string_append_printf (out, "%" PRId64 "%s", p->frames, eol);
+  if (d != NULL && g_variant_is_of_type (d, G_VARIANT_TYPE_STRING)
+      && (kept || sq_props_get_int (joint->extra, "frames", -1) == p->frames))
+    g_string_append (out, g_variant_get_string (d, NULL));
+  else
+    g_string_append (out, fallback = duration_text (p->frames));
+  g_string_append (out, eol);
+  g_string_append_printf (out, "%" PRId64 "%s%" PRId64 "%s%" PRId64 "%s%" PRId64 "%s",
+                          p->has_t, eol, p->has_r, eol, p->t_off, eol, p->r_off, eol);
+  put_text (out, joint->extra, "motion-props", zero);
+  put_text (out, joint->extra, "motion-time-props", zero);
+}
+
+static gboolean
+write_skill (GString       *out,
+             const SqClip  *clip,
+             const char    *eol,
+             GBytes       **cfp,
+             GError       **error)
+{
+  g_autoptr(GArray) plan = plan_motions (clip);
+  gboolean kept = cfp_still_holds (clip, plan);
+  gint64 t_count, r_count, frames = 0;
+  const char *name = skill_name (clip);
+  g_autofree char *dur = NULL;
+
+  for (guint i = 0; !kept && i < plan->len; i++)
+    {
+      const SqJoint *joint = &clip->joints[g_array_index (plan, Plan, i).joint];
+
+      frames += MAX (track_frames (&joint->tracks[SQ_CHANNEL_TRANSLATION]),
+                     track_frames (&joint->tracks[SQ_CHANNEL_ROTATION])) * 7;
+      if (frames > CFP_MAX_VALUES)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                       _("the skill's keys span more frames than a CFP of %u values holds"), CFP_MAX_VALUES);
+          return FALSE;
+        }
+    }
+  frames = 0;
+  if (kept)
+    {
+      t_count = sq_props_get_int (clip->extra, "translation-count", 0);
+      r_count = sq_props_get_int (clip->extra, "rotation-count", 0);
+      *cfp = g_variant_get_data_as_bytes (sq_props_get (clip->extra, "cfp-bytes"));
+    }
+  else
+    *cfp = cfp_build (clip, plan, &t_count, &r_count);
+  for (guint i = 0; i < plan->len; i++)
+    frames = MAX (frames, g_array_index (plan, Plan, i).frames);
+
+  _sq_sims_put_string (out, name, eol);
+  _sq_sims_put_string (out, cfp_base (clip), eol);
+  g_string_append (out, kept ? extra_string (clip, "skill-duration", "0") : (dur = duration_text (frames)));
+  g_string_append (out, eol);
+  g_string_append (out, extra_string (clip, "skill-distance", "0"));
+  g_string_append (out, eol);
+  g_string_append (out, extra_string (clip, "skill-moving", "0"));
+  g_string_append (out, eol);
+  g_string_append_printf (out, "%" PRId64 "%s%" PRId64 "%s%u%s", t_count, eol, r_count, eol,
+                          plan->len, eol);
+  for (guint i = 0; i < plan->len; i++)
+    write_motion (out, clip, &g_array_index (plan, Plan, i), kept, eol);
+  return TRUE;
+}
+
+static GPtrArray *
+cmx_write (const SqClip        *clip,
+           const SqSaveOptions *options,
+           GPtrArray           *losses,
+           GError             **error)
+{
+  const char *eol = _sq_sims_eol (clip);
+  /* a skill when one was read, or for a clip from elsewhere */
+  gboolean skill = sq_props_get (clip->extra, "skill") != NULL || sq_props_get (clip->extra, "skeletons") == NULL;
+  g_autofree char *zeros = g_strconcat ("0", eol, "0", eol, NULL);
+  g_autoptr(GBytes) cfp = NULL;
+  GString *out = g_string_new (NULL);
+
+  /* unedited: the bytes read, and the CFP kept (the writer below gives
+   * the same for files written as the game writes them) */
+  if (!options->no_source_copy && clip->source != NULL && clip->format == &_sq_format_sims_cmx
+      && !sq_clip_is_modified (clip) && options->companions != NULL && sq_props_get (clip->extra, "cfp-bytes") != NULL)
+    {
+      SqCompanion *c = g_new0 (SqCompanion, 1);
+
+      c->name = g_strconcat (cfp_base (clip), ".cfp", NULL);
+      c->bytes = g_variant_get_data_as_bytes (sq_props_get (clip->extra, "cfp-bytes"));
+      g_ptr_array_add (options->companions, c);
+      g_string_free (out, TRUE);
+      return _sq_pieces_new (g_bytes_ref (clip->source));
+    }
+  if (!options->no_source_copy && clip->source != NULL && clip->format == &_sq_format_sims_cmx
+      && !sq_clip_is_modified (clip) && sq_props_get (clip->extra, "skill") == NULL)
+    {
+      g_string_free (out, TRUE);
+      return _sq_pieces_new (g_bytes_ref (clip->source));
+    }
+  _sq_sims_put_string (out, extra_string (clip, "comment", "// Character File. Written by Sequin"), eol);
+  _sq_sims_put_string (out, extra_string (clip, "version", "version 300"), eol);
+  put_text (out, clip->extra, "skeletons", zeros);
+  if (skill)
+    {
+      gint64 n_skills = sq_props_get (clip->extra, "more-skills") != NULL
+                        ? MAX (sq_props_get_int (clip->extra, "skill-count", 1), 1) : 1;
+
+      if (options->companions == NULL)
+        {
+          g_string_free (out, TRUE);
+          g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                               _("a CMX skill is written with its CFP file, and this save gave no place for it"));
+          return NULL;
+        }
+      g_string_append_printf (out, "%" PRId64 "%s", n_skills, eol);
+      if (!write_skill (out, clip, eol, &cfp, error))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
+      put_text (out, clip->extra, "more-skills", NULL);
+    }
+  else
+    {
+      if (sq_clip_is_modified (clip) || clip->source == NULL)
+        _sq_loss (losses, _("a CMX skeleton is written as it was read: edits to its bones are not saved"));
+      g_string_append_printf (out, "0%s", eol);
+    }
+  put_text (out, clip->extra, "trailer", NULL);
+
+  if (cfp != NULL)
+    {
+      SqCompanion *c = g_new0 (SqCompanion, 1);
+
+      c->name = g_strconcat (cfp_base (clip), ".cfp", NULL);
+      c->bytes = g_steal_pointer (&cfp);
+      g_ptr_array_add (options->companions, c);
+    }
+  return _sq_pieces_new (g_string_free_to_bytes (out));
+}
+
+static char *
+cmx_describe_field (const char *key,
+                    GVariant   *value)
+{
+  if (g_str_equal (key, "skeletons"))
+    {
+      gsize n, digits = 0;
+      const char *p = g_variant_get_fixed_array (value, &n, 1);
+
+      /* "0" and "0": no skeleton, no suit, nothing lost */
+      for (gsize i = 0; i < n; i++)
+        if (!g_ascii_isspace (p[i]))
+          digits += p[i] == '0' ? 1 : 100;
+      return digits == 2 ? NULL : g_strdup (_("the CMX's skeletons and suits"));
+    }
+  if (g_str_equal (key, "more-skills"))
+    return g_strdup (_("the CMX's other skills"));
+  if (g_str_equal (key, "motion-props") || g_str_equal (key, "motion-time-props"))
+    {
+      gsize n = g_variant_get_size (value);
+      /* "0" and a line end: an empty list loses nothing */
+      return n > 3 ? g_strdup (_("the skill's props and time props")) : NULL;
+    }
+  if (g_str_equal (key, "skill-distance"))
+    return g_strdup (_("the skill's distance"));
+  if (g_str_equal (key, "skill-moving"))
+    return g_strdup (_("the skill's is-moving flag"));
+  return NULL;
+}
+
+/* Texts kept as read are shown as text; the CFP by its size */
+static gboolean
+cmx_dump_field (GString    *out,
+                const char *key,
+                GVariant   *value,
+                gboolean    json)
+{
+  gsize n;
+  const guint8 *p;
+  g_autofree char *text = NULL;
+
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return FALSE;
+  p = g_variant_get_fixed_array (value, &n, 1);
+  if (g_str_equal (key, "cfp-bytes"))
+    {
+      g_string_append_printf (out, json ? "{\"size\":%zu}" : _("%zu bytes"), n);
+      return TRUE;
+    }
+  text = _sq_latin1_to_utf8 (p, n);
+  if (json)
+    _sq_json_string (out, text);
+  else
+    {
+      g_strdelimit (text, "\r\n", ' ');
+      g_string_append (out, text);
+    }
+  return TRUE;
+}
+
+static int
+cmx_probe (const guint8 *data,
+           gsize         len)
+{
+  const guint8 *nl;
+
+  if (len < 2 || data[0] != '/' || data[1] != '/')
+    return 0;
+  /* a comment line, then "version " */
+  nl = memchr (data, '\n', MIN (len, 256));
+  if (nl != NULL
+      && (gsize) (nl + 1 - data) + 8 <= len && memcmp (nl + 1, "version ", 8) == 0)
+    return 90;
+  return 0;
+}
+
+const SqFormat _sq_format_sims_cmx = {
+  .id = "sims-cmx",
+  .name = N_("The Sims CMX skill or skeleton"),
+  .extensions = cmx_extensions,
+  .mime_type = "text/x-sims-cmx",
+  .default_root = "ROOT",
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_COMPANIONS,
+  .fields = cmx_fields,
+  .describe_field = cmx_describe_field,
+  .dump_field = cmx_dump_field,
+  .probe = cmx_probe,
+  .read = cmx_read,
+  .write = cmx_write,
+  .space = &sq_space_sims,
+};

@@ -1,0 +1,1192 @@
+/* sq-world-sims.c: The Sims (1) and SimPose-ium: skeleton, conventions,
+ * shared text grammar and validation (see sq-world-sims.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sq-sims"
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "sq-math.h"
+#include "sq-private.h"
+#include "sq-sl-skeleton.h"
+#include "sq-validate.h"
+#include "worlds/sq-world-sims.h"
+
+#define T SQ_SIMS_CAN_TRANSLATE
+#define R SQ_SIMS_CAN_ROTATE
+#define B SQ_SIMS_CAN_BLEND
+#define W SQ_SIMS_CAN_WIGGLE
+
+/* formats.md 5.1: the game's adult-skeleton.cmx, in its order */
+static const SqSimsBone adult[SQ_SIMS_N_BONES] = {
+  { "ROOT", -1, { -5.88894e-005, 3.01362, 0.00807638 }, { -0.0262998, -0.706899, 0.0262789, -0.706336 }, T | R },
+  { "PELVIS", 0, { -0.0366778, -1.72489e-008, -2.62766e-012 }, { 0.499999, 0.5, 0.5, -0.500001 }, T | R },
+  { "L_LEG", 1, { -4.26205e-007, 0.241228, 2.06089e-007 }, { 0.0137635, 2.41525e-006, -0.999905, -3.00579e-007 }, R | B },
+  { "L_LEG1", 2, { 1.44737, -3.40221e-010, -3.65496e-009 }, { -2.21297e-011, 0.0357504, -4.92061e-013, -0.999361 }, R | B },
+  { "L_FOOT", 3, { 1.31579, 6.72219e-010, 1.85087e-009 }, { 1.18358e-006, -0.0116309, 5.24389e-007, -0.999932 }, R | B },
+  { "L_TOE0", 4, { 0.253839, -4.82293e-009, 0.339987 }, { -1.9198e-011, -0.707107, 1.91956e-011, -0.707107 }, R | B },
+  { "L_TOE01", 5, { 0.251088, -3.00624e-009, -2.91078e-010 }, { -2.95136e-015, 1.25923e-014, 1.67305e-011, -1 }, R | B },
+  { "L_TOE02", 6, { 0.056929, -3.05933e-009, 3.05676e-010 }, { 7.81281e-017, -5.38587e-015, -1.04296e-011, -1 }, R | B },
+  { "R_LEG", 1, { 2.44632e-007, -0.241228, -4.62491e-007 }, { 0.0165402, 5.5519e-007, -0.999863, -1.00484e-006 }, R | B },
+  { "R_LEG1", 8, { 1.44737, 1.03675e-008, 8.03626e-009 }, { -2.11848e-011, 0.0298356, 8.86403e-013, -0.999555 }, R | B },
+  { "R_FOOT", 9, { 1.31579, 1.12555e-008, -6.11749e-009 }, { -6.65177e-007, -0.00860503, -3.73375e-007, -0.999963 }, R | B },
+  { "R_TOE0", 10, { 0.253839, -4.72826e-009, 0.339987 }, { 1.97569e-011, -0.707107, -1.97538e-011, -0.707107 }, R | B },
+  { "R_TOE01", 11, { 0.251088, -2.92067e-009, -5.78397e-010 }, { -4.94409e-015, 1.09617e-014, 5.30648e-012, -1 }, R | B },
+  { "R_TOE02", 12, { 0.056929, -2.8047e-009, 5.1338e-010 }, { 7.98796e-016, 2.99644e-015, -1.37573e-011, -1 }, R | B },
+  { "SPINE", 1, { 0.381066, 5.29048e-007, -0.000334763 }, { 2.10104e-006, -0.0315231, 7.14932e-007, -0.999503 }, R | B },
+  { "SPINE1", 14, { 0.421059, -9.27955e-010, -0.00033528 }, { -3.30452e-012, 7.52235e-011, -8.18583e-015, -1 }, R | B },
+  { "SPINE2", 15, { 0.421059, -9.33352e-010, -0.000335277 }, { -3.30452e-012, 7.52235e-011, -8.18583e-015, -1 }, R | B },
+  { "NECK", 16, { 0.421097, -8.79169e-010, -0.000315105 }, { -1.2815e-011, -0.0604161, 1.67573e-007, -0.998173 }, R | B },
+  { "HEAD", 17, { 0.398615, -1.0225e-012, -1.18576e-008 }, { 2.9478e-012, -0.0668782, 1.85489e-007, -0.997761 }, R | B | W },
+  { "L_ARM", 17, { 4.56552e-007, 0.130263, 0.000317027 }, { -0.618227, -0.783643, 0.0376674, -0.0477436 }, R | B },
+  { "L_ARM1", 19, { 0.376316, -5.49453e-008, 1.60809e-009 }, { -0.00849216, -0.0173039, -0.57938, -0.81483 }, R | B | W },
+  { "L_ARM2", 20, { 0.881536, 2.63531e-008, 9.20282e-009 }, { -8.57358e-011, 0.0500412, 5.23877e-009, -0.998747 }, R | B | W },
+  { "L_HAND", 21, { 0.820474, 1.81877e-008, 3.02261e-009 }, { 0.705821, 0.0376602, 0.0376902, -0.706383 }, R | B | W },
+  { "L_FINGER0", 22, { 0.302072, 8.54501e-009, -1.60412e-008 }, { 0.000391826, -0.177342, -7.06052e-005, -0.984149 }, R | B },
+  { "R_ARM", 17, { 4.57471e-007, -0.130263, 0.000317749 }, { 0.618227, -0.783643, -0.0376652, -0.0477453 }, R | B },
+  { "R_ARM1", 24, { 0.376316, 5.23017e-008, 1.85675e-009 }, { 0.00849222, -0.0173038, 0.57938, -0.81483 }, R | B | W },
+  { "R_ARM2", 25, { 0.881536, -1.63993e-008, 5.11895e-009 }, { 1.00755e-010, 0.0500412, -3.82142e-009, -0.998747 }, R | B | W },
+  { "R_HAND", 26, { 0.820474, -4.87935e-008, -3.3423e-009 }, { -0.706605, 0.0176475, -0.0176615, -0.707168 }, R | B | W },
+  { "R_FINGER0", 27, { 0.302072, 1.54253e-010, 6.47549e-008 }, { -0.000394579, -0.133423, 5.31174e-005, -0.991059 }, R | B },
+};
+
+/* the game's child-skeleton.cmx: same names, order and parents */
+static const SqSimsBone child[SQ_SIMS_N_BONES] = {
+  { "ROOT", -1, { -5.90384e-005, 2.27301, 0.00807638 }, { -0.0262998, -0.706899, 0.0262789, -0.706336 }, T | R },
+  { "PELVIS", 0, { -0.0296833, 3.66689e-008, 3.46361e-012 }, { 0.499999, 0.5, 0.5, -0.500001 }, T | R },
+  { "L_LEG", 1, { -2.1259e-007, 0.189804, 1.64868e-007 }, { 0.0130909, 2.57269e-006, -0.999914, -8.51161e-007 }, R | B },
+  { "L_LEG1", 2, { 1.07374, 2.98182e-009, -3.95786e-009 }, { -2.89517e-011, 0.0357047, 7.10838e-013, -0.999362 }, R | B },
+  { "L_FOOT", 3, { 0.976131, -1.10992e-010, -2.6442e-009 }, { 1.2817e-006, -0.0113756, 1.16816e-007, -0.999935 }, R | B },
+  { "L_TOE0", 4, { 0.222551, -1.93023e-009, 0.261303 }, { -4.55542e-012, -0.707107, 4.57347e-012, -0.707107 }, R | B },
+  { "L_TOE01", 5, { 0.17882, -4.68068e-009, -7.39353e-012 }, { 1.01038e-014, -1.48296e-014, -1.19092e-013, -1 }, R | B },
+  { "L_TOE02", 6, { 0.038393, -1.92182e-009, 5.5256e-012 }, { -3.17532e-016, 4.42791e-015, 2.8756e-011, -1 }, R | B },
+  { "R_LEG", 1, { 3.15199e-007, -0.189804, -3.60634e-007 }, { 0.0160391, 6.20286e-007, -0.999871, -5.31094e-007 }, R | B },
+  { "R_LEG1", 8, { 1.07374, 1.90346e-009, -2.69023e-009 }, { -5.21694e-011, 0.029435, -9.74972e-013, -0.999567 }, R | B },
+  { "R_FOOT", 9, { 0.976131, 5.76657e-009, 6.58573e-010 }, { -6.71978e-007, -0.00807534, 5.77038e-007, -0.999967 }, R | B },
+  { "R_TOE0", 10, { 0.222551, 5.48558e-010, 0.261303 }, { -2.64256e-011, -0.707107, 2.64493e-011, -0.707107 }, R | B },
+  { "R_TOE01", 11, { 0.17882, -1.19399e-008, 6.68456e-012 }, { 1.76002e-014, -5.83173e-014, -2.1884e-011, -1 }, R | B },
+  { "R_TOE02", 12, { 0.038393, 1.10652e-008, 1.87201e-011 }, { 9.2022e-016, 1.36906e-014, 1.25962e-011, -1 }, R | B },
+  { "SPINE", 1, { 0.257, 3.56872e-007, -0.000270915 }, { 2.10102e-006, -0.0315231, 7.14932e-007, -0.999503 }, R | B },
+  { "SPINE1", 14, { 0.340763, -7.4936e-010, -0.000271343 }, { 1.47255e-012, -3.67194e-010, -1.63898e-014, -1 }, R | B },
+  { "SPINE2", 15, { 0.340763, -7.53901e-010, -0.000271339 }, { 1.47255e-012, -3.67194e-010, -1.63898e-014, -1 }, R | B },
+  { "NECK", 16, { 0.340791, -6.3747e-010, -0.000229513 }, { 1.57954e-011, -0.0604161, 1.6757e-007, -0.998173 }, R | B },
+  { "HEAD", 17, { 0.290339, -3.0497e-012, -1.10718e-008 }, { 1.91153e-011, -0.0710542, 1.97074e-007, -0.997472 }, R | B | W },
+  { "L_ARM", 17, { 1.15506e-007, 0.099624, 0.000230912 }, { -0.618967, -0.783461, 0.0342787, -0.0435146 }, R | B },
+  { "L_ARM1", 19, { 0.279174, 1.67349e-007, 3.65367e-011 }, { -0.00818339, -0.0168337, -0.579558, -0.814716 }, R | B | W },
+  { "L_ARM2", 20, { 0.653974, -8.88153e-009, -2.42324e-009 }, { -6.30755e-012, 0.050996, -3.02819e-009, -0.998699 }, R | B | W },
+  { "L_HAND", 21, { 0.608675, 2.23463e-009, -3.24589e-011 }, { 0.705804, 0.0379763, 0.0380066, -0.706366 }, R | B | W },
+  { "L_FINGER0", 22, { 0.244467, 2.88512e-009, -3.64724e-008 }, { 0.000393077, -0.158918, -6.32736e-005, -0.987292 }, R | B },
+  { "R_ARM", 17, { 1.15993e-007, -0.099624, 0.000231462 }, { 0.618967, -0.783461, -0.0342765, -0.0435163 }, R | B },
+  { "R_ARM1", 24, { 0.279174, -5.25246e-008, -2.66707e-009 }, { 0.00818345, -0.0168336, 0.579558, -0.814716 }, R | B | W },
+  { "R_ARM2", 25, { 0.653974, -1.92991e-008, 9.06037e-009 }, { 2.43677e-010, 0.050996, -4.31971e-010, -0.998699 }, R | B | W },
+  { "R_HAND", 26, { 0.608675, -2.00577e-008, -1.08242e-008 }, { -0.706601, 0.0177966, -0.0178108, -0.707164 }, R | B | W },
+  { "R_FINGER0", 27, { 0.244467, -9.02608e-009, 3.42137e-008 }, { -0.000395306, -0.119049, 4.73989e-005, -0.992888 }, R | B },
+};
+
+#undef T
+#undef R
+#undef B
+#undef W
+
+/* Game units: the tools that import Sims files divide by 3 to get metres
+ * (formats.md 5.1, UNCONFIRMED as a unit). Axes: Y up, DirectX
+ * left-handed: the rest skeleton chained as below stands on its feet at
+ * y = 0 with the toes towards +Z and its left side at -X, so SL X
+ * (forward) = Z, SL Y (left) = -X, SL Z (up) = Y. The stored quaternions
+ * are the conjugates of column-vector rotations (DirectX's row vectors):
+ * only so does the rest skeleton stand (legs down, head up). */
+const SqSpace sq_space_sims = {
+  .world = N_("The Sims"),
+  .metres_per_unit = 1.0 / 3.0,
+  .axis = { 1, 2, 0 },
+  .sign = { -1, 1, 1 },
+  .conjugate = TRUE,
+  .scheme = SQ_JOINT_SCHEME_NONE,
+  .hierarchy = TRUE,
+  .time_grid = SQ_SIMS_FPS,
+};
+
+const SqSimsBone *
+sq_sims_skeleton (SqSimsAge age)
+{
+  return age == SQ_SIMS_CHILD ? child : adult;
+}
+
+int
+sq_sims_bone_index (const char *name)
+{
+  for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+    if (g_strcmp0 (adult[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* ---- the clip layout -------------------------------------------------- */
+
+SqClip *
+_sq_sims_clip_new (const SqFormat *format,
+                   SqSimsAge       age)
+{
+  const SqSimsBone *bones = sq_sims_skeleton (age);
+  SqClip *clip = sq_clip_new ();
+
+  clip->format = format;
+  clip->fps = SQ_SIMS_FPS;
+  clip->frame_base = 0;
+  g_free (clip->root);
+  clip->root = g_strdup ("ROOT");
+  for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, bones[i].name);
+
+      sq_props_set (joint->extra, "parent", g_variant_new_int32 (bones[i].parent));
+      sq_props_set (joint->extra, "offset",
+                    g_variant_new ("(ddd)", bones[i].pos[0], bones[i].pos[1], bones[i].pos[2]));
+    }
+  return clip;
+}
+
+void
+_sq_sims_quat_from_file (const double xyzw[4],
+                         double       wxyz[4])
+{
+  wxyz[0] = xyzw[3];
+  wxyz[1] = xyzw[0];
+  wxyz[2] = xyzw[1];
+  wxyz[3] = xyzw[2];
+}
+
+void
+_sq_sims_quat_to_file (const double wxyz[4],
+                       double       xyzw[4])
+{
+  xyzw[0] = wxyz[1];
+  xyzw[1] = wxyz[2];
+  xyzw[2] = wxyz[3];
+  xyzw[3] = wxyz[0];
+}
+
+gsize
+_sq_sims_pose_count (const SqClip *clip)
+{
+  gsize n = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+
+        if (track->n_keys > 0)
+          {
+            double last = sq_track_time (track, track->n_keys - 1) * SQ_SIMS_FPS;
+
+            if (isfinite (last) && last >= 0 && last < 1e7)
+              n = MAX (n, (gsize) floor (last + 0.5) + 1);
+          }
+      }
+  return n;
+}
+
+gboolean
+_sq_sims_track_value (const SqTrack *track,
+          SqChannel      channel,
+          gsize          frame,
+          double         v[4])
+{
+  double time = frame / SQ_SIMS_FPS;
+  gsize i;
+
+  if (track->n_keys == 0)
+    return FALSE;
+  i = sq_track_lower_bound (track, time - 0.01 / SQ_SIMS_FPS, 0, track->n_keys);
+  if (i < track->n_keys && fabs (sq_track_time (track, i) - time) <= 0.01 / SQ_SIMS_FPS)
+    {
+      SqKey key = sq_track_key (track, i);
+      memcpy (v, key.v, sizeof key.v);
+    }
+  else
+    sq_track_sample (track, channel, time, v);
+  return TRUE;
+}
+
+void
+_sq_sims_pose_at (const SqClip *clip,
+                  gsize         frame,
+                  double        trans[2][3],
+                  double        rot[SQ_SIMS_N_BONES][4])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      gssize j = sq_clip_find_joint (clip, bones[b].name);
+      double v[4];
+
+      if (b < 2)
+        {
+          if (j >= 0 && _sq_sims_track_value (&clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, frame, v))
+            memcpy (trans[b], v, sizeof trans[b]);
+          else
+            memcpy (trans[b], bones[b].pos, sizeof trans[b]);
+        }
+      if (j >= 0 && _sq_sims_track_value (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, frame, v))
+        _sq_sims_quat_to_file (v, rot[b]);
+      else
+        memcpy (rot[b], bones[b].rot, sizeof rot[b]);
+    }
+}
+
+/* ---- the shared text grammar ------------------------------------------ */
+
+static int
+cmp_int64 (gconstpointer a,
+           gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+void
+_sq_sims_text_init (SqSimsText *t,
+                    GBytes     *bytes,
+                    const char *what)
+{
+  memset (t, 0, sizeof *t);
+  t->data = g_bytes_get_data (bytes, &t->len);
+  if (t->data == NULL)
+    t->data = "";
+  t->what = what;
+}
+
+gboolean
+_sq_sims_text_at_end (const SqSimsText *t)
+{
+  return t->pos >= t->len;
+}
+
+void
+_sq_sims_text_error (const SqSimsText *t,
+                     GError          **error,
+                     SqErrorCode       code,
+                     const char       *format,
+                     ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  sq_set_error_at_line (error, code, MAX (t->line, 1), 1, "%s", msg);
+}
+
+gboolean
+_sq_sims_text_line (SqSimsText  *t,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *start, *end, *nl;
+
+  if (t->pos >= t->len)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line + 1, 1,
+                            _("the %s file ends where %s was expected"), t->what, what);
+      return FALSE;
+    }
+  start = t->data + t->pos;
+  end = t->data + t->len;
+  nl = memchr (start, '\n', end - start);
+  t->cur = start;
+  t->cur_len = (nl != NULL ? nl : end) - start;
+  t->pos = nl != NULL ? (gsize) (nl + 1 - t->data) : t->len;
+  if (t->cur_len > 0 && t->cur[t->cur_len - 1] == '\r')
+    t->cur_len--;
+  t->line++;
+  return TRUE;
+}
+
+/* One whole integer in [p, end) after optional blanks; `*next` after it */
+static gboolean
+scan_int (const char  *p,
+          const char  *end,
+          gint64      *out,
+          const char **next)
+{
+  gboolean neg = FALSE;
+  guint64 v = 0;
+  const char *digits;
+
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  if (p < end && (*p == '-' || *p == '+'))
+    neg = *p++ == '-';
+  digits = p;
+  while (p < end && g_ascii_isdigit (*p))
+    {
+      if (v > (guint64) G_MAXINT64 / 10)
+        return FALSE;
+      v = v * 10 + (guint64) (*p++ - '0');
+    }
+  if (p == digits || v > (guint64) G_MAXINT64)
+    return FALSE;
+  *out = neg ? -(gint64) v : (gint64) v;
+  *next = p;
+  return TRUE;
+}
+
+static const char *
+skip_blanks (const char *p,
+             const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return p;
+}
+
+gboolean
+_sq_sims_text_ints (SqSimsText  *t,
+                    gsize        skip,
+                    gint64      *out,
+                    guint        n,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *p = t->cur + MIN (skip, t->cur_len), *end = t->cur + t->cur_len;
+
+  for (guint i = 0; i < n; i++)
+    if (!scan_int (p, end, &out[i], &p))
+      {
+        sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+                              _("%s: %u whole numbers expected"), what, n);
+        return FALSE;
+      }
+  if (skip_blanks (p, end) != end)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+                            _("%s: unexpected text after %u numbers"), what, n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_sq_sims_text_int (SqSimsText  *t,
+                   const char  *what,
+                   gint64       min,
+                   gint64       max,
+                   gint64      *out,
+                   GError     **error)
+{
+  if (!_sq_sims_text_line (t, what, error) || !_sq_sims_text_ints (t, 0, out, 1, what, error))
+    return FALSE;
+  if (*out < min || *out > max)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, t->line, 1,
+                            _("%s %" PRId64 " is outside %" PRId64 "–%" PRId64),
+                            what, *out, min, max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+_sq_sims_text_string (SqSimsText  *t,
+                      const char  *what,
+                      GError     **error)
+{
+  if (!_sq_sims_text_line (t, what, error))
+    return NULL;
+  return _sq_latin1_to_utf8 ((const guint8 *) t->cur, t->cur_len);
+}
+
+gboolean
+_sq_sims_text_bars (SqSimsText  *t,
+                    double      *out,
+                    guint        n,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *p, *end;
+
+  if (!_sq_sims_text_line (t, what, error))
+    return FALSE;
+  p = skip_blanks (t->cur, t->cur + t->cur_len);
+  end = t->cur + t->cur_len;
+  if (p >= end || *p != '|')
+    goto bad;
+  p++;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *tok = skip_blanks (p, end), *q = tok;
+
+      while (q < end && *q != ' ' && *q != '\t' && *q != '|')
+        q++;
+      if (q == tok || (p = _sq_scan_double (tok, q, &out[i])) != q)
+        {
+          p = tok;
+          goto bad;
+        }
+    }
+  p = skip_blanks (p, end);
+  if (p >= end || *p != '|' || skip_blanks (p + 1, end) != end)
+    goto bad;
+  return TRUE;
+
+bad:
+  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (MIN (p, end) - t->cur) + 1,
+                        _("%s: “| %s |” expected"), what, n == 3 ? "x y z" : "x y z w");
+  return FALSE;
+}
+
+const char *
+_sq_sims_text_eol (GBytes *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  const char *nl = data != NULL ? memchr (data, '\n', len) : NULL;
+
+  return nl != NULL && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+gboolean
+_sq_sims_read_pose (SqSimsText  *t,
+                    SqClip      *clip,
+                    gssize       frame,
+                    gint64      *time,
+                    GError     **error)
+{
+  const SqTrack *root = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  double v[4], q[4], at;
+  SqKey *key;
+
+  if (!_sq_sims_text_line (t, "Time", error))
+    return FALSE;
+  if (t->cur_len < 4 || memcmp (t->cur, "Time", 4) != 0)
+    {
+      _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("“Time n” expected"));
+      return FALSE;
+    }
+  if (!_sq_sims_text_ints (t, 4, time, 1, "Time", error))
+    return FALSE;
+  if (frame < 0)
+    {
+      /* the pose sits at its Time: times must increase from 0 */
+      if (*time < 0 || *time > SQ_SIMS_MAX_FRAME)
+        {
+          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE, _("Time %" PRId64 " is outside 0–%d"),
+                               *time, SQ_SIMS_MAX_FRAME);
+          return FALSE;
+        }
+      if (root->n_keys > 0 && *time / SQ_SIMS_FPS <= root->keys[root->n_keys - 1].time)
+        {
+          _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE,
+                               _("Time %" PRId64 " is not after the previous pose's Time %.0f"),
+                               *time, root->keys[root->n_keys - 1].time * SQ_SIMS_FPS);
+          return FALSE;
+        }
+      at = *time / SQ_SIMS_FPS;
+    }
+  else
+    at = frame / SQ_SIMS_FPS;
+  for (int b = 0; b < 2; b++)
+    {
+      if (!_sq_sims_text_bars (t, v, 3, b == 0 ? "ROOT translation" : "PELVIS translation", error))
+        return FALSE;
+      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_TRANSLATION], at);
+      memcpy (key->v, v, 3 * sizeof (double));
+    }
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      if (!_sq_sims_text_bars (t, v, 4, clip->joints[b].name, error))
+        return FALSE;
+      _sq_sims_quat_from_file (v, q);
+      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_ROTATION], at);
+      memcpy (key->v, q, sizeof q);
+    }
+  return TRUE;
+}
+
+GArray *
+_sq_sims_key_frames (const SqClip *clip)
+{
+  GArray *frames = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint w = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+
+        for (gsize k = 0; k < track->n_keys; k++)
+          {
+            double f = sq_track_time (track, k) * SQ_SIMS_FPS;
+            gint64 n;
+
+            if (!isfinite (f) || f < -0.5 || f > SQ_SIMS_MAX_FRAME)
+              continue;
+            n = (gint64) floor (f + 0.5);
+            g_array_append_val (frames, n);
+          }
+      }
+  g_array_sort (frames, cmp_int64);
+  for (guint i = 0; i < frames->len; i++)
+    if (w == 0 || g_array_index (frames, gint64, i) != g_array_index (frames, gint64, w - 1))
+      g_array_index (frames, gint64, w++) = g_array_index (frames, gint64, i);
+  g_array_set_size (frames, w);
+  return frames;
+}
+
+static void
+put_floats (GString      *out,
+            const double *v,
+            guint         n,
+            const char   *eol)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, '|');
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_c (out, ' ');
+      /* not a number: 0; a value too large for six decimals in a line: %g */
+      double x = isfinite (v[i]) ? v[i] : 0.0;
+
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (x) < 1e15 ? "%.6f" : "%g", x));
+    }
+  g_string_append (out, " |");
+  g_string_append (out, eol);
+}
+
+void
+_sq_sims_write_pose (GString      *out,
+                     const SqClip *clip,
+                     gsize         frame,
+                     gint64        time,
+                     const char   *eol)
+{
+  double trans[2][3], rot[SQ_SIMS_N_BONES][4];
+
+  _sq_sims_pose_at (clip, frame, trans, rot);
+  g_string_append_printf (out, "Time %" PRId64 "%s", time, eol);
+  put_floats (out, trans[0], 3, eol);
+  put_floats (out, trans[1], 3, eol);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    put_floats (out, rot[b], 4, eol);
+}
+
+const char *
+_sq_sims_eol (const SqClip *clip)
+{
+  GVariant *v = sq_props_get (clip->extra, "line-ending");
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING)
+         && g_str_equal (g_variant_get_string (v, NULL), "\n") ? "\n" : "\r\n";
+}
+
+void
+_sq_sims_put_string (GString    *out,
+                     const char *utf8,
+                     const char *eol)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+  _sq_utf8_to_latin1 (utf8 != NULL ? utf8 : "", bytes);
+  for (guint i = 0; i < bytes->len; i++)
+    if (bytes->data[i] == '\n' || bytes->data[i] == '\r')
+      bytes->data[i] = ' ';     /* a name is one line */
+  g_string_append_len (out, (const char *) bytes->data, bytes->len);
+  g_string_append (out, eol);
+}
+
+/* ---- validation (validate --target sims) ------------------------------ */
+
+static void
+add (GPtrArray  *findings,
+     SqSeverity  severity,
+     gssize      joint,
+     SqChannel   channel,
+     gssize      key,
+     const char *format,
+     ...) G_GNUC_PRINTF (6, 7);
+
+static void
+add (GPtrArray  *findings,
+     SqSeverity  severity,
+     gssize      joint,
+     SqChannel   channel,
+     gssize      key,
+     const char *format,
+     ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  _sq_add_finding_valist (findings, severity, joint, channel, key, format, args);
+  va_end (args);
+}
+
+/* KFD: NumberOfKeys ≤ Frames, SequenceLength = Frames or 2 × Frames,
+ * poses from 0 to Frames − 1 */
+static void
+validate_kfd (const SqClip *clip,
+              GArray       *frames,
+              GPtrArray    *findings)
+{
+  gint64 n_frames = sq_props_get_int (clip->extra, "frames", frames->len > 0
+                                      ? g_array_index (frames, gint64, frames->len - 1) + 1 : 0);
+  gint64 seq = sq_props_get_int (clip->extra, "sequence-length", n_frames);
+
+  if ((gint64) frames->len > n_frames)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("%u poses but Frames is %" PRId64 ": NumberOfKeys must not exceed Frames"), frames->len, n_frames);
+  if (seq != n_frames && seq != 2 * n_frames)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("SequenceLength %" PRId64 " is neither Frames (%" PRId64 ") nor twice Frames (a bounce)"),
+         seq, n_frames);
+  if (frames->len > 0 && g_array_index (frames, gint64, 0) != 0)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("the first pose is at Time %" PRId64 ", not 0"), g_array_index (frames, gint64, 0));
+  if (frames->len > 0 && g_array_index (frames, gint64, frames->len - 1) != n_frames - 1)
+    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+         _("the last pose is at Time %" PRId64 ", not Frames − 1 = %" PRId64),
+         g_array_index (frames, gint64, frames->len - 1), n_frames - 1);
+}
+
+/* PSL: a name and a Time per pose, subsets of a name and a 32-character mask */
+static void
+validate_psl (const SqClip *clip,
+              GArray       *frames,
+              GPtrArray    *findings)
+{
+  GVariant *names = sq_props_get (clip->extra, "pose-names");
+  GVariant *subsets = sq_props_get (clip->extra, "subsets");
+
+  if (names != NULL && g_variant_n_children (names) != frames->len)
+    add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+         _("%zu pose names for %u poses: the writer names the others “Pose n” or drops the extra names"),
+         g_variant_n_children (names), frames->len);
+  for (gsize i = 0; i < frames->len; i++)
+    if (g_array_index (frames, gint64, i) != (gint64) i)
+      {
+        add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+             _("the poses are not at consecutive frames (pose %zu is at frame %" PRId64 ")"),
+             i + 1, g_array_index (frames, gint64, i));
+        break;
+      }
+  for (gsize i = 0; subsets != NULL && g_variant_is_of_type (subsets, G_VARIANT_TYPE ("a(ss)"))
+       && i < g_variant_n_children (subsets); i++)
+    {
+      const char *name, *mask;
+      gboolean ok;
+
+      g_variant_get_child (subsets, i, "(&s&s)", &name, &mask);
+      ok = strlen (mask) == SQ_SIMS_MASK_LEN && strspn (mask, "01") == SQ_SIMS_MASK_LEN;
+      if (!ok)
+        add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+             _("subset “%s”: the mask “%s” is not %d characters 0 or 1"), name, mask, SQ_SIMS_MASK_LEN);
+    }
+}
+
+/* SPS: ids unique, parents and siblings among them, Actions' animations named */
+static void
+validate_sps (const SqClip *clip,
+              GPtrArray    *findings)
+{
+  GVariant *trees = sq_props_get (clip->extra, "trees");
+
+  for (gsize t = 0; trees != NULL && g_variant_is_of_type (trees, G_VARIANT_TYPE ("aa(xxxxxxas)"))
+       && t < g_variant_n_children (trees); t++)
+    {
+      g_autoptr(GVariant) tree = g_variant_get_child_value (trees, t);
+      g_autoptr(GHashTable) ids = g_hash_table_new (g_int64_hash, g_int64_equal);
+      gsize n = g_variant_n_children (tree);
+      g_autofree gint64 *v = g_new0 (gint64, MAX (n, 1) * 7);
+
+      for (gsize k = 0; k < n; k++)
+        {
+          g_autoptr(GVariant) anims = NULL;
+          gint64 *x = &v[k * 7];
+
+          g_variant_get_child (tree, k, "(xxxxxx@as)", &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &anims);
+          x[6] = (gint64) g_variant_n_children (anims);
+          if (x[3] < 1 || g_hash_table_contains (ids, &x[3]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %zu: the id %" PRId64 " is not a new id of 1 or more"), t + 1, k + 1, x[3]);
+          else
+            g_hash_table_add (ids, &x[3]);
+          if (x[0] < -1 || x[0] > 5)
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %zu: unknown node type %" PRId64), t + 1, k + 1, x[0]);
+          if (x[0] == 4 && (x[4] >= 0) + (x[5] >= 0) > x[6])
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, Action node %" PRId64 ": M %" PRId64 " and N %" PRId64
+                   " use %d animations but the node names %" PRId64),
+                 t + 1, x[3], x[4], x[5], (x[4] >= 0) + (x[5] >= 0), x[6]);
+        }
+      for (gsize k = 0; k < n; k++)
+        {
+          gint64 *x = &v[k * 7];
+
+          if (x[1] != 0 && !g_hash_table_contains (ids, &x[1]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %" PRId64 ": its parent %" PRId64 " is no node of the tree"),
+                 t + 1, x[3], x[1]);
+          if (x[2] != 0 && !g_hash_table_contains (ids, &x[2]))
+            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+                 _("tree %zu, node %" PRId64 ": its sibling %" PRId64 " is no node of the tree"),
+                 t + 1, x[3], x[2]);
+        }
+    }
+}
+
+/* Bones, translations, unit quaternions, a rotation per bone and pose */
+static void
+validate_bones (const SqClip *clip,
+                GArray       *frames,
+                gboolean      poses,
+                GPtrArray    *findings)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+      int b = sq_sims_bone_index (joint->name);
+
+      if (b < 0)
+        {
+          add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+               _("joint “%s” is not one of the 29 bones of the Sims skeleton"), joint->name);
+          continue;
+        }
+      if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 && b > 1)
+        add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_TRANSLATION, 0,
+             _("joint “%s” has translations: only ROOT and PELVIS translate"), joint->name);
+      if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_SCALE, 0,
+             _("joint “%s” has scale keys: the Sims formats have none"), joint->name);
+      for (gsize k = 0; k < rot->n_keys; k++)
+        {
+          SqKey key = sq_track_key (rot, k);
+          double n = sqrt (key.v[0] * key.v[0] + key.v[1] * key.v[1] + key.v[2] * key.v[2] + key.v[3] * key.v[3]);
+
+          /* the CFP coding is lossy: the game's own skills are unit within 0.2 % */
+          if (!(fabs (n - 1) <= 5e-3))
+            {
+              add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, (gssize) k,
+                   _("joint “%s” rotation key %zu is not a unit quaternion (length %g)"), joint->name, k + 1, n);
+              break;
+            }
+        }
+      /* a pose holds all 29 rotations: each bone a key at every pose */
+      if (poses && rot->n_keys != frames->len)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("joint “%s” has %zu rotation keys for %u poses: the others are interpolated when written"),
+             joint->name, rot->n_keys, frames->len);
+    }
+  for (int b = 0; poses && b < SQ_SIMS_N_BONES; b++)
+    if (sq_clip_find_joint (clip, adult[b].name) < 0)
+      add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+           _("bone “%s” is missing: a pose is written with its rest rotation"), adult[b].name);
+}
+
+/* A skill: every motion's tracks hold its frames */
+static void
+validate_skill (const SqClip *clip,
+                GPtrArray    *findings)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+      gint64 frames = sq_props_get_int (joint->extra, "frames", -1);
+      gsize nt = joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys, nr = joint->tracks[SQ_CHANNEL_ROTATION].n_keys;
+
+      if (nt > 0 && nr > 0 && nt != nr)
+        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("motion “%s” has %zu translations and %zu rotations: a motion has one frame count"),
+             joint->name, nt, nr);
+      if (frames >= 0 && ((nt > 0 && (gint64) nt != frames) || (nr > 0 && (gint64) nr != frames)))
+        add (findings, SQ_SEVERITY_INFO, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+             _("motion “%s” was %" PRId64 " frames and is written with its keys' count"), joint->name, frames);
+    }
+}
+
+void
+sq_sims_validate (const SqClip *clip,
+                  GPtrArray    *findings)
+{
+  const char *id = clip->format != NULL ? clip->format->id : "";
+  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
+  gboolean kfd = g_str_equal (id, "simpose-kfd"), psl = g_str_equal (id, "simpose-psl");
+
+  if (g_str_equal (id, "simpose-sps"))
+    {
+      validate_sps (clip, findings);
+      return;
+    }
+  /* a clip from elsewhere is checked as the KFD it would become */
+  validate_bones (clip, frames, kfd || psl || !g_str_equal (id, "sims-cmx"), findings);
+  if (kfd || !(psl || g_str_equal (id, "sims-cmx")))
+    validate_kfd (clip, frames, findings);
+  else if (psl)
+    validate_psl (clip, frames, findings);
+  else
+    validate_skill (clip, findings);
+}
+
+/* ---- across worlds: retargeting through the rest poses ------------------ */
+
+/* formats.md 5.5: the Sims bones that have a Second Life counterpart (the
+ * others' motion is carried by their parents' on that side) */
+static const char * const sl_of_bone[SQ_SIMS_N_BONES] = {
+  [1] = "mPelvis", [2] = "mHipLeft", [3] = "mKneeLeft", [4] = "mAnkleLeft", [5] = "mFootLeft",
+  [8] = "mHipRight", [9] = "mKneeRight", [10] = "mAnkleRight", [11] = "mFootRight",
+  [14] = "mTorso", [16] = "mChest", [17] = "mNeck", [18] = "mHead",
+  [19] = "mCollarLeft", [20] = "mShoulderLeft", [21] = "mElbowLeft", [22] = "mWristLeft",
+  [24] = "mCollarRight", [25] = "mShoulderRight", [26] = "mElbowRight", [27] = "mWristRight",
+};
+
+const char *
+sq_sims_bone_sl_name (int bone)
+{
+  return bone >= 0 && bone < SQ_SIMS_N_BONES ? sl_of_bone[bone] : NULL;
+}
+
+/* World rotations (column-vector quaternions on SL axes) and positions
+ * (metres, SL axes) of the 29 bones, from local rotations and the ROOT and
+ * PELVIS positions given as stored in Sims files */
+static void
+chain (const double local[SQ_SIMS_N_BONES][4],
+       const double trans[2][3],
+       double       world[SQ_SIMS_N_BONES][4],
+       double       pos[SQ_SIMS_N_BONES][3])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      double q[4], v[3], off[3];
+      int p = bones[b].parent;
+
+      sq_space_rotation_to_sl (&sq_space_sims, local[b], q);
+      sq_space_vector_to_sl (&sq_space_sims, b < 2 ? trans[b] : bones[b].pos, v);
+      if (p < 0)
+        {
+          memcpy (world[b], q, sizeof q);
+          memcpy (pos[b], v, sizeof v);
+          continue;
+        }
+      sq_quat_multiply (world[p], q, world[b]);
+      sq_quat_normalize (world[b]);
+      sq_quat_rotate (world[p], v, off);
+      for (int i = 0; i < 3; i++)
+        pos[b][i] = pos[p][i] + off[i];
+    }
+}
+
+static void
+rest_local (double local[SQ_SIMS_N_BONES][4],
+            double trans[2][3])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    _sq_sims_quat_from_file (bones[b].rot, local[b]);
+  memcpy (trans[0], bones[0].pos, sizeof trans[0]);
+  memcpy (trans[1], bones[1].pos, sizeof trans[1]);
+}
+
+/* The nearest ancestor of an SL bone that the output has, NULL for none */
+static const char *
+sl_output_parent (const char *bone)
+{
+  for (const char *p = sq_sl_bone_parent (bone); p != NULL; p = sq_sl_bone_parent (p))
+    for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+      if (sl_of_bone[b] != NULL && g_str_equal (sl_of_bone[b], p))
+        return p;
+  return NULL;
+}
+
+static int
+bone_of_sl (const char *sl)
+{
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    if (sl_of_bone[b] != NULL && sl != NULL && g_str_equal (sl_of_bone[b], sl))
+      return b;
+  return -1;
+}
+
+static gboolean
+is_leaf (int b)
+{
+  for (int c = 0; c < SQ_SIMS_N_BONES; c++)
+    if (adult[c].parent == b)
+      return FALSE;
+  return TRUE;
+}
+
+/* Does the bone turn away from its rest rotation in the clip? */
+static gboolean
+bone_moves (const SqClip *clip,
+            int           b)
+{
+  gssize j = sq_clip_find_joint (clip, adult[b].name);
+  double rest[4];
+
+  if (j < 0)
+    return FALSE;
+  _sq_sims_quat_from_file (adult[b].rot, rest);
+  for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
+    {
+      SqKey key = sq_track_key (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
+      double dot = 0;
+
+      for (int i = 0; i < 4; i++)
+        dot += key.v[i] * rest[i];
+      if (fabs (dot) < 1 - 1e-6)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A Sims clip as a Second Life clip: each mapped bone turns in the world
+ * as the Sims bone turns from its rest pose; mPelvis moves as PELVIS moves
+ * from its rest position. Keys on the 1/30 s grid. */
+static SqClip *
+sims_to_sl (const SqClip *clip,
+            GPtrArray    *losses,
+            GError      **error)
+{
+  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
+  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+  SqClip *sl = sq_clip_new ();
+  gssize joints[SQ_SIMS_N_BONES];
+  gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
+
+  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
+                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
+      sq_clip_free (sl);
+      return NULL;
+    }
+  sl->format = &_sq_format_sl_anim;
+  sl->fps = SQ_SIMS_FPS;
+  sl->duration = MAX (last, 0) / SQ_SIMS_FPS;
+  rest_local (rl, rt);
+  chain (rl, rt, rw, rp);
+  /* indices: the joint array moves as it grows */
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    if ((joints[b] = sl_of_bone[b] != NULL ? (gssize) sl->n_joints : -1) >= 0)
+      sq_clip_add_joint (sl, sl_of_bone[b]);
+    else if (is_leaf (b) && bone_moves (clip, b))
+      /* ROOT and SPINE1 turn the bones below them, which carry it */
+      _sq_loss (losses, _("bone “%s” has no Second Life counterpart: its own turns are left out"),
+                sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
+  for (gint64 f = 0; f <= last; f++)
+    {
+      double local[SQ_SIMS_N_BONES][4], trans[2][3], w[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3];
+      double d[SQ_SIMS_N_BONES][4], inv[4];
+
+      _sq_sims_pose_at (clip, (gsize) f, trans, local);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double q[4];
+          _sq_sims_quat_from_file (local[b], q);
+          memcpy (local[b], q, sizeof q);
+        }
+      chain (local, trans, w, pos);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          sq_quat_conjugate (rw[b], inv);
+          sq_quat_multiply (w[b], inv, d[b]);
+          sq_quat_normalize (d[b]);
+        }
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          const char *parent;
+          double q[4], pinv[4];
+          SqKey *key;
+
+          if (joints[b] < 0)
+            continue;
+          parent = sl_output_parent (sl_of_bone[b]);
+          if (parent != NULL)
+            {
+              sq_quat_conjugate (d[bone_of_sl (parent)], pinv);
+              sq_quat_multiply (pinv, d[b], q);
+            }
+          else
+            memcpy (q, d[b], sizeof q);
+          sq_quat_normalize (q);
+          key = sq_track_append (&sl->joints[joints[b]].tracks[SQ_CHANNEL_ROTATION], f / SQ_SIMS_FPS);
+          memcpy (key->v, q, sizeof q);
+        }
+      {
+        SqKey *key = sq_track_append (&sl->joints[joints[1]].tracks[SQ_CHANNEL_TRANSLATION], f / SQ_SIMS_FPS);
+        for (int i = 0; i < 3; i++)
+          key->v[i] = pos[1][i] - rp[1][i];
+      }
+    }
+  return sl;
+}
+
+/* The world rotation of SL bone `bone` in an SL clip at `time`: its local
+ * rotations chained up the SL skeleton (identity rest) */
+static void
+sl_world (const SqClip *sl,
+          const char   *bone,
+          double        time,
+          double        out[4])
+{
+  double q[4] = { 1, 0, 0, 0 };
+
+  for (const char *b = bone; b != NULL; b = sq_sl_bone_parent (b))
+    {
+      gssize j = sq_clip_find_joint (sl, b);
+      double r[4];
+
+      if (j < 0)
+        continue;
+      sq_track_sample (&sl->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, r);
+      sq_quat_multiply (r, q, q);
+    }
+  sq_quat_normalize (q);
+  memcpy (out, q, sizeof q);
+}
+
+/* A Second Life clip as a Sims clip of `format`: each Sims bone with a
+ * counterpart turns in the world as it does; the others keep their rest
+ * rotation; PELVIS moves as mPelvis does, ROOT stays at rest */
+static SqClip *
+sl_to_sims (const SqClip   *sl,
+            const SqFormat *format,
+            GPtrArray      *losses,
+            GError        **error)
+{
+  SqClip *out;
+  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  gssize pelvis = sq_clip_find_joint (sl, "mPelvis");
+  gint64 last = isfinite (sl->duration) && sl->duration >= 0 ? (gint64) MIN (floor (sl->duration * SQ_SIMS_FPS + 0.5), 1e9) : 0;
+
+  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
+                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
+      return NULL;
+    }
+  out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
+  rest_local (rl, rt);
+  chain (rl, rt, rw, rp);
+  for (gsize j = 0; j < sl->n_joints; j++)
+    if (bone_of_sl (sl->joints[j].name) < 0)
+      _sq_loss (losses, _("joint “%s” has no place on the Sims skeleton"), sl->joints[j].name);
+  for (gint64 f = 0; f <= last; f++)
+    {
+      double t = f / SQ_SIMS_FPS, w[SQ_SIMS_N_BONES][4];
+
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double q[4], inv[4], local[4], file[4];
+          int p = bones[b].parent;
+          SqKey *key;
+
+          if (sl_of_bone[b] != NULL)
+            {
+              double d[4];
+              sl_world (sl, sl_of_bone[b], t, d);
+              sq_quat_multiply (d, rw[b], w[b]);
+            }
+          else if (p >= 0)
+            {
+              sq_space_rotation_to_sl (&sq_space_sims, rl[b], q);
+              sq_quat_multiply (w[p], q, w[b]);
+            }
+          else
+            memcpy (w[b], rw[b], sizeof w[b]);
+          sq_quat_normalize (w[b]);
+          if (p >= 0)
+            {
+              sq_quat_conjugate (w[p], inv);
+              sq_quat_multiply (inv, w[b], local);
+            }
+          else
+            memcpy (local, w[b], sizeof local);
+          sq_quat_normalize (local);
+          sq_space_rotation_from_sl (&sq_space_sims, local, q);
+          /* the sign that keeps w ≥ 0 is the same rotation, read more easily */
+          if (q[0] < 0)
+            for (int i = 0; i < 4; i++)
+              q[i] = -q[i];
+          memcpy (file, q, sizeof file);
+          key = sq_track_append (&out->joints[b].tracks[SQ_CHANNEL_ROTATION], t);
+          memcpy (key->v, file, sizeof file);
+        }
+      /* ROOT at rest; PELVIS at its rest position moved as mPelvis moves, in ROOT's frame */
+      {
+        double d[4] = { 0, 0, 0, 0 }, inv[4], v[3], world_off[3], sl_off[3];
+        SqKey *key = sq_track_append (&out->joints[0].tracks[SQ_CHANNEL_TRANSLATION], t);
+
+        memcpy (key->v, bones[0].pos, sizeof bones[0].pos);
+        if (pelvis >= 0 && sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+          sq_track_sample (&sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, t, d);
+        for (int i = 0; i < 3; i++)
+          world_off[i] = rp[1][i] - rp[0][i] + d[i];
+        sq_quat_conjugate (rw[0], inv);
+        sq_quat_rotate (inv, world_off, sl_off);
+        sq_space_vector_from_sl (&sq_space_sims, sl_off, v);
+        key = sq_track_append (&out->joints[1].tracks[SQ_CHANNEL_TRANSLATION], t);
+        memcpy (key->v, v, sizeof v);
+      }
+    }
+  out->duration = MAX (last, 0) / SQ_SIMS_FPS;
+  return out;
+}
+
+SqClip *
+_sq_sims_convert (const SqClip     *clip,
+                  const SqFormat   *target,
+                  const SqJointMap *map,
+                  GPtrArray        *losses,
+                  GError          **error)
+{
+  if (clip->format->space == &sq_space_sims)
+    {
+      /* Sims → Second Life's skeleton, then on to the target as any SL clip */
+      g_autoptr(SqClip) sl = NULL;
+
+      if (clip->n_joints == 0)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                       _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
+          return NULL;
+        }
+      if ((sl = sims_to_sl (clip, losses, error)) == NULL)
+        return NULL;
+      return sq_convert (sl, target, map, losses, error);
+    }
+  else
+    {
+      /* anything → Second Life's skeleton (the usual conversion), then onto the Sims bones */
+      g_autoptr(SqClip) sl = clip->format == &_sq_format_sl_anim && sq_joint_map_size (map) == 0
+                             ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, map, losses, error);
+
+      if (sl == NULL)
+        return NULL;
+      if (target == &_sq_format_simpose_sps)
+        {
+          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                       _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
+          return NULL;
+        }
+      return sl_to_sims (sl, target, losses, error);
+    }
+}

@@ -1,0 +1,1089 @@
+/* test-sims.c: The Sims world: CMX + CFP skills, PSL, KFD and SPS
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every file here is built by the test to the grammar of formats.md 5 and
+ * the SimPose-ium spec: known answers for each rule, exact round trips,
+ * truncations and byte changes (an error with a message, never a crash).
+ */
+#include "config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sys/wait.h>
+#include <math.h>
+#include <string.h>
+
+#include "test-utils.h"
+#include "sq-core.h"
+#include "worlds/sq-world-sims.h"
+
+/* ---- builders ----------------------------------------------------------- */
+
+/* A skill CMX: ROOT (translation and rotation), PELVIS (translation only)
+ * and L_LEG (rotation only), two frames each, keys in "xskill-test.cfp" */
+static const char skill_cmx[] =
+  "// Character File. Copyright 1997, Maxis Inc.\r\n"
+  "version 300\r\n"
+  "0\r\n"
+  "0\r\n"
+  "1\r\n"
+  "test-skill\r\n"
+  "xskill-test\r\n"
+  "66\r\n"
+  "0\r\n"
+  "0\r\n"
+  "4\r\n"
+  "4\r\n"
+  "3\r\n"
+  /* motion 1: with one property list of one property and one time prop */
+  "ROOT\r\n2\r\n66\r\n1\r\n1\r\n0\r\n0\r\n1\r\n1\r\nkey\r\nvalue\r\n1\r\n1\r\n33\r\n1\r\nxevt\r\n7\r\n"
+  "PELVIS\r\n2\r\n66\r\n1\r\n0\r\n2\r\n-1\r\n0\r\n0\r\n"
+  "L_LEG\r\n2\r\n66\r\n0\r\n1\r\n-1\r\n2\r\n0\r\n0\r\n";
+
+static void
+put_f32 (GByteArray *b,
+         float       v)
+{
+  guint8 c = 255;
+
+  g_byte_array_append (b, &c, 1);
+  tu_le_f32 (b, v);
+}
+
+static void
+put_code (GByteArray *b,
+          guint8      c)
+{
+  g_byte_array_append (b, &c, 1);
+}
+
+static void
+put_repeat (GByteArray *b,
+            guint       n)
+{
+  put_code (b, 254);
+  tu_le16 (b, n);
+}
+
+/* The CFP of skill_cmx: 4 translations, 4 rotations, using codes 255, 254
+ * and the deltas 0 (−0.1), 63 (−0.00625), 126 (0), 189 (+0.00625) and
+ * 252 (+0.1) */
+static GBytes *
+skill_cfp (void)
+{
+  GByteArray *b = g_byte_array_new ();
+
+  /* translations x: 1.5, +0.1, −0.1, +0.00625 */
+  put_f32 (b, 1.5f);
+  put_code (b, 252);
+  put_code (b, 0);
+  put_code (b, 189);
+  /* y: the running value carries over from x, four times */
+  put_repeat (b, 3);
+  /* z: −2, 0, −0.00625, repeated once */
+  put_f32 (b, -2.0f);
+  put_code (b, 126);
+  put_code (b, 63);
+  put_repeat (b, 0);
+  /* rotations x: the running value starts again at 0 */
+  put_repeat (b, 3);
+  /* y: +0.00625, +0.00625, −0.00625, 0 */
+  put_code (b, 189);
+  put_code (b, 189);
+  put_code (b, 63);
+  put_code (b, 126);
+  /* z: 0 four times; w: 1 four times */
+  put_f32 (b, 0.0f);
+  put_repeat (b, 2);
+  put_f32 (b, 1.0f);
+  put_repeat (b, 2);
+  return g_byte_array_free_to_bytes (b);
+}
+
+typedef struct
+{
+  const char *name;
+  GBytes     *bytes;      /* NULL: missing */
+  guint       calls;
+} Companion;
+
+static GBytes *
+give_companion (const char *name,
+                gpointer    user_data,
+                GError    **error)
+{
+  Companion *c = user_data;
+
+  c->calls++;
+  if (c->bytes == NULL || g_strcmp0 (name, c->name) != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "No such file");
+      return NULL;
+    }
+  return g_bytes_ref (c->bytes);
+}
+
+static SqClip *
+load_with (GBytes     *bytes,
+           Companion  *c,
+           GError    **error)
+{
+  SqLoadOptions options = { 0 };
+
+  options.companion = c != NULL ? give_companion : NULL;
+  options.companion_data = c;
+  return sq_load_bytes (bytes, "test.cmx", NULL, &options, error);
+}
+
+static SqClip *
+load_skill (GBytes *cfp)
+{
+  g_autoptr(GBytes) cmx = g_bytes_new_static (skill_cmx, strlen (skill_cmx));
+  g_autoptr(GError) error = NULL;
+  Companion c = { "xskill-test.cfp", cfp, 0 };
+  SqClip *clip = load_with (cmx, &c, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_cmpuint (c.calls, ==, 1);
+  return clip;
+}
+
+/* Saves through the writer: the main file and its companions */
+static GBytes *
+save_with (const SqClip *clip,
+           const char   *format_id,
+           GPtrArray   **companions,
+           GPtrArray    *losses)
+{
+  SqSaveOptions options = { 0 };
+  g_autoptr(GError) error = NULL;
+  GBytes *out;
+
+  *companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+  options.companions = *companions;
+  options.no_source_copy = TRUE;
+  out = sq_save_bytes (clip, sq_format_by_id (format_id), &options, losses, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  return out;
+}
+
+static void
+assert_bytes_equal (GBytes *a,
+                    GBytes *b)
+{
+  gsize la, lb;
+  const guint8 *pa = g_bytes_get_data (a, &la), *pb = g_bytes_get_data (b, &lb);
+
+  for (gsize i = 0; i < MIN (la, lb); i++)
+    if (pa[i] != pb[i])
+      g_error ("bytes differ at offset %zu: %02x against %02x", i, pa[i], pb[i]);
+  g_assert_cmpuint (la, ==, lb);
+}
+
+static SqKey
+key_of (const SqClip *clip,
+        const char   *joint,
+        SqChannel     channel,
+        gsize         i)
+{
+  gssize j = sq_clip_find_joint (clip, joint);
+
+  g_assert_cmpint (j, >=, 0);
+  g_assert_cmpuint (i, <, clip->joints[j].tracks[channel].n_keys);
+  return sq_track_key (&clip->joints[j].tracks[channel], i);
+}
+
+/* ---- CMX + CFP ------------------------------------------------------------- */
+
+static void
+test_cmx_known_answer (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) clip = load_skill (cfp);
+  const float x1 = 1.5f + 0.1f, x2 = x1 + -0.1f, x3 = x2 + 0.00625f;
+  const float z2 = -2.0f + -0.00625f;
+  const float y1 = 0.00625f, y2 = y1 + 0.00625f, y3 = y2 + -0.00625f;
+  SqKey k;
+
+  g_assert_cmpstr (clip->format->id, ==, "sims-cmx");
+  g_assert_cmpstr (clip->name, ==, "test-skill");
+  /* the 29 bones in skeleton order */
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES);
+  g_assert_cmpstr (clip->joints[0].name, ==, "ROOT");
+  g_assert_cmpstr (clip->joints[14].name, ==, "SPINE");
+  g_assert_cmpstr (clip->joints[28].name, ==, "R_FINGER0");
+  g_assert_cmpfloat (clip->fps, ==, 30);
+  g_assert_cmpfloat (clip->duration, ==, 1 / 30.0);
+
+  /* ROOT translations (x, y, z arrays) */
+  k = key_of (clip, "ROOT", SQ_CHANNEL_TRANSLATION, 0);
+  g_assert_cmpfloat (k.time, ==, 0);
+  g_assert_cmpfloat (k.v[0], ==, 1.5f);
+  g_assert_cmpfloat (k.v[1], ==, x3);
+  g_assert_cmpfloat (k.v[2], ==, -2.0f);
+  k = key_of (clip, "ROOT", SQ_CHANNEL_TRANSLATION, 1);
+  g_assert_cmpfloat (k.time, ==, 1 / 30.0);
+  g_assert_cmpfloat (k.v[0], ==, x1);
+  g_assert_cmpfloat (k.v[1], ==, x3);
+  g_assert_cmpfloat (k.v[2], ==, -2.0f);
+  /* PELVIS: translations 2 and 3 of each array, no rotation track */
+  k = key_of (clip, "PELVIS", SQ_CHANNEL_TRANSLATION, 0);
+  g_assert_cmpfloat (k.v[0], ==, x2);
+  g_assert_cmpfloat (k.v[2], ==, z2);
+  k = key_of (clip, "PELVIS", SQ_CHANNEL_TRANSLATION, 1);
+  g_assert_cmpfloat (k.v[0], ==, x3);
+  g_assert_cmpfloat (k.v[2], ==, z2);
+  g_assert_cmpuint (clip->joints[1].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 0);
+  /* ROOT rotations: stored x y z w → w x y z */
+  k = key_of (clip, "ROOT", SQ_CHANNEL_ROTATION, 0);
+  g_assert_cmpfloat (k.v[0], ==, 1);
+  g_assert_cmpfloat (k.v[1], ==, 0);
+  g_assert_cmpfloat (k.v[2], ==, y1);
+  g_assert_cmpfloat (k.v[3], ==, 0);
+  k = key_of (clip, "ROOT", SQ_CHANNEL_ROTATION, 1);
+  g_assert_cmpfloat (k.v[2], ==, y2);
+  /* L_LEG: rotations 2 and 3, no translation track */
+  k = key_of (clip, "L_LEG", SQ_CHANNEL_ROTATION, 0);
+  g_assert_cmpfloat (k.v[2], ==, y3);
+  k = key_of (clip, "L_LEG", SQ_CHANNEL_ROTATION, 1);
+  g_assert_cmpfloat (k.v[2], ==, y3);
+  g_assert_cmpfloat (k.v[0], ==, 1);
+  g_assert_cmpuint (clip->joints[2].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
+  /* bones without a motion have no keys */
+  g_assert_cmpuint (clip->joints[3].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 0);
+}
+
+static void
+test_cmx_dump_contract (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) clip = load_skill (cfp);
+  g_autofree char *json = sq_dump_json (clip);
+  g_autofree char *expect = g_strdup_printf ("[0.033333333333333333,1,0,%.17g,0]", (double) (0.00625f + 0.00625f));
+
+  g_assert_nonnull (strstr (json, "\"format\":\"sims-cmx\""));
+  g_assert_nonnull (strstr (json, "{\"name\":\"ROOT\",\"rotations\":[[0,1,0,0.0062500000931322575,0],"));
+  g_assert_nonnull (strstr (json, "\"cfp-bytes\":{\"size\":44}"));
+  g_assert_nonnull (strstr (json, "\"cfp\":\"xskill-test\""));
+  (void) expect;
+}
+
+static void
+test_cmx_round_trip (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) clip = load_skill (cfp);
+  g_autoptr(GBytes) cmx = g_bytes_new_static (skill_cmx, strlen (skill_cmx));
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = save_with (clip, "sims-cmx", &companions, NULL);
+  const SqCompanion *c;
+
+  assert_bytes_equal (out, cmx);
+  g_assert_cmpuint (companions->len, ==, 1);
+  c = companions->pdata[0];
+  g_assert_cmpstr (c->name, ==, "xskill-test.cfp");
+  assert_bytes_equal (c->bytes, cfp);
+}
+
+/* An edited key is coded anew: the file reads back with the edit, every
+ * other value as it was; an absolute float where no delta reaches it */
+static void
+test_cmx_edited_keys (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) clip = load_skill (cfp);
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GError) error = NULL;
+  SqTrack *track = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  Companion comp = { "xskill-test.cfp", NULL, 0 };
+  SqKey *k;
+
+  sq_track_unpack (track);
+  k = &track->keys[1];
+  k->v[0] = 0.8;
+  k->v[2] = 0.6;
+  clip->generation++;
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  g_assert_cmpuint (companions->len, ==, 1);
+  comp.bytes = ((SqCompanion *) companions->pdata[0])->bytes;
+  g_assert_false (g_bytes_equal (comp.bytes, cfp));
+  back = load_with (out, &comp, &error);
+  g_assert_no_error (error);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (int ch = 0; ch < 2; ch++)
+      {
+        const SqTrack *a = &clip->joints[j].tracks[ch], *b = &back->joints[j].tracks[ch];
+
+        g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+        for (gsize i = 0; i < a->n_keys; i++)
+          for (int d = 0; d < 4; d++)
+            g_assert_cmpfloat ((float) sq_track_key (a, i).v[d], ==, sq_track_key (b, i).v[d]);
+      }
+  g_assert_cmpfloat (key_of (back, "ROOT", SQ_CHANNEL_ROTATION, 1).v[2], ==, 0.6f);
+}
+
+/* The coder: every value of a long track comes back as its float32 */
+static void
+test_cfp_coder (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) clip = load_skill (cfp);
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GError) error = NULL;
+  Companion comp = { "xskill-test.cfp", NULL, 0 };
+  SqTrack *track = &clip->joints[5].tracks[SQ_CHANNEL_ROTATION];
+  gsize size;
+
+  /* a slow turn: small steps the deltas reach, some they do not, and holds */
+  for (int i = 0; i < 300; i++)
+    {
+      double a = i < 100 ? i * 0.001 : i < 200 ? 0.1 : 0.1 + (i - 200) * 0.0123;
+      SqKey *k = sq_track_append (track, i / 30.0);
+
+      k->v[0] = cos (a);
+      k->v[2] = sin (a);
+    }
+  clip->generation++;
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  comp.bytes = ((SqCompanion *) companions->pdata[0])->bytes;
+  size = g_bytes_get_size (comp.bytes);
+  /* 300 × 4 values: held values cost one repeat, not 5 bytes each */
+  g_assert_cmpuint (size, <, 300 * 4 * 5 / 2);
+  back = load_with (out, &comp, &error);
+  g_assert_no_error (error);
+  for (int i = 0; i < 300; i++)
+    {
+      SqKey a = sq_track_key (track, i), b = key_of (back, "L_TOE0", SQ_CHANNEL_ROTATION, i);
+
+      for (int d = 0; d < 4; d++)
+        g_assert_cmpfloat ((float) a.v[d], ==, b.v[d]);
+    }
+}
+
+static void
+assert_load_fails (GBytes     *cmx,
+                   Companion  *c,
+                   const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_with (cmx, c, &error);
+
+  g_assert_null (clip);
+  g_assert_nonnull (error);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, fragment);
+}
+
+static void
+test_cmx_cfp_errors (void)
+{
+  g_autoptr(GBytes) cmx = g_bytes_new_static (skill_cmx, strlen (skill_cmx));
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  Companion missing = { "xskill-test.cfp", NULL, 0 };
+  gsize len = g_bytes_get_size (cfp);
+  g_autofree char *over = NULL;
+  g_autoptr(GBytes) over_bytes = NULL;
+
+  assert_load_fails (cmx, NULL, "xskill-test.cfp");
+  assert_load_fails (cmx, &missing, "xskill-test.cfp");
+  /* every shorter CFP names the file */
+  for (gsize n = 0; n < len; n++)
+    {
+      g_autoptr(GBytes) part = g_bytes_new_from_bytes (cfp, 0, n);
+      Companion c = { "xskill-test.cfp", part, 0 };
+
+      assert_load_fails (cmx, &c, "xskill-test.cfp");
+    }
+  /* offsets beyond the arrays name the motion */
+  over = g_strdup (skill_cmx);
+  {
+    static const char at[] = "L_LEG\r\n2\r\n66\r\n0\r\n1\r\n-1\r\n2";
+    char *p = strstr (over, at);
+
+    g_assert_nonnull (p);
+    p[strlen (at) - 1] = '3';
+  }
+  over_bytes = g_bytes_new (over, strlen (over));
+  {
+    Companion c = { "xskill-test.cfp", cfp, 0 };
+    assert_load_fails (over_bytes, &c, "motion “L_LEG”");
+  }
+}
+
+/* Two skills (the second kept as text), a motion for a bone the skeleton
+ * does not have, and a byte after the CFP's keys: shown, warned about,
+ * and saved back as they were */
+static void
+test_cmx_more_skills (void)
+{
+  g_autofree char *text = g_strconcat (skill_cmx, "other\r\nxskill-other\r\n0\r\n0\r\n0\r\n0\r\n0\r\n0\r\n", NULL);
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(GByteArray) longer = g_byte_array_new ();
+  g_autoptr(GBytes) cfp_longer = NULL, cmx = NULL, out = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  Companion c = { "xskill-test.cfp", NULL, 0 };
+  char *count = strstr (text, "\r\n1\r\ntest-skill");
+  char *bone = strstr (text, "L_LEG\r\n2\r\n66");
+
+  g_assert_nonnull (count);
+  count[2] = '2';
+  memcpy (bone, "L_EAR", 5);
+  g_byte_array_append (longer, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp));
+  g_byte_array_append (longer, (const guint8 *) "\x7e", 1);
+  cfp_longer = g_bytes_new (longer->data, longer->len);
+  c.bytes = cfp_longer;
+  cmx = g_bytes_new (text, strlen (text));
+  clip = load_with (cmx, &c, &error);
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_true (tu_has_line (clip->warnings, "the file has 2 skills: the first is shown"));
+  g_assert_true (tu_has_line (clip->warnings, "motion “L_EAR” is not one of the 29 bones"));
+  g_assert_true (tu_has_line (clip->warnings, "“xskill-test.cfp” has 1 bytes after its keys (kept)"));
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES + 1);
+  g_assert_cmpstr (clip->joints[SQ_SIMS_N_BONES].name, ==, "L_EAR");
+  g_assert_cmpfloat (key_of (clip, "L_EAR", SQ_CHANNEL_ROTATION, 1).v[2], ==, 0.00625f);
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  assert_bytes_equal (out, cmx);
+  assert_bytes_equal (((SqCompanion *) companions->pdata[0])->bytes, cfp_longer);
+}
+
+static const char skeleton_cmx[] =
+  "// Character File. Copyright 1997, Maxis Inc.\n"
+  "version 300\n"
+  "1\n"
+  "tiny\n"
+  "3\n"
+  "ROOT\nNULL\n0\n| 0 3 0 |\n| 0 0 0 1 |\n1\n1\n0\n0\n0\n"
+  "PELVIS\nROOT\n1\n1\nname\ntiny\n| 0.5 0 0 |\n| 0.5 0.5 0.5 -0.5 |\n1\n1\n0\n0\n0\n"
+  "HEAD\nPELVIS\n0\n| 1 0 0 |\n| 0 0.707107 0 0.707107 |\n0\n1\n1\n700000\n0.05\n"
+  "0\n"
+  "0\n";
+
+static void
+test_cmx_skeleton (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (skeleton_cmx, strlen (skeleton_cmx));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_with (bytes, NULL, &error);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  SqKey k;
+  double off[3];
+
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_cmpuint (clip->n_joints, ==, 3);
+  g_assert_cmpstr (clip->joints[2].name, ==, "HEAD");
+  g_assert_cmpint (sq_props_get_int (clip->joints[2].extra, "parent", -9), ==, 1);
+  g_assert_cmpint (sq_props_get_int (clip->joints[0].extra, "parent", -9), ==, -1);
+  g_variant_get (sq_props_get (clip->joints[1].extra, "offset"), "(ddd)", &off[0], &off[1], &off[2]);
+  g_assert_cmpfloat (off[0], ==, 0.5);
+  /* the rest rotation is the one key: x y z w → w x y z */
+  k = key_of (clip, "PELVIS", SQ_CHANNEL_ROTATION, 0);
+  g_assert_cmpfloat (k.v[0], ==, -0.5);
+  g_assert_cmpfloat (k.v[1], ==, 0.5);
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  g_assert_cmpuint (companions->len, ==, 0);
+  assert_bytes_equal (out, bytes);
+}
+
+/* ---- SimPose-ium poses ------------------------------------------------------ */
+
+/* A pose with Time `time`: translations and 29 rotations derived from `seed` */
+static void
+put_pose (GString    *s,
+          gint64      time,
+          int         seed,
+          const char *eol)
+{
+  g_string_append_printf (s, "Time %" G_GINT64_FORMAT "%s", time, eol);
+  g_string_append_printf (s, "| %.6f %.6f %.6f |%s", 0.01 * seed, 3.0 + 0.001 * seed, -0.5, eol);
+  g_string_append_printf (s, "| %.6f %.6f %.6f |%s", -0.036678, 0.0, 0.002 * seed, eol);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      double a = 0.01 * (b + seed);
+      g_string_append_printf (s, "| %.6f %.6f %.6f %.6f |%s", sin (a), 0.0, -0.0, cos (a), eol);
+    }
+}
+
+static char *
+build_psl (int v,
+           const char *eol)
+{
+  GString *s = g_string_new (NULL);
+
+  if (v == 5)
+    g_string_append_printf (s, "POSELIBRARY2 3 4%s", eol);
+  else
+    g_string_append_printf (s, "POSELIBRARY 3%s", eol);
+  g_string_append_printf (s, "Stand%s", eol);
+  put_pose (s, 0, 1, eol);
+  g_string_append_printf (s, "Sit down%s", eol);
+  put_pose (s, v == 5 ? 1 : 0, 2, eol);
+  g_string_append_printf (s, "Wave é%s", eol);
+  put_pose (s, v == 5 ? -1 : 7, 3, eol);
+  if (v == 5)
+    g_string_append_printf (s, "Arms%s00000000000000000001111111111111%sLegs child%s11100001111110000000000000000000%s",
+                            eol, eol, eol, eol);
+  return g_string_free (s, FALSE);
+}
+
+static SqClip *
+load_text_ok (const char *text,
+              const char *id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  SqClip *clip = sq_load_bytes (bytes, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  g_assert_cmpstr (clip->format->id, ==, id);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_no_error (error);
+  return clip;
+}
+
+static void
+assert_writer_exact (const SqClip *clip,
+                     const char   *text)
+{
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = save_with (clip, clip->format->id, &companions, NULL);
+  g_autoptr(GBytes) want = g_bytes_new_static (text, strlen (text));
+
+  assert_bytes_equal (out, want);
+  g_assert_cmpuint (companions->len, ==, 0);
+}
+
+static void
+test_psl (gconstpointer data)
+{
+  int v = GPOINTER_TO_INT (data);
+  g_autofree char *latin1 = NULL;
+  g_autofree char *text = build_psl (v, v == 5 ? "\r\n" : "\n");
+  g_autoptr(SqClip) clip = NULL;
+  g_autofree char *json = NULL;
+  SqKey k;
+  gsize n;
+
+  /* names are Latin-1 in the file */
+  latin1 = g_convert (text, -1, "ISO-8859-1", "UTF-8", NULL, &n, NULL);
+  clip = load_text_ok (latin1, "simpose-psl");
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES);
+  g_assert_cmpint (sq_props_get_int (clip->extra, "version", 0), ==, v);
+  /* pose i at i/30 s */
+  k = key_of (clip, "ROOT", SQ_CHANNEL_TRANSLATION, 2);
+  g_assert_cmpfloat (k.time, ==, 2 / 30.0);
+  g_assert_cmpfloat (k.v[0], ==, 0.03);
+  g_assert_cmpfloat (k.v[1], ==, 3.003);
+  k = key_of (clip, "PELVIS", SQ_CHANNEL_TRANSLATION, 1);
+  g_assert_cmpfloat (k.v[2], ==, 0.004);
+  /* rotation 28 of pose 1: x = sin(0.30), s = cos(0.30) */
+  k = key_of (clip, "R_FINGER0", SQ_CHANNEL_ROTATION, 1);
+  g_assert_cmpfloat (k.v[0], ==, 0.955336);
+  g_assert_cmpfloat (k.v[1], ==, 0.295520);
+  g_assert_cmpuint (clip->joints[5].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 0);
+
+  json = sq_dump_json (clip);
+  g_assert_nonnull (strstr (json, "\"pose-names\":[\"Stand\",\"Sit down\",\"Wave é\"]"));
+  if (v == 5)
+    {
+      g_assert_nonnull (strstr (json, "\"pose-times\":[0,1,-1]"));
+      g_assert_nonnull (strstr (json, "\"subsets\":[{\"name\":\"Arms\",\"skeleton\":\"adult\","
+                                      "\"mask\":\"00000000000000000001111111111111\"},"
+                                      "{\"name\":\"Legs child\",\"skeleton\":\"child\""));
+    }
+  else
+    g_assert_nonnull (strstr (json, "\"pose-times\":[0,0,7]"));
+  assert_writer_exact (clip, latin1);
+}
+
+static char *
+build_kfd (gint64 seq,
+           const gint64 *times,
+           guint n,
+           const char *start)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "KeyFrame %u 40 %" G_GINT64_FORMAT "\r\n", n, seq);
+  g_string_append_printf (s, "s%s%s\r\ne\r\n", start[0] ? " " : "", start);
+  for (guint i = 0; i < n; i++)
+    put_pose (s, times[i], (int) i + 4, "\r\n");
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_kfd (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *text = build_kfd (80, times, 4, "Stand up");
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-kfd");
+  g_autofree char *json = sq_dump_json (clip);
+  SqKey k;
+
+  /* Time n at n/30 s */
+  k = key_of (clip, "HEAD", SQ_CHANNEL_ROTATION, 2);
+  g_assert_cmpfloat (k.time, ==, 25 / 30.0);
+  g_assert_cmpfloat (k.v[1], ==, 0.237703);   /* sin (0.01 × (18 + 6)) to 6 decimals */
+  g_assert_cmpfloat (clip->duration, ==, 39 / 30.0);
+  g_assert_cmpint (sq_props_get_int (clip->extra, "frames", 0), ==, 40);
+  g_assert_cmpint (sq_props_get_int (clip->extra, "sequence-length", 0), ==, 80);
+  g_assert_true (sq_props_get_bool (clip->extra, "bounce", FALSE));
+  g_assert_nonnull (strstr (json, "\"start-pose\":\"Stand up\",\"end-pose\":\"\""));
+  assert_writer_exact (clip, text);
+}
+
+static void
+assert_text_fails (const char *text,
+                   const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, NULL, NULL, &error);
+
+  g_assert_null (clip);
+  g_assert_nonnull (error);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, fragment);
+}
+
+static void
+test_kfd_errors (void)
+{
+  static const gint64 backwards[] = { 0, 12, 12 };
+  static const gint64 fine[] = { 0, 39 };
+  g_autofree char *a = build_kfd (40, backwards, 3, "");
+  g_autofree char *b = build_kfd (40, fine, 2, "");
+  g_autofree char *lying = NULL;
+
+  assert_text_fails (a, "Time 12 is not after the previous pose's Time 12");
+  lying = g_strdup (b);
+  lying[9] = '3';   /* KeyFrame 3 …: a pose more than the file holds */
+  assert_text_fails (lying, "ends where Time was expected");
+  lying[9] = '1';   /* one pose fewer: text after them */
+  assert_text_fails (lying, "text after");
+}
+
+static const char sps_text[] =
+  "SimPoseSPS 1\r\n"
+  "|Start\r\n"
+  "N 0 0 0 1 0 0\r\n"
+  "N 4 1 0 3 0 -2\r\n"
+  "A a2o-wave\r\n"
+  "N 1 1 3 2 0 3\r\n"
+  "|End\r\n"
+  "|Start\r\n"
+  "N 0 0 0 1 0 0\r\n"
+  "|End\r\n"
+  "|Start\r\n"
+  "|End\r\n"
+  "Selected 1\r\n"
+  "f 0 0 0 1 0\r\n"
+  "m 0 xskin-head\r\n"
+  "t 0 head.bmp\r\n"
+  "m 1 xskin-body\r\n"
+  "t 1 body.bmp\r\n"
+  "f - end\r\n"
+  "f 1 3 1 1 1\r\n"
+  "m 0 c-head\r\n"
+  "t 0 c head.bmp\r\n"
+  "f - end\r\n";
+
+static void
+test_sps (void)
+{
+  g_autoptr(SqClip) clip = load_text_ok (sps_text, "simpose-sps");
+  g_autofree char *json = sq_dump_json (clip);
+
+  g_assert_cmpuint (clip->n_joints, ==, 0);
+  g_assert_nonnull (strstr (json, "\"trees\":[[{\"type\":0,\"parent\":0,\"sibling\":0,\"id\":1,\"m\":0,\"n\":0,"
+                                  "\"animations\":[]},{\"type\":4,\"parent\":1,\"sibling\":0,\"id\":3,\"m\":0,"
+                                  "\"n\":-2,\"animations\":[\"a2o-wave\"]},"));
+  g_assert_nonnull (strstr (json, "\"selected\":1"));
+  g_assert_nonnull (strstr (json, "{\"id\":1,\"type\":3,\"hidden\":1,\"offset\":1,\"skeleton\":1,\"parts\":"
+                                  "[{\"kind\":\"mesh\",\"part\":0,\"name\":\"c-head\"},"
+                                  "{\"kind\":\"texture\",\"part\":0,\"name\":\"c head.bmp\"}]}"));
+  assert_writer_exact (clip, sps_text);
+}
+
+/* ---- across worlds ----------------------------------------------------------- */
+
+/* A KFD of `n` frames: every bone at rest but those that have a Second Life
+ * counterpart, which swing as in a walk; PELVIS bobs */
+static char *
+build_walk (int n)
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "KeyFrame %d %d %d\r\ns\r\ne\r\n", n, n, n);
+  for (int f = 0; f < n; f++)
+    {
+      double phase = 2 * G_PI * f / (n - 1);
+
+      g_string_append_printf (s, "Time %d\r\n", f);
+      g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", bones[0].pos[0], bones[0].pos[1], bones[0].pos[2]);
+      g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", bones[1].pos[0] + 0.05 * sin (2 * phase), bones[1].pos[1],
+                              bones[1].pos[2]);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double rest[4], swing[4], q[4], out[4];
+          double a = sq_sims_bone_sl_name (b) != NULL && b != 1 ? 0.3 * sin (phase + b) : b == 1 ? 0.05 * sin (phase) : 0;
+
+          _sq_sims_quat_from_file (bones[b].rot, rest);
+          swing[0] = cos (a / 2);
+          swing[1] = sin (a / 2) * 0.6;
+          swing[2] = 0;
+          swing[3] = sin (a / 2) * 0.8;
+          sq_quat_multiply (rest, swing, q);
+          sq_quat_normalize (q);
+          _sq_sims_quat_to_file (q, out);
+          g_string_append_printf (s, "| %.6f %.6f %.6f %.6f |\r\n", out[0], out[1], out[2], out[3]);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A Sims walk → .anim (which passes the SL checks) → KFD gives the walk
+ * back within the .anim quantum; and → BVH reads back */
+static void
+test_walk_to_anim_and_back (void)
+{
+  g_autofree char *text = build_walk (31);
+  g_autoptr(SqClip) walk = load_text_ok (text, "simpose-kfd");
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", losses);
+  g_autoptr(SqClip) sl = tu_load_ok (anim);
+  g_autoptr(GPtrArray) findings = sq_validate (sl, "sl", NULL);
+  g_autoptr(GBytes) kfd = NULL, bvh = NULL;
+  g_autoptr(SqClip) back = NULL, from_bvh = NULL;
+  double worst = 0, worst_t = 0;
+
+  g_assert_false (sq_findings_have_errors (findings));
+  g_assert_cmpuint (sl->n_joints, ==, 21);
+  g_assert_cmpint (sq_clip_find_joint (sl, "mPelvis"), >=, 0);
+  g_assert_cmpint (sq_clip_find_joint (sl, "mWristRight"), >=, 0);
+  kfd = tu_save (sl, "simpose-kfd", NULL);
+  back = tu_load_ok (kfd);
+  g_assert_cmpstr (back->format->id, ==, "simpose-kfd");
+  g_assert_cmpuint (back->n_joints, ==, SQ_SIMS_N_BONES);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      const SqTrack *a = &walk->joints[b].tracks[SQ_CHANNEL_ROTATION], *c = &back->joints[b].tracks[SQ_CHANNEL_ROTATION];
+
+      g_assert_cmpuint (c->n_keys, ==, a->n_keys);
+      for (gsize k = 0; k < a->n_keys; k++)
+        {
+          SqKey x = sq_track_key (a, k), y = sq_track_key (c, k);
+          double dot = 0, d = 0;
+
+          for (int i = 0; i < 4; i++)
+            dot += x.v[i] * y.v[i];
+          for (int i = 0; i < 4; i++)
+            d = MAX (d, fabs (x.v[i] - (dot < 0 ? -y.v[i] : y.v[i])));
+          worst = MAX (worst, d);
+        }
+    }
+  for (gsize k = 0; k < walk->joints[1].tracks[SQ_CHANNEL_TRANSLATION].n_keys; k++)
+    for (int i = 0; i < 3; i++)
+      worst_t = MAX (worst_t, fabs (sq_track_key (&walk->joints[1].tracks[SQ_CHANNEL_TRANSLATION], k).v[i]
+                                    - sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_TRANSLATION], k).v[i]));
+  /* 16-bit rotations chained over up to six bones, 6 decimals in the KFD */
+  g_assert_cmpfloat (worst, <, 2e-3);
+  g_assert_cmpfloat (worst_t, <, 2e-3);
+  g_assert_true (tu_has_line (losses, "bone “L_TOE02” has no Second Life counterpart") == FALSE);
+
+  /* BVH: written and read back with the SL names' BVH aliases */
+  bvh = tu_save (walk, "bvh", NULL);
+  from_bvh = tu_load_ok (bvh);
+  g_assert_cmpstr (from_bvh->format->id, ==, "bvh");
+  g_assert_cmpuint (from_bvh->n_joints, >=, 21);
+}
+
+/* The preview's skeleton: the rest pose stands on its feet, left on the
+ * left (SL axes: +X forward, +Y left, +Z up; metres) */
+static void
+test_preview_rest_pose (void)
+{
+  g_autofree char *text = build_walk (2);
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-kfd");
+  g_autoptr(SqPose) pose = NULL;
+  g_autofree double *p = NULL;
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  /* pose 0 is the rest pose for the bones with no counterpart and close
+   * to it for the others: put every bone at rest */
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      SqTrack *t = &clip->joints[b].tracks[SQ_CHANNEL_ROTATION];
+
+      sq_track_unpack (t);
+      _sq_sims_quat_from_file (bones[b].rot, t->keys[0].v);
+    }
+  sq_track_unpack (&clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION]);
+  memcpy (clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION].keys[0].v, bones[1].pos, sizeof bones[1].pos);
+  pose = sq_pose_new (clip);
+  p = g_new (double, 3 * clip->n_joints);
+  sq_pose_evaluate (pose, clip, 0, p);
+  /* L_FOOT (4): a little ahead, 8 cm to the left, 8 cm up */
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 0], 0.007 / 3, 2e-3);
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 1], 0.241 / 3, 2e-3);
+  g_assert_cmpfloat_with_epsilon (p[4 * 3 + 2], 0.250 / 3, 2e-3);
+  /* R_FOOT (10) on the right */
+  g_assert_cmpfloat_with_epsilon (p[10 * 3 + 1], -0.241 / 3, 2e-3);
+  /* L_TOE0 (5) ahead of the ankle, on the floor */
+  g_assert_cmpfloat (p[5 * 3 + 0], >, p[4 * 3 + 0] + 0.1);
+  g_assert_cmpfloat_with_epsilon (p[5 * 3 + 2], 0, 3e-3);
+  /* HEAD (18) 1.68 m up */
+  g_assert_cmpfloat_with_epsilon (p[18 * 3 + 2], 5.050 / 3, 3e-3);
+  /* L_HAND (22) on the left, at the hip */
+  g_assert_cmpfloat_with_epsilon (p[22 * 3 + 1], 0.666 / 3, 3e-3);
+  g_assert_cmpfloat_with_epsilon (p[22 * 3 + 2], 2.875 / 3, 3e-3);
+}
+
+/* ---- validate --target sims ---------------------------------------------------- */
+
+static gboolean
+has_finding (GPtrArray  *findings,
+             const char *fragment)
+{
+  for (guint i = 0; i < findings->len; i++)
+    if (strstr (((SqFinding *) findings->pdata[i])->message, fragment) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_validate (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *good = build_kfd (80, times, 4, "");
+  g_autofree char *bad = build_kfd (50, times, 4, "");
+  g_autoptr(SqClip) a = load_text_ok (good, "simpose-kfd");
+  g_autoptr(SqClip) b = load_text_ok (bad, "simpose-kfd");
+  g_autoptr(SqClip) psl = NULL, sps = NULL, skill = NULL;
+  g_autoptr(GPtrArray) fa = sq_validate (a, "sims", NULL);
+  g_autoptr(GPtrArray) fb = sq_validate (b, "sims", NULL);
+  g_autoptr(GPtrArray) fp = NULL, fs = NULL, fk = NULL;
+  g_autofree char *v5 = build_psl (5, "\n");
+  g_autofree char *links = NULL;
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  char *mask;
+
+  g_assert_nonnull (fa);
+  g_assert_cmpuint (fa->len, ==, 0);
+  g_assert_true (has_finding (fb, "SequenceLength 50 is neither Frames (40) nor twice Frames"));
+  /* a translation where the Sims have none, a quaternion that is not unit */
+  sq_track_append (&b->joints[5].tracks[SQ_CHANNEL_TRANSLATION], 0);
+  sq_track_unpack (&b->joints[7].tracks[SQ_CHANNEL_ROTATION]);
+  b->joints[7].tracks[SQ_CHANNEL_ROTATION].keys[1].v[0] = 2;
+  g_ptr_array_unref (fb);
+  fb = sq_validate (b, "sims", NULL);
+  g_assert_true (has_finding (fb, "joint “L_TOE0” has translations: only ROOT and PELVIS translate"));
+  g_assert_true (has_finding (fb, "joint “L_TOE02” rotation key 2 is not a unit quaternion"));
+  /* a PSL mask with a character that is neither 0 nor 1 */
+  mask = strstr (v5, "00000000000000000001111111111111");
+  mask[5] = '2';
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) bytes = g_bytes_new (v5, strlen (v5));
+
+    psl = sq_load_bytes (bytes, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+  }
+  fp = sq_validate (psl, "sims", NULL);
+  g_assert_true (has_finding (fp, "subset “Arms”: the mask “00000200000000000001111111111111” is not 32 characters 0 or 1"));
+  /* SPS links: a parent and a sibling that are no node, an Action without its animation */
+  links = g_strdup (sps_text);
+  memcpy (strstr (links, "N 4 1 0 3 0 -2\r\nA a2o-wave\r\nN 1 1 3 2 0 3"), "N 4 9 0 3 0 -2\r\nA a2o-wave\r\nN 4 1 7 2 0 3", 41);
+  sps = load_text_ok (links, "simpose-sps");
+  fs = sq_validate (sps, "sims", NULL);
+  g_assert_true (has_finding (fs, "tree 1, node 3: its parent 9 is no node of the tree"));
+  g_assert_true (has_finding (fs, "tree 1, node 2: its sibling 7 is no node of the tree"));
+  g_assert_true (has_finding (fs, "tree 1, Action node 2: M 0 and N 3 use 2 animations but the node names 0"));
+  /* the skill's motions against the skeleton */
+  skill = load_skill (cfp);
+  fk = sq_validate (skill, "sims", NULL);
+  g_assert_cmpuint (fk->len, ==, 0);
+}
+
+/* ---- robustness ------------------------------------------------------------- */
+
+/* Every prefix and every byte changed (to a digit, a bar, a line end, a
+ * 0xff) of `data`: a clip that passes the model checks, or an error with a
+ * message */
+static void
+shake (const char *data,
+       gsize       len,
+       GBytes     *cfp,
+       gsize       stride)
+{
+  static const char swaps[] = { '9', '|', '\n', '\xff', '-' };
+
+  for (gsize n = 0; n <= len; n += (n < 64 ? 1 : stride))
+    for (int s = -1; s < (int) G_N_ELEMENTS (swaps); s++)
+      {
+        g_autofree char *copy = g_memdup2 (data, len);
+        gsize use = s < 0 ? n : len;
+        g_autoptr(GBytes) bytes = NULL;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(SqClip) clip = NULL;
+        Companion c = { "xskill-test.cfp", cfp, 0 };
+
+        if (s >= 0)
+          {
+            if (n >= len)
+              break;
+            copy[n] = swaps[s];
+          }
+        bytes = g_bytes_new (copy, use);
+        clip = load_with (bytes, &c, &error);
+        if (clip == NULL)
+          {
+            g_assert_nonnull (error);
+            g_assert_cmpuint (strlen (error->message), >, 10);
+          }
+        else
+          {
+            g_assert_true (sq_clip_check (clip, &error));
+            g_assert_no_error (error);
+          }
+      }
+}
+
+static void
+test_truncations_and_flips (void)
+{
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autofree char *psl4 = build_psl (4, "\n"), *psl5 = build_psl (5, "\r\n");
+  static const gint64 times[] = { 0, 10, 39 };
+  g_autofree char *kfd = build_kfd (40, times, 3, "a");
+  gsize clen;
+  const guint8 *cdata = g_bytes_get_data (cfp, &clen);
+
+  shake (skill_cmx, strlen (skill_cmx), cfp, 1);
+  shake (skeleton_cmx, strlen (skeleton_cmx), cfp, 1);
+  shake (psl4, strlen (psl4), NULL, 7);
+  shake (psl5, strlen (psl5), NULL, 7);
+  shake (kfd, strlen (kfd), NULL, 7);
+  shake (sps_text, strlen (sps_text), NULL, 1);
+  /* and the CFP's bytes changed one by one */
+  for (gsize i = 0; i < clen; i++)
+    for (guint v = 0; v < 256; v += v == 204 ? 49 : 51)   /* 0 … 204, 253 (no code) */
+      {
+        g_autofree guint8 *copy = g_memdup2 (cdata, clen);
+        g_autoptr(GBytes) bytes = NULL;
+        g_autoptr(GBytes) cmx = g_bytes_new_static (skill_cmx, strlen (skill_cmx));
+        g_autoptr(GError) error = NULL;
+        g_autoptr(SqClip) clip = NULL;
+        Companion c = { "xskill-test.cfp", NULL, 0 };
+
+        copy[i] = (guint8) v;
+        bytes = g_bytes_new (copy, clen);
+        c.bytes = bytes;
+        clip = load_with (cmx, &c, &error);
+        g_assert_true (clip != NULL || error != NULL);
+        if (clip != NULL)
+          g_assert_true (sq_clip_check (clip, NULL));
+      }
+}
+
+/* ---- the command line -------------------------------------------------------- */
+
+static int
+run_cli (char **err,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  int status = 0;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("SEQUIN_CLI"));
+  g_assert_nonnull (argv->pdata[0]);
+  va_start (args, err);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, err, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static void
+test_cli_companion (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-sims-XXXXXX", NULL);
+  g_autofree char *in = g_build_filename (dir, "in.cmx", NULL);
+  g_autofree char *in_cfp = g_build_filename (dir, "XSKILL-TEST.CFP", NULL);
+  g_autofree char *outdir = g_build_filename (dir, "out", NULL);
+  g_autofree char *out = g_build_filename (outdir, "copy.cmx", NULL);
+  g_autofree char *out_cfp = g_build_filename (outdir, "xskill-test.cfp", NULL);
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autofree char *err = NULL, *got = NULL, *got_cfp = NULL;
+  gsize n, n_cfp;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (g_mkdir (outdir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (in, skill_cmx, -1, NULL));
+  /* without its CFP: exit 1, the message names the file, no output */
+  g_assert_cmpint (run_cli (&err, "convert", in, out, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "xskill-test.cfp"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+  /* found beside it whatever the case of its name; both written */
+  g_assert_true (g_file_set_contents (in_cfp, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp), NULL));
+  g_assert_cmpint (run_cli (&err, "convert", in, out, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (out, &got, &n, NULL));
+  g_assert_true (g_file_get_contents (out_cfp, &got_cfp, &n_cfp, NULL));
+  g_assert_cmpmem (got, n, skill_cmx, strlen (skill_cmx));
+  g_assert_cmpmem (got_cfp, n_cfp, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp));
+
+  g_unlink (out);
+  g_unlink (out_cfp);
+  g_rmdir (outdir);
+  g_unlink (in);
+  g_unlink (in_cfp);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sims/cmx/known-answer", test_cmx_known_answer);
+  g_test_add_func ("/sims/cmx/dump-contract", test_cmx_dump_contract);
+  g_test_add_func ("/sims/cmx/round-trip", test_cmx_round_trip);
+  g_test_add_func ("/sims/cmx/edited-keys", test_cmx_edited_keys);
+  g_test_add_func ("/sims/cmx/cfp-coder", test_cfp_coder);
+  g_test_add_func ("/sims/cmx/cfp-errors", test_cmx_cfp_errors);
+  g_test_add_func ("/sims/cmx/skeleton", test_cmx_skeleton);
+  g_test_add_func ("/sims/cmx/more-skills", test_cmx_more_skills);
+  g_test_add_data_func ("/sims/psl/v4", GINT_TO_POINTER (4), test_psl);
+  g_test_add_data_func ("/sims/psl/v5", GINT_TO_POINTER (5), test_psl);
+  g_test_add_func ("/sims/kfd/bounce", test_kfd);
+  g_test_add_func ("/sims/kfd/errors", test_kfd_errors);
+  g_test_add_func ("/sims/sps/trees", test_sps);
+  g_test_add_func ("/sims/validate", test_validate);
+  g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
+  g_test_add_func ("/sims/robustness", test_truncations_and_flips);
+  g_test_add_func ("/sims/cli/companion", test_cli_companion);
+  return g_test_run ();
+}
