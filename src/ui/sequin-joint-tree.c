@@ -356,7 +356,12 @@ factory_bind_cb (GtkSignalListItemFactory *factory,
       name_expander (expander);
       g_signal_connect_object (row, "notify::expanded", G_CALLBACK (name_expander), expander, G_CONNECT_SWAPPED);
     }
+  /* a key row's item is made afresh each time the tree list model is asked
+   * for it: the cell keeps the one it shows, or it would be gone (and its
+   * "changed" with it) as soon as this returns */
   item = gtk_tree_list_row_get_item (row);
+  g_object_set_data_full (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-item",
+                          g_object_ref (item), g_object_unref);
   g_signal_connect_object (item, "changed", G_CALLBACK (update_cell), list_item, G_CONNECT_SWAPPED);
   update_cell (list_item);
 }
@@ -371,7 +376,7 @@ factory_unbind_cb (GtkSignalListItemFactory *factory,
 
   if (row == NULL)
     return;
-  item = gtk_tree_list_row_get_item (row);
+  item = g_object_steal_data (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-item");
   if (item != NULL)
     g_signal_handlers_disconnect_by_func (item, update_cell, list_item);
   if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)

@@ -1,0 +1,210 @@
+/* test-truth.c: what the window shows is the document, after every edit,
+ * undo, redo and lossy Save As (issue 17's bugs)
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The checks read what is on screen: the texts of the mapped labels of the
+ * joint tree, the header labels, the structure view's lines, the validation
+ * panel's findings. Edits are made through the win.* actions and the edit
+ * dialog, as a user makes them.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "sequin-joint-item.h"
+#include "sequin-key-item.h"
+#include "sequin-test-ui.h"
+#include "sequin-utils.h"
+#include "sequin-window-private.h"
+
+/* ---- Helpers --------------------------------------------------------------- */
+
+static char *
+corpus_file (const char *name)
+{
+  char *path = sequin_test_corpus_file (name);
+
+  if (path == NULL)
+    g_error ("corpus file %s is missing (SEQUIN_CORPUS=%s)", name, g_getenv ("SEQUIN_CORPUS"));
+  return path;
+}
+
+static void
+activate (SequinWindow *window,
+          const char   *action)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+  sequin_test_flush ();
+}
+
+/* Every text shown by a mapped label under `widget`, one entry per label */
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0)
+    g_ptr_array_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, texts);
+}
+
+static gboolean
+shows (GtkWidget  *widget,
+       const char *text)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  collect_labels (widget, texts);
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The texts the tree shows for key `k` of `joint` in the rotation and
+ * translation columns, from the window's clip */
+static char *
+rotation_text (SequinWindow *window, gsize joint, gsize k)
+{
+  const SqTrack *track = &sequin_test_window_clip (window)->joints[joint].tracks[SQ_CHANNEL_ROTATION];
+  SqKey key = sq_track_key (track, k);
+
+  return sequin_format_vector (key.v, 4, 6);
+}
+
+static char *
+translation_text (SequinWindow *window, gsize joint, gsize k)
+{
+  const SqTrack *track = &sequin_test_window_clip (window)->joints[joint].tracks[SQ_CHANNEL_TRANSLATION];
+  SqKey key = sq_track_key (track, k);
+
+  return sequin_format_vector (key.v, 3, 5);
+}
+
+/* The first `n` keys of `joint` show what the clip holds now, and not what
+ * `stale` (texts of before) says where that differs */
+static void
+assert_rows_show (SequinWindow *window,
+                  gsize         joint,
+                  gboolean      translation,
+                  guint         n,
+                  GPtrArray    *stale)
+{
+  GtkWidget *tree = GTK_WIDGET (window->joint_tree);
+
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *now = translation ? translation_text (window, joint, k) : rotation_text (window, joint, k);
+
+      if (!shows (tree, now))
+        {
+          g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+          collect_labels (tree, texts);
+          for (guint i = 0; i < texts->len; i++)
+            g_test_message ("shown: [%s]", (char *) g_ptr_array_index (texts, i));
+        }
+      if (!shows (tree, now))
+        g_error ("key %u of joint %zu should show “%s”", k, joint, now);
+      if (stale != NULL && g_strcmp0 (g_ptr_array_index (stale, k), now) != 0
+          && shows (tree, g_ptr_array_index (stale, k)))
+        g_error ("key %u of joint %zu still shows “%s” (the clip holds “%s”)",
+                 k, joint, (char *) g_ptr_array_index (stale, k), now);
+    }
+}
+
+static GPtrArray *
+texts_now (SequinWindow *window, gsize joint, gboolean translation, guint n)
+{
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (texts, translation ? translation_text (window, joint, k) : rotation_text (window, joint, k));
+  return texts;
+}
+
+/* Applies `action` (then undo, then redo), checking after each that the
+ * visible key rows of `joint` are the clip's */
+static void
+check_edit_undo_redo (SequinWindow *window,
+                      gsize         joint,
+                      gboolean      translation,
+                      const char   *action,
+                      const char   *dialog_text)
+{
+  const guint n = 4;
+  g_autoptr(GPtrArray) before = texts_now (window, joint, translation, n);
+  g_autoptr(GPtrArray) after = NULL;
+
+  assert_rows_show (window, joint, translation, n, NULL);
+  activate (window, action);
+  if (dialog_text != NULL)
+    {
+      g_assert_nonnull (window->edit_dialog);
+      sequin_edit_dialog_set_text (window->edit_dialog, 0, dialog_text);
+      g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
+      sequin_test_flush ();
+    }
+  after = texts_now (window, joint, translation, n);
+  /* the edit changes what the rows show */
+  g_assert_cmpstr (g_ptr_array_index (before, 0), !=, g_ptr_array_index (after, 0));
+  assert_rows_show (window, joint, translation, n, before);
+
+  activate (window, "win.undo");
+  g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
+  assert_rows_show (window, joint, translation, n, after);
+
+  activate (window, "win.redo");
+  assert_rows_show (window, joint, translation, n, before);
+  activate (window, "win.undo");
+  assert_rows_show (window, joint, translation, n, after);
+}
+
+/* ---- Bug 1: stale key rows ------------------------------------------------- */
+
+static void
+test_rows_follow_edits (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  SequinWindow *window = sequin_test_window_new ();
+  const SqClip *clip;
+  gssize pelvis, turned = -1;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+  pelvis = sq_clip_find_joint (clip, "pelvis");
+  g_assert_cmpint (pelvis, >=, 0);
+  g_assert_cmpuint (clip->joints[pelvis].tracks[SQ_CHANNEL_ROTATION].n_keys, >=, 4);
+  g_assert_cmpuint (clip->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION].n_keys, >=, 4);
+
+  /* pelvis (with the translations) and a joint whose X and Z are not 0 */
+  for (gsize j = 0; j < clip->n_joints && turned < 0; j++)
+    if (clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys >= 4
+        && fabs (sq_track_key (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], 0).v[1]) > 1e-3)
+      turned = j;
+  g_assert_cmpint (turned, >=, 0);
+  g_assert_true (sequin_joint_tree_expand_joint (window->joint_tree, turned, TRUE));
+  sequin_test_flush ();
+  check_edit_undo_redo (window, turned, FALSE, "win.invert-xz-all", NULL);
+
+  g_assert_true (sequin_joint_tree_expand_joint (window->joint_tree, turned, FALSE));
+  g_assert_true (sequin_joint_tree_expand_joint (window->joint_tree, pelvis, TRUE));
+  sequin_test_flush ();
+  check_edit_undo_redo (window, pelvis, TRUE, "win.rescale", "2");
+  sequin_test_window_destroy (window);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  sequin_test_application ();
+
+  g_test_add_func ("/truth/rows-follow-edits", test_rows_follow_edits);
+  return g_test_run ();
+}
