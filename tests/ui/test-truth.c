@@ -199,6 +199,120 @@ test_rows_follow_edits (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Bug 2: after a lossy Save As the window is the file on disk ---------- */
+
+static char *
+tmp_copy (const char *path,
+          const char *name)
+{
+  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+  char *out = g_build_filename (sequin_test_tmpdir (), name, NULL);
+
+  g_assert_true (g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  return out;
+}
+
+static void
+show_validation (SequinWindow *window)
+{
+  g_object_set (window, "sidebar-visible", TRUE, NULL);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
+  sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+}
+
+/* Window `a` describes what window `b` (the file opened afresh) shows: the
+ * header, the structure view, the validation findings */
+static void
+assert_windows_agree (SequinWindow *a,
+                      SequinWindow *b)
+{
+  GtkLabel *la[] = { a->format_value, a->model_value, a->root_value, a->joints_value,
+                     a->keys_value, a->frames_value, a->duration_value };
+  GtkLabel *lb[] = { b->format_value, b->model_value, b->root_value, b->joints_value,
+                     b->keys_value, b->frames_value, b->duration_value };
+  GPtrArray *fa, *fb;
+
+  for (guint i = 0; i < G_N_ELEMENTS (la); i++)
+    g_assert_cmpstr (gtk_label_get_text (la[i]), ==, gtk_label_get_text (lb[i]));
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (a), sequin_test_window_clip (b)));
+
+  gtk_stack_set_visible_child_name (a->view_stack, "structure");
+  gtk_stack_set_visible_child_name (b->view_stack, "structure");
+  sequin_test_flush ();
+  g_assert_cmpstr (sequin_line_model_get_text (a->structure_lines), ==,
+                   sequin_line_model_get_text (b->structure_lines));
+
+  show_validation (a);
+  show_validation (b);
+  g_assert_cmpstr (sequin_validation_panel_get_summary (a->validation_panel), ==,
+                   sequin_validation_panel_get_summary (b->validation_panel));
+  fa = sequin_validation_panel_get_findings (a->validation_panel);
+  fb = sequin_validation_panel_get_findings (b->validation_panel);
+  g_assert_cmpuint (fa != NULL ? fa->len : 0, ==, fb != NULL ? fb->len : 0);
+  for (guint i = 0; fa != NULL && i < fa->len; i++)
+    g_assert_cmpstr (((SqFinding *) fa->pdata[i])->message, ==, ((SqFinding *) fb->pdata[i])->message);
+}
+
+static void
+test_lossy_save_as (void)
+{
+  g_autofree char *corpus = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = tmp_copy (corpus, "truth-walk.seq");
+  g_autofree char *text_path = g_build_filename (sequin_test_tmpdir (), "truth-walk-text.seq", NULL);
+  g_autoptr(GFile) text_file = g_file_new_for_path (text_path);
+  g_autoptr(SqClip) original = sequin_test_load_clip (corpus);
+  g_autoptr(SqClip) inverted = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+  SequinWindow *fresh;
+  SequinDocument *doc;
+
+  sequin_test_window_open (window, path);
+  doc = sequin_window_get_document (window);
+  g_assert_cmpstr (gtk_label_get_text (window->model_value), ==, "male");
+  activate (window, "win.invert-xz-all");
+  inverted = sq_clip_copy (sequin_test_window_clip (window));
+
+  /* text SEQ has no model name nor signature: the user agrees to lose them */
+  sequin_window_save_to (window, text_file, sq_format_by_id ("seq-text"));
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  gtk_dialog_response (GTK_DIALOG (window->message_dialog), GTK_RESPONSE_ACCEPT);
+  SEQUIN_TEST_WAIT_UNTIL (g_file_test (text_path, G_FILE_TEST_EXISTS) && !sequin_document_get_busy (doc));
+  sequin_test_flush ();
+  g_assert_false (sequin_document_get_modified (doc));
+  g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "truth-walk-text.seq");
+
+  /* the window shows what a window opening that file shows */
+  fresh = sequin_test_window_new ();
+  sequin_test_window_open (fresh, text_path);
+  g_assert_cmpstr (gtk_label_get_text (window->model_value), !=, "male");
+  g_assert_null (strstr (sequin_line_model_get_text (window->structure_lines), "7F7F7F7A"));
+  assert_windows_agree (window, fresh);
+  sequin_test_window_destroy (fresh);
+
+  /* the history is usable: undo goes back to the clip before the save (not
+   * what the file holds: modified), then before the edit; redo comes back */
+  g_assert_true (sequin_document_can_undo (doc));
+  activate (window, "win.undo");
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), inverted));
+  g_assert_true (sequin_document_get_modified (doc));
+  g_assert_cmpstr (gtk_label_get_text (window->model_value), ==, "male");
+  activate (window, "win.undo");
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
+  g_assert_true (sequin_document_get_modified (doc));
+  g_assert_false (sequin_document_can_undo (doc));
+  activate (window, "win.redo");
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), inverted));
+  activate (window, "win.redo");
+  g_assert_false (sequin_document_get_modified (doc));
+  g_assert_cmpstr (gtk_label_get_text (window->model_value), !=, "male");
+  {
+    g_autoptr(SqClip) on_disk = sequin_test_load_clip (text_path);
+    g_assert_true (sq_clip_equal (sequin_test_window_clip (window), on_disk));
+  }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -206,5 +320,6 @@ main (int argc, char *argv[])
   sequin_test_application ();
 
   g_test_add_func ("/truth/rows-follow-edits", test_rows_follow_edits);
+  g_test_add_func ("/truth/lossy-save-as", test_lossy_save_as);
   return g_test_run ();
 }
