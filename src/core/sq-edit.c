@@ -176,6 +176,30 @@ sq_edit_set_first_frame_new (double x,
   return edit;
 }
 
+gboolean
+sq_edit_check_rescale_factor (double   factor,
+                              GError **error)
+{
+  if (!isfinite (factor))
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The factor must be a finite number"));
+      return FALSE;
+    }
+  if (factor == 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("The factor must be above 0: 0 would put every location at the same point"));
+      return FALSE;
+    }
+  if (factor < 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("The factor must be above 0: a negative factor would mirror the path"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 SqEdit *
 sq_edit_sl_priority_new (gint32 priority)
 {
@@ -1007,11 +1031,8 @@ sq_edit_apply (SqEdit  *edit,
       break;
 
     case EDIT_RESCALE:
-      if (!isfinite (edit->value[0]))
-        {
-          g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The factor must be a finite number"));
-          return FALSE;
-        }
+      if (!sq_edit_check_rescale_factor (edit->value[0], error))
+        return FALSE;
       track = root_translations (clip, &root);
       if (track == NULL || track->n_keys == 0)
         {

@@ -313,6 +313,107 @@ test_lossy_save_as (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Bug 3: Set First Frame shows full precision, unchanged changes nothing */
+
+static void
+test_first_frame_unchanged (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autoptr(SqClip) original = sequin_test_load_clip (path);
+  SequinWindow *window = sequin_test_window_new ();
+  SequinDocument *doc;
+  const SqTrack *t;
+  gssize root;
+  guint64 generation;
+
+  sequin_test_window_open (window, path);
+  doc = sequin_window_get_document (window);
+  root = sq_clip_get_root_index (original);
+  t = &original->joints[root].tracks[SQ_CHANNEL_TRANSLATION];
+  g_assert_cmpfloat (sq_track_time (t, 0), ==, 0.0);
+  generation = sequin_test_window_clip (window)->generation;
+
+  activate (window, "win.set-first-frame");
+  g_assert_nonnull (window->edit_dialog);
+  /* every field reads back as exactly the value it shows, with no digit
+   * more than needed (what %.6g showed did not: 0.00183824 for
+   * 0.0018382447306066751) */
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *text = sequin_edit_dialog_get_text (window->edit_dialog, i);
+      double v = sq_track_key (t, 0).v[i];
+      char shorter[64];
+
+      g_assert_cmpfloat (g_ascii_strtod (text, NULL), ==, v);
+      g_assert_cmpuint (strlen (text), <=, 22);
+      g_ascii_formatd (shorter, sizeof shorter, "%.14g", v);
+      if (g_ascii_strtod (shorter, NULL) != v)
+        g_assert_cmpuint (strlen (text), >, strlen (shorter));
+    }
+  /* Set, unchanged: nothing happens, nothing to undo */
+  g_assert_true (sequin_edit_dialog_can_apply (window->edit_dialog));
+  g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
+  sequin_test_flush ();
+  g_assert_null (window->edit_dialog);
+  g_assert_false (sequin_document_can_undo (doc));
+  g_assert_false (sequin_document_get_modified (doc));
+  g_assert_cmpuint (sequin_test_window_clip (window)->generation, ==, generation);
+  g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
+
+  /* changed: one step, exactly the values typed */
+  activate (window, "win.set-first-frame");
+  sequin_edit_dialog_set_text (window->edit_dialog, 1, "0.1");
+  g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
+  sequin_test_flush ();
+  g_assert_true (sequin_document_can_undo (doc));
+  t = &sequin_test_window_clip (window)->joints[root].tracks[SQ_CHANNEL_TRANSLATION];
+  g_assert_cmpfloat (sq_track_key (t, 0).v[0], ==, sq_track_key (&original->joints[root].tracks[SQ_CHANNEL_TRANSLATION], 0).v[0]);
+  g_assert_cmpfloat (sq_track_key (t, 0).v[1], ==, 0.1);
+
+  /* Rescale confirmed at 1 changes nothing either */
+  activate (window, "win.undo");
+  activate (window, "win.rescale");
+  g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "1");
+  g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
+  sequin_test_flush ();
+  g_assert_false (sequin_document_get_modified (doc));
+  g_assert_true (sequin_document_can_redo (doc));
+  sequin_test_window_destroy (window);
+}
+
+/* ---- Bug 7: Rescale refuses 0 and negative factors, saying why ----------- */
+
+static void
+test_rescale_refuses (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  struct { const char *text, *reason; } bad[] = {
+    { "0", "same point" }, { "-0", "same point" }, { "0,0", "same point" },
+    { "-2", "mirror" }, { "-0.5", "mirror" },
+  };
+  SequinWindow *window = sequin_test_window_new ();
+
+  sequin_test_window_open (window, path);
+  activate (window, "win.rescale");
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *message;
+
+      sequin_edit_dialog_set_text (window->edit_dialog, 0, bad[i].text);
+      g_assert_false (sequin_edit_dialog_can_apply (window->edit_dialog));
+      message = sequin_edit_dialog_get_message (window->edit_dialog);
+      g_assert_nonnull (message);
+      g_assert_nonnull (strstr (message, "above 0"));
+      g_assert_nonnull (strstr (message, bad[i].reason));
+      g_assert_false (sequin_edit_dialog_apply (window->edit_dialog, NULL));
+      g_assert_false (sequin_document_can_undo (sequin_window_get_document (window)));
+    }
+  sequin_edit_dialog_set_text (window->edit_dialog, 0, "0.5");
+  g_assert_true (sequin_edit_dialog_can_apply (window->edit_dialog));
+  g_assert_null (sequin_edit_dialog_get_message (window->edit_dialog));
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -321,5 +422,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/truth/rows-follow-edits", test_rows_follow_edits);
   g_test_add_func ("/truth/lossy-save-as", test_lossy_save_as);
+  g_test_add_func ("/truth/first-frame-unchanged", test_first_frame_unchanged);
+  g_test_add_func ("/truth/rescale-refuses", test_rescale_refuses);
   return g_test_run ();
 }
