@@ -79,6 +79,7 @@ struct _SequinTimeline
 
   gboolean            scrubbing;
   double              drag_start_x;
+  gboolean            on_key;        /* the playhead snapped to a key off the frames */
 };
 
 enum {
@@ -147,6 +148,26 @@ frame_of (const SqClip *clip,
   return (int) floor (time * 30.0 + 0.5);
 }
 
+/* A time this close to a frame (in frames) is on it */
+#define ON_FRAME_EPS 1e-6
+
+/* The frame at `time` as a number with a fraction, frame base included */
+static double
+fractional_frame (const SqClip *clip,
+                  double        time)
+{
+  return time * clip_fps (clip) + clip_frame_base (clip);
+}
+
+static gboolean
+is_on_frame (const SqClip *clip,
+             double        time)
+{
+  double f = time * clip_fps (clip);
+
+  return fabs (f - floor (f + 0.5)) < ON_FRAME_EPS;
+}
+
 /* first index >= from whose time is >= t */
 static gsize
 lower_bound (const SqTrack *track,
@@ -183,6 +204,32 @@ gallop (const SqTrack *track,
     }
   /* keys[lo] < t <= keys[hi] */
   return sq_track_lower_bound (track, t, lo + 1, hi);
+}
+
+/* The time of the key (any joint, any channel) nearest to `t`; FALSE when
+ * the clip has no key. O(tracks × log keys). */
+static gboolean
+nearest_key_time (const SqClip *clip,
+                  double        t,
+                  double       *nearest)
+{
+  gboolean found = FALSE;
+
+  for (gsize j = 0; clip != NULL && j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+        gsize k = lower_bound (track, t, 0);
+
+        for (gsize i = k > 0 ? k - 1 : 0; i <= k && i < track->n_keys; i++)
+          {
+            double kt = sq_track_time (track, i);
+            if (!found || fabs (kt - t) < fabs (*nearest - t))
+              *nearest = kt;
+            found = TRUE;
+          }
+      }
+  return found;
 }
 
 /* The channels of a joint that have keys, in order; returns how many. */
@@ -325,14 +372,39 @@ has_selection (SequinTimeline *self)
          && (gsize) self->sel_key < self->clip->joints[self->sel_joint].tracks[self->sel_channel].n_keys;
 }
 
+/* What the playhead is on: "frame 15", "key at frame 15.43" (snapped to a
+ * key between frames) or "frame 15.43" (between frames, as when playing) */
+static char *
+position_text (SequinTimeline *self)
+{
+  if (self->clip == NULL || is_on_frame (self->clip, self->time))
+    /* Translators: the frame number under the playhead */
+    return g_strdup_printf (_("frame %d"), frame_of (self->clip, self->time));
+  if (self->on_key)
+    /* Translators: the playhead is on a key between two frames; %.2f is its frame number with a fraction */
+    return g_strdup_printf (_("key at frame %.2f"), fractional_frame (self->clip, self->time));
+  /* Translators: the playhead is between two frames; %.2f is its frame number with a fraction */
+  return g_strdup_printf (_("frame %.2f"), fractional_frame (self->clip, self->time));
+}
+
+char *
+sequin_timeline_describe_time (SequinTimeline *self)
+{
+  g_autofree char *where = NULL;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), NULL);
+  where = position_text (self);
+  /* Translators: the playhead's time and what it is on ("frame 15") */
+  return g_strdup_printf (_("%.3f s, %s"), self->time, where);
+}
+
 static void
 update_accessible (SequinTimeline *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *value_text = NULL;
 
-  value_text = g_strdup_printf (_("%.3f s, frame %d"),
-                                self->time, frame_of (self->clip, self->time));
+  value_text = sequin_timeline_describe_time (self);
   g_string_append_printf (text, _("Playhead at %s"), value_text);
 
   if (has_selection (self))
@@ -385,8 +457,12 @@ set_time_internal (SequinTimeline *self,
   if (isnan (seconds))
     return;
   t = CLAMP (seconds, 0.0, self->extent);
+  self->on_key = FALSE;
   if (t == self->time)
-    return;
+    {
+      update_accessible (self);
+      return;
+    }
 
   if (scroll)
     {
@@ -398,6 +474,34 @@ set_time_internal (SequinTimeline *self,
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+}
+
+/* Where a pointer at `seconds` puts the playhead: on the nearest frame, or
+ * on the nearest key when that is nearer (keys off the frame grid, as the
+ * U16 times of .anim files are) */
+static void
+set_time_snapped (SequinTimeline *self,
+                  double          seconds)
+{
+  double fps = clip_fps (self->clip);
+  double frame, key;
+  gboolean to_key;
+
+  if (isnan (seconds))
+    return;
+  seconds = CLAMP (seconds, 0.0, self->extent);
+  frame = floor (seconds * fps + 0.5) / fps;
+  if (frame > self->extent)
+    frame = floor (self->extent * fps) / fps;
+  to_key = nearest_key_time (self->clip, seconds, &key) && fabs (key - seconds) < fabs (frame - seconds)
+           && !is_on_frame (self->clip, key);
+  set_time_internal (self, to_key ? key : frame, FALSE);
+  if (to_key)
+    {
+      self->on_key = TRUE;
+      update_accessible (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
 }
 
 static void
@@ -1021,9 +1125,10 @@ draw_corner (SequinTimeline *self,
   cairo_move_to (cr, 6, (RULER_SPLIT - h) / 2 + 1);
   pango_cairo_show_layout (cr, small);
 
-  /* Translators: the frame number under the playhead */
-  g_snprintf (buf, sizeof buf, _("frame %d"), frame_of (self->clip, self->time));
-  pango_layout_set_text (small, buf, -1);
+  {
+    g_autofree char *where = position_text (self);
+    pango_layout_set_text (small, where, -1);
+  }
   set_source (cr, &colors->fg, 0.6);
   cairo_move_to (cr, 6, RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1);
   pango_cairo_show_layout (cr, small);
@@ -1112,6 +1217,7 @@ select_key_at (SequinTimeline *self,
 
   select_internal (self, joint, channel, key);
   set_time_internal (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key), FALSE);
+  self->on_key = !is_on_frame (self->clip, self->time);
   g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
   return TRUE;
 }
@@ -1131,7 +1237,7 @@ _sequin_timeline_press (SequinTimeline *self,
     return;
   if (select_key_at (self, x, y))
     return;
-  set_time_internal (self, _sequin_timeline_time_at_x (self, x), FALSE);
+  set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
 }
 
 void
@@ -1157,7 +1263,7 @@ _sequin_timeline_drag_update (SequinTimeline *self,
 
   if (!self->scrubbing)
     return;
-  set_time_internal (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx), FALSE);
+  set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
 }
 
 /* sets the zoom, keeping the time at widget x under x */
@@ -1321,9 +1427,66 @@ step_frames_action (GtkWidget  *widget,
 {
   SequinTimeline *self = SEQUIN_TIMELINE (widget);
   double fps = clip_fps (self->clip);
-  double frame = floor (self->time * fps + 0.5) + g_variant_get_int32 (parameter);
+  double now = self->time * fps;
+  int n = g_variant_get_int32 (parameter);
+  /* the next (previous) frame after the playhead, wherever it is: from a
+   * key between frames or a time while playing, no frame is skipped */
+  double frame = n > 0 ? floor (now + ON_FRAME_EPS) + n : ceil (now - ON_FRAME_EPS) + n;
 
-  set_time_internal (self, frame / fps, TRUE);
+  set_time_internal (self, MIN (frame / fps, self->extent), TRUE);
+}
+
+/* timeline.step-keys(i): to the next (previous) time any joint has a key */
+static void
+step_keys_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  int n = g_variant_get_int32 (parameter);
+  double t = self->time;
+
+  for (int i = 0; i < ABS (n) && self->clip != NULL; i++)
+    {
+      gboolean found = FALSE;
+      double best = t;
+
+      for (gsize j = 0; j < self->clip->n_joints; j++)
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            const SqTrack *track = &self->clip->joints[j].tracks[c];
+            gsize k;
+            double kt;
+
+            if (n > 0)
+              {
+                /* first key after t (keys within a micro-frame of t are at t) */
+                k = lower_bound (track, t + ON_FRAME_EPS / clip_fps (self->clip), 0);
+                if (k >= track->n_keys)
+                  continue;
+                kt = sq_track_time (track, k);
+                if (!found || kt < best)
+                  best = kt;
+              }
+            else
+              {
+                k = lower_bound (track, t - ON_FRAME_EPS / clip_fps (self->clip), 0);
+                if (k == 0)
+                  continue;
+                kt = sq_track_time (track, k - 1);
+                if (!found || kt > best)
+                  best = kt;
+              }
+            found = TRUE;
+          }
+      if (!found)
+        break;
+      t = best;
+    }
+  set_time_internal (self, t, TRUE);
+  self->on_key = !is_on_frame (self->clip, self->time);
+  update_accessible (self);
+  gtk_widget_queue_draw (widget);
 }
 
 /* timeline.go-to-start, timeline.go-to-end */
@@ -1652,12 +1815,15 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
                   G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_INT64);
 
   gtk_widget_class_install_action (widget_class, "timeline.step-frames", "i", step_frames_action);
+  gtk_widget_class_install_action (widget_class, "timeline.step-keys", "i", step_keys_action);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-start", NULL, go_to_action);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-end", NULL, go_to_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.step-frames", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "timeline.step-frames", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.step-frames", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, 0, "timeline.step-keys", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_comma, 0, "timeline.step-keys", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "timeline.step-frames", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.go-to-start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "timeline.go-to-start", NULL);
@@ -1710,6 +1876,7 @@ sequin_timeline_init (SequinTimeline *self)
   gtk_widget_add_controller (widget, motion);
 
   gtk_widget_action_set_enabled (widget, "timeline.step-frames", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.step-keys", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-start", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-end", FALSE);
 
@@ -1776,6 +1943,7 @@ sequin_timeline_clip_changed (SequinTimeline *self)
 
   /* without a clip the keys fall through to focus navigation */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-keys", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 

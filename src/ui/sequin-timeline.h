@@ -48,6 +48,9 @@ void       sequin_timeline_clip_changed     (SequinTimeline *self);
 void       sequin_timeline_set_time         (SequinTimeline *self,
                                              double          seconds);
 double     sequin_timeline_get_time         (SequinTimeline *self);
+/* "0.467 s, frame 15", or "0.451 s, key at frame 14.53" when the playhead
+ * is on a key between frames: what the corner of the ruler shows */
+char      *sequin_timeline_describe_time    (SequinTimeline *self);
 /* joint or key -1: no selection; scrolls the key into view; no signal */
 void       sequin_timeline_select_key       (SequinTimeline *self,
                                              gssize          joint,

@@ -17,6 +17,7 @@
 #include "sequin-joint-item.h"
 #include "sequin-key-item.h"
 #include "sequin-test-ui.h"
+#include "sequin-timeline-private.h"
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
@@ -414,6 +415,112 @@ test_rescale_refuses (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Bug 4: the playhead snaps to frames (or keys between them) ---------- */
+
+static void
+click_ruler_at (SequinWindow *window,
+                double        seconds)
+{
+  SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
+
+  _sequin_timeline_press (tl, 1, _sequin_timeline_x_for_time (tl, seconds), 10);
+  sequin_test_flush ();
+}
+
+static void
+assert_playhead (SequinWindow *window,
+                 double        seconds,
+                 const char   *where)
+{
+  SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
+  g_autofree char *text = sequin_timeline_describe_time (tl);
+
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (tl), seconds, 1e-12);
+  if (strstr (text, where) == NULL)
+    g_error ("the playhead says “%s”, not “%s”", text, where);
+}
+
+static void
+test_playhead_snaps (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *anim = corpus_file ("sl-anim/0eb702e2-cc5a-9a88-56a5-661a55c0676a.dat");
+  SequinWindow *window = sequin_test_window_new ();
+  GtkWidget *tl;
+  const SqClip *clip;
+  double key = -1, fps;
+
+  sequin_test_window_open (window, path);
+  tl = window->timeline;
+  /* the click: 0.451 s is frame 14.53 (15 counting from 1) */
+  click_ruler_at (window, 0.451);
+  assert_playhead (window, 14 / 30.0, "frame 15");
+  /* Right and Left go frame by frame, none skipped */
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", 1));
+  assert_playhead (window, 15 / 30.0, "frame 16");
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", -1));
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", -1));
+  assert_playhead (window, 13 / 30.0, "frame 14");
+  /* from between frames (where playing stops): the next frame, not the one after */
+  sequin_timeline_set_time (SEQUIN_TIMELINE (tl), 0.451);
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", 1));
+  assert_playhead (window, 14 / 30.0, "frame 15");
+  sequin_timeline_set_time (SEQUIN_TIMELINE (tl), 0.451);
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", -1));
+  assert_playhead (window, 13 / 30.0, "frame 14");
+  sequin_test_window_destroy (window);
+
+  /* an .anim's keys lie between frames (U16 times): a click by a key lands
+   * on it and says so; Right and Left go on to the frames around it */
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, anim);
+  tl = window->timeline;
+  clip = sequin_test_window_clip (window);
+  fps = clip->fps;
+  for (gsize j = 0; j < clip->n_joints && key < 0; j++)
+    for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys && key < 0; k++)
+      {
+        double t = sq_track_time (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
+        double f = t * fps;
+        if (fabs (f - round (f)) > 0.2)
+          key = t;
+      }
+  g_assert_cmpfloat (key, >, 0);
+  click_ruler_at (window, key + 0.05 / fps);
+  assert_playhead (window, key, "key at frame");
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", 1));
+  assert_playhead (window, ceil (key * fps) / fps, "frame ");
+  click_ruler_at (window, key - 0.05 / fps);
+  assert_playhead (window, key, "key at frame");
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-frames", "i", -1));
+  assert_playhead (window, floor (key * fps) / fps, "frame ");
+  /* far from any key: the nearest frame */
+  click_ruler_at (window, key + 0.45 / fps);
+  g_assert_cmpfloat_with_epsilon (fmod (sequin_timeline_get_time (SEQUIN_TIMELINE (tl)) * fps + 0.5, 1.0), 0.5, 1e-6);
+
+  /* . and , go to the next and previous key, of any joint */
+  sequin_timeline_set_time (SEQUIN_TIMELINE (tl), 0);
+  g_assert_true (gtk_widget_activate_action (tl, "timeline.step-keys", "i", 1));
+  {
+    double next = G_MAXDOUBLE, t = sequin_timeline_get_time (SEQUIN_TIMELINE (tl));
+
+    for (gsize j = 0; j < clip->n_joints; j++)
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+          {
+            double kt = sq_track_time (&clip->joints[j].tracks[c], k);
+            if (kt > 1e-9 && kt < next)
+              next = kt;
+          }
+    g_assert_cmpfloat (t, ==, next);
+    g_assert_true (gtk_widget_activate_action (tl, "timeline.step-keys", "i", 1));
+    g_assert_cmpfloat (sequin_timeline_get_time (SEQUIN_TIMELINE (tl)), >, next);
+    g_assert_true (gtk_widget_activate_action (tl, "timeline.step-keys", "i", -1));
+    g_assert_cmpfloat (sequin_timeline_get_time (SEQUIN_TIMELINE (tl)), ==, next);
+  }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -424,5 +531,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/lossy-save-as", test_lossy_save_as);
   g_test_add_func ("/truth/first-frame-unchanged", test_first_frame_unchanged);
   g_test_add_func ("/truth/rescale-refuses", test_rescale_refuses);
+  g_test_add_func ("/truth/playhead-snaps", test_playhead_snaps);
   return g_test_run ();
 }
