@@ -317,11 +317,9 @@ set_field (SequinEditDialog *self,
 {
   GtkLabel *labels[N_FIELDS] = { self->label0, self->label1, self->label2 };
 
+  /* the mnemonic label names the entry (alone: see sequin_accessible_single_names) */
   gtk_label_set_text_with_mnemonic (labels[field], label);
   gtk_editable_set_text (GTK_EDITABLE (entry (self, field)), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry (self, field)),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (labels[field]),
-                                  -1);
 }
 
 SequinEditDialog *
@@ -430,6 +428,7 @@ sequin_edit_dialog_new (GtkWindow      *parent,
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_button_set_label (self->apply_button, apply);
   gtk_label_set_text (self->description_label, description);
+  sequin_accessible_single_names (GTK_WIDGET (self));
   validate (self);
   return self;
 }

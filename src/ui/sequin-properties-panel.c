@@ -101,9 +101,8 @@ add_row (GtkWidget  *grid,
   gtk_grid_attach (GTK_GRID (grid), control, 1, row, 1, 1);
   if (tooltip != NULL)
     gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (control),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (GTK_LABEL (label)),
-                                  -1);
+  /* the mnemonic label names the control; a label property as well would
+   * double the name (GTK 4.8 reads both) */
   if (tooltip != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (control),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip,

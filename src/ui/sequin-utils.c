@@ -148,3 +148,15 @@ sequin_format_vector (const double *v,
     }
   return g_string_free (out, FALSE);
 }
+
+void
+sequin_accessible_single_names (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (GTK_IS_BUTTON (root) && gtk_button_get_use_underline (GTK_BUTTON (root))
+      && gtk_button_get_label (GTK_BUTTON (root)) != NULL)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    sequin_accessible_single_names (child);
+}

@@ -34,4 +34,10 @@ char           *sequin_format_vector         (const double   *v,
                                               guint           n,
                                               int             digits);
 
+/* GTK 4.8 names a button with an underlined label twice ("_Cancel Cancel":
+ * its label property, then its label widget): drops the label property of
+ * every such button under `root`, leaving the label widget's name. Call it
+ * after setting the buttons' labels. */
+void            sequin_accessible_single_names (GtkWidget    *root);
+
 G_END_DECLS

@@ -546,8 +546,7 @@ sequin_validation_panel_init (SequinValidationPanel *self)
   gtk_widget_set_hexpand (chooser, TRUE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), chooser);
   gtk_widget_set_tooltip_text (chooser, _("The world whose rules the animation is checked against"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (chooser),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Target world"), -1);
+  /* named by its mnemonic label alone (a label property would double it) */
   g_signal_connect_swapped (chooser, "notify::selected", G_CALLBACK (target_changed_cb), self);
   gtk_box_append (GTK_BOX (row), chooser);
   gtk_box_append (GTK_BOX (self->box), row);

@@ -46,6 +46,7 @@ _sequin_window_show_message (SequinWindow *self,
     g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
   self->message_dialog = dialog;
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
+  sequin_accessible_single_names (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -1124,9 +1125,15 @@ sequin_window_init (SequinWindow *self)
 SequinWindow *
 sequin_window_new (SequinApplication *application)
 {
-  return g_object_new (SEQUIN_TYPE_WINDOW,
-                       "application", application,
-                       NULL);
+  SequinWindow *self = g_object_new (SEQUIN_TYPE_WINDOW,
+                                     "application", application,
+                                     NULL);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+
+  /* the application gave it the shortcuts window (gtk/help-overlay.ui) */
+  if (overlay != NULL)
+    sequin_accessible_single_names (GTK_WIDGET (overlay));
+  return self;
 }
 
 SequinDocument *
