@@ -521,6 +521,49 @@ test_playhead_snaps (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Bug 6: what is wrong with a file, said plainly ----------------------- */
+
+static char *
+open_error (const char *name,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *primary = NULL;
+  char *secondary = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  g_object_get (window->message_dialog, "text", &primary, "secondary-text", &secondary, NULL);
+  g_assert_nonnull (strstr (primary, name));
+  g_assert_true (sequin_window_is_empty (window));
+  gtk_dialog_response (GTK_DIALOG (window->message_dialog), GTK_RESPONSE_CLOSE);
+  sequin_test_window_destroy (window);
+  return secondary;
+}
+
+static void
+test_error_messages (void)
+{
+  g_autofree char *empty = open_error ("empty.seq", "");
+  g_autofree char *large = open_error ("large.seq", "AWSQ Version=1 Limbs=1 Duration=100\r\n"
+                                                    "pelvis frames=99999999999999999999\r\n"
+                                                    "0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n");
+  g_autofree char *more = open_error ("more.seq", "AWSQ Version=1 Limbs=2 Duration=100\r\n"
+                                                   "pelvis frames=3\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n"
+                                                   "neck frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n");
+
+  g_test_message ("%s\n%s\n%s", empty, large, more);
+  g_assert_nonnull (strstr (empty, "the file is empty"));
+  g_assert_null (strstr (empty, "signature"));
+  g_assert_nonnull (strstr (large, "line 2, column 15"));
+  g_assert_nonnull (strstr (large, "frame count of limb “pelvis” is too large"));
+  g_assert_nonnull (strstr (more, "line 5, column 1"));
+  g_assert_nonnull (strstr (more, "fewer than the frames=3"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -532,5 +575,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/first-frame-unchanged", test_first_frame_unchanged);
   g_test_add_func ("/truth/rescale-refuses", test_rescale_refuses);
   g_test_add_func ("/truth/playhead-snaps", test_playhead_snaps);
+  g_test_add_func ("/truth/error-messages", test_error_messages);
   return g_test_run ();
 }
