@@ -588,6 +588,14 @@ apply_sl (SqEdit  *edit,
         return FALSE;
       break;
     case EDIT_SL_LOOP:
+      /* the rule is 0 ≤ in ≤ out ≤ duration; each way to break it says which */
+      if (edit->number && is_sl_time (edit->value[0]) && is_sl_time (edit->value[1])
+          && edit->value[1] < edit->value[0])
+        return invalid (error, _("Loop out (%g s) comes before loop in (%g s): the loop must end after it starts"),
+                        edit->value[1], edit->value[0]);
+      if (edit->number && is_sl_time (edit->value[1]) && edit->value[1] > clip->duration)
+        return invalid (error, _("Loop out (%g s) is after the end of the animation (%g s)"),
+                        edit->value[1], clip->duration);
       if (edit->number
           && !(is_sl_time (edit->value[0]) && is_sl_time (edit->value[1]) && edit->value[0] <= edit->value[1]
                && edit->value[1] <= clip->duration))

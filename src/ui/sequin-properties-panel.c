@@ -388,6 +388,10 @@ show_error (SequinPropertiesPanel *self,
   if (message != NULL)
     gtk_label_set_text (GTK_LABEL (self->error_label), message);
   gtk_widget_set_visible (self->error_label, message != NULL);
+  /* the reason shows at the top of the panel: bring it into view, so a
+   * refused value never just springs back */
+  if (message != NULL)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
 }
 
 static void
@@ -713,7 +717,8 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
   gtk_widget_set_margin_end (content, 12);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), content);
 
-  self->error_label = gtk_label_new (NULL);
+  /* an alert: screen readers say it as it appears */
+  self->error_label = g_object_new (GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL);
   gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);

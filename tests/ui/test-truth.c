@@ -564,6 +564,105 @@ test_error_messages (void)
   g_assert_nonnull (strstr (more, "fewer than the frames=3"));
 }
 
+/* ---- Bug 7: a refused loop out says why, where it can be seen ------------ */
+
+static void
+test_loop_refusal_says_why (void)
+{
+  g_autofree char *path = corpus_file ("sl-anim/Tower.anim");
+  SequinWindow *window = sequin_test_window_new ();
+  GtkWidget *spin, *scroller, *error_label = NULL;
+  GtkEditable *text;
+  const char *error;
+  SqSlFields f;
+  graphene_rect_t bounds;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 600);
+  sequin_test_window_open (window, path);
+  g_object_set (window, "sidebar-visible", TRUE, NULL);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
+  sequin_test_flush ();
+  sq_sl_fields_get (sequin_test_window_clip (window), &f);
+  g_assert_cmpfloat (f.loop_in, >, 1.0);
+
+  /* scrolled down to the loop fields, as a user typing there is */
+  scroller = gtk_widget_get_first_child (GTK_WIDGET (window->properties_panel));
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (scroller));
+  {
+    GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+    gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v));
+  }
+  spin = sequin_properties_panel_get_control (window->properties_panel, SEQUIN_PROPERTY_SL_LOOP_OUT);
+  text = gtk_editable_get_delegate (GTK_EDITABLE (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "1");
+  g_signal_emit_by_name (text, "activate");
+  sequin_test_flush ();
+
+  /* refused: the value goes back, and the panel says why */
+  g_assert_false (sequin_document_can_undo (sequin_window_get_document (window)));
+  error = sequin_properties_panel_get_error (window->properties_panel);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error);
+  g_assert_nonnull (strstr (error, "Loop out (1 s) comes before loop in"));
+  for (GtkWidget *w = gtk_widget_get_first_child (gtk_widget_get_first_child (gtk_widget_get_first_child (scroller)));
+       w != NULL && error_label == NULL; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), error) == 0)
+      error_label = w;
+  g_assert_nonnull (error_label);
+  g_assert_true (gtk_widget_get_mapped (error_label));
+  g_assert_true (gtk_widget_compute_bounds (error_label, scroller, &bounds));
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (scroller));
+  sequin_test_window_destroy (window);
+}
+
+/* ---- Bug 7: Save As suggests walk.bvh, not walk-bvh.bvh ------------------ */
+
+static char *
+suggestion (SequinWindow *window,
+            const char   *format)
+{
+  char *name;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", "s", format));
+  sequin_test_flush ();
+  g_assert_nonnull (window->file_chooser);
+  name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (window->file_chooser));
+  /* let the chooser finish reading the folder (closed while it reads, it
+   * leaks inside GIO) */
+  {
+    gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+    while (g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+  }
+  g_signal_emit_by_name (window->file_chooser, "response", GTK_RESPONSE_CANCEL);
+  sequin_test_flush ();
+  return name;
+}
+
+static void
+test_save_as_names (void)
+{
+  g_autofree char *corpus = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = tmp_copy (corpus, "walk.seq");
+  SequinWindow *window = sequin_test_window_new ();
+  struct { const char *format, *name; } cases[] = {
+    { "bvh", "walk.bvh" }, { "sl-anim", "walk.anim" }, { "dx", "walk.x" },
+    { "seq-binary", "walk.seq" },
+    /* the same name would be the file itself, in another format */
+    { "seq-text", "walk-text.seq" },
+  };
+
+  sequin_test_window_open (window, path);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = suggestion (window, cases[i].format);
+      g_assert_cmpstr (name, ==, cases[i].name);
+    }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -576,5 +675,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/rescale-refuses", test_rescale_refuses);
   g_test_add_func ("/truth/playhead-snaps", test_playhead_snaps);
   g_test_add_func ("/truth/error-messages", test_error_messages);
+  g_test_add_func ("/truth/loop-refusal-says-why", test_loop_refusal_says_why);
+  g_test_add_func ("/truth/save-as-names", test_save_as_names);
   return g_test_run ();
 }
