@@ -732,6 +732,40 @@ sequin_window_save_to (SequinWindow   *self,
   save_request_start (req);
 }
 
+/* ---- The panes ------------------------------------------------------------- */
+
+#define DEFAULT_SIDEBAR_WIDTH   270
+#define DEFAULT_TIMELINE_HEIGHT 260
+
+/* The sidebar and the timeline get their remembered sizes; the tree and
+ * the timeline's lanes take the rest of the window, and any width or height
+ * it gains later (GtkPaned gives a change of size to the child that
+ * resizes). Done once the panes have their first size: a position set
+ * before that is kept as it is, whatever the window's size. */
+static gboolean
+place_panes (gpointer data)
+{
+  SequinWindow *self = data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self->sidebar_paned));
+  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
+
+  self->layout_idle = 0;
+  if (width <= 0 || height <= 0)
+    return G_SOURCE_REMOVE;
+  /* the handle is a pixel wide; the tree keeps at least 300 */
+  gtk_paned_set_position (self->sidebar_paned, MAX (300, width - self->sidebar_width - 1));
+  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - 1));
+  self->laid_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+panes_allocated_cb (SequinWindow *self)
+{
+  if (!self->laid_out && self->layout_idle == 0 && gtk_widget_get_width (GTK_WIDGET (self->sidebar_paned)) > 0)
+    self->layout_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, place_panes, self, NULL);
+}
+
 /* ---- Closing --------------------------------------------------------------- */
 
 static void
@@ -741,6 +775,16 @@ save_window_state (SequinWindow *self)
 
   if (self->settings == NULL)
     return;
+  /* the panes as the user left them (the document page has been shown) */
+  if (self->laid_out)
+    {
+      g_settings_set_int (self->settings, "header-width", MAX (120, gtk_paned_get_position (self->header_paned)));
+      if (gtk_widget_get_visible (self->sidebar) && gtk_widget_get_width (self->sidebar) > 0)
+        g_settings_set_int (self->settings, "sidebar-width", MAX (200, gtk_widget_get_width (self->sidebar)));
+      if (gtk_widget_get_height (GTK_WIDGET (self->timeline_box)) > 0)
+        g_settings_set_int (self->settings, "timeline-height",
+                            MAX (100, gtk_widget_get_height (GTK_WIDGET (self->timeline_box))));
+    }
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
   if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
@@ -872,6 +916,7 @@ sequin_window_dispose (GObject *object)
   /* no gtk_widget_dispose_template (): GtkWindow unparents its own child and
    * titlebar, and would find them gone (GTK 4.8) */
   g_clear_object (&self->document);
+  g_clear_handle_id (&self->layout_idle, g_source_remove);
   g_clear_object (&self->settings);
   g_clear_object (&self->structure_lines);
 
@@ -986,6 +1031,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, duration_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar);
@@ -1083,8 +1129,13 @@ sequin_window_init (SequinWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->settings = settings_new ();
+  self->sidebar_width = DEFAULT_SIDEBAR_WIDTH;
+  self->timeline_height = DEFAULT_TIMELINE_HEIGHT;
   if (self->settings != NULL)
     {
+      gtk_paned_set_position (self->header_paned, g_settings_get_int (self->settings, "header-width"));
+      self->sidebar_width = g_settings_get_int (self->settings, "sidebar-width");
+      self->timeline_height = g_settings_get_int (self->settings, "timeline-height");
       gtk_window_set_default_size (GTK_WINDOW (self),
                                    g_settings_get_int (self->settings, "window-width"),
                                    g_settings_get_int (self->settings, "window-height"));
@@ -1115,9 +1166,10 @@ sequin_window_init (SequinWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  gtk_paned_set_position (self->content_paned, 420);
-  /* the tree keeps most of a 1100-pixel window; the sidebar gets the rest */
-  gtk_paned_set_position (self->sidebar_paned, 565);
+  /* the sidebar and the timeline keep their sizes, the tree takes the rest:
+   * placed once the panes have a size (see place_panes) */
+  g_signal_connect_object (self->sidebar_paned, "notify::max-position", G_CALLBACK (panes_allocated_cb),
+                           self, G_CONNECT_SWAPPED);
 
   set_document (self, NULL);
 }
