@@ -493,6 +493,75 @@ sequin_joint_tree_dispose (GObject *object)
   G_OBJECT_CLASS (sequin_joint_tree_parent_class)->dispose (object);
 }
 
+/* ---- Keyboard -------------------------------------------------------------- */
+
+static gboolean
+is_tab_stop (GtkWidget *widget)
+{
+  return gtk_widget_get_focusable (widget) && gtk_widget_get_can_focus (widget)
+         && gtk_widget_is_sensitive (widget) && gtk_widget_get_mapped (widget)
+         && gtk_widget_get_child_visible (widget);
+}
+
+/* The focusable widgets of `root` in tree order, leaving out those inside
+ * `skip` but putting `skip` itself in their place */
+static void
+collect_tab_stops (GtkWidget *root,
+                   GtkWidget *skip,
+                   GPtrArray *stops)
+{
+  if (root == skip)
+    {
+      g_ptr_array_add (stops, root);
+      return;
+    }
+  /* popovers (natives inside the window) are not in its Tab order */
+  if (!gtk_widget_get_mapped (root) || (GTK_IS_NATIVE (root) && gtk_widget_get_parent (root) != NULL))
+    return;
+  if (is_tab_stop (root))
+    g_ptr_array_add (stops, root);
+  if (!gtk_widget_get_can_focus (root))
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    collect_tab_stops (child, skip, stops);
+}
+
+/* Tab and Shift+Tab leave the tree in one press, to the widget before or
+ * after it (GtkColumnView's rows would each take a Tab: 44 for 44 joints);
+ * the arrow keys move within it */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SequinJointTree       *self)
+{
+  g_autoptr(GPtrArray) stops = NULL;
+  GtkWidget *root;
+  gboolean back = keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK);
+  guint here;
+
+  if ((keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
+      || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (self)));
+  if (root == NULL)
+    return FALSE;
+  stops = g_ptr_array_new ();
+  collect_tab_stops (root, GTK_WIDGET (self), stops);
+  if (!g_ptr_array_find (stops, self, &here) || stops->len < 2)
+    return FALSE;
+  /* around the window, as Tab goes */
+  for (guint i = 1; i < stops->len; i++)
+    {
+      GtkWidget *next = stops->pdata[(here + (back ? stops->len - i : i)) % stops->len];
+
+      if (gtk_widget_grab_focus (next))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 sequin_joint_tree_grab_focus (GtkWidget *widget)
 {
@@ -538,6 +607,16 @@ sequin_joint_tree_init (SequinJointTree *self)
   set_factory (self->axis_angle_column, COLUMN_AXIS_ANGLE);
   set_factory (self->translation_column, COLUMN_TRANSLATION);
   set_factory (self->scale_column, COLUMN_SCALE);
+
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    /* before the rows see Tab */
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "joint-tree");
 }
 
 GtkWidget *

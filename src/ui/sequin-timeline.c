@@ -1137,6 +1137,101 @@ draw_corner (SequinTimeline *self,
   pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_NONE);
 }
 
+gboolean
+sequin_timeline_get_loop (SequinTimeline *self,
+                          double         *in,
+                          double         *out)
+{
+  SqSlFields f;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  if (self->clip == NULL)
+    return FALSE;
+  sq_sl_fields_get (self->clip, &f);
+  if (!f.loop || !(f.loop_in <= f.loop_out))
+    return FALSE;
+  if (in != NULL)
+    *in = f.loop_in;
+  if (out != NULL)
+    *out = f.loop_out;
+  return TRUE;
+}
+
+/* A looping animation (.anim): the loop's part of the lanes shaded, its
+ * in and out marked on the ruler */
+static void
+draw_loop (SequinTimeline *self,
+           cairo_t        *cr,
+           const Colors   *colors,
+           PangoLayout    *small,
+           double          width,
+           double          height)
+{
+  double in, out, x_in, x_out;
+  int w, h;
+
+  if (!sequin_timeline_get_loop (self, &in, &out))
+    return;
+  x_in = _sequin_timeline_x_for_time (self, in);
+  x_out = _sequin_timeline_x_for_time (self, out);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, self->names_w, 0, width - self->names_w, height);
+  cairo_clip (cr);
+  set_source (cr, &colors->accent, 0.07);
+  cairo_rectangle (cr, x_in, RULER_H, x_out - x_in, height - RULER_H);
+  cairo_fill (cr);
+  set_source (cr, &colors->accent, 0.9);
+  cairo_set_line_width (cr, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      double x = floor (i == 0 ? x_in : x_out) + 0.5;
+      /* a flag at the ruler's foot, pointing into the loop */
+      double d = i == 0 ? 7 : -7;
+
+      cairo_move_to (cr, x, RULER_SPLIT);
+      cairo_line_to (cr, x, height);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x, RULER_SPLIT);
+      cairo_line_to (cr, x + d, RULER_SPLIT + 4);
+      cairo_line_to (cr, x, RULER_SPLIT + 8);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  /* TRANSLATORS: the mark of the loop's start and end on the timeline */
+  pango_layout_set_text (small, _("loop"), -1);
+  pango_layout_get_pixel_size (small, &w, &h);
+  if (x_out - x_in > w + 16)
+    {
+      double y = RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1;
+
+      /* over the frame numbers, on the ruler's own colour */
+      set_source (cr, &colors->bg, 1.0);
+      cairo_rectangle (cr, x_in + 8, y, w + 4, h);
+      cairo_fill (cr);
+      set_source (cr, &colors->accent, 0.9);
+      cairo_move_to (cr, x_in + 10, y);
+      pango_cairo_show_layout (cr, small);
+    }
+  cairo_restore (cr);
+}
+
+/* timeline.zoom-fit, timeline.zoom-in, timeline.zoom-out */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+
+  if (g_str_equal (action_name, "timeline.zoom-fit"))
+    sequin_timeline_zoom_to_fit (self);
+  else
+    _sequin_timeline_zoom_at (self, _sequin_timeline_x_for_time (self, self->time),
+                              g_str_equal (action_name, "timeline.zoom-in") ? ZOOM_WHEEL : 1 / ZOOM_WHEEL);
+}
+
 static void
 sequin_timeline_snapshot (GtkWidget   *widget,
                           GtkSnapshot *snapshot)
@@ -1177,7 +1272,10 @@ sequin_timeline_snapshot (GtkWidget   *widget,
 
   draw_ruler (self, cr, &colors, small, width);
   if (self->clip != NULL)
-    draw_lanes (self, cr, &colors, names, width, height);
+    {
+      draw_lanes (self, cr, &colors, names, width, height);
+      draw_loop (self, cr, &colors, small, width, height);
+    }
   else
     {
       int w, h;
@@ -1816,6 +1914,16 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
 
   gtk_widget_class_install_action (widget_class, "timeline.step-frames", "i", step_frames_action);
   gtk_widget_class_install_action (widget_class, "timeline.step-keys", "i", step_keys_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-start", NULL, go_to_action);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-end", NULL, go_to_action);
 
@@ -2057,4 +2165,16 @@ sequin_timeline_get_zoom (SequinTimeline *self)
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
 
   return self->zoom;
+}
+
+void
+sequin_timeline_zoom_to_fit (SequinTimeline *self)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    fit_clip (self);
+  else
+    self->fit_pending = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -64,6 +64,13 @@ gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
 void       sequin_timeline_set_zoom         (SequinTimeline *self,
                                              double          pixels_per_second);
 double     sequin_timeline_get_zoom         (SequinTimeline *self);
+/* the whole animation in the lanes' width (Ctrl+0, timeline.zoom-fit) */
+void       sequin_timeline_zoom_to_fit      (SequinTimeline *self);
+/* the loop of a looping animation (.anim), drawn on the timeline; FALSE
+ * when it does not loop */
+gboolean   sequin_timeline_get_loop         (SequinTimeline *self,
+                                             double         *in,
+                                             double         *out);
 /* for tests and accessibility: the key under a widget point, FALSE if none */
 gboolean   sequin_timeline_key_at           (SequinTimeline *self,
                                              double          x,

@@ -279,6 +279,12 @@ update_play_time (SequinWindow *self)
 }
 
 static void
+fit_clicked_cb (SequinWindow *self)
+{
+  sequin_timeline_zoom_to_fit (SEQUIN_TIMELINE (self->timeline));
+}
+
+static void
 timeline_time_cb (SequinWindow *self)
 {
   update_play_time (self);
@@ -1032,6 +1038,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_paned);
+  gtk_widget_class_bind_template_callback (widget_class, fit_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar);

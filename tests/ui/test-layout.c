@@ -144,6 +144,151 @@ test_panes_remembered (void)
   g_settings_reset (s, "timeline-height");
 }
 
+/* ---- Tab leaves the tree in one press -------------------------------------- */
+
+static gboolean
+press (GtkWidget       *widget,
+       guint            keyval,
+       GdkModifierType  state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  /* what GTK does with a key press: the widget's key controllers see it */
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+    }
+  sequin_test_flush ();
+  return handled;
+}
+
+static GtkWidget *
+focus (SequinWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static void
+test_tab_leaves_tree (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  SequinWindow *window = window_at (1400, 900, path);
+  GtkWidget *tree = GTK_WIDGET (window->joint_tree);
+  GtkWidget *after, *before;
+
+  /* in the tree, on a row; Down moves to the next row, in the tree */
+  g_assert_true (gtk_widget_grab_focus (tree));
+  sequin_test_flush ();
+  g_assert_true (focus (window) != NULL && gtk_widget_is_ancestor (focus (window), tree));
+
+  /* Tab: out, in one press (44 joints, 44 rows) */
+  g_assert_true (press (tree, GDK_KEY_Tab, 0));
+  after = focus (window);
+  g_assert_nonnull (after);
+  g_assert_false (gtk_widget_is_ancestor (after, tree));
+  g_test_message ("Tab went to %s", G_OBJECT_TYPE_NAME (after));
+  g_assert_true (after == window->timeline || gtk_widget_is_ancestor (after, GTK_WIDGET (window->timeline_box)));
+
+  /* Shift+Tab from the tree: out the other way */
+  g_assert_true (gtk_widget_grab_focus (tree));
+  sequin_test_flush ();
+  g_assert_true (press (tree, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK));
+  before = focus (window);
+  g_assert_nonnull (before);
+  g_assert_false (gtk_widget_is_ancestor (before, tree));
+  g_assert_true (before != after);
+  g_test_message ("Shift+Tab went to %s", G_OBJECT_TYPE_NAME (before));
+
+  /* other keys are the rows' */
+  g_assert_true (gtk_widget_grab_focus (tree));
+  g_assert_false (press (tree, GDK_KEY_Down, 0));
+  sequin_test_window_destroy (window);
+}
+
+/* ---- The timeline: fit, loop, and its keys in the Shortcuts window --------- */
+
+static void
+collect_accels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *accel = NULL;
+      g_autofree char *title = NULL;
+
+      g_object_get (widget, "accelerator", &accel, "title", &title, NULL);
+      g_string_append_printf (out, "[%s] %s\n", accel != NULL ? accel : "", title);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_accels (child, out);
+}
+
+static void
+test_timeline_keys (void)
+{
+  g_autofree char *path = corpus_file ("sl-anim/Tower.anim");
+  SequinWindow *window = window_at (1400, 900, path);
+  SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
+  GtkWidget *overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_autoptr(GString) accels = g_string_new (NULL);
+  GtkWidget *fit = NULL;
+  double fitted, in, out;
+  SqSlFields f;
+  /* every key the timeline and the preview bind (sequin-timeline.c,
+   * sequin-preview.c), as the Shortcuts window writes them */
+  const char *keys[] = {
+    "[Left Right] Previous or next frame", "[comma period] Previous or next key",
+    "[Home End] First or last frame", "[<Control>0] Fit the animation to the width",
+    "[<Control>plus <Control>minus] Zoom in or out", "[Left Right Up Down] Turn around the skeleton",
+    "[plus minus] Zoom in or out", "[Home] See all of it", "[Tab <Shift>Tab] Leave the tree",
+  };
+
+  /* the Shortcuts window lists them */
+  collect_accels (overlay, accels);
+  g_test_message ("%s", accels->str);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (strstr (accels->str, keys[i]) == NULL)
+      g_error ("the Shortcuts window lacks “%s”", keys[i]);
+
+  /* Ctrl+0 (timeline.zoom-fit) and the Fit button: the clip in the width */
+  fitted = sequin_timeline_get_zoom (tl);
+  g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-in", NULL));
+  g_assert_cmpfloat (sequin_timeline_get_zoom (tl), >, fitted * 1.5);
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (window->timeline_box)); w && fit == NULL;
+       w = gtk_widget_get_next_sibling (w))
+    for (GtkWidget *c = gtk_widget_get_first_child (w); c && fit == NULL; c = gtk_widget_get_next_sibling (c))
+      if (GTK_IS_BUTTON (c) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (c)), "zoom-fit-best-symbolic") == 0)
+        fit = c;
+  g_assert_nonnull (fit);
+  g_assert_true (gtk_widget_activate (fit));
+  sequin_test_flush ();
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_zoom (tl), fitted, 1e-6);
+  g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-out", NULL));
+  g_assert_cmpfloat (sequin_timeline_get_zoom (tl), <, fitted);
+  g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-fit", NULL));
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_zoom (tl), fitted, 1e-6);
+
+  /* the .anim's loop is on the timeline, and follows its edits */
+  sq_sl_fields_get (sequin_test_window_clip (window), &f);
+  g_assert_true (f.loop);
+  g_assert_true (sequin_timeline_get_loop (tl, &in, &out));
+  g_assert_cmpfloat (in, ==, f.loop_in);
+  g_assert_cmpfloat (out, ==, f.loop_out);
+  g_assert_true (sequin_document_apply (sequin_window_get_document (window), sq_edit_sl_loop_new (TRUE, 0.5, 1.5), NULL));
+  sequin_test_flush ();
+  g_assert_true (sequin_timeline_get_loop (tl, &in, &out));
+  g_assert_cmpfloat (in, ==, 0.5);
+  g_assert_cmpfloat (out, ==, 1.5);
+  g_assert_true (sequin_document_apply (sequin_window_get_document (window), sq_edit_sl_loop_new (FALSE, 0.5, 1.5), NULL));
+  g_assert_false (sequin_timeline_get_loop (tl, NULL, NULL));
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -152,5 +297,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/layout/work-area-width", test_work_area_width);
   g_test_add_func ("/layout/panes-remembered", test_panes_remembered);
+  g_test_add_func ("/layout/tab-leaves-tree", test_tab_leaves_tree);
+  g_test_add_func ("/layout/timeline-keys", test_timeline_keys);
   return g_test_run ();
 }
