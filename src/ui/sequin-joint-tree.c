@@ -457,6 +457,9 @@ rebuild (SequinJointTree *self)
       gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
     }
   update_scale_column (self);
+  /* a .x numbers its keys in ticks */
+  gtk_column_view_column_set_title (self->frame_column,
+                                    sequin_clip_counts_ticks (clip) ? _("Tick") : _("Frame"));
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 

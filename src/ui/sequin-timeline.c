@@ -31,6 +31,7 @@
 
 #include "sequin-timeline.h"
 #include "sequin-timeline-private.h"
+#include "sequin-utils.h"
 
 #define LANE_H          24.0
 #define RULER_H         40.0
@@ -377,6 +378,9 @@ has_selection (SequinTimeline *self)
 static char *
 position_text (SequinTimeline *self)
 {
+  if (sequin_clip_counts_ticks (self->clip))
+    /* Translators: the tick under the playhead (a .x counts time in ticks) */
+    return g_strdup_printf (_("tick %d"), frame_of (self->clip, self->time));
   if (self->clip == NULL || is_on_frame (self->clip, self->time))
     /* Translators: the frame number under the playhead */
     return g_strdup_printf (_("frame %d"), frame_of (self->clip, self->time));

@@ -37,6 +37,7 @@ struct _SequinWindow
   GtkLabel            *root_value;
   GtkLabel            *joints_value;
   GtkLabel            *keys_value;
+  GtkLabel            *frames_key;
   GtkLabel            *frames_value;
   GtkLabel            *duration_value;
   GtkWidget           *warnings_box;

@@ -147,6 +147,7 @@ update_side_panel (SequinWindow *self)
   g_autofree char *root = NULL;
   g_autofree char *keys = NULL;
   g_autofree char *frames = NULL;
+  g_autofree char *rate = NULL;
   g_autofree char *joints = NULL;
   g_autofree char *duration = NULL;
 
@@ -169,7 +170,20 @@ update_side_panel (SequinWindow *self)
     keys = g_strdup_printf (_("%zu (%zu rotation, %zu translation)"),
                             s.n_keys, s.n_rotation_keys, s.n_translation_keys);
   gtk_label_set_text (self->keys_value, keys);
-  frames = g_strdup_printf (_("%u at %g per second"), s.frames, clip->fps);
+  rate = sequin_format_rate (clip->fps);
+  if (sequin_clip_counts_ticks (clip))
+    {
+      /* a .x counts its time in ticks, thousands a second: no frames */
+      gtk_label_set_text (self->frames_key, _("Ticks"));
+      /* TRANSLATORS: the length in ticks, then how many ticks make a second */
+      frames = g_strdup_printf (_("%u (%s per second)"), s.frames, rate);
+    }
+  else
+    {
+      gtk_label_set_text (self->frames_key, _("Frames"));
+      /* TRANSLATORS: the number of frames, then the frame rate */
+      frames = g_strdup_printf (_("%u at %s per second"), s.frames, rate);
+    }
   gtk_label_set_text (self->frames_value, frames);
   duration = g_strdup_printf (_("%.3f s"), s.duration);
   gtk_label_set_text (self->duration_value, duration);
@@ -1033,6 +1047,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, root_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, joints_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, keys_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, frames_key);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, frames_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, duration_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);

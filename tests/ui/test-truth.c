@@ -663,6 +663,43 @@ test_save_as_names (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Ticks are not frames; 0.033333 s is 1/30 s --------------------------- */
+
+static void
+test_ticks_and_rates (void)
+{
+  struct { const char *file, *key, *value; } cases[] = {
+    /* AnimTicksPerSecond 4800: 0.967 s is 4641 ticks */
+    { "dx-anim/Testwuson.X", "Ticks", "4641 (4800 per second)" },
+    /* Frame Time 0.033333, 0.041667, 0.008333, 0.06666667 */
+    { "bvh/SLMale.bvh", "Frames", " at 30 per second" },
+    { "bvh/tower.bvh", "Frames", " at 24 per second" },
+    { "bvh/60_10_scaled.bvh", "Frames", " at 120 per second" },
+    { "bvh/lying_on_back.bvh", "Frames", " at 15 per second" },
+    { "seq-binary/walk.seq", "Frames", "34 at 30 per second" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = corpus_file (cases[i].file);
+      SequinWindow *window = sequin_test_window_new ();
+      g_autofree char *where = NULL;
+      gboolean ticks = g_str_equal (cases[i].key, "Ticks");
+
+      sequin_test_window_open (window, path);
+      g_test_message ("%s: %s %s", cases[i].file, gtk_label_get_text (window->frames_key),
+                      gtk_label_get_text (window->frames_value));
+      g_assert_cmpstr (gtk_label_get_text (window->frames_key), ==, cases[i].key);
+      g_assert_true (g_str_has_suffix (gtk_label_get_text (window->frames_value), cases[i].value));
+      /* the tree's column and the playhead say the same */
+      g_assert_true (shows (GTK_WIDGET (window->joint_tree), ticks ? "Tick" : "Frame"));
+      where = sequin_timeline_describe_time (SEQUIN_TIMELINE (window->timeline));
+      g_assert_nonnull (strstr (where, ticks ? "tick 0" : "frame "));
+      g_assert_true (ticks || strstr (where, "tick") == NULL);
+      sequin_test_window_destroy (window);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -677,5 +714,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/error-messages", test_error_messages);
   g_test_add_func ("/truth/loop-refusal-says-why", test_loop_refusal_says_why);
   g_test_add_func ("/truth/save-as-names", test_save_as_names);
+  g_test_add_func ("/truth/ticks-and-rates", test_ticks_and_rates);
   return g_test_run ();
 }
