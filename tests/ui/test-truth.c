@@ -700,6 +700,91 @@ test_ticks_and_rates (void)
     }
 }
 
+/* ---- Validation: one row per joint, expanding into its findings ---------- */
+
+static void
+test_validation_groups (void)
+{
+  g_autofree char *path = corpus_file ("dx-anim/Testwuson.X");
+  SequinWindow *window = sequin_test_window_new ();
+  GListModel *rows;
+  GPtrArray *findings;
+  g_autoptr(GHashTable) joints = g_hash_table_new (NULL, NULL);
+  guint clip_level = 0, first_group = G_MAXUINT, n_before, members = 0;
+  gssize joint = -1;
+
+  sequin_test_window_open (window, path);
+  g_object_set (window, "sidebar-visible", TRUE, NULL);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
+  sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+  findings = sequin_validation_panel_get_findings (window->validation_panel);
+  rows = G_LIST_MODEL (gtk_list_view_get_model (sequin_validation_panel_get_list (window->validation_panel)));
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const SqFinding *f = findings->pdata[i];
+
+      if (f->joint < 0)
+        clip_level++;
+      else
+        g_hash_table_add (joints, GSIZE_TO_POINTER ((gsize) f->joint + 1));
+    }
+  g_test_message ("%u findings, %u joints, %u rows", findings->len, g_hash_table_size (joints),
+                  g_list_model_get_n_items (rows));
+  g_assert_cmpuint (findings->len, >, 100);
+  /* collapsed: one row per joint (and per finding of the clip itself) */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, clip_level + g_hash_table_size (joints));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), <, findings->len / 2);
+
+  /* a joint's row: its name and its counts; expanded, its findings */
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && first_group == G_MAXUINT; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      if (gtk_tree_list_row_is_expandable (row))
+        first_group = i;
+    }
+  g_assert_cmpuint (first_group, !=, G_MAXUINT);
+  n_before = g_list_model_get_n_items (rows);
+  {
+    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, first_group);
+
+    gtk_tree_list_row_set_expanded (row, TRUE);
+  }
+  sequin_test_flush ();
+  for (guint i = first_group + 1; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        break;
+      members++;
+    }
+  g_assert_cmpuint (members, >=, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_before + members);
+
+  /* activating the joint's row selects the joint */
+  g_signal_emit_by_name (sequin_validation_panel_get_list (window->validation_panel), "activate", first_group);
+  sequin_test_flush ();
+  joint = sequin_joint_tree_get_current_joint (window->joint_tree);
+  g_assert_cmpint (joint, >=, 0);
+  {
+    g_autofree char *heading = g_strdup_printf ("%s: ", sequin_test_window_clip (window)->joints[joint].name);
+    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+    gboolean found = FALSE;
+
+    gtk_widget_activate_action (GTK_WIDGET (sequin_validation_panel_get_list (window->validation_panel)),
+                                "list.scroll-to-item", "u", first_group);
+    sequin_test_flush ();
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    collect_labels (GTK_WIDGET (window->validation_panel), texts);
+    for (guint i = 0; i < texts->len && !found; i++)
+      found = g_str_has_prefix (texts->pdata[i], heading)
+              && (strstr (texts->pdata[i], "warning") != NULL || strstr (texts->pdata[i], "error") != NULL
+                  || strstr (texts->pdata[i], "note") != NULL);
+    g_assert_true (found);
+  }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -715,5 +800,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/loop-refusal-says-why", test_loop_refusal_says_why);
   g_test_add_func ("/truth/save-as-names", test_save_as_names);
   g_test_add_func ("/truth/ticks-and-rates", test_ticks_and_rates);
+  g_test_add_func ("/truth/validation-groups", test_validation_groups);
   return g_test_run ();
 }
