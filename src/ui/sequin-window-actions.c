@@ -496,4 +496,5 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
+  gtk_widget_class_install_property_action (widget_class, "win.joint-hierarchy", "joint-hierarchy");
 }

@@ -26,6 +26,7 @@ enum {
   PROP_0,
   PROP_SIDEBAR_VISIBLE,
   PROP_PLAYING,
+  PROP_JOINT_HIERARCHY,
   N_PROPS
 };
 
@@ -970,6 +971,9 @@ sequin_window_get_property (GObject    *object,
     case PROP_PLAYING:
       g_value_set_boolean (value, self->play_tick != 0);
       break;
+    case PROP_JOINT_HIERARCHY:
+      g_value_set_boolean (value, self->joint_tree == NULL || sequin_joint_tree_get_hierarchy (self->joint_tree));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -997,6 +1001,13 @@ sequin_window_set_property (GObject      *object,
     case PROP_PLAYING:
       _sequin_window_set_playing (self, g_value_get_boolean (value));
       break;
+    case PROP_JOINT_HIERARCHY:
+      if (sequin_joint_tree_get_hierarchy (self->joint_tree) != g_value_get_boolean (value))
+        {
+          sequin_joint_tree_set_hierarchy (self->joint_tree, g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1022,6 +1033,10 @@ sequin_window_class_init (SequinWindowClass *klass)
   /* the animation plays in a loop (win.play) */
   properties[PROP_PLAYING] =
     g_param_spec_boolean ("playing", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the joint tree shows child joints under their parents (win.joint-hierarchy) */
+  properties[PROP_JOINT_HIERARCHY] =
+    g_param_spec_boolean ("joint-hierarchy", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sequin-test-ui.h"
+#include "sequin-timeline-private.h"
 #include "sequin-window-private.h"
 
 static char *
@@ -255,7 +256,13 @@ test_timeline_keys (void)
       g_error ("the Shortcuts window lacks “%s”", keys[i]);
 
   /* Ctrl+0 (timeline.zoom-fit) and the Fit button: the clip in the width */
+  g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-fit", NULL));
   fitted = sequin_timeline_get_zoom (tl);
+  /* the whole clip in the lanes' width */
+  g_assert_cmpfloat (fitted * sequin_test_window_clip (window)->duration, <=,
+                     gtk_widget_get_width (window->timeline) - _sequin_timeline_lanes_x (tl));
+  g_assert_cmpfloat (fitted * sequin_test_window_clip (window)->duration, >,
+                     0.8 * (gtk_widget_get_width (window->timeline) - _sequin_timeline_lanes_x (tl)));
   g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-in", NULL));
   g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-in", NULL));
   g_assert_cmpfloat (sequin_timeline_get_zoom (tl), >, fitted * 1.5);
@@ -265,9 +272,9 @@ test_timeline_keys (void)
       if (GTK_IS_BUTTON (c) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (c)), "zoom-fit-best-symbolic") == 0)
         fit = c;
   g_assert_nonnull (fit);
+  /* (a button activated from the keyboard is clicked at the end of its press) */
   g_assert_true (gtk_widget_activate (fit));
-  sequin_test_flush ();
-  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_zoom (tl), fitted, 1e-6);
+  SEQUIN_TEST_WAIT_UNTIL (fabs (sequin_timeline_get_zoom (tl) - fitted) < 1e-6);
   g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-out", NULL));
   g_assert_cmpfloat (sequin_timeline_get_zoom (tl), <, fitted);
   g_assert_true (gtk_widget_activate_action (window->timeline, "timeline.zoom-fit", NULL));
@@ -289,6 +296,77 @@ test_timeline_keys (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- The joint tree shows each file's skeleton ----------------------------- */
+
+static void
+test_joint_hierarchy (void)
+{
+  g_autofree char *path = corpus_file ("bvh/SLMale.bvh");
+  SequinWindow *window = window_at (1400, 900, path);
+  GListModel *rows = sequin_joint_tree_get_rows (window->joint_tree);
+  const SqClip *clip = sequin_test_window_clip (window);
+  g_autoptr(SqPose) pose = sq_pose_new (clip);
+  const gssize *parents = sq_pose_get_parents (pose);
+  guint roots = 0;
+  gssize deep = -1;
+  gssize joint, key;
+  SqChannel channel;
+
+  /* the file's own parents: the top rows are its roots */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    roots += parents[j] < 0;
+  g_assert_true (sequin_joint_tree_get_hierarchy (window->joint_tree));
+  g_assert_cmpuint (roots, <, clip->n_joints);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, roots);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    g_assert_cmpint (sequin_joint_tree_get_parent (window->joint_tree, j), ==, parents[j]);
+
+  /* a joint three levels down: selecting it opens its ancestors */
+  for (gsize j = 0; j < clip->n_joints && deep < 0; j++)
+    if (parents[j] >= 0 && parents[parents[j]] >= 0 && parents[parents[parents[j]]] >= 0)
+      deep = j;
+  g_assert_cmpint (deep, >=, 0);
+  sequin_joint_tree_select_joint (window->joint_tree, deep);
+  sequin_test_flush ();
+  g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, deep);
+  {
+    g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (sequin_joint_tree_get_selection (window->joint_tree));
+    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, gtk_bitset_get_minimum (selected));
+
+    g_assert_cmpuint (gtk_tree_list_row_get_depth (row), >=, 3);
+  }
+  /* its key: the key row under it */
+  g_assert_true (sequin_joint_tree_select_key (window->joint_tree, deep, SQ_CHANNEL_ROTATION, 0));
+  g_assert_true (sequin_joint_tree_get_selected_key (window->joint_tree, &joint, &channel, &key, NULL));
+  g_assert_cmpint (joint, ==, deep);
+  g_assert_cmpint (key, ==, 0);
+
+  /* the flat view, from the main menu's action: every joint on top */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.joint-hierarchy", NULL));
+  sequin_test_flush ();
+  g_assert_false (sequin_joint_tree_get_hierarchy (window->joint_tree));
+  rows = sequin_joint_tree_get_rows (window->joint_tree);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >=, clip->n_joints);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.joint-hierarchy", NULL));
+  sequin_test_flush ();
+  g_assert_true (sequin_joint_tree_get_hierarchy (window->joint_tree));
+
+  /* an edit that changes the hierarchy (a joint deleted): its children
+   * move up to its parent */
+  {
+    gssize parent = parents[deep];
+    g_autofree char *name = g_strdup (clip->joints[parent].name);
+
+    sequin_joint_tree_select_joint (window->joint_tree, parent);
+    sequin_test_flush ();
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-joint", NULL));
+    sequin_test_flush ();
+    g_assert_cmpint (sq_clip_find_joint (sequin_test_window_clip (window), name), <, 0);
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (sequin_joint_tree_get_rows (window->joint_tree)), >=, 1);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -299,5 +377,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/layout/panes-remembered", test_panes_remembered);
   g_test_add_func ("/layout/tab-leaves-tree", test_tab_leaves_tree);
   g_test_add_func ("/layout/timeline-keys", test_timeline_keys);
+  g_test_add_func ("/layout/joint-hierarchy", test_joint_hierarchy);
   return g_test_run ();
 }

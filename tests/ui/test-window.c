@@ -183,6 +183,9 @@ test_open_shows_joints_and_keys (void)
   expected = sequin_test_load_clip (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
 
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), expected));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "document");
@@ -298,6 +301,9 @@ test_edit (gconstpointer data)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
 
   /* "neck" is joint 2: select its row (the joint actions work on the selection) */
@@ -406,6 +412,9 @@ test_rename_keeps_expanded (void)
     }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   sequin_joint_tree_expand_joint (window->joint_tree, 1, TRUE);
   expanded = n_rows (window);
   g_assert_cmpuint (expanded, >, 27);
@@ -440,6 +449,9 @@ test_tree_and_timeline_follow (void)
     }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->n_joints, ==, 44);
 
@@ -485,6 +497,9 @@ test_delete_keys (void)
   path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
   joints = clip->n_joints;
   rot_keys = clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys;
@@ -580,6 +595,9 @@ test_save_binary_and_text (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
 
   /* binary, unedited: the same file back */
@@ -641,6 +659,9 @@ test_unsaved_changes_prompt (void)
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
 
   /* unmodified: closes without a question */
   {
@@ -649,6 +670,9 @@ test_unsaved_changes_prompt (void)
 
     g_object_add_weak_pointer (G_OBJECT (other), (gpointer *) &other_watch);
     sequin_test_window_open (other, path);
+    /* these checks count rows of the flat view */
+    sequin_joint_tree_set_hierarchy (other->joint_tree, FALSE);
+    sequin_test_flush ();
     activate (other, "win.close");
     g_assert_null (other_watch);
   }
@@ -687,6 +711,9 @@ test_unsaved_changes_prompt (void)
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   activate (window, "win.invert-xz-all");
   activate (window, "win.close");
   respond (window, GTK_RESPONSE_REJECT);
@@ -751,6 +778,9 @@ test_bad_file (void)
 
   /* a window with an animation keeps it, unchanged */
   sequin_test_window_open (window, corpus);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
   activate (window, "win.invert-xz-all");
   before = sq_clip_copy (sequin_test_window_clip (window));
@@ -807,6 +837,9 @@ test_changed_on_disk (void)
   file = g_file_new_for_path (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
   activate (window, "win.invert-xz-all");
 
@@ -854,6 +887,9 @@ test_failed_save (void)
   before = sequin_test_read_bytes (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   activate (window, "win.invert-xz-all");
   sequin_window_save_to (window, nowhere, NULL);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
@@ -930,6 +966,9 @@ test_many_keys (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   g_assert_cmpuint (n_rows (window), ==, 2);
 
   start = g_get_monotonic_time ();
@@ -1016,6 +1055,9 @@ test_preview_and_play (void)
     }
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
 
   /* hidden: nothing is posed */
