@@ -81,6 +81,7 @@ struct _SequinTimeline
   gboolean            scrubbing;
   double              drag_start_x;
   gboolean            on_key;        /* the playhead snapped to a key off the frames */
+  gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
 };
 
 enum {
@@ -98,6 +99,7 @@ enum {
 
 enum {
   KEY_SELECTED,
+  JOINT_SELECTED,
   N_SIGNALS
 };
 
@@ -961,7 +963,7 @@ draw_lanes (SequinTimeline *self,
     {
       double y = RULER_H + j * LANE_H - voff;
 
-      if ((gssize) j == self->sel_joint)
+      if ((gssize) j == self->sel_joint || (gssize) j == self->lane)
         {
           set_source (cr, &colors->accent, 0.15);
           cairo_rectangle (cr, 0, y, width, LANE_H);
@@ -1335,8 +1337,20 @@ _sequin_timeline_press (SequinTimeline *self,
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
 
-  if (self->clip == NULL || x < _sequin_timeline_lanes_x (self))
+  if (self->clip == NULL)
     return;
+  if (x < _sequin_timeline_lanes_x (self))
+    {
+      /* a joint's name: its lane, and the joint in the tree */
+      double lane = floor ((y - RULER_H + voffset (self)) / LANE_H);
+
+      if (y >= RULER_H && lane >= 0 && lane < (double) self->clip->n_joints)
+        {
+          sequin_timeline_select_joint (self, (gssize) lane);
+          g_signal_emit (self, signals[JOINT_SELECTED], 0, (gint64) lane);
+        }
+      return;
+    }
   if (select_key_at (self, x, y))
     return;
   set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
@@ -1909,6 +1923,10 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
    *
    * The user clicked a key; not emitted by sequin_timeline_select_key().
    */
+  /* a joint's name was clicked: the joint index */
+  signals[JOINT_SELECTED] =
+    g_signal_new ("joint-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
   signals[KEY_SELECTED] =
     g_signal_new ("key-selected",
                   G_TYPE_FROM_CLASS (klass),
@@ -1955,6 +1973,7 @@ sequin_timeline_init (SequinTimeline *self)
 
   self->zoom = ZOOM_DEFAULT;
   self->sel_joint = self->sel_key = -1;
+  self->lane = -1;
   self->sel_channel = SQ_CHANNEL_ROTATION;
   self->hadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
@@ -2016,6 +2035,7 @@ sequin_timeline_set_clip (SequinTimeline *self,
     {
       self->clip = clip;
       self->sel_joint = self->sel_key = -1;
+      self->lane = -1;
       self->fit_pending = clip != NULL;
       gtk_adjustment_set_value (self->hadjustment, 0);
       gtk_adjustment_set_value (self->vadjustment, 0);
@@ -2052,6 +2072,8 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   /* the selection survives an edit when its key still exists */
   if (!has_selection (self))
     self->sel_joint = self->sel_key = -1;
+  if (clip == NULL || self->lane >= (gssize) clip->n_joints)
+    self->lane = -1;
 
   /* without a clip the keys fall through to focus navigation */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
@@ -2090,6 +2112,26 @@ sequin_timeline_get_time (SequinTimeline *self)
   return self->time;
 }
 
+/* Scrolls joint `joint`'s lane into view */
+static void
+lane_into_view (SequinTimeline *self,
+                gssize          joint)
+{
+  double lane_top = joint * LANE_H;
+  double page = lanes_height (self);
+
+  if (page < LANE_H)
+    ;   /* not laid out yet: nothing to scroll into */
+  else if (lane_top < voffset (self))
+    gtk_adjustment_set_value (self->vadjustment, lane_top);
+  else if (lane_top + LANE_H > voffset (self) + page)
+    {
+      /* scroll by whole lanes, so no lane is cut under the ruler */
+      double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
+      gtk_adjustment_set_value (self->vadjustment, value <= lane_top ? value : lane_top + LANE_H - page);
+    }
+}
+
 void
 sequin_timeline_select_key (SequinTimeline *self,
                             gssize          joint,
@@ -2110,23 +2152,30 @@ sequin_timeline_select_key (SequinTimeline *self,
   select_internal (self, joint, channel, key);
 
   /* into view: the lane vertically, the key horizontally (centred) */
-  {
-    double lane_top = joint * LANE_H;
-    double page = lanes_height (self);
-    double x = _sequin_timeline_x_for_time (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key));
+  lane_into_view (self, joint);
+  scroll_x_into_view (self, _sequin_timeline_x_for_time (self, sq_track_time (&self->clip->joints[joint].tracks[channel],
+                                                                                key)), 0.5);
+}
 
-    if (page < LANE_H)
-      ;   /* not laid out yet: nothing to scroll into */
-    else if (lane_top < voffset (self))
-      gtk_adjustment_set_value (self->vadjustment, lane_top);
-    else if (lane_top + LANE_H > voffset (self) + page)
-      {
-        /* scroll by whole lanes, so no lane is cut under the ruler */
-        double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
-        gtk_adjustment_set_value (self->vadjustment, value <= lane_top ? value : lane_top + LANE_H - page);
-      }
-    scroll_x_into_view (self, x, 0.5);
-  }
+void
+sequin_timeline_select_joint (SequinTimeline *self,
+                              gssize          joint)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (self->clip == NULL || joint < 0 || (gsize) joint >= self->clip->n_joints)
+    joint = -1;
+  self->lane = joint;
+  if (joint >= 0)
+    lane_into_view (self, joint);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gssize
+sequin_timeline_get_selected_joint (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), -1);
+  return has_selection (self) ? self->sel_joint : self->lane;
 }
 
 gboolean

@@ -64,6 +64,11 @@ gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
 void       sequin_timeline_set_zoom         (SequinTimeline *self,
                                              double          pixels_per_second);
 double     sequin_timeline_get_zoom         (SequinTimeline *self);
+/* highlights the lane of `joint` (-1: none) and scrolls it into view */
+void       sequin_timeline_select_joint     (SequinTimeline *self,
+                                             gssize          joint);
+/* the joint of the selected key, else of the highlighted lane, or -1 */
+gssize     sequin_timeline_get_selected_joint (SequinTimeline *self);
 /* the whole animation in the lanes' width (Ctrl+0, timeline.zoom-fit) */
 void       sequin_timeline_zoom_to_fit      (SequinTimeline *self);
 /* the loop of a looping animation (.anim), drawn on the timeline; FALSE

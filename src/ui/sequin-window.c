@@ -457,6 +457,22 @@ tree_selection_changed_cb (SequinWindow *self)
       sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), time);
       self->syncing = FALSE;
     }
+  else
+    /* a joint: its lane, highlighted and in view */
+    sequin_timeline_select_joint (SEQUIN_TIMELINE (self->timeline),
+                                  sequin_joint_tree_get_current_joint (self->joint_tree));
+}
+
+static void
+timeline_joint_selected_cb (SequinWindow *self,
+                            gint64        joint)
+{
+  if (self->syncing || self->document == NULL)
+    return;
+  self->syncing = TRUE;
+  sequin_joint_tree_select_joint (self->joint_tree, joint);
+  self->syncing = FALSE;
+  tree_selection_changed_cb (self);
 }
 
 static void
@@ -1191,6 +1207,8 @@ sequin_window_init (SequinWindow *self)
                                   -1);
   gtk_box_append (self->timeline_box, self->timeline);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "joint-selected", G_CALLBACK (timeline_joint_selected_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::time", G_CALLBACK (timeline_time_cb),
                            self, G_CONNECT_SWAPPED);

@@ -367,6 +367,35 @@ test_joint_hierarchy (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- A joint selected in the tree is the lane in the timeline, and back ---- */
+
+static void
+test_joint_and_lane (void)
+{
+  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  SequinWindow *window = window_at (1400, 900, path);
+  SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
+  const SqClip *clip = sequin_test_window_clip (window);
+  gssize last = clip->n_joints - 1;
+  double y;
+
+  /* the last joint, far below: its lane is highlighted and scrolled to */
+  sequin_joint_tree_select_joint (window->joint_tree, last);
+  sequin_test_flush ();
+  g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, last);
+  g_assert_cmpint (sequin_timeline_get_selected_joint (tl), ==, last);
+  y = _sequin_timeline_y_for_key (tl, last, SQ_CHANNEL_ROTATION);
+  g_assert_cmpfloat (y, >, 0);
+  g_assert_cmpfloat (y, <, gtk_widget_get_height (window->timeline));
+
+  /* a click on a joint's name in the timeline selects it in the tree */
+  _sequin_timeline_press (tl, 1, 5, _sequin_timeline_y_for_key (tl, last - 2, SQ_CHANNEL_ROTATION));
+  sequin_test_flush ();
+  g_assert_cmpint (sequin_timeline_get_selected_joint (tl), ==, last - 2);
+  g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, last - 2);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -378,5 +407,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/layout/tab-leaves-tree", test_tab_leaves_tree);
   g_test_add_func ("/layout/timeline-keys", test_timeline_keys);
   g_test_add_func ("/layout/joint-hierarchy", test_joint_hierarchy);
+  g_test_add_func ("/layout/joint-and-lane", test_joint_and_lane);
   return g_test_run ();
 }
