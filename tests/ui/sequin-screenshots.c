@@ -122,8 +122,9 @@ main (int   argc,
   SEQUIN_TEST_WAIT_UNTIL ((window = find_window ()) != NULL && sequin_window_get_document (window) != NULL);
 
   /* the main window: a joint expanded, one of its keys selected (the timeline follows) */
-  sequin_joint_tree_expand_joint (window->joint_tree, 2, TRUE);
-  sequin_joint_tree_select_key (window->joint_tree, 2, SQ_CHANNEL_ROTATION, 4);
+  /* (the root: its keys, then its child joints in the hierarchy) */
+  sequin_joint_tree_expand_joint (window->joint_tree, 0, TRUE);
+  sequin_joint_tree_select_key (window->joint_tree, 0, SQ_CHANNEL_ROTATION, 4);
   shot (folder, "main-window.png", GTK_WINDOW (window));
 
   /* an edit dialog, with a name typed in */
