@@ -16,24 +16,6 @@
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
 
-static char *
-corpus_file (const char *name)
-{
-  char *path = sequin_test_corpus_file (name);
-
-  if (path == NULL)
-    g_error ("corpus file %s is missing (SEQUIN_CORPUS=%s)", name, g_getenv ("SEQUIN_CORPUS"));
-  return path;
-}
-
-static void
-activate (SequinWindow *window,
-          const char   *action)
-{
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
-  sequin_test_flush ();
-}
-
 /* ---- Single names ---------------------------------------------------------- */
 
 static void
@@ -144,7 +126,7 @@ assert_single_names (GtkWidget  *root,
 static void
 test_single_names (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   SequinWindow *window = sequin_test_window_new ();
   GtkWidget *overlay;
 
@@ -165,7 +147,7 @@ test_single_names (void)
     sequin_test_flush ();
     for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
       {
-        activate (window, actions[i]);
+        sequin_test_activate (window, actions[i]);
         g_assert_nonnull (window->edit_dialog);
         assert_single_names (GTK_WIDGET (window->edit_dialog), actions[i]);
         gtk_window_destroy (GTK_WINDOW (window->edit_dialog));
@@ -174,7 +156,7 @@ test_single_names (void)
   }
 
   /* the question before closing with changes */
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   gtk_window_close (GTK_WINDOW (window));
   sequin_test_flush ();
   g_assert_nonnull (window->message_dialog);
@@ -208,7 +190,7 @@ test_single_names (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (others); i++)
       {
-        g_autofree char *other = corpus_file (others[i]);
+        g_autofree char *other = sequin_test_corpus_path (others[i]);
 
         window = sequin_test_window_new ();
         sequin_test_window_open (window, other);

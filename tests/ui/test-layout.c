@@ -12,16 +12,6 @@
 #include "sequin-timeline-private.h"
 #include "sequin-window-private.h"
 
-static char *
-corpus_file (const char *name)
-{
-  char *path = sequin_test_corpus_file (name);
-
-  if (path == NULL)
-    g_error ("corpus file %s is missing (SEQUIN_CORPUS=%s)", name, g_getenv ("SEQUIN_CORPUS"));
-  return path;
-}
-
 static GSettings *
 settings (void)
 {
@@ -68,7 +58,7 @@ tree_scroller (SequinWindow *window)
 static void
 test_work_area_width (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   g_autoptr(GSettings) s = settings ();
   SequinWindow *window;
   GtkAdjustment *h;
@@ -107,7 +97,7 @@ test_work_area_width (void)
 static void
 test_panes_remembered (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   g_autoptr(GSettings) s = settings ();
   SequinWindow *window = window_at (1400, 900, path);
   int sidebar, header, timeline;
@@ -176,7 +166,7 @@ focus (SequinWindow *window)
 static void
 test_tab_leaves_tree (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   SequinWindow *window = window_at (1400, 900, path);
   GtkWidget *tree = GTK_WIDGET (window->joint_tree);
   GtkWidget *after, *before;
@@ -231,7 +221,7 @@ collect_accels (GtkWidget *widget,
 static void
 test_timeline_keys (void)
 {
-  g_autofree char *path = corpus_file ("sl-anim/Tower.anim");
+  g_autofree char *path = sequin_test_corpus_path ("sl-anim/Tower.anim");
   SequinWindow *window = window_at (1400, 900, path);
   SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
   GtkWidget *overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
@@ -301,7 +291,7 @@ test_timeline_keys (void)
 static void
 test_joint_hierarchy (void)
 {
-  g_autofree char *path = corpus_file ("bvh/SLMale.bvh");
+  g_autofree char *path = sequin_test_corpus_path ("bvh/SLMale.bvh");
   SequinWindow *window = window_at (1400, 900, path);
   GListModel *rows = sequin_joint_tree_get_rows (window->joint_tree);
   const SqClip *clip = sequin_test_window_clip (window);
@@ -372,7 +362,7 @@ test_joint_hierarchy (void)
 static void
 test_joint_and_lane (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   SequinWindow *window = window_at (1400, 900, path);
   SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
   const SqClip *clip = sequin_test_window_clip (window);

@@ -410,15 +410,6 @@ test_no_constraints (void)
 /* ---- Validation ------------------------------------------------------------ */
 
 static void
-show_validation (SequinWindow *window)
-{
-  g_object_set (window, "sidebar-visible", TRUE, NULL);
-  gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
-  sequin_test_flush ();
-  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
-}
-
-static void
 assert_findings_match (SequinWindow *window,
                        const char   *target)
 {
@@ -474,7 +465,7 @@ test_validation (void)
 
   if (window == NULL)
     return;
-  show_validation (window);
+  sequin_test_show_validation (window);
 
   /* a .anim is checked for Second Life first */
   assert_findings_match (window, "sl");
@@ -563,7 +554,7 @@ test_validation_key (void)
   sequin_window_open_file (window, file, FALSE);
   SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
   sequin_test_flush ();
-  show_validation (window);
+  sequin_test_show_validation (window);
   assert_findings_match (window, "aw");
   findings = sequin_validation_panel_get_findings (window->validation_panel);
   for (guint i = 0; i < findings->len; i++)
@@ -629,7 +620,7 @@ test_validation_thread (void)
   SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
   sequin_test_flush ();
   g_assert_cmpuint (sq_clip_count_keys (sequin_test_window_clip (window)), >, SEQUIN_VALIDATION_THREAD_KEYS);
-  show_validation (window);
+  sequin_test_show_validation (window);
   assert_findings_match (window, "aw");
 
   /* an edit while a worker runs: the panel ends up with the edited clip's findings */

@@ -23,24 +23,6 @@
 
 /* ---- Helpers --------------------------------------------------------------- */
 
-static char *
-corpus_file (const char *name)
-{
-  char *path = sequin_test_corpus_file (name);
-
-  if (path == NULL)
-    g_error ("corpus file %s is missing (SEQUIN_CORPUS=%s)", name, g_getenv ("SEQUIN_CORPUS"));
-  return path;
-}
-
-static void
-activate (SequinWindow *window,
-          const char   *action)
-{
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
-  sequin_test_flush ();
-}
-
 /* Every text shown by a mapped label under `widget`, one entry per label */
 static void
 collect_labels (GtkWidget *widget,
@@ -142,7 +124,7 @@ check_edit_undo_redo (SequinWindow *window,
   g_autoptr(GPtrArray) after = NULL;
 
   assert_rows_show (window, joint, translation, n, NULL);
-  activate (window, action);
+  sequin_test_activate (window, action);
   if (dialog_text != NULL)
     {
       g_assert_nonnull (window->edit_dialog);
@@ -155,13 +137,13 @@ check_edit_undo_redo (SequinWindow *window,
   g_assert_cmpstr (g_ptr_array_index (before, 0), !=, g_ptr_array_index (after, 0));
   assert_rows_show (window, joint, translation, n, before);
 
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
   assert_rows_show (window, joint, translation, n, after);
 
-  activate (window, "win.redo");
+  sequin_test_activate (window, "win.redo");
   assert_rows_show (window, joint, translation, n, before);
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   assert_rows_show (window, joint, translation, n, after);
 }
 
@@ -170,7 +152,7 @@ check_edit_undo_redo (SequinWindow *window,
 static void
 test_rows_follow_edits (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   SequinWindow *window = sequin_test_window_new ();
   const SqClip *clip;
   gssize pelvis, turned = -1;
@@ -204,26 +186,6 @@ test_rows_follow_edits (void)
 
 /* ---- Bug 2: after a lossy Save As the window is the file on disk ---------- */
 
-static char *
-tmp_copy (const char *path,
-          const char *name)
-{
-  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
-  char *out = g_build_filename (sequin_test_tmpdir (), name, NULL);
-
-  g_assert_true (g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
-  return out;
-}
-
-static void
-show_validation (SequinWindow *window)
-{
-  g_object_set (window, "sidebar-visible", TRUE, NULL);
-  gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
-  sequin_test_flush ();
-  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
-}
-
 /* Window `a` describes what window `b` (the file opened afresh) shows: the
  * header, the structure view, the validation findings */
 static void
@@ -246,8 +208,8 @@ assert_windows_agree (SequinWindow *a,
   g_assert_cmpstr (sequin_line_model_get_text (a->structure_lines), ==,
                    sequin_line_model_get_text (b->structure_lines));
 
-  show_validation (a);
-  show_validation (b);
+  sequin_test_show_validation (a);
+  sequin_test_show_validation (b);
   g_assert_cmpstr (sequin_validation_panel_get_summary (a->validation_panel), ==,
                    sequin_validation_panel_get_summary (b->validation_panel));
   fa = sequin_validation_panel_get_findings (a->validation_panel);
@@ -260,8 +222,8 @@ assert_windows_agree (SequinWindow *a,
 static void
 test_lossy_save_as (void)
 {
-  g_autofree char *corpus = corpus_file ("seq-binary/walk.seq");
-  g_autofree char *path = tmp_copy (corpus, "truth-walk.seq");
+  g_autofree char *corpus = sequin_test_corpus_path ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_tmp_copy (corpus, "truth-walk.seq");
   g_autofree char *text_path = g_build_filename (sequin_test_tmpdir (), "truth-walk-text.seq", NULL);
   g_autoptr(GFile) text_file = g_file_new_for_path (text_path);
   g_autoptr(SqClip) original = sequin_test_load_clip (corpus);
@@ -273,7 +235,7 @@ test_lossy_save_as (void)
   sequin_test_window_open (window, path);
   doc = sequin_window_get_document (window);
   g_assert_cmpstr (gtk_label_get_text (window->model_value), ==, "male");
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   inverted = sq_clip_copy (sequin_test_window_clip (window));
 
   /* text SEQ has no model name nor signature: the user agrees to lose them */
@@ -296,17 +258,17 @@ test_lossy_save_as (void)
   /* the history is usable: undo goes back to the clip before the save (not
    * what the file holds: modified), then before the edit; redo comes back */
   g_assert_true (sequin_document_can_undo (doc));
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), inverted));
   g_assert_true (sequin_document_get_modified (doc));
   g_assert_cmpstr (gtk_label_get_text (window->model_value), ==, "male");
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
   g_assert_true (sequin_document_get_modified (doc));
   g_assert_false (sequin_document_can_undo (doc));
-  activate (window, "win.redo");
+  sequin_test_activate (window, "win.redo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), inverted));
-  activate (window, "win.redo");
+  sequin_test_activate (window, "win.redo");
   g_assert_false (sequin_document_get_modified (doc));
   g_assert_cmpstr (gtk_label_get_text (window->model_value), !=, "male");
   {
@@ -321,7 +283,7 @@ test_lossy_save_as (void)
 static void
 test_first_frame_unchanged (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   g_autoptr(SqClip) original = sequin_test_load_clip (path);
   SequinWindow *window = sequin_test_window_new ();
   SequinDocument *doc;
@@ -336,7 +298,7 @@ test_first_frame_unchanged (void)
   g_assert_cmpfloat (sq_track_time (t, 0), ==, 0.0);
   generation = sequin_test_window_clip (window)->generation;
 
-  activate (window, "win.set-first-frame");
+  sequin_test_activate (window, "win.set-first-frame");
   g_assert_nonnull (window->edit_dialog);
   /* every field reads back as exactly the value it shows, with no digit
    * more than needed (what %.6g showed did not: 0.00183824 for
@@ -364,7 +326,7 @@ test_first_frame_unchanged (void)
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
 
   /* changed: one step, exactly the values typed */
-  activate (window, "win.set-first-frame");
+  sequin_test_activate (window, "win.set-first-frame");
   sequin_edit_dialog_set_text (window->edit_dialog, 1, "0.1");
   g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
   sequin_test_flush ();
@@ -374,8 +336,8 @@ test_first_frame_unchanged (void)
   g_assert_cmpfloat (sq_track_key (t, 0).v[1], ==, 0.1);
 
   /* Rescale confirmed at 1 changes nothing either */
-  activate (window, "win.undo");
-  activate (window, "win.rescale");
+  sequin_test_activate (window, "win.undo");
+  sequin_test_activate (window, "win.rescale");
   g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "1");
   g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
   sequin_test_flush ();
@@ -389,7 +351,7 @@ test_first_frame_unchanged (void)
 static void
 test_rescale_refuses (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
   struct { const char *text, *reason; } bad[] = {
     { "0", "same point" }, { "-0", "same point" }, { "0,0", "same point" },
     { "-2", "mirror" }, { "-0.5", "mirror" },
@@ -397,7 +359,7 @@ test_rescale_refuses (void)
   SequinWindow *window = sequin_test_window_new ();
 
   sequin_test_window_open (window, path);
-  activate (window, "win.rescale");
+  sequin_test_activate (window, "win.rescale");
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       const char *message;
@@ -445,8 +407,8 @@ assert_playhead (SequinWindow *window,
 static void
 test_playhead_snaps (void)
 {
-  g_autofree char *path = corpus_file ("seq-binary/walk.seq");
-  g_autofree char *anim = corpus_file ("sl-anim/0eb702e2-cc5a-9a88-56a5-661a55c0676a.dat");
+  g_autofree char *path = sequin_test_corpus_path ("seq-binary/walk.seq");
+  g_autofree char *anim = sequin_test_corpus_path ("sl-anim/0eb702e2-cc5a-9a88-56a5-661a55c0676a.dat");
   SequinWindow *window = sequin_test_window_new ();
   GtkWidget *tl;
   const SqClip *clip;
@@ -571,7 +533,7 @@ test_error_messages (void)
 static void
 test_loop_refusal_says_why (void)
 {
-  g_autofree char *path = corpus_file ("sl-anim/Tower.anim");
+  g_autofree char *path = sequin_test_corpus_path ("sl-anim/Tower.anim");
   SequinWindow *window = sequin_test_window_new ();
   GtkWidget *spin, *scroller, *error_label = NULL;
   GtkEditable *text;
@@ -646,8 +608,8 @@ suggestion (SequinWindow *window,
 static void
 test_save_as_names (void)
 {
-  g_autofree char *corpus = corpus_file ("seq-binary/walk.seq");
-  g_autofree char *path = tmp_copy (corpus, "walk.seq");
+  g_autofree char *corpus = sequin_test_corpus_path ("seq-binary/walk.seq");
+  g_autofree char *path = sequin_test_tmp_copy (corpus, "walk.seq");
   SequinWindow *window = sequin_test_window_new ();
   struct { const char *format, *name; } cases[] = {
     { "bvh", "walk.bvh" }, { "sl-anim", "walk.anim" }, { "dx", "walk.x" },
@@ -683,7 +645,7 @@ test_ticks_and_rates (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *path = corpus_file (cases[i].file);
+      g_autofree char *path = sequin_test_corpus_path (cases[i].file);
       SequinWindow *window = sequin_test_window_new ();
       g_autofree char *where = NULL;
       gboolean ticks = g_str_equal (cases[i].key, "Ticks");
@@ -707,7 +669,7 @@ test_ticks_and_rates (void)
 static void
 test_validation_groups (void)
 {
-  g_autofree char *path = corpus_file ("dx-anim/Testwuson.X");
+  g_autofree char *path = sequin_test_corpus_path ("dx-anim/Testwuson.X");
   SequinWindow *window = sequin_test_window_new ();
   GListModel *rows;
   GPtrArray *findings;

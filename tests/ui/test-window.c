@@ -50,14 +50,6 @@ count_distinct_times (const SqJoint *joint)
   return g_hash_table_size (times);
 }
 
-static void
-activate (SequinWindow *window,
-          const char   *action)
-{
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
-  sequin_test_flush ();
-}
-
 static gboolean
 action_enabled (SequinWindow *window,
                 const char   *action)
@@ -315,16 +307,16 @@ test_edit (gconstpointer data)
   switch (which)
     {
     case EDIT_INVERT_ALL:
-      activate (window, "win.invert-xz-all");
+      sequin_test_activate (window, "win.invert-xz-all");
       break;
     case EDIT_INVERT_SELECTED:
-      activate (window, "win.invert-xz-selected");
+      sequin_test_activate (window, "win.invert-xz-selected");
       break;
     case EDIT_DELETE_JOINT:
-      activate (window, "win.delete-joint");
+      sequin_test_activate (window, "win.delete-joint");
       break;
     case EDIT_RENAME_JOINT:
-      activate (window, "win.rename-joint");
+      sequin_test_activate (window, "win.rename-joint");
       g_assert_nonnull (window->edit_dialog);
       g_assert_cmpint (sequin_edit_dialog_get_kind (window->edit_dialog), ==, SEQUIN_EDIT_RENAME_JOINT);
       g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "neck");
@@ -338,7 +330,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_RENAME_ROOT:
-      activate (window, "win.rename-root");
+      sequin_test_activate (window, "win.rename-root");
       g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "pelvis");
       sequin_edit_dialog_set_text (window->edit_dialog, 0, "neck");
       g_assert_false (sequin_edit_dialog_can_apply (window->edit_dialog));
@@ -348,7 +340,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_RESCALE:
-      activate (window, "win.rescale");
+      sequin_test_activate (window, "win.rescale");
       for (guint i = 0; i < 4; i++)
         {
           const char *bad[] = { "abc", "inf", "nan", "1e999" };
@@ -362,7 +354,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_SET_FIRST_FRAME:
-      activate (window, "win.set-first-frame");
+      sequin_test_activate (window, "win.set-first-frame");
       g_assert_cmpuint (sequin_edit_dialog_get_n_fields (window->edit_dialog), ==, 3);
       sequin_edit_dialog_set_text (window->edit_dialog, 0, "0.25");
       sequin_edit_dialog_set_text (window->edit_dialog, 1, "-1");
@@ -385,14 +377,14 @@ test_edit (gconstpointer data)
   g_assert_true (action_enabled (window, "win.undo"));
 
   /* undo restores it exactly, redo does it again */
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
   g_assert_false (sequin_document_get_modified (doc));
   g_assert_cmpuint (n_rows (window), ==, original->n_joints);
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "maca.seq");
-  activate (window, "win.redo");
+  sequin_test_activate (window, "win.redo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), edited));
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
 
   sequin_test_window_destroy (window);
@@ -512,13 +504,13 @@ test_delete_keys (void)
   sequin_test_flush ();
   g_assert_true (sequin_joint_tree_get_selected_key (window->joint_tree, &joint, &channel, &key, &time));
   g_assert_true (action_enabled (window, "win.delete-keys"));
-  activate (window, "win.delete");
+  sequin_test_activate (window, "win.delete");
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->n_joints, ==, joints);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys - 1);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys - 1);
   g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Delete Keys");
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys);
@@ -528,7 +520,7 @@ test_delete_keys (void)
   sequin_joint_tree_select_joint (window->joint_tree, 1);
   sequin_test_flush ();
   g_assert_false (action_enabled (window, "win.delete-keys"));
-  activate (window, "win.delete");
+  sequin_test_activate (window, "win.delete");
   g_assert_cmpuint (sequin_test_window_clip (window)->n_joints, ==, joints - 1);
   sequin_test_window_destroy (window);
 }
@@ -556,17 +548,6 @@ message_text (SequinWindow *window)
   return g_strdup_printf ("%s\n%s", text, secondary != NULL ? secondary : "");
 }
 
-static char *
-tmp_copy (const char *path,
-          const char *name)
-{
-  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
-  char *out = g_build_filename (sequin_test_tmpdir (), name, NULL);
-
-  g_assert_true (g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
-  return out;
-}
-
 static void
 test_save_binary_and_text (void)
 {
@@ -587,7 +568,7 @@ test_save_binary_and_text (void)
       g_test_skip ("corpus not found");
       return;
     }
-  path = tmp_copy (corpus, "window-save.seq");
+  path = sequin_test_tmp_copy (corpus, "window-save.seq");
   text_path = g_build_filename (sequin_test_tmpdir (), "window-save-text.seq", NULL);
   binary_file = g_file_new_for_path (path);
   text_file = g_file_new_for_path (text_path);
@@ -610,9 +591,9 @@ test_save_binary_and_text (void)
   g_clear_pointer (&reread, sq_clip_free);
 
   /* edited, through Ctrl+S's action */
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   g_assert_true (sequin_document_get_modified (doc));
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
   reread = sequin_test_load_clip (path);
   g_assert_true (sq_clip_equal (reread, sequin_test_window_clip (window)));
@@ -653,7 +634,7 @@ test_unsaved_changes_prompt (void)
       g_test_skip ("corpus not found");
       return;
     }
-  path = tmp_copy (corpus, "window-close.seq");
+  path = sequin_test_tmp_copy (corpus, "window-close.seq");
 
   window = sequin_test_window_new ();
   watch = window;
@@ -673,13 +654,13 @@ test_unsaved_changes_prompt (void)
     /* these checks count rows of the flat view */
     sequin_joint_tree_set_hierarchy (other->joint_tree, FALSE);
     sequin_test_flush ();
-    activate (other, "win.close");
+    sequin_test_activate (other, "win.close");
     g_assert_null (other_watch);
   }
 
-  activate (window, "win.delete-joint");   /* nothing selected: disabled */
+  sequin_test_activate (window, "win.delete-joint");   /* nothing selected: disabled */
   g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   g_assert_true (sequin_document_get_modified (sequin_window_get_document (window)));
 
   /* Cancel: nothing happens */
@@ -693,7 +674,7 @@ test_unsaved_changes_prompt (void)
   g_assert_true (sequin_document_get_modified (sequin_window_get_document (window)));
 
   /* Save: saves, then closes */
-  activate (window, "win.close");
+  sequin_test_activate (window, "win.close");
   g_assert_nonnull (window->message_dialog);
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (watch == NULL);
@@ -714,8 +695,8 @@ test_unsaved_changes_prompt (void)
   /* these checks count rows of the flat view */
   sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
   sequin_test_flush ();
-  activate (window, "win.invert-xz-all");
-  activate (window, "win.close");
+  sequin_test_activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.close");
   respond (window, GTK_RESPONSE_REJECT);
   g_assert_null (watch);
   {
@@ -782,7 +763,7 @@ test_bad_file (void)
   sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
   sequin_test_flush ();
   doc = sequin_window_get_document (window);
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   before = sq_clip_copy (sequin_test_window_clip (window));
   sequin_window_open_file (window, bad_file, FALSE);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
@@ -833,7 +814,7 @@ test_changed_on_disk (void)
       g_test_skip ("corpus not found");
       return;
     }
-  path = tmp_copy (corpus, "window-etag.seq");
+  path = sequin_test_tmp_copy (corpus, "window-etag.seq");
   file = g_file_new_for_path (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
@@ -841,14 +822,14 @@ test_changed_on_disk (void)
   sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
   sequin_test_flush ();
   doc = sequin_window_get_document (window);
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
 
   g_assert_true (g_file_set_contents (path, "another program", -1, NULL));
   g_assert_true (g_file_set_attribute_uint64 (file, G_FILE_ATTRIBUTE_TIME_MODIFIED,
                                               g_get_real_time () / G_USEC_PER_SEC + 100,
                                               G_FILE_QUERY_INFO_NONE, NULL, NULL));
 
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   message = message_text (window);
   g_assert_nonnull (strstr (message, "Changed on Disk"));
@@ -857,7 +838,7 @@ test_changed_on_disk (void)
   g_assert_cmpmem (g_bytes_get_data (on_disk, NULL), g_bytes_get_size (on_disk), "another program", 15);
   g_assert_true (sequin_document_get_modified (doc));
 
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
@@ -882,7 +863,7 @@ test_failed_save (void)
       g_test_skip ("corpus not found");
       return;
     }
-  path = tmp_copy (corpus, "window-fail.seq");
+  path = sequin_test_tmp_copy (corpus, "window-fail.seq");
   nowhere = g_file_new_build_filename (sequin_test_tmpdir (), "missing-folder", "x.seq", NULL);
   before = sequin_test_read_bytes (path);
   window = sequin_test_window_new ();
@@ -890,7 +871,7 @@ test_failed_save (void)
   /* these checks count rows of the flat view */
   sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
   sequin_test_flush ();
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   sequin_window_save_to (window, nowhere, NULL);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   message = message_text (window);
@@ -925,7 +906,7 @@ test_open_sample (void)
       sequin_test_window_destroy (window);
       return;
     }
-  activate (window, "win.open-sample");
+  sequin_test_activate (window, "win.open-sample");
   SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
   /* a copy: the title names it, but saving asks where */
   g_assert_cmpstr (sequin_document_get_title (sequin_window_get_document (window)), ==, "wave.seq");
@@ -1024,7 +1005,7 @@ test_many_keys (void)
 
   /* an edit of the whole joint keeps the rows */
   start = g_get_monotonic_time ();
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("inverting 100,000 keys took %.3f s", elapsed);
   g_assert_cmpuint (n_rows (window), ==, 100002);
