@@ -39,5 +39,19 @@ export SEQUIN_SAMPLE_DIR="$top/data/samples"
 export GTK_THEME=Adwaita
 export LANGUAGE=en LC_ALL=C.UTF-8
 
-exec dbus-run-session -- xvfb-run -a -s "-screen 0 1100x720x24 -dpi 96" \
+# the files are opened from a home of their own, so that the window shows
+# ~/Animations and no path of this machine
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+mkdir "$home/Animations"
+cp "$file" "$home/Animations/"
+file=$home/Animations/$(basename "$file")
+if [ -n "$anim" ]; then
+  cp "$anim" "$home/Animations/"
+  anim=$home/Animations/$(basename "$anim")
+fi
+export HOME="$home"
+
+# each picture is the window, cut from the screen's top left corner
+dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24 -dpi 96" \
   "$build/tests/ui/sequin-screenshots" "$here" "$file" ${anim:+"$anim"}

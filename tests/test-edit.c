@@ -178,6 +178,10 @@ test_refusals (void)
     { sq_edit_invert_xz_new (unknown), SQ_ERROR_NOT_FOUND },
     { sq_edit_rescale_new (NAN), SQ_ERROR_INVALID_ARGUMENT },
     { sq_edit_rescale_new (INFINITY), SQ_ERROR_INVALID_ARGUMENT },
+    /* 0 collapses every location to one point, negative mirrors the path */
+    { sq_edit_rescale_new (0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_rescale_new (-0.0), SQ_ERROR_INVALID_ARGUMENT },
+    { sq_edit_rescale_new (-2), SQ_ERROR_INVALID_ARGUMENT },
     { sq_edit_set_first_frame_new (0, NAN, 0), SQ_ERROR_INVALID_ARGUMENT },
   };
 

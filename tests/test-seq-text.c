@@ -439,6 +439,47 @@ test_frames_beyond_keys (void)
   g_string_free (text, TRUE);
 }
 
+/* Counts the keys do not match are said as such, where they stand (issue 17):
+ * a count beyond 64 bits, and a count above the key lines before the next
+ * limb; and an empty file, in every format, is said to be empty */
+static void
+test_count_messages (void)
+{
+  struct { const char *text; SqErrorCode code; const char *where, *what; } cases[] = {
+    { "AWSQ Version=1 Limbs=1 Duration=100\r\np frames=99999999999999999999\r\n0 0 0 1 0 0 0 0\r\n",
+      SQ_ERROR_LIMIT_EXCEEDED, "line 2, column 10", "frame count of limb “p” is too large" },
+    { "AWSQ Version=2 Limbs=2 Duration=100\r\np frames=3\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n"
+      "q frames=2\r\n0 0 0 1 0 0 0 0\r\n100 0 0 1 0 0 0 0\r\n",
+      SQ_ERROR_SYNTAX, "line 5, column 1", "limb “p” has 2 key line(s), fewer than the frames=3" },
+  };
+  const char *formats[] = { "seq-binary", "seq-text", "sl-anim", "bvh", "dx" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (cases[i].text, strlen (cases[i].text));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, sq_format_by_id ("seq-text"), NULL, &error);
+
+      g_assert_null (clip);
+      g_assert_error (error, SQ_ERROR, (int) cases[i].code);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, cases[i].where));
+      g_assert_nonnull (strstr (error->message, cases[i].what));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GBytes) empty = g_bytes_new (NULL, 0);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) clip = sq_load_bytes (empty, "empty.seq", sq_format_by_id (formats[i]), NULL, &error);
+
+      g_assert_null (clip);
+      g_assert_nonnull (error);
+      g_test_message ("%s: %s", formats[i], error->message);
+      g_assert_nonnull (strstr (error->message, "the file is empty (0 bytes)"));
+      g_assert_true (strstr (error->message, "offset 0x0") != NULL || strstr (error->message, "line 1, column 1") != NULL);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -454,5 +495,6 @@ main (int    argc,
   g_test_add_func ("/seq-text/fast-lines", test_fast_lines);
   g_test_add_func ("/seq-text/nul-bytes", test_nul_bytes);
   g_test_add_func ("/seq-text/frames-beyond-keys", test_frames_beyond_keys);
+  g_test_add_func ("/seq-text/count-messages", test_count_messages);
   return g_test_run ();
 }

@@ -181,6 +181,30 @@ sq_edit_set_first_frame_new (double x,
   return edit;
 }
 
+gboolean
+sq_edit_check_rescale_factor (double   factor,
+                              GError **error)
+{
+  if (!isfinite (factor))
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The factor must be a finite number"));
+      return FALSE;
+    }
+  if (factor == 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("The factor must be above 0: 0 would put every location at the same point"));
+      return FALSE;
+    }
+  if (factor < 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
+                           _("The factor must be above 0: a negative factor would mirror the path"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 SqEdit *
 sq_edit_sl_priority_new (gint32 priority)
 {
@@ -570,6 +594,14 @@ apply_sl (SqEdit  *edit,
         return FALSE;
       break;
     case EDIT_SL_LOOP:
+      /* the rule is 0 ≤ in ≤ out ≤ duration; each way to break it says which */
+      if (edit->number && is_sl_time (edit->value[0]) && is_sl_time (edit->value[1])
+          && edit->value[1] < edit->value[0])
+        return invalid (error, _("Loop out (%g s) comes before loop in (%g s): the loop must end after it starts"),
+                        edit->value[1], edit->value[0]);
+      if (edit->number && is_sl_time (edit->value[1]) && edit->value[1] > clip->duration)
+        return invalid (error, _("Loop out (%g s) is after the end of the animation (%g s)"),
+                        edit->value[1], clip->duration);
       if (edit->number
           && !(is_sl_time (edit->value[0]) && is_sl_time (edit->value[1]) && edit->value[0] <= edit->value[1]
                && edit->value[1] <= clip->duration))
@@ -1013,11 +1045,8 @@ sq_edit_apply (SqEdit  *edit,
       break;
 
     case EDIT_RESCALE:
-      if (!isfinite (edit->value[0]))
-        {
-          g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("The factor must be a finite number"));
-          return FALSE;
-        }
+      if (!sq_edit_check_rescale_factor (edit->value[0], error))
+        return FALSE;
       track = root_translations (clip, &root);
       if (track == NULL || track->n_keys == 0)
         {

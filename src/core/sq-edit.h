@@ -30,7 +30,13 @@ SqEdit     *sq_edit_delete_joint_new    (const char *name);
 SqEdit     *sq_edit_delete_keys_new     (const char *name,
                                          double      time);
 SqEdit     *sq_edit_rename_root_new     (const char *new_name);
+/* `factor` must be finite and above 0 (sq_edit_check_rescale_factor) */
 SqEdit     *sq_edit_rescale_new         (double      factor);
+/* Why a rescale factor is refused (0 puts every location at one point, a
+ * negative factor mirrors the path), or TRUE; what sq_edit_apply checks,
+ * for dialogs to say before */
+gboolean    sq_edit_check_rescale_factor (double     factor,
+                                         GError    **error);
 SqEdit     *sq_edit_set_first_frame_new (double      x,
                                          double      y,
                                          double      z);

@@ -136,6 +136,27 @@ sq_load_bytes (GBytes              *bytes,
 
   if (format == NULL)
     format = sq_format_detect (bytes, filename);
+  /* nothing to read says just that, not what the format's first field
+   * would have been (the reader's error code and kind of location stay) */
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      SqErrorCode code = SQ_ERROR_TRUNCATED;
+      g_autoptr(GError) local = NULL;
+
+      clip = format != NULL && format->read != NULL ? format->read (bytes, options, &local) : NULL;
+      if (clip != NULL)
+        {
+          _sq_clip_mark_source (clip, format, bytes);
+          return clip;
+        }
+      if (local != NULL && local->domain == SQ_ERROR)
+        code = local->code;
+      if (format != NULL && (format->flags & SQ_FORMAT_TEXT))
+        sq_set_error_at_line (error, code, 1, 1, _("the file is empty (0 bytes)"));
+      else
+        sq_set_error_at_offset (error, code, 0, _("the file is empty (0 bytes)"));
+      return NULL;
+    }
   if (format == NULL || format->read == NULL)
     {
       g_set_error_literal (error, SQ_ERROR, SQ_ERROR_BAD_MAGIC,

@@ -9,6 +9,10 @@
  * writes it atomically with g_file_replace_contents_bytes_async, passing the
  * etag of what was read so a file changed by another program is not silently
  * overwritten.
+ *
+ * A save into another format (or one that loses something) makes the
+ * document what the file now holds: the written bytes are read back, and the
+ * clip before is kept as an undo step, so the history before it stays usable.
  */
 #define G_LOG_DOMAIN "sequin-document"
 
@@ -28,14 +32,33 @@ struct _SequinDocument
   const SqFormat *accepted_losses; /* the user agreed to lose what this format cannot hold */
   char           *etag;
   char           *title;
+  const SqClip   *saved_clip;      /* the clip the file holds (with saved_generation) */
   guint64         saved_generation;
-  GPtrArray      *undo;            /* SqEdit*, most recent last */
+  GPtrArray      *undo;            /* UndoStep*, most recent last */
   GPtrArray      *redo;
   gboolean        busy;
   gboolean        modified;
 };
 
 G_DEFINE_FINAL_TYPE (SequinDocument, sequin_document, G_TYPE_OBJECT)
+
+/* One step of the history: an edit of the clip, or the whole clip replaced
+ * (by what a Save As wrote): undoing and redoing swap `clip` with it */
+typedef struct
+{
+  SqEdit *edit;
+  SqClip *clip;
+  char   *label;
+} UndoStep;
+
+static void
+undo_step_free (UndoStep *step)
+{
+  g_clear_pointer (&step->edit, sq_edit_free);
+  g_clear_pointer (&step->clip, sq_clip_free);
+  g_free (step->label);
+  g_free (step);
+}
 
 G_DEFINE_QUARK (sequin-document-error-quark, sequin_document_error)
 
@@ -129,8 +152,8 @@ sequin_document_class_init (SequinDocumentClass *klass)
 static void
 sequin_document_init (SequinDocument *self)
 {
-  self->undo = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
-  self->redo = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+  self->undo = g_ptr_array_new_with_free_func ((GDestroyNotify) undo_step_free);
+  self->redo = g_ptr_array_new_with_free_func ((GDestroyNotify) undo_step_free);
 }
 
 SequinDocument *
@@ -142,7 +165,8 @@ sequin_document_new (void)
 static void
 update_modified (SequinDocument *self)
 {
-  gboolean modified = self->clip != NULL && self->clip->generation != self->saved_generation;
+  gboolean modified = self->clip != NULL
+                      && (self->clip != self->saved_clip || self->clip->generation != self->saved_generation);
 
   if (modified != self->modified)
     {
@@ -373,6 +397,7 @@ sequin_document_load_finish (SequinDocument  *self,
   self->clip = clip;
   self->format = clip->format;
   self->accepted_losses = NULL;
+  self->saved_clip = clip;
   self->saved_generation = clip->generation;
   g_ptr_array_set_size (self->undo, 0);
   g_ptr_array_set_size (self->redo, 0);
@@ -398,6 +423,7 @@ sequin_document_load_finish (SequinDocument  *self,
 typedef struct
 {
   SqClip         *copy;
+  const SqClip   *source;       /* the document's clip that `copy` is of */
   GFile          *file;
   const SqFormat *format;
   SequinSaveFlags flags;
@@ -407,6 +433,8 @@ typedef struct
   GPtrArray      *companions;   /* SqCompanion*: files written beside it (a CMX's CFP) */
   char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
+  gboolean        read_back;    /* the document becomes what was written */
+  SqClip         *written;      /* that, read from the pieces */
 } SaveData;
 
 static void
@@ -417,10 +445,36 @@ save_data_free (SaveData *data)
   g_clear_pointer (&data->losses, g_ptr_array_unref);
   g_clear_pointer (&data->pieces, g_ptr_array_unref);
   g_clear_pointer (&data->companions, g_ptr_array_unref);
+  g_clear_pointer (&data->written, sq_clip_free);
   g_free (data->old_etag);
   g_free (data->new_etag);
   g_free (data);
 }
+
+/* The clip that the file made of `pieces` holds */
+static SqClip *
+read_back (GPtrArray *pieces,
+           GFile     *file,
+           GError   **error)
+{
+  g_autoptr(GByteArray) all = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize len;
+      const guint8 *piece = g_bytes_get_data (pieces->pdata[i], &len);
+
+      g_byte_array_append (all, piece, len);
+    }
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
+  return sq_load_bytes (bytes, name, NULL, NULL, error);
+}
+
+static void replace_clip (SequinDocument *self,
+                          SqClip         *written,
+                          const SqFormat *format);
 
 static void
 save_worker (GTask        *task,
@@ -437,9 +491,23 @@ save_worker (GTask        *task,
   options.companions = data->companions;
   pieces = sq_save_pieces (data->copy, data->format, &options, data->losses, &error);
   if (pieces == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, pieces, (GDestroyNotify) g_ptr_array_unref);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* another format, or things lost: what the file will hold is not the
+   * clip, so it is read back from the very bytes that will be written */
+  data->read_back = data->format != data->copy->format || data->losses->len > 0;
+  if (data->read_back)
+    data->written = read_back (pieces, data->file, &error);
+  if (data->read_back && data->written == NULL)
+    {
+      g_prefix_error (&error, _("What would be written cannot be read back: "));
+      g_ptr_array_unref (pieces);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, pieces, (GDestroyNotify) g_ptr_array_unref);
 }
 
 /* In a thread: the pieces one after another into a temporary file beside
@@ -592,6 +660,7 @@ sequin_document_save_async (SequinDocument      *self,
   data = g_new0 (SaveData, 1);
   /* the worker writes a copy, so the document stays editable meanwhile */
   data->copy = sq_clip_copy (self->clip);
+  data->source = self->clip;
   data->file = g_object_ref (file);
   data->format = format != NULL ? format : self->format;
   data->flags = flags;
@@ -643,7 +712,14 @@ sequin_document_save_finish (SequinDocument  *self,
   self->format = data->format;
   g_clear_pointer (&self->etag, g_free);
   self->etag = g_steal_pointer (&data->new_etag);
-  self->saved_generation = data->generation;
+  /* the clip edited meanwhile is not what was written: it stays, modified */
+  if (data->written != NULL && self->clip == data->source && self->clip->generation == data->generation)
+    replace_clip (self, g_steal_pointer (&data->written), data->format);
+  else
+    {
+      self->saved_clip = data->source;
+      self->saved_generation = data->generation;
+    }
   if (self->file == NULL || !g_file_equal (self->file, data->file))
     {
       g_set_object (&self->file, data->file);
@@ -654,6 +730,34 @@ sequin_document_save_finish (SequinDocument  *self,
     }
   update_modified (self);
   return TRUE;
+}
+
+/* The document becomes `written` (what the file now holds); the clip before
+ * goes into the history. Unless they are the same: then nothing changes. */
+static void
+replace_clip (SequinDocument *self,
+              SqClip         *written,
+              const SqFormat *format)
+{
+  UndoStep *step;
+
+  if (sq_clip_equal (written, self->clip))
+    {
+      sq_clip_free (written);
+      self->saved_clip = self->clip;
+      self->saved_generation = self->clip->generation;
+      return;
+    }
+  step = g_new0 (UndoStep, 1);
+  /* TRANSLATORS: an undo step: the animation became what a file of another format holds */
+  step->label = g_strdup_printf (_("Save as %s"), sq_format_get_name (format));
+  step->clip = self->clip;
+  self->clip = written;
+  g_ptr_array_add (self->undo, step);
+  g_ptr_array_set_size (self->redo, 0);
+  self->saved_clip = self->clip;
+  self->saved_generation = self->clip->generation;
+  emit_changed (self);
 }
 
 /* ---- Properties ------------------------------------------------------------ */
@@ -708,6 +812,7 @@ sequin_document_apply (SequinDocument  *self,
                        GError         **error)
 {
   g_autoptr(SqEdit) owned = edit;
+  UndoStep *step;
 
   g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (edit != NULL, FALSE);
@@ -721,7 +826,9 @@ sequin_document_apply (SequinDocument  *self,
   if (!sq_edit_apply (edit, self->clip, error))
     return FALSE;
 
-  g_ptr_array_add (self->undo, g_steal_pointer (&owned));
+  step = g_new0 (UndoStep, 1);
+  step->edit = g_steal_pointer (&owned);
+  g_ptr_array_add (self->undo, step);
   g_ptr_array_set_size (self->redo, 0);
   emit_changed (self);
   return TRUE;
@@ -741,32 +848,52 @@ sequin_document_can_redo (SequinDocument *self)
   return self->redo->len > 0;
 }
 
+static const char *
+step_label (UndoStep *step)
+{
+  return step->edit != NULL ? sq_edit_get_label (step->edit) : step->label;
+}
+
+/* A replacing step swaps the clip it keeps with the document's */
+static void
+swap_clip (SequinDocument *self,
+           UndoStep       *step)
+{
+  SqClip *other = step->clip;
+
+  step->clip = self->clip;
+  self->clip = other;
+}
+
 const char *
 sequin_document_get_undo_label (SequinDocument *self)
 {
   g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
-  return self->undo->len > 0 ? sq_edit_get_label (g_ptr_array_index (self->undo, self->undo->len - 1)) : NULL;
+  return self->undo->len > 0 ? step_label (g_ptr_array_index (self->undo, self->undo->len - 1)) : NULL;
 }
 
 const char *
 sequin_document_get_redo_label (SequinDocument *self)
 {
   g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), NULL);
-  return self->redo->len > 0 ? sq_edit_get_label (g_ptr_array_index (self->redo, self->redo->len - 1)) : NULL;
+  return self->redo->len > 0 ? step_label (g_ptr_array_index (self->redo, self->redo->len - 1)) : NULL;
 }
 
 gboolean
 sequin_document_undo (SequinDocument *self)
 {
-  SqEdit *edit;
+  UndoStep *step;
 
   g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
 
   if (self->undo->len == 0)
     return FALSE;
-  edit = g_ptr_array_steal_index (self->undo, self->undo->len - 1);
-  sq_edit_undo (edit, self->clip);
-  g_ptr_array_add (self->redo, edit);
+  step = g_ptr_array_steal_index (self->undo, self->undo->len - 1);
+  if (step->edit != NULL)
+    sq_edit_undo (step->edit, self->clip);
+  else
+    swap_clip (self, step);
+  g_ptr_array_add (self->redo, step);
   emit_changed (self);
   return TRUE;
 }
@@ -775,22 +902,24 @@ gboolean
 sequin_document_redo (SequinDocument *self)
 {
   g_autoptr(GError) error = NULL;
-  SqEdit *edit;
+  UndoStep *step;
 
   g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
 
   if (self->redo->len == 0)
     return FALSE;
-  edit = g_ptr_array_steal_index (self->redo, self->redo->len - 1);
-  if (!sq_edit_apply (edit, self->clip, &error))
+  step = g_ptr_array_steal_index (self->redo, self->redo->len - 1);
+  if (step->edit == NULL)
+    swap_clip (self, step);
+  else if (!sq_edit_apply (step->edit, self->clip, &error))
     {
       /* cannot happen: undo put the clip back exactly as the edit found it */
-      g_warning ("Could not redo “%s”: %s", sq_edit_get_label (edit), error->message);
-      sq_edit_free (edit);
+      g_warning ("Could not redo “%s”: %s", sq_edit_get_label (step->edit), error->message);
+      undo_step_free (step);
       g_ptr_array_set_size (self->redo, 0);
       return FALSE;
     }
-  g_ptr_array_add (self->undo, edit);
+  g_ptr_array_add (self->undo, step);
   emit_changed (self);
   return TRUE;
 }

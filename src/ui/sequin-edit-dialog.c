@@ -41,6 +41,8 @@ struct _SequinEditDialog
   guint           n_fields;
   gboolean        valid;
   char           *message;
+  gboolean        has_first;      /* set first frame: the root has a location at 0 */
+  double          first[3];       /* ... and it is this */
 };
 
 G_DEFINE_FINAL_TYPE (SequinEditDialog, sequin_edit_dialog, GTK_TYPE_WINDOW)
@@ -124,6 +126,17 @@ validate (SequinEditDialog *self)
             valid = FALSE;
             message = g_strdup (_("The factor must be a finite number, such as 0.5 or 2."));
           }
+        else
+          {
+            g_autoptr(GError) error = NULL;
+
+            /* the core's own rule, which applying the edit checks again */
+            if (!sq_edit_check_rescale_factor (value, &error))
+              {
+                valid = FALSE;
+                message = g_strdup_printf ("%s.", error->message);
+              }
+          }
       }
       break;
 
@@ -179,6 +192,32 @@ build_edit (SequinEditDialog *self)
     }
 }
 
+/* The values typed are what the clip has already: a factor of 1, the first
+ * frame's location as it is */
+static gboolean
+is_unchanged (SequinEditDialog *self)
+{
+  double v;
+
+  switch (self->kind)
+    {
+    case SEQUIN_EDIT_RESCALE:
+      return sequin_parse_number (gtk_editable_get_text (GTK_EDITABLE (self->entry0)), &v) && v == 1.0;
+    case SEQUIN_EDIT_SET_FIRST_FRAME:
+      if (!self->has_first)
+        return FALSE;
+      for (guint i = 0; i < N_FIELDS; i++)
+        if (!sequin_parse_number (gtk_editable_get_text (GTK_EDITABLE (entry (self, i))), &v)
+            || v != self->first[i])
+          return FALSE;
+      return TRUE;
+    case SEQUIN_EDIT_RENAME_JOINT:
+    case SEQUIN_EDIT_RENAME_ROOT:
+    default:
+      return FALSE;
+    }
+}
+
 gboolean
 sequin_edit_dialog_apply (SequinEditDialog  *self,
                           GError           **error)
@@ -192,6 +231,12 @@ sequin_edit_dialog_apply (SequinEditDialog  *self,
       g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT,
                            self->message != NULL ? self->message : _("Nothing to change"));
       return FALSE;
+    }
+  /* confirmed as it was: nothing changes, and there is nothing to undo */
+  if (is_unchanged (self))
+    {
+      gtk_window_destroy (GTK_WINDOW (self));
+      return TRUE;
     }
   if (!sequin_document_apply (self->document, build_edit (self), &local))
     {
@@ -272,11 +317,9 @@ set_field (SequinEditDialog *self,
 {
   GtkLabel *labels[N_FIELDS] = { self->label0, self->label1, self->label2 };
 
+  /* the mnemonic label names the entry (alone: see sequin_accessible_single_names) */
   gtk_label_set_text_with_mnemonic (labels[field], label);
   gtk_editable_set_text (GTK_EDITABLE (entry (self, field)), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry (self, field)),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (labels[field]),
-                                  -1);
 }
 
 SequinEditDialog *
@@ -347,7 +390,12 @@ sequin_edit_dialog_new (GtkWindow      *parent,
             const SqTrack *t = &c->joints[root].tracks[SQ_CHANNEL_TRANSLATION];
             gssize k = sq_track_find (t, 0.0);
             if (k >= 0)
-              memcpy (v, sq_track_key (t, k).v, sizeof v);
+              {
+                memcpy (v, sq_track_key (t, k).v, sizeof v);
+                /* a key with only some axes given changes when all are set */
+                self->has_first = t->present == NULL || t->present[k] == SQ_PRESENT_ALL;
+                memcpy (self->first, v, sizeof v);
+              }
           }
         self->joint_name = g_strdup (sq_clip_get_effective_root (c));
         title = _("Set First Frame");
@@ -357,8 +405,11 @@ sequin_edit_dialog_new (GtkWindow      *parent,
         self->n_fields = N_FIELDS;
         for (guint i = 0; i < N_FIELDS; i++)
           {
-            char buf[G_ASCII_DTOSTR_BUF_SIZE];
-            set_field (self, i, _(labels[i]), g_ascii_formatd (buf, sizeof buf, "%.6g", v[i] == 0 ? 0 : v[i]));
+            char buf[SQ_DOUBLE_BUF];
+
+            /* every digit the value has (the text reads back as exactly it);
+             * −0 shows as 0 and reads back as 0, which equals it */
+            set_field (self, i, _(labels[i]), sq_format_double (buf, sizeof buf, v[i] == 0 ? 0 : v[i]));
           }
       }
       break;
@@ -377,6 +428,7 @@ sequin_edit_dialog_new (GtkWindow      *parent,
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_button_set_label (self->apply_button, apply);
   gtk_label_set_text (self->description_label, description);
+  sequin_accessible_single_names (GTK_WIDGET (self));
   validate (self);
   return self;
 }

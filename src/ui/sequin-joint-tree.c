@@ -3,8 +3,12 @@
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A GtkColumnView over a GtkTreeListModel. The top level is a SequinJointModel;
- * a joint's children are its SequinKeyModel, made when the joint is expanded.
+ * A GtkColumnView over a GtkTreeListModel. In the flat view the top level is
+ * a SequinJointModel and a joint's children are its SequinKeyModel, made
+ * when the joint is expanded. In the hierarchy (the default) the top level
+ * is the root joints, and a joint's children are its keys, then its child
+ * joints (the parents sq_pose_get_parents() gives: BVH's own, the world
+ * skeleton a SEQ's or .anim's names map to).
  * Cells are plain labels filled in bind (GtkSignalListItemFactory), so only
  * the visible rows have widgets, whatever the number of keys.
  */
@@ -51,6 +55,12 @@ struct _SequinJointTree
   GtkMultiSelection   *selection;
   GtkWidget           *context_menu;
   const SqClip        *clip;      /* the document's, to notice a reload */
+
+  gboolean             hierarchy; /* child joints under their parents */
+  gssize              *parents;   /* per joint, in the hierarchy; NULL in the flat view */
+  gsize                n_parents;
+  GListStore          *roots;     /* the top joints of the hierarchy */
+  GPtrArray           *children;  /* GListStore per joint: its child joints */
 };
 
 G_DEFINE_FINAL_TYPE (SequinJointTree, sequin_joint_tree, GTK_TYPE_WIDGET)
@@ -356,7 +366,12 @@ factory_bind_cb (GtkSignalListItemFactory *factory,
       name_expander (expander);
       g_signal_connect_object (row, "notify::expanded", G_CALLBACK (name_expander), expander, G_CONNECT_SWAPPED);
     }
+  /* a key row's item is made afresh each time the tree list model is asked
+   * for it: the cell keeps the one it shows, or it would be gone (and its
+   * "changed" with it) as soon as this returns */
   item = gtk_tree_list_row_get_item (row);
+  g_object_set_data_full (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-item",
+                          g_object_ref (item), g_object_unref);
   g_signal_connect_object (item, "changed", G_CALLBACK (update_cell), list_item, G_CONNECT_SWAPPED);
   update_cell (list_item);
 }
@@ -371,7 +386,7 @@ factory_unbind_cb (GtkSignalListItemFactory *factory,
 
   if (row == NULL)
     return;
-  item = gtk_tree_list_row_get_item (row);
+  item = g_object_steal_data (G_OBJECT (gtk_list_item_get_child (list_item)), "sequin-item");
   if (item != NULL)
     g_signal_handlers_disconnect_by_func (item, update_cell, list_item);
   if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
@@ -397,20 +412,113 @@ set_factory (GtkColumnViewColumn *column,
 
 /* ---- Models ---------------------------------------------------------------- */
 
+/* The child joints of joint `index` in the hierarchy, or NULL */
+static GListModel *
+child_joints (SequinJointTree *self,
+              gssize           index)
+{
+  GListModel *children;
+
+  if (self->children == NULL || index < 0 || (gsize) index >= self->children->len)
+    return NULL;
+  children = g_ptr_array_index (self->children, index);
+  return g_list_model_get_n_items (children) > 0 ? children : NULL;
+}
+
 static GListModel *
 create_children (gpointer item,
                  gpointer user_data)
 {
+  SequinJointTree *self = user_data;
   const SqJoint *joint;
+  GListModel *joints;
+  GListStore *parts;
   gsize n = 0;
 
   if (!SEQUIN_IS_JOINT_ITEM (item) || (joint = sequin_joint_item_get_joint (item)) == NULL)
     return NULL;
   for (guint c = 0; c < SQ_N_CHANNELS; c++)
     n += joint->tracks[c].n_keys;
+  joints = child_joints (self, sequin_joint_item_get_index (item));
+  if (joints == NULL)
+    return n == 0 ? NULL : g_object_ref (G_LIST_MODEL (sequin_joint_item_get_keys (item)));
   if (n == 0)
-    return NULL;
-  return g_object_ref (G_LIST_MODEL (sequin_joint_item_get_keys (item)));
+    return g_object_ref (joints);
+  /* the joint's own keys, then its child joints */
+  parts = g_list_store_new (G_TYPE_LIST_MODEL);
+  g_list_store_append (parts, sequin_joint_item_get_keys (item));
+  g_list_store_append (parts, joints);
+  return G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (parts)));
+}
+
+/* The hierarchy of the clip's joints: `parents` and a store of child
+ * joints per joint; FALSE (flat) when no joint has a parent */
+static gboolean
+build_hierarchy (SequinJointTree *self,
+                 const SqClip    *clip)
+{
+  g_autoptr(SqPose) pose = NULL;
+  const gssize *parents;
+  gboolean any = FALSE;
+
+  g_clear_pointer (&self->parents, g_free);
+  g_clear_pointer (&self->children, g_ptr_array_unref);
+  g_clear_object (&self->roots);
+  self->n_parents = 0;
+  if (!self->hierarchy || clip == NULL || clip->n_joints == 0)
+    return FALSE;
+
+  pose = sq_pose_new (clip);
+  parents = sq_pose_get_parents (pose);
+  for (gsize j = 0; j < clip->n_joints && !any; j++)
+    any = parents[j] >= 0 && (gsize) parents[j] < clip->n_joints;
+  if (!any)
+    return FALSE;
+  self->parents = g_memdup2 (parents, clip->n_joints * sizeof (gssize));
+  self->n_parents = clip->n_joints;
+  self->roots = g_list_store_new (SEQUIN_TYPE_JOINT_ITEM);
+  self->children = g_ptr_array_new_with_free_func (g_object_unref);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    g_ptr_array_add (self->children, g_list_store_new (SEQUIN_TYPE_JOINT_ITEM));
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      gssize p = self->parents[j];
+      GListStore *into = p >= 0 && (gsize) p < clip->n_joints && (gsize) p != j
+                         ? g_ptr_array_index (self->children, p) : self->roots;
+
+      if (into == self->roots)
+        self->parents[j] = -1;
+      g_list_store_append (into, sequin_joint_model_get_joint (self->joints, j));
+    }
+  return TRUE;
+}
+
+/* The parents the hierarchy would have now equal those shown */
+static gboolean
+same_hierarchy (SequinJointTree *self,
+                const SqClip    *clip)
+{
+  g_autoptr(SqPose) pose = NULL;
+  const gssize *parents;
+
+  if (!self->hierarchy || clip->n_joints == 0)
+    return self->parents == NULL;
+  pose = sq_pose_new (clip);
+  parents = sq_pose_get_parents (pose);
+  if (self->parents == NULL)
+    {
+      for (gsize j = 0; j < clip->n_joints; j++)
+        if (parents[j] >= 0 && (gsize) parents[j] < clip->n_joints)
+          return FALSE;
+      return TRUE;
+    }
+  if (self->n_parents != clip->n_joints)
+    return FALSE;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if ((parents[j] >= 0 && (gsize) parents[j] < clip->n_joints && (gsize) parents[j] != j ? parents[j] : -1)
+        != self->parents[j])
+      return FALSE;
+  return TRUE;
 }
 
 static void
@@ -429,10 +537,35 @@ update_scale_column (SequinJointTree *self)
   gtk_column_view_column_set_visible (self->scale_column, any);
 }
 
+/* The joints whose rows are expanded */
+static GStrv
+expanded_names (SequinJointTree *self)
+{
+  GStrvBuilder *builder;
+  GStrv names;
+
+  if (self->rows == NULL)
+    return NULL;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->rows)); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+      if (SEQUIN_IS_JOINT_ITEM (item) && gtk_tree_list_row_get_expanded (row))
+        g_strv_builder_add (builder, sequin_joint_item_get_name (SEQUIN_JOINT_ITEM (item)));
+    }
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
 static void
 rebuild (SequinJointTree *self)
 {
   const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+
+  g_auto(GStrv) expanded = expanded_names (self);
 
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
@@ -440,18 +573,34 @@ rebuild (SequinJointTree *self)
   g_clear_object (&self->selection);
   g_clear_object (&self->rows);
   g_clear_object (&self->joints);
+  if (clip != self->clip)
+    g_clear_pointer (&expanded, g_strfreev);
   self->clip = clip;
 
   if (clip != NULL)
     {
+      GListModel *top;
+
       self->joints = sequin_joint_model_new (clip);
-      self->rows = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->joints)), FALSE, FALSE,
-                                            create_children, NULL, NULL);
+      top = build_hierarchy (self, clip) ? G_LIST_MODEL (self->roots) : G_LIST_MODEL (self->joints);
+      self->rows = gtk_tree_list_model_new (g_object_ref (top), FALSE, FALSE,
+                                            create_children, self, NULL);
       self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
       g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
       gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
     }
+  /* the joints the user had open stay open (an edit that changes the
+   * hierarchy builds it again) */
+  for (guint i = 0; expanded != NULL && expanded[i] != NULL && clip != NULL; i++)
+    {
+      gssize j = sq_clip_find_joint (clip, expanded[i]);
+      if (j >= 0)
+        sequin_joint_tree_expand_joint (self, j, TRUE);
+    }
   update_scale_column (self);
+  /* a .x numbers its keys in ticks */
+  gtk_column_view_column_set_title (self->frame_column,
+                                    sequin_clip_counts_ticks (clip) ? _("Tick") : _("Frame"));
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
@@ -461,6 +610,13 @@ document_changed_cb (SequinJointTree *self,
 {
   if (sequin_document_get_clip (document) != self->clip || self->joints == NULL)
     rebuild (self);
+  else if (!same_hierarchy (self, self->clip))
+    {
+      /* joints deleted, renamed to another bone: the rows follow the new
+       * parents (after the joint model is right for the clip) */
+      sequin_joint_model_refresh (self->joints);
+      rebuild (self);
+    }
   else
     {
       sequin_joint_model_refresh (self->joints);
@@ -482,10 +638,82 @@ sequin_joint_tree_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SEQUIN_TYPE_JOINT_TREE);
   g_clear_object (&self->selection);
   g_clear_object (&self->rows);
+  g_clear_pointer (&self->children, g_ptr_array_unref);
+  g_clear_object (&self->roots);
+  g_clear_pointer (&self->parents, g_free);
   g_clear_object (&self->joints);
   g_clear_object (&self->document);
 
   G_OBJECT_CLASS (sequin_joint_tree_parent_class)->dispose (object);
+}
+
+/* ---- Keyboard -------------------------------------------------------------- */
+
+static gboolean
+is_tab_stop (GtkWidget *widget)
+{
+  return gtk_widget_get_focusable (widget) && gtk_widget_get_can_focus (widget)
+         && gtk_widget_is_sensitive (widget) && gtk_widget_get_mapped (widget)
+         && gtk_widget_get_child_visible (widget);
+}
+
+/* The focusable widgets of `root` in tree order, leaving out those inside
+ * `skip` but putting `skip` itself in their place */
+static void
+collect_tab_stops (GtkWidget *root,
+                   GtkWidget *skip,
+                   GPtrArray *stops)
+{
+  if (root == skip)
+    {
+      g_ptr_array_add (stops, root);
+      return;
+    }
+  /* popovers (natives inside the window) are not in its Tab order */
+  if (!gtk_widget_get_mapped (root) || (GTK_IS_NATIVE (root) && gtk_widget_get_parent (root) != NULL))
+    return;
+  if (is_tab_stop (root))
+    g_ptr_array_add (stops, root);
+  if (!gtk_widget_get_can_focus (root))
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    collect_tab_stops (child, skip, stops);
+}
+
+/* Tab and Shift+Tab leave the tree in one press, to the widget before or
+ * after it (GtkColumnView's rows would each take a Tab: 44 for 44 joints);
+ * the arrow keys move within it */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SequinJointTree       *self)
+{
+  g_autoptr(GPtrArray) stops = NULL;
+  GtkWidget *root;
+  gboolean back = keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK);
+  guint here;
+
+  if ((keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
+      || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (self)));
+  if (root == NULL)
+    return FALSE;
+  stops = g_ptr_array_new ();
+  collect_tab_stops (root, GTK_WIDGET (self), stops);
+  if (!g_ptr_array_find (stops, self, &here) || stops->len < 2)
+    return FALSE;
+  /* around the window, as Tab goes */
+  for (guint i = 1; i < stops->len; i++)
+    {
+      GtkWidget *next = stops->pdata[(here + (back ? stops->len - i : i)) % stops->len];
+
+      if (gtk_widget_grab_focus (next))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static gboolean
@@ -525,6 +753,7 @@ sequin_joint_tree_class_init (SequinJointTreeClass *klass)
 static void
 sequin_joint_tree_init (SequinJointTree *self)
 {
+  self->hierarchy = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
   set_factory (self->name_column, COLUMN_NAME);
@@ -533,6 +762,16 @@ sequin_joint_tree_init (SequinJointTree *self)
   set_factory (self->axis_angle_column, COLUMN_AXIS_ANGLE);
   set_factory (self->translation_column, COLUMN_TRANSLATION);
   set_factory (self->scale_column, COLUMN_SCALE);
+
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    /* before the rows see Tab */
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "joint-tree");
 }
 
 GtkWidget *
@@ -587,13 +826,55 @@ sequin_joint_tree_get_selection (SequinJointTree *self)
   return self->selection != NULL ? GTK_SELECTION_MODEL (self->selection) : NULL;
 }
 
+/* How many key rows a joint's children start with */
+static guint
+n_key_rows (SequinJointTree *self,
+            gsize            joint)
+{
+  SequinJointItem *item = sequin_joint_model_get_joint (self->joints, joint);
+  const SqJoint *j = item != NULL ? sequin_joint_item_get_joint (item) : NULL;
+  gsize n = 0;
+
+  for (guint c = 0; j != NULL && c < SQ_N_CHANNELS; c++)
+    n += j->tracks[c].n_keys;
+  return n > 0 ? g_list_model_get_n_items (G_LIST_MODEL (sequin_joint_item_get_keys (item))) : 0;
+}
+
+/* Where joint `index` is among its siblings (in the hierarchy) */
+static gboolean
+sibling_position (SequinJointTree *self,
+                  gsize            index,
+                  guint           *position)
+{
+  gssize p = self->parents[index];
+  GListModel *siblings = p >= 0 ? g_ptr_array_index (self->children, p) : G_LIST_MODEL (self->roots);
+  gpointer item = sequin_joint_model_get_joint (self->joints, index);
+
+  return g_list_store_find (G_LIST_STORE (siblings), item, position);
+}
+
+/* The row of a joint; in the hierarchy its ancestors are expanded to make it */
 static GtkTreeListRow *
 joint_row (SequinJointTree *self,
            gsize            joint)
 {
+  g_autoptr(GtkTreeListRow) parent = NULL;
+  guint position;
+
   if (self->rows == NULL || joint > G_MAXUINT)
     return NULL;
-  return gtk_tree_list_model_get_child_row (self->rows, (guint) joint);
+  if (self->parents == NULL)
+    return gtk_tree_list_model_get_child_row (self->rows, (guint) joint);
+  if (joint >= self->n_parents || !sibling_position (self, joint, &position))
+    return NULL;
+  if (self->parents[joint] < 0)
+    return gtk_tree_list_model_get_child_row (self->rows, position);
+  /* a joint's child joints come after its keys */
+  parent = joint_row (self, self->parents[joint]);
+  if (parent == NULL)
+    return NULL;
+  gtk_tree_list_row_set_expanded (parent, TRUE);
+  return gtk_tree_list_row_get_child_row (parent, n_key_rows (self, self->parents[joint]) + position);
 }
 
 gboolean
@@ -663,7 +944,12 @@ sequin_joint_tree_select_key (SequinJointTree *self,
   if (index < 0)
     return FALSE;
   gtk_tree_list_row_set_expanded (row, TRUE);
-  position = gtk_tree_list_row_get_position (row) + 1 + (guint) index;
+  {
+    g_autoptr(GtkTreeListRow) key_row = gtk_tree_list_row_get_child_row (row, (guint) index);
+    if (key_row == NULL)
+      return FALSE;
+    position = gtk_tree_list_row_get_position (key_row);
+  }
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
   scroll_to (self, position);
   return TRUE;
@@ -774,4 +1060,32 @@ sequin_joint_tree_get_selected_key (SequinJointTree *self,
   if (time != NULL)
     *time = data->time;
   return TRUE;
+}
+
+void
+sequin_joint_tree_set_hierarchy (SequinJointTree *self,
+                                 gboolean         hierarchy)
+{
+  g_return_if_fail (SEQUIN_IS_JOINT_TREE (self));
+
+  hierarchy = !!hierarchy;
+  if (self->hierarchy == hierarchy)
+    return;
+  self->hierarchy = hierarchy;
+  rebuild (self);
+}
+
+gboolean
+sequin_joint_tree_get_hierarchy (SequinJointTree *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), FALSE);
+  return self->hierarchy;
+}
+
+gssize
+sequin_joint_tree_get_parent (SequinJointTree *self,
+                              gsize            joint)
+{
+  g_return_val_if_fail (SEQUIN_IS_JOINT_TREE (self), -1);
+  return self->parents != NULL && joint < self->n_parents ? self->parents[joint] : -1;
 }

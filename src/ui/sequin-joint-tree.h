@@ -44,4 +44,12 @@ gboolean        sequin_joint_tree_get_selected_key     (SequinJointTree *self,
                                                         gssize          *key,
                                                         double          *time);
 
+/* Child joints under their parents (the default), or every joint at the top */
+void               sequin_joint_tree_set_hierarchy (SequinJointTree *self,
+                                                    gboolean         hierarchy);
+gboolean           sequin_joint_tree_get_hierarchy (SequinJointTree *self);
+/* The parent of `joint` as the tree shows it, -1 for a top row */
+gssize             sequin_joint_tree_get_parent    (SequinJointTree *self,
+                                                    gsize            joint);
+
 G_END_DECLS

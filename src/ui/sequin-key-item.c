@@ -134,3 +134,11 @@ _sequin_key_item_changed (SequinKeyItem *self)
 {
   g_signal_emit (self, signals[CHANGED], 0);
 }
+
+void
+_sequin_key_item_set_row (SequinKeyItem *self,
+                          guint          row)
+{
+  g_return_if_fail (SEQUIN_IS_KEY_ITEM (self));
+  self->row = row;
+}

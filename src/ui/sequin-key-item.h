@@ -31,5 +31,8 @@ gboolean            sequin_key_item_get_first (SequinKeyItem   *self,
                                                SqChannel       *channel,
                                                gsize           *key);
 void                _sequin_key_item_changed  (SequinKeyItem   *self);
+/* The row moved (rows before it were added or removed); G_MAXUINT: gone */
+void                _sequin_key_item_set_row  (SequinKeyItem   *self,
+                                               guint            row);
 
 G_END_DECLS

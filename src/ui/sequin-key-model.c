@@ -224,16 +224,33 @@ sequin_key_model_refresh (SequinKeyModel *self)
     suffix++;
 #undef ROW_EQUAL
 
-  if (n_old != n_new || prefix + suffix < n_old)
-    g_list_model_items_changed (G_LIST_MODEL (self), prefix, n_old - prefix - suffix, n_new - prefix - suffix);
-
-  /* the rows that stayed may show new values */
+  /* the live items (the views hold the ones they show) keep pointing at
+   * their row: the ones after the changed block move with it, the ones in
+   * it are gone (their views get new items). Done before the views hear
+   * of the change, as the items they then make already have the new rows. */
   live = g_ptr_array_new_with_free_func (g_object_unref);
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, &item, NULL))
-    g_ptr_array_add (live, g_object_ref (item));
+    {
+      guint row = sequin_key_item_get_row (item);
+
+      if (row >= n_old)
+        continue;
+      if (row >= n_old - suffix)
+        _sequin_key_item_set_row (item, row - n_old + n_new);
+      else if (row >= prefix)
+        _sequin_key_item_set_row (item, G_MAXUINT);
+      g_ptr_array_add (live, g_object_ref (item));
+    }
+
+  if (n_old != n_new || prefix + suffix < n_old)
+    g_list_model_items_changed (G_LIST_MODEL (self), prefix, n_old - prefix - suffix, n_new - prefix - suffix);
+
+  /* the rows that stayed may show new values (a sign flip, a rescale, an
+   * undo: same times, other numbers) */
   for (guint i = 0; i < live->len; i++)
-    _sequin_key_item_changed (g_ptr_array_index (live, i));
+    if (sequin_key_item_get_row (g_ptr_array_index (live, i)) != G_MAXUINT)
+      _sequin_key_item_changed (g_ptr_array_index (live, i));
 }
 
 void

@@ -22,6 +22,7 @@
 #include "sq-pose.h"
 #include "sequin-preview-mesh.h"
 #include "sequin-preview.h"
+#include "sequin-utils.h"
 
 #define TRAIL_MAX_SAMPLES 1000  /* the path is sampled at most this often */
 #define MSAA_SAMPLES      4
@@ -1626,6 +1627,8 @@ toggle_new (const char *label,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   gtk_widget_set_tooltip_text (button, tooltip);
   gtk_widget_set_focus_on_click (button, FALSE);
+  /* named by its label alone */
+  sequin_accessible_single_names (button);
   return button;
 }
 

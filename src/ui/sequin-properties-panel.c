@@ -103,9 +103,8 @@ add_row (GtkWidget  *grid,
   gtk_grid_attach (GTK_GRID (grid), control, 1, row, 1, 1);
   if (tooltip != NULL)
     gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (control),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (GTK_LABEL (label)),
-                                  -1);
+  /* the mnemonic label names the control; a label property as well would
+   * double the name (GTK 4.8 reads both) */
   if (tooltip != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (control),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip,
@@ -360,6 +359,38 @@ field_text (GVariant *value)
   return g_variant_print (value, FALSE);
 }
 
+/* A field's row as the structure view words it (the format's own first
+ * line, "Name: value"), else its key and value as they are; FALSE for
+ * what is not shown (raw bytes, line ends) */
+static gboolean
+field_row (const SqClip *clip,
+           const char   *key,
+           GVariant     *value,
+           char        **name,
+           char        **text)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+  const char *colon;
+
+  if (g_str_equal (key, "line-ending"))
+    return FALSE;
+  if (clip->format->dump_field != NULL && clip->format->dump_field (line, key, value, FALSE)
+      && (colon = strstr (line->str, ": ")) != NULL)
+    {
+      const char *end = strchr (colon, '\n');
+
+      *name = g_strndup (line->str, colon - line->str);
+      *text = g_strndup (colon + 2, end != NULL ? (gsize) (end - colon - 2) : strlen (colon + 2));
+      g_strstrip (*name);
+      return TRUE;
+    }
+  if ((*text = field_text (value)) == NULL)
+    return FALSE;
+  *name = g_strdelimit (g_strdup (key), "-", ' ');
+  (*name)[0] = g_ascii_toupper ((*name)[0]);
+  return TRUE;
+}
+
 /* The fields of a format the groups above do not cover (the Sims' KFD,
  * PSL, CMX and SPS): each one a row, read only */
 static void
@@ -373,14 +404,12 @@ update_file_fields (SequinPropertiesPanel *self,
   for (gsize i = 0; shown && i < sq_props_size (clip->extra); i++)
     {
       const char *key = sq_props_key_at (clip->extra, i);
-      g_autofree char *text = field_text (sq_props_value_at (clip->extra, i));
+      g_autofree char *text = NULL;
       g_autofree char *name = NULL;
       GtkWidget *label, *value;
 
-      if (text == NULL || g_str_equal (key, "line-ending"))
+      if (!field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
         continue;
-      name = g_strdelimit (g_strdup (key), "-", ' ');
-      name[0] = g_ascii_toupper (name[0]);
       label = gtk_label_new (name);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "dim-label");
@@ -388,7 +417,7 @@ update_file_fields (SequinPropertiesPanel *self,
       gtk_label_set_xalign (GTK_LABEL (value), 0);
       gtk_label_set_selectable (GTK_LABEL (value), TRUE);
       gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (value), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      /* a label is named by its text: the row's name stands beside it */
       gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), value, 1, row, 1, 1);
       row++;
@@ -459,6 +488,10 @@ show_error (SequinPropertiesPanel *self,
   if (message != NULL)
     gtk_label_set_text (GTK_LABEL (self->error_label), message);
   gtk_widget_set_visible (self->error_label, message != NULL);
+  /* the reason shows at the top of the panel: bring it into view, so a
+   * refused value never just springs back */
+  if (message != NULL)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
 }
 
 static void
@@ -784,7 +817,8 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
   gtk_widget_set_margin_end (content, 12);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), content);
 
-  self->error_label = gtk_label_new (NULL);
+  /* an alert: screen readers say it as it appears */
+  self->error_label = g_object_new (GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL);
   gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);

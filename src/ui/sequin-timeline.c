@@ -31,6 +31,7 @@
 
 #include "sequin-timeline.h"
 #include "sequin-timeline-private.h"
+#include "sequin-utils.h"
 
 #define LANE_H          24.0
 #define RULER_H         40.0
@@ -79,6 +80,8 @@ struct _SequinTimeline
 
   gboolean            scrubbing;
   double              drag_start_x;
+  gboolean            on_key;        /* the playhead snapped to a key off the frames */
+  gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
 };
 
 enum {
@@ -96,6 +99,7 @@ enum {
 
 enum {
   KEY_SELECTED,
+  JOINT_SELECTED,
   N_SIGNALS
 };
 
@@ -147,6 +151,26 @@ frame_of (const SqClip *clip,
   return (int) floor (time * 30.0 + 0.5);
 }
 
+/* A time this close to a frame (in frames) is on it */
+#define ON_FRAME_EPS 1e-6
+
+/* The frame at `time` as a number with a fraction, frame base included */
+static double
+fractional_frame (const SqClip *clip,
+                  double        time)
+{
+  return time * clip_fps (clip) + clip_frame_base (clip);
+}
+
+static gboolean
+is_on_frame (const SqClip *clip,
+             double        time)
+{
+  double f = time * clip_fps (clip);
+
+  return fabs (f - floor (f + 0.5)) < ON_FRAME_EPS;
+}
+
 /* first index >= from whose time is >= t */
 static gsize
 lower_bound (const SqTrack *track,
@@ -183,6 +207,32 @@ gallop (const SqTrack *track,
     }
   /* keys[lo] < t <= keys[hi] */
   return sq_track_lower_bound (track, t, lo + 1, hi);
+}
+
+/* The time of the key (any joint, any channel) nearest to `t`; FALSE when
+ * the clip has no key. O(tracks × log keys). */
+static gboolean
+nearest_key_time (const SqClip *clip,
+                  double        t,
+                  double       *nearest)
+{
+  gboolean found = FALSE;
+
+  for (gsize j = 0; clip != NULL && j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *track = &clip->joints[j].tracks[c];
+        gsize k = lower_bound (track, t, 0);
+
+        for (gsize i = k > 0 ? k - 1 : 0; i <= k && i < track->n_keys; i++)
+          {
+            double kt = sq_track_time (track, i);
+            if (!found || fabs (kt - t) < fabs (*nearest - t))
+              *nearest = kt;
+            found = TRUE;
+          }
+      }
+  return found;
 }
 
 /* The channels of a joint that have keys, in order; returns how many. */
@@ -325,14 +375,42 @@ has_selection (SequinTimeline *self)
          && (gsize) self->sel_key < self->clip->joints[self->sel_joint].tracks[self->sel_channel].n_keys;
 }
 
+/* What the playhead is on: "frame 15", "key at frame 15.43" (snapped to a
+ * key between frames) or "frame 15.43" (between frames, as when playing) */
+static char *
+position_text (SequinTimeline *self)
+{
+  if (sequin_clip_counts_ticks (self->clip))
+    /* Translators: the tick under the playhead (a .x counts time in ticks) */
+    return g_strdup_printf (_("tick %d"), frame_of (self->clip, self->time));
+  if (self->clip == NULL || is_on_frame (self->clip, self->time))
+    /* Translators: the frame number under the playhead */
+    return g_strdup_printf (_("frame %d"), frame_of (self->clip, self->time));
+  if (self->on_key)
+    /* Translators: the playhead is on a key between two frames; %.2f is its frame number with a fraction */
+    return g_strdup_printf (_("key at frame %.2f"), fractional_frame (self->clip, self->time));
+  /* Translators: the playhead is between two frames; %.2f is its frame number with a fraction */
+  return g_strdup_printf (_("frame %.2f"), fractional_frame (self->clip, self->time));
+}
+
+char *
+sequin_timeline_describe_time (SequinTimeline *self)
+{
+  g_autofree char *where = NULL;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), NULL);
+  where = position_text (self);
+  /* Translators: the playhead's time and what it is on ("frame 15") */
+  return g_strdup_printf (_("%.3f s, %s"), self->time, where);
+}
+
 static void
 update_accessible (SequinTimeline *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *value_text = NULL;
 
-  value_text = g_strdup_printf (_("%.3f s, frame %d"),
-                                self->time, frame_of (self->clip, self->time));
+  value_text = sequin_timeline_describe_time (self);
   g_string_append_printf (text, _("Playhead at %s"), value_text);
 
   if (has_selection (self))
@@ -385,8 +463,12 @@ set_time_internal (SequinTimeline *self,
   if (isnan (seconds))
     return;
   t = CLAMP (seconds, 0.0, self->extent);
+  self->on_key = FALSE;
   if (t == self->time)
-    return;
+    {
+      update_accessible (self);
+      return;
+    }
 
   if (scroll)
     {
@@ -398,6 +480,34 @@ set_time_internal (SequinTimeline *self,
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+}
+
+/* Where a pointer at `seconds` puts the playhead: on the nearest frame, or
+ * on the nearest key when that is nearer (keys off the frame grid, as the
+ * U16 times of .anim files are) */
+static void
+set_time_snapped (SequinTimeline *self,
+                  double          seconds)
+{
+  double fps = clip_fps (self->clip);
+  double frame, key;
+  gboolean to_key;
+
+  if (isnan (seconds))
+    return;
+  seconds = CLAMP (seconds, 0.0, self->extent);
+  frame = floor (seconds * fps + 0.5) / fps;
+  if (frame > self->extent)
+    frame = floor (self->extent * fps) / fps;
+  to_key = nearest_key_time (self->clip, seconds, &key) && fabs (key - seconds) < fabs (frame - seconds)
+           && !is_on_frame (self->clip, key);
+  set_time_internal (self, to_key ? key : frame, FALSE);
+  if (to_key)
+    {
+      self->on_key = TRUE;
+      update_accessible (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
 }
 
 static void
@@ -853,7 +963,7 @@ draw_lanes (SequinTimeline *self,
     {
       double y = RULER_H + j * LANE_H - voff;
 
-      if ((gssize) j == self->sel_joint)
+      if ((gssize) j == self->sel_joint || (gssize) j == self->lane)
         {
           set_source (cr, &colors->accent, 0.15);
           cairo_rectangle (cr, 0, y, width, LANE_H);
@@ -1021,15 +1131,111 @@ draw_corner (SequinTimeline *self,
   cairo_move_to (cr, 6, (RULER_SPLIT - h) / 2 + 1);
   pango_cairo_show_layout (cr, small);
 
-  /* Translators: the frame number under the playhead */
-  g_snprintf (buf, sizeof buf, _("frame %d"), frame_of (self->clip, self->time));
-  pango_layout_set_text (small, buf, -1);
+  {
+    g_autofree char *where = position_text (self);
+    pango_layout_set_text (small, where, -1);
+  }
   set_source (cr, &colors->fg, 0.6);
   cairo_move_to (cr, 6, RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1);
   pango_cairo_show_layout (cr, small);
 
   pango_layout_set_width (small, -1);
   pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_NONE);
+}
+
+gboolean
+sequin_timeline_get_loop (SequinTimeline *self,
+                          double         *in,
+                          double         *out)
+{
+  SqSlFields f;
+
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  if (self->clip == NULL)
+    return FALSE;
+  sq_sl_fields_get (self->clip, &f);
+  if (!f.loop || !(f.loop_in <= f.loop_out))
+    return FALSE;
+  if (in != NULL)
+    *in = f.loop_in;
+  if (out != NULL)
+    *out = f.loop_out;
+  return TRUE;
+}
+
+/* A looping animation (.anim): the loop's part of the lanes shaded, its
+ * in and out marked on the ruler */
+static void
+draw_loop (SequinTimeline *self,
+           cairo_t        *cr,
+           const Colors   *colors,
+           PangoLayout    *small,
+           double          width,
+           double          height)
+{
+  double in, out, x_in, x_out;
+  int w, h;
+
+  if (!sequin_timeline_get_loop (self, &in, &out))
+    return;
+  x_in = _sequin_timeline_x_for_time (self, in);
+  x_out = _sequin_timeline_x_for_time (self, out);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, self->names_w, 0, width - self->names_w, height);
+  cairo_clip (cr);
+  set_source (cr, &colors->accent, 0.07);
+  cairo_rectangle (cr, x_in, RULER_H, x_out - x_in, height - RULER_H);
+  cairo_fill (cr);
+  set_source (cr, &colors->accent, 0.9);
+  cairo_set_line_width (cr, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      double x = floor (i == 0 ? x_in : x_out) + 0.5;
+      /* a flag at the ruler's foot, pointing into the loop */
+      double d = i == 0 ? 7 : -7;
+
+      cairo_move_to (cr, x, RULER_SPLIT);
+      cairo_line_to (cr, x, height);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x, RULER_SPLIT);
+      cairo_line_to (cr, x + d, RULER_SPLIT + 4);
+      cairo_line_to (cr, x, RULER_SPLIT + 8);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  /* TRANSLATORS: the mark of the loop's start and end on the timeline */
+  pango_layout_set_text (small, _("loop"), -1);
+  pango_layout_get_pixel_size (small, &w, &h);
+  if (x_out - x_in > w + 16)
+    {
+      double y = RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1;
+
+      /* over the frame numbers, on the ruler's own colour */
+      set_source (cr, &colors->bg, 1.0);
+      cairo_rectangle (cr, x_in + 8, y, w + 4, h);
+      cairo_fill (cr);
+      set_source (cr, &colors->accent, 0.9);
+      cairo_move_to (cr, x_in + 10, y);
+      pango_cairo_show_layout (cr, small);
+    }
+  cairo_restore (cr);
+}
+
+/* timeline.zoom-fit, timeline.zoom-in, timeline.zoom-out */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+
+  if (g_str_equal (action_name, "timeline.zoom-fit"))
+    sequin_timeline_zoom_to_fit (self);
+  else
+    _sequin_timeline_zoom_at (self, _sequin_timeline_x_for_time (self, self->time),
+                              g_str_equal (action_name, "timeline.zoom-in") ? ZOOM_WHEEL : 1 / ZOOM_WHEEL);
 }
 
 static void
@@ -1072,7 +1278,10 @@ sequin_timeline_snapshot (GtkWidget   *widget,
 
   draw_ruler (self, cr, &colors, small, width);
   if (self->clip != NULL)
-    draw_lanes (self, cr, &colors, names, width, height);
+    {
+      draw_lanes (self, cr, &colors, names, width, height);
+      draw_loop (self, cr, &colors, small, width, height);
+    }
   else
     {
       int w, h;
@@ -1112,6 +1321,7 @@ select_key_at (SequinTimeline *self,
 
   select_internal (self, joint, channel, key);
   set_time_internal (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key), FALSE);
+  self->on_key = !is_on_frame (self->clip, self->time);
   g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
   return TRUE;
 }
@@ -1127,11 +1337,23 @@ _sequin_timeline_press (SequinTimeline *self,
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
 
-  if (self->clip == NULL || x < _sequin_timeline_lanes_x (self))
+  if (self->clip == NULL)
     return;
+  if (x < _sequin_timeline_lanes_x (self))
+    {
+      /* a joint's name: its lane, and the joint in the tree */
+      double lane = floor ((y - RULER_H + voffset (self)) / LANE_H);
+
+      if (y >= RULER_H && lane >= 0 && lane < (double) self->clip->n_joints)
+        {
+          sequin_timeline_select_joint (self, (gssize) lane);
+          g_signal_emit (self, signals[JOINT_SELECTED], 0, (gint64) lane);
+        }
+      return;
+    }
   if (select_key_at (self, x, y))
     return;
-  set_time_internal (self, _sequin_timeline_time_at_x (self, x), FALSE);
+  set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
 }
 
 void
@@ -1157,7 +1379,7 @@ _sequin_timeline_drag_update (SequinTimeline *self,
 
   if (!self->scrubbing)
     return;
-  set_time_internal (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx), FALSE);
+  set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
 }
 
 /* sets the zoom, keeping the time at widget x under x */
@@ -1321,9 +1543,66 @@ step_frames_action (GtkWidget  *widget,
 {
   SequinTimeline *self = SEQUIN_TIMELINE (widget);
   double fps = clip_fps (self->clip);
-  double frame = floor (self->time * fps + 0.5) + g_variant_get_int32 (parameter);
+  double now = self->time * fps;
+  int n = g_variant_get_int32 (parameter);
+  /* the next (previous) frame after the playhead, wherever it is: from a
+   * key between frames or a time while playing, no frame is skipped */
+  double frame = n > 0 ? floor (now + ON_FRAME_EPS) + n : ceil (now - ON_FRAME_EPS) + n;
 
-  set_time_internal (self, frame / fps, TRUE);
+  set_time_internal (self, MIN (frame / fps, self->extent), TRUE);
+}
+
+/* timeline.step-keys(i): to the next (previous) time any joint has a key */
+static void
+step_keys_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  int n = g_variant_get_int32 (parameter);
+  double t = self->time;
+
+  for (int i = 0; i < ABS (n) && self->clip != NULL; i++)
+    {
+      gboolean found = FALSE;
+      double best = t;
+
+      for (gsize j = 0; j < self->clip->n_joints; j++)
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            const SqTrack *track = &self->clip->joints[j].tracks[c];
+            gsize k;
+            double kt;
+
+            if (n > 0)
+              {
+                /* first key after t (keys within a micro-frame of t are at t) */
+                k = lower_bound (track, t + ON_FRAME_EPS / clip_fps (self->clip), 0);
+                if (k >= track->n_keys)
+                  continue;
+                kt = sq_track_time (track, k);
+                if (!found || kt < best)
+                  best = kt;
+              }
+            else
+              {
+                k = lower_bound (track, t - ON_FRAME_EPS / clip_fps (self->clip), 0);
+                if (k == 0)
+                  continue;
+                kt = sq_track_time (track, k - 1);
+                if (!found || kt > best)
+                  best = kt;
+              }
+            found = TRUE;
+          }
+      if (!found)
+        break;
+      t = best;
+    }
+  set_time_internal (self, t, TRUE);
+  self->on_key = !is_on_frame (self->clip, self->time);
+  update_accessible (self);
+  gtk_widget_queue_draw (widget);
 }
 
 /* timeline.go-to-start, timeline.go-to-end */
@@ -1644,6 +1923,10 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
    *
    * The user clicked a key; not emitted by sequin_timeline_select_key().
    */
+  /* a joint's name was clicked: the joint index */
+  signals[JOINT_SELECTED] =
+    g_signal_new ("joint-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
   signals[KEY_SELECTED] =
     g_signal_new ("key-selected",
                   G_TYPE_FROM_CLASS (klass),
@@ -1652,12 +1935,25 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
                   G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_INT64);
 
   gtk_widget_class_install_action (widget_class, "timeline.step-frames", "i", step_frames_action);
+  gtk_widget_class_install_action (widget_class, "timeline.step-keys", "i", step_keys_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-start", NULL, go_to_action);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-end", NULL, go_to_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.step-frames", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "timeline.step-frames", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.step-frames", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, 0, "timeline.step-keys", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_comma, 0, "timeline.step-keys", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "timeline.step-frames", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.go-to-start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "timeline.go-to-start", NULL);
@@ -1677,6 +1973,7 @@ sequin_timeline_init (SequinTimeline *self)
 
   self->zoom = ZOOM_DEFAULT;
   self->sel_joint = self->sel_key = -1;
+  self->lane = -1;
   self->sel_channel = SQ_CHANNEL_ROTATION;
   self->hadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
@@ -1710,6 +2007,7 @@ sequin_timeline_init (SequinTimeline *self)
   gtk_widget_add_controller (widget, motion);
 
   gtk_widget_action_set_enabled (widget, "timeline.step-frames", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.step-keys", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-start", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-end", FALSE);
 
@@ -1737,6 +2035,7 @@ sequin_timeline_set_clip (SequinTimeline *self,
     {
       self->clip = clip;
       self->sel_joint = self->sel_key = -1;
+      self->lane = -1;
       self->fit_pending = clip != NULL;
       gtk_adjustment_set_value (self->hadjustment, 0);
       gtk_adjustment_set_value (self->vadjustment, 0);
@@ -1773,9 +2072,12 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   /* the selection survives an edit when its key still exists */
   if (!has_selection (self))
     self->sel_joint = self->sel_key = -1;
+  if (clip == NULL || self->lane >= (gssize) clip->n_joints)
+    self->lane = -1;
 
   /* without a clip the keys fall through to focus navigation */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-keys", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 
@@ -1810,6 +2112,26 @@ sequin_timeline_get_time (SequinTimeline *self)
   return self->time;
 }
 
+/* Scrolls joint `joint`'s lane into view */
+static void
+lane_into_view (SequinTimeline *self,
+                gssize          joint)
+{
+  double lane_top = joint * LANE_H;
+  double page = lanes_height (self);
+
+  if (page < LANE_H)
+    ;   /* not laid out yet: nothing to scroll into */
+  else if (lane_top < voffset (self))
+    gtk_adjustment_set_value (self->vadjustment, lane_top);
+  else if (lane_top + LANE_H > voffset (self) + page)
+    {
+      /* scroll by whole lanes, so no lane is cut under the ruler */
+      double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
+      gtk_adjustment_set_value (self->vadjustment, value <= lane_top ? value : lane_top + LANE_H - page);
+    }
+}
+
 void
 sequin_timeline_select_key (SequinTimeline *self,
                             gssize          joint,
@@ -1830,23 +2152,30 @@ sequin_timeline_select_key (SequinTimeline *self,
   select_internal (self, joint, channel, key);
 
   /* into view: the lane vertically, the key horizontally (centred) */
-  {
-    double lane_top = joint * LANE_H;
-    double page = lanes_height (self);
-    double x = _sequin_timeline_x_for_time (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key));
+  lane_into_view (self, joint);
+  scroll_x_into_view (self, _sequin_timeline_x_for_time (self, sq_track_time (&self->clip->joints[joint].tracks[channel],
+                                                                                key)), 0.5);
+}
 
-    if (page < LANE_H)
-      ;   /* not laid out yet: nothing to scroll into */
-    else if (lane_top < voffset (self))
-      gtk_adjustment_set_value (self->vadjustment, lane_top);
-    else if (lane_top + LANE_H > voffset (self) + page)
-      {
-        /* scroll by whole lanes, so no lane is cut under the ruler */
-        double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
-        gtk_adjustment_set_value (self->vadjustment, value <= lane_top ? value : lane_top + LANE_H - page);
-      }
-    scroll_x_into_view (self, x, 0.5);
-  }
+void
+sequin_timeline_select_joint (SequinTimeline *self,
+                              gssize          joint)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (self->clip == NULL || joint < 0 || (gsize) joint >= self->clip->n_joints)
+    joint = -1;
+  self->lane = joint;
+  if (joint >= 0)
+    lane_into_view (self, joint);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gssize
+sequin_timeline_get_selected_joint (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), -1);
+  return has_selection (self) ? self->sel_joint : self->lane;
 }
 
 gboolean
@@ -1889,4 +2218,16 @@ sequin_timeline_get_zoom (SequinTimeline *self)
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
 
   return self->zoom;
+}
+
+void
+sequin_timeline_zoom_to_fit (SequinTimeline *self)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    fit_clip (self);
+  else
+    self->fit_pending = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

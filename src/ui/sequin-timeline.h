@@ -48,6 +48,9 @@ void       sequin_timeline_clip_changed     (SequinTimeline *self);
 void       sequin_timeline_set_time         (SequinTimeline *self,
                                              double          seconds);
 double     sequin_timeline_get_time         (SequinTimeline *self);
+/* "0.467 s, frame 15", or "0.451 s, key at frame 14.53" when the playhead
+ * is on a key between frames: what the corner of the ruler shows */
+char      *sequin_timeline_describe_time    (SequinTimeline *self);
 /* joint or key -1: no selection; scrolls the key into view; no signal */
 void       sequin_timeline_select_key       (SequinTimeline *self,
                                              gssize          joint,
@@ -61,6 +64,18 @@ gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
 void       sequin_timeline_set_zoom         (SequinTimeline *self,
                                              double          pixels_per_second);
 double     sequin_timeline_get_zoom         (SequinTimeline *self);
+/* highlights the lane of `joint` (-1: none) and scrolls it into view */
+void       sequin_timeline_select_joint     (SequinTimeline *self,
+                                             gssize          joint);
+/* the joint of the selected key, else of the highlighted lane, or -1 */
+gssize     sequin_timeline_get_selected_joint (SequinTimeline *self);
+/* the whole animation in the lanes' width (Ctrl+0, timeline.zoom-fit) */
+void       sequin_timeline_zoom_to_fit      (SequinTimeline *self);
+/* the loop of a looping animation (.anim), drawn on the timeline; FALSE
+ * when it does not loop */
+gboolean   sequin_timeline_get_loop         (SequinTimeline *self,
+                                             double         *in,
+                                             double         *out);
 /* for tests and accessibility: the key under a widget point, FALSE if none */
 gboolean   sequin_timeline_key_at           (SequinTimeline *self,
                                              double          x,

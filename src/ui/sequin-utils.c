@@ -148,3 +148,36 @@ sequin_format_vector (const double *v,
     }
   return g_string_free (out, FALSE);
 }
+
+void
+sequin_accessible_single_names (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (GTK_IS_BUTTON (root) && gtk_button_get_use_underline (GTK_BUTTON (root))
+      && gtk_button_get_label (GTK_BUTTON (root)) != NULL)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    sequin_accessible_single_names (child);
+}
+
+gboolean
+sequin_clip_counts_ticks (const SqClip *clip)
+{
+  return clip != NULL && clip->format != NULL && g_strcmp0 (clip->format->id, "dx") == 0;
+}
+
+char *
+sequin_format_rate (double fps)
+{
+  double n;
+
+  if (!isfinite (fps) || fps <= 0)
+    return g_strdup ("?");
+  n = round (fps);
+  /* the frame time a whole rate has, to the 6 decimals files write it with
+   * (float error included) */
+  if (n >= 1 && fabs (1 / fps - 1 / n) <= 1e-6 && fabs (fps - n) <= 1e-4 * n)
+    return g_strdup_printf ("%.0f", n);
+  return g_strdup_printf ("%g", fps);
+}

@@ -34,4 +34,17 @@ char           *sequin_format_vector         (const double   *v,
                                               guint           n,
                                               int             digits);
 
+/* A clip whose time base is ticks (DirectX .x: AnimTicksPerSecond, often
+ * 4800) rather than frames */
+gboolean        sequin_clip_counts_ticks     (const SqClip   *clip);
+/* A frame rate as a person reads it: "30" for a BVH frame time of 0.033333
+ * (1/30 s as the file could write it, 6 decimals), "29.97" otherwise */
+char           *sequin_format_rate           (double          fps);
+
+/* GTK 4.8 names a button with an underlined label twice ("_Cancel Cancel":
+ * its label property, then its label widget): drops the label property of
+ * every such button under `root`, leaving the label widget's name. Call it
+ * after setting the buttons' labels. */
+void            sequin_accessible_single_names (GtkWidget    *root);
+
 G_END_DECLS

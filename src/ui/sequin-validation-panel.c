@@ -4,17 +4,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A chooser of target worlds (sq_validate_targets()), a summary line and the
- * findings of sq_validate(), one row each with its severity. Activating a row
- * emits ::finding-activated with the joint, channel and key it names; the
+ * findings of sq_validate(): the clip's own findings a row each, then one
+ * row per joint with findings (its worst severity and their counts) that
+ * expands into them. Activating a finding emits ::finding-activated with
+ * the joint, channel and key it names, a joint's row with the joint; the
  * window selects them. The panel validates again after every change of the
  * document while it is shown (once, from an idle, however many changes came).
  * Small clips are validated on the main thread (the slowest corpus file,
  * 53,000 BVH keys, takes 22 ms for "sl"); a clip of more than
  * SEQUIN_VALIDATION_THREAD_KEYS keys is copied (26 ms for a million keys)
  * and validated in a worker thread (a million keys: 156 ms and more for
- * "sl"), so the window does not wait for it. The rows come from a
- * list model over the findings array: a row object is made only when a row
- * is shown.
+ * "sl"), so the window does not wait for it. A joint's findings get row
+ * objects when it is expanded.
  */
 #define G_LOG_DOMAIN "sequin-validation-panel"
 
@@ -24,16 +25,19 @@
 
 #include "sequin-validation-panel.h"
 
-/* ---- One finding, as a list item ------------------------------------------ */
+/* ---- Findings as rows: one per joint, expanding into its findings ---------- */
 
 #define SEQUIN_TYPE_FINDING_ITEM (sequin_finding_item_get_type ())
 G_DECLARE_FINAL_TYPE (SequinFindingItem, sequin_finding_item, SEQUIN, FINDING_ITEM, GObject)
 
+/* A finding (index ≥ 0), or the group of a joint's findings (index −1) */
 struct _SequinFindingItem
 {
   GObject    parent_instance;
   GPtrArray *findings;
-  guint      index;
+  gssize     index;
+  gssize     joint;       /* a group: its joint */
+  GArray    *members;     /* a group: guint indices into findings */
 };
 
 G_DEFINE_FINAL_TYPE (SequinFindingItem, sequin_finding_item, G_TYPE_OBJECT)
@@ -41,7 +45,10 @@ G_DEFINE_FINAL_TYPE (SequinFindingItem, sequin_finding_item, G_TYPE_OBJECT)
 static void
 sequin_finding_item_finalize (GObject *object)
 {
-  g_clear_pointer (&SEQUIN_FINDING_ITEM (object)->findings, g_ptr_array_unref);
+  SequinFindingItem *self = SEQUIN_FINDING_ITEM (object);
+
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  g_clear_pointer (&self->members, g_array_unref);
   G_OBJECT_CLASS (sequin_finding_item_parent_class)->finalize (object);
 }
 
@@ -56,91 +63,98 @@ sequin_finding_item_init (SequinFindingItem *self)
 {
 }
 
-static const SqFinding *
-finding_item_get (SequinFindingItem *self)
+static SequinFindingItem *
+finding_item_new (GPtrArray *findings,
+                  gssize     index,
+                  gssize     joint)
 {
-  return g_ptr_array_index (self->findings, self->index);
-}
+  SequinFindingItem *item = g_object_new (SEQUIN_TYPE_FINDING_ITEM, NULL);
 
-/* ---- The findings, as a list model ---------------------------------------- */
-
-#define SEQUIN_TYPE_FINDING_LIST (sequin_finding_list_get_type ())
-G_DECLARE_FINAL_TYPE (SequinFindingList, sequin_finding_list, SEQUIN, FINDING_LIST, GObject)
-
-struct _SequinFindingList
-{
-  GObject    parent_instance;
-  GPtrArray *findings;
-};
-
-static GType
-finding_list_get_item_type (GListModel *model)
-{
-  return SEQUIN_TYPE_FINDING_ITEM;
-}
-
-static guint
-finding_list_get_n_items (GListModel *model)
-{
-  GPtrArray *findings = SEQUIN_FINDING_LIST (model)->findings;
-
-  return findings != NULL ? findings->len : 0;
-}
-
-static gpointer
-finding_list_get_item (GListModel *model,
-                       guint       position)
-{
-  GPtrArray *findings = SEQUIN_FINDING_LIST (model)->findings;
-  SequinFindingItem *item;
-
-  if (findings == NULL || position >= findings->len)
-    return NULL;
-  item = g_object_new (SEQUIN_TYPE_FINDING_ITEM, NULL);
   item->findings = g_ptr_array_ref (findings);
-  item->index = position;
+  item->index = index;
+  item->joint = joint;
+  if (index < 0)
+    item->members = g_array_new (FALSE, FALSE, sizeof (guint));
   return item;
 }
 
-static void
-finding_list_model_init (GListModelInterface *iface)
+static const SqFinding *
+finding_item_get (SequinFindingItem *self)
 {
-  iface->get_item_type = finding_list_get_item_type;
-  iface->get_n_items = finding_list_get_n_items;
-  iface->get_item = finding_list_get_item;
+  return g_ptr_array_index (self->findings, self->index >= 0 ? (guint) self->index
+                                                              : g_array_index (self->members, guint, 0));
 }
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (SequinFindingList, sequin_finding_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, finding_list_model_init))
-
-static void
-sequin_finding_list_finalize (GObject *object)
+/* The worst severity of a group (or of the finding) */
+static SqSeverity
+finding_item_severity (SequinFindingItem *self)
 {
-  g_clear_pointer (&SEQUIN_FINDING_LIST (object)->findings, g_ptr_array_unref);
-  G_OBJECT_CLASS (sequin_finding_list_parent_class)->finalize (object);
+  SqSeverity worst = SQ_SEVERITY_INFO;
+
+  if (self->index >= 0)
+    return finding_item_get (self)->severity;
+  for (guint i = 0; i < self->members->len; i++)
+    {
+      const SqFinding *f = g_ptr_array_index (self->findings, g_array_index (self->members, guint, i));
+      worst = MAX (worst, f->severity);
+    }
+  return worst;
 }
 
+/* The top rows of `findings`: the clip's own findings (no joint), each a
+ * row, then a group per joint, in the order the joints first appear (a
+ * finding of each joint in 137 would otherwise be 137 rows) */
 static void
-sequin_finding_list_class_init (SequinFindingListClass *klass)
+fill_groups (GListStore *store,
+             GPtrArray  *findings)
 {
-  G_OBJECT_CLASS (klass)->finalize = sequin_finding_list_finalize;
+  g_autoptr(GHashTable) groups = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) joint_rows = g_ptr_array_new ();
+
+  for (guint i = 0; findings != NULL && i < findings->len; i++)
+    {
+      const SqFinding *f = g_ptr_array_index (findings, i);
+      SequinFindingItem *group;
+
+      if (f->joint < 0)
+        {
+          g_ptr_array_add (rows, finding_item_new (findings, i, -1));
+          continue;
+        }
+      group = g_hash_table_lookup (groups, GSIZE_TO_POINTER ((gsize) f->joint + 1));
+      if (group == NULL)
+        {
+          group = finding_item_new (findings, -1, f->joint);
+          g_hash_table_insert (groups, GSIZE_TO_POINTER ((gsize) f->joint + 1), group);
+          g_ptr_array_add (joint_rows, group);
+        }
+      g_array_append_val (group->members, i);
+    }
+  for (guint i = 0; i < joint_rows->len; i++)
+    g_ptr_array_add (rows, joint_rows->pdata[i]);
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)), rows->pdata, rows->len);
 }
 
-static void
-sequin_finding_list_init (SequinFindingList *self)
+/* A group's findings, made when it is expanded */
+static GListModel *
+create_group_children (gpointer item,
+                       gpointer user_data)
 {
-}
+  SequinFindingItem *group = item;
+  GListStore *children;
 
-/* Takes `findings` (may be NULL) */
-static void
-finding_list_set (SequinFindingList *self,
-                  GPtrArray         *findings)
-{
-  guint removed = finding_list_get_n_items (G_LIST_MODEL (self));
-
-  g_clear_pointer (&self->findings, g_ptr_array_unref);
-  self->findings = findings;
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, finding_list_get_n_items (G_LIST_MODEL (self)));
+  if (group->index >= 0)
+    return NULL;
+  children = g_list_store_new (SEQUIN_TYPE_FINDING_ITEM);
+  for (guint i = 0; i < group->members->len; i++)
+    {
+      g_autoptr(SequinFindingItem) child = finding_item_new (group->findings,
+                                                             g_array_index (group->members, guint, i),
+                                                             group->joint);
+      g_list_store_append (children, child);
+    }
+  return G_LIST_MODEL (children);
 }
 
 /* ---- The panel ------------------------------------------------------------- */
@@ -154,7 +168,9 @@ struct _SequinValidationPanel
   GtkWidget         *summary_icon;
   GtkLabel          *summary;
   GtkListView       *list;
-  SequinFindingList *model;
+  GListStore        *groups;      /* SequinFindingItem: the top rows */
+  GtkTreeListModel  *rows;        /* the groups with their findings */
+  GPtrArray         *findings;    /* sq_validate's, as shown */
 
   SequinDocument    *document;
   const SqClip      *shown_clip;       /* the findings are of this clip… */
@@ -196,6 +212,16 @@ static const SqClip *
 current_clip (SequinValidationPanel *self)
 {
   return self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+}
+
+/* Takes `findings` (may be NULL) */
+static void
+set_findings (SequinValidationPanel *self,
+              GPtrArray             *findings)
+{
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  self->findings = findings;
+  fill_groups (self->groups, findings);
 }
 
 static void
@@ -254,7 +280,7 @@ show_findings (SequinValidationPanel *self,
              : n[SQ_SEVERITY_WARNING] > 0 ? "dialog-warning-symbolic" : "dialog-information-symbolic";
     }
   set_summary (self, text->str, icon);
-  finding_list_set (self->model, findings);
+  set_findings (self, findings);
 }
 
 static void
@@ -295,7 +321,7 @@ validate_done_cb (GObject      *object,
   if (findings == NULL)
     {
       set_summary (self, error->message, "dialog-error-symbolic");
-      finding_list_set (self->model, NULL);
+      set_findings (self, NULL);
       return;
     }
   show_findings (self, findings, target);
@@ -327,7 +353,7 @@ run (SequinValidationPanel *self)
       g_clear_object (&self->running);
       self->shown_clip = NULL;
       set_summary (self, NULL, NULL);
-      finding_list_set (self->model, NULL);
+      set_findings (self, NULL);
       return;
     }
   if (self->running == NULL && self->shown_clip == clip && self->shown_generation == clip->generation
@@ -352,7 +378,7 @@ run (SequinValidationPanel *self)
       g_object_set_data_full (G_OBJECT (task), "sequin-target", g_strdup (target), g_free);
       g_task_set_task_data (task, sq_clip_copy (clip), (GDestroyNotify) sq_clip_free);
       set_summary (self, _("Checking…"), NULL);
-      finding_list_set (self->model, NULL);
+      set_findings (self, NULL);
       g_task_run_in_thread (task, validate_thread);
       return;
     }
@@ -361,7 +387,7 @@ run (SequinValidationPanel *self)
   if (findings == NULL)
     {
       set_summary (self, error->message, "dialog-error-symbolic");
-      finding_list_set (self->model, NULL);
+      set_findings (self, NULL);
       return;
     }
   show_findings (self, findings, target);
@@ -398,6 +424,7 @@ static void
 row_setup_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item)
 {
+  GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *icon = gtk_image_new ();
   GtkWidget *label = gtk_label_new (NULL);
@@ -412,55 +439,129 @@ row_setup_cb (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (box), label);
   gtk_widget_set_margin_top (box, 4);
   gtk_widget_set_margin_bottom (box, 4);
-  gtk_list_item_set_child (list_item, box);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static const char *
+severity_icon (SqSeverity   severity,
+               const char **name)
+{
+  switch (severity)
+    {
+    case SQ_SEVERITY_ERROR:
+      /* TRANSLATORS: the severity of a validation finding */
+      *name = _("Error");
+      return "dialog-error-symbolic";
+    case SQ_SEVERITY_WARNING:
+      *name = _("Warning");
+      return "dialog-warning-symbolic";
+    case SQ_SEVERITY_INFO:
+    default:
+      *name = _("Note");
+      return "dialog-information-symbolic";
+    }
+}
+
+/* "mPelvis: 2 errors, 1 warning" */
+static char *
+group_text (SequinValidationPanel *self,
+            SequinFindingItem     *group)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  guint n[3] = { 0, 0, 0 };
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *name = clip != NULL && group->joint >= 0 && (gsize) group->joint < clip->n_joints
+                     ? clip->joints[group->joint].name : "?";
+
+  for (guint i = 0; i < group->members->len; i++)
+    n[MIN ((guint) ((const SqFinding *) g_ptr_array_index (group->findings,
+                                                             g_array_index (group->members, guint, i)))->severity,
+           2u)]++;
+  g_string_append_printf (text, "%s: ", name[0] != '\0' ? name : _("(no name)"));
+  if (n[SQ_SEVERITY_ERROR] > 0)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u error", "%u errors", n[SQ_SEVERITY_ERROR]),
+                            n[SQ_SEVERITY_ERROR]);
+  if (n[SQ_SEVERITY_WARNING] > 0)
+    {
+      if (n[SQ_SEVERITY_ERROR] > 0)
+        g_string_append (text, _(", "));
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u warning", "%u warnings",
+                                                 n[SQ_SEVERITY_WARNING]), n[SQ_SEVERITY_WARNING]);
+    }
+  if (n[SQ_SEVERITY_INFO] > 0)
+    {
+      if (n[SQ_SEVERITY_ERROR] + n[SQ_SEVERITY_WARNING] > 0)
+        g_string_append (text, _(", "));
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u note", "%u notes", n[SQ_SEVERITY_INFO]),
+                              n[SQ_SEVERITY_INFO]);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static void
 row_bind_cb (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item)
+             GtkListItem              *list_item,
+             SequinValidationPanel    *self)
 {
-  SequinFindingItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
   GtkWidget *icon = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_next_sibling (icon);
-  const SqFinding *f = finding_item_get (item);
-  const char *icon_name, *severity;
+  g_autoptr(SequinFindingItem) item = gtk_tree_list_row_get_item (row);
+  const char *severity;
+  const char *icon_name = severity_icon (finding_item_severity (item), &severity);
 
-  switch (f->severity)
-    {
-    case SQ_SEVERITY_ERROR:
-      icon_name = "dialog-error-symbolic";
-      /* TRANSLATORS: the severity of a validation finding */
-      severity = _("Error");
-      break;
-    case SQ_SEVERITY_WARNING:
-      icon_name = "dialog-warning-symbolic";
-      severity = _("Warning");
-      break;
-    case SQ_SEVERITY_INFO:
-    default:
-      icon_name = "dialog-information-symbolic";
-      severity = _("Note");
-      break;
-    }
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   gtk_image_set_from_icon_name (GTK_IMAGE (icon), icon_name);
   gtk_widget_set_tooltip_text (icon, severity);
   gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, severity, -1);
   gtk_widget_remove_css_class (icon, "error");
   gtk_widget_remove_css_class (icon, "warning");
-  if (f->severity == SQ_SEVERITY_ERROR)
+  if (finding_item_severity (item) == SQ_SEVERITY_ERROR)
     gtk_widget_add_css_class (icon, "error");
-  else if (f->severity == SQ_SEVERITY_WARNING)
+  else if (finding_item_severity (item) == SQ_SEVERITY_WARNING)
     gtk_widget_add_css_class (icon, "warning");
-  gtk_label_set_text (GTK_LABEL (label), f->message);
+  if (item->index >= 0)
+    {
+      gtk_label_set_text (GTK_LABEL (label), finding_item_get (item)->message);
+      gtk_widget_remove_css_class (label, "heading");
+    }
+  else
+    {
+      g_autofree char *text = group_text (self, item);
+
+      gtk_label_set_text (GTK_LABEL (label), text);
+      gtk_widget_add_css_class (label, "heading");
+    }
 }
 
+static void
+row_unbind_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item)
+{
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}
+
+/* A finding: its joint, key or clip; a joint's group: the joint */
 static void
 list_activate_cb (GtkListView           *list,
                   guint                  position,
                   SequinValidationPanel *self)
 {
-  sequin_validation_panel_activate (self, position);
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
+  g_autoptr(SequinFindingItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (item == NULL)
+    return;
+  if (item->index >= 0)
+    {
+      sequin_validation_panel_activate (self, item->index);
+      return;
+    }
+  gtk_selection_model_select_item (gtk_list_view_get_model (self->list), position, TRUE);
+  g_signal_emit (self, signals[FINDING_ACTIVATED], 0, (gint64) item->joint, (int) SQ_CHANNEL_ROTATION, (gint64) -1);
 }
 
 /* ---- GObject --------------------------------------------------------------- */
@@ -485,7 +586,9 @@ sequin_validation_panel_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->model);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->groups);
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sequin_validation_panel_parent_class)->dispose (object);
 }
@@ -546,8 +649,7 @@ sequin_validation_panel_init (SequinValidationPanel *self)
   gtk_widget_set_hexpand (chooser, TRUE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), chooser);
   gtk_widget_set_tooltip_text (chooser, _("The world whose rules the animation is checked against"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (chooser),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Target world"), -1);
+  /* named by its mnemonic label alone (a label property would double it) */
   g_signal_connect_swapped (chooser, "notify::selected", G_CALLBACK (target_changed_cb), self);
   gtk_box_append (GTK_BOX (row), chooser);
   gtk_box_append (GTK_BOX (self->box), row);
@@ -567,10 +669,13 @@ sequin_validation_panel_init (SequinValidationPanel *self)
   gtk_box_append (GTK_BOX (summary_box), GTK_WIDGET (self->summary));
   gtk_box_append (GTK_BOX (self->box), summary_box);
 
-  self->model = g_object_new (SEQUIN_TYPE_FINDING_LIST, NULL);
+  self->groups = g_list_store_new (SEQUIN_TYPE_FINDING_ITEM);
+  self->rows = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->groups)), FALSE, FALSE,
+                                        create_group_children, NULL, NULL);
   g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), NULL);
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)))),
+  g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (row_unbind_cb), NULL);
+  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->rows)))),
                                                  g_object_ref (factory)));
   gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->list)), FALSE);
   gtk_single_selection_set_can_unselect (GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->list)), TRUE);
@@ -653,7 +758,7 @@ GPtrArray *
 sequin_validation_panel_get_findings (SequinValidationPanel *self)
 {
   g_return_val_if_fail (SEQUIN_IS_VALIDATION_PANEL (self), NULL);
-  return self->running != NULL ? NULL : self->model->findings;
+  return self->running != NULL ? NULL : self->findings;
 }
 
 gboolean
@@ -686,16 +791,45 @@ void
 sequin_validation_panel_activate (SequinValidationPanel *self,
                                   guint                  position)
 {
-  GPtrArray *findings;
   const SqFinding *f;
+  guint n_top;
 
   g_return_if_fail (SEQUIN_IS_VALIDATION_PANEL (self));
 
-  findings = self->model->findings;
-  if (findings == NULL || position >= findings->len)
+  if (self->findings == NULL || position >= self->findings->len)
     return;
-  f = g_ptr_array_index (findings, position);
-  gtk_selection_model_select_item (gtk_list_view_get_model (self->list), position, TRUE);
+  f = g_ptr_array_index (self->findings, position);
+
+  /* its row: a top row, or in its joint's group (expanded to show it) */
+  n_top = g_list_model_get_n_items (G_LIST_MODEL (self->groups));
+  for (guint i = 0; i < n_top; i++)
+    {
+      g_autoptr(SequinFindingItem) item = g_list_model_get_item (G_LIST_MODEL (self->groups), i);
+      g_autoptr(GtkTreeListRow) row = NULL;
+
+      if (item->index >= 0 && (guint) item->index != position)
+        continue;
+      if (item->index < 0)
+        {
+          guint k = 0;
+
+          while (k < item->members->len && g_array_index (item->members, guint, k) != position)
+            k++;
+          if (k == item->members->len)
+            continue;
+          row = gtk_tree_list_model_get_child_row (self->rows, i);
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          gtk_selection_model_select_item (gtk_list_view_get_model (self->list),
+                                           gtk_tree_list_row_get_position (row) + 1 + k, TRUE);
+        }
+      else
+        {
+          row = gtk_tree_list_model_get_child_row (self->rows, i);
+          gtk_selection_model_select_item (gtk_list_view_get_model (self->list),
+                                           gtk_tree_list_row_get_position (row), TRUE);
+        }
+      break;
+    }
   if (f->joint >= 0)
     g_signal_emit (self, signals[FINDING_ACTIVATED], 0, (gint64) f->joint, (int) f->channel, (gint64) f->key);
 }

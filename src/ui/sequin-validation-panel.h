@@ -32,7 +32,8 @@ GPtrArray  *sequin_validation_panel_get_findings (SequinValidationPanel *self);
 gboolean    sequin_validation_panel_is_current   (SequinValidationPanel *self);
 const char *sequin_validation_panel_get_summary  (SequinValidationPanel *self);
 GtkListView *sequin_validation_panel_get_list    (SequinValidationPanel *self);
-/* What activating row `position` does: emits ::finding-activated */
+/* What activating finding `position` (an index into the findings) does:
+ * shows its row (expanding its joint's) and emits ::finding-activated */
 void        sequin_validation_panel_activate     (SequinValidationPanel *self,
                                                   guint                  position);
 /* The target the panel picks for a format: Second Life for .anim and BVH */

@@ -204,10 +204,17 @@ suggested_name (SequinWindow   *self,
   const char *dot = strrchr (title, '.');
   g_autofree char *stem = dot != NULL && dot != title ? g_strndup (title, dot - title) : g_strdup (title);
 
-  /* another format gets another name, so the original is not replaced by accident */
-  if (format != sequin_document_get_format (self->document))
-    return g_strdup_printf ("%s-%s.%s", stem, format->id, sequin_format_get_extension (format));
-  return g_strdup_printf ("%s.%s", stem, sequin_format_get_extension (format));
+  g_autofree char *name = g_strdup_printf ("%s.%s", stem, sequin_format_get_extension (format));
+  const char *kind;
+
+  /* walk.seq as BVH is walk.bvh; only a name that would replace the file
+   * itself in another format (binary SEQ as text SEQ, both .seq) gets the
+   * kind of format added: walk-text.seq */
+  if (format == sequin_document_get_format (self->document) || g_strcmp0 (name, title) != 0)
+    return g_steal_pointer (&name);
+  kind = strrchr (format->id, '-');
+  return g_strdup_printf ("%s-%s.%s", stem, kind != NULL ? kind + 1 : format->id,
+                          sequin_format_get_extension (format));
 }
 
 void
@@ -492,4 +499,5 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   sequin_motion_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
+  gtk_widget_class_install_property_action (widget_class, "win.joint-hierarchy", "joint-hierarchy");
 }

@@ -37,10 +37,12 @@ struct _SequinWindow
   GtkLabel            *root_value;
   GtkLabel            *joints_value;
   GtkLabel            *keys_value;
+  GtkLabel            *frames_key;
   GtkLabel            *frames_value;
   GtkLabel            *duration_value;
   GtkWidget           *warnings_box;
   GtkLabel            *warnings_label;
+  GtkPaned            *header_paned;
   GtkPaned            *content_paned;
   GtkPaned            *sidebar_paned;
   GtkWidget           *sidebar;
@@ -68,6 +70,10 @@ struct _SequinWindow
   guint                play_tick;        /* tick callback while playing, 0 when stopped */
   gint64               play_last_frame;  /* frame clock time of the last tick, µs */
   guint                loading;          /* loads that may still open here */
+  guint                layout_idle;      /* places the panes once the document page has a size */
+  int                  sidebar_width;    /* remembered sizes of the panes, in pixels */
+  int                  timeline_height;
+  guint                laid_out : 1;     /* the panes were placed */
   guint                syncing : 1;      /* tree and timeline follow each other */
   guint                close_after_save : 1;
   guint                force_close : 1;

@@ -26,6 +26,7 @@ enum {
   PROP_0,
   PROP_SIDEBAR_VISIBLE,
   PROP_PLAYING,
+  PROP_JOINT_HIERARCHY,
   N_PROPS
 };
 
@@ -47,6 +48,7 @@ _sequin_window_show_message (SequinWindow *self,
     g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
   self->message_dialog = dialog;
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
+  sequin_accessible_single_names (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -147,6 +149,7 @@ update_side_panel (SequinWindow *self)
   g_autofree char *root = NULL;
   g_autofree char *keys = NULL;
   g_autofree char *frames = NULL;
+  g_autofree char *rate = NULL;
   g_autofree char *joints = NULL;
   g_autofree char *duration = NULL;
 
@@ -169,7 +172,20 @@ update_side_panel (SequinWindow *self)
     keys = g_strdup_printf (_("%zu (%zu rotation, %zu translation)"),
                             s.n_keys, s.n_rotation_keys, s.n_translation_keys);
   gtk_label_set_text (self->keys_value, keys);
-  frames = g_strdup_printf (_("%u at %g per second"), s.frames, clip->fps);
+  rate = sequin_format_rate (clip->fps);
+  if (sequin_clip_counts_ticks (clip))
+    {
+      /* a .x counts its time in ticks, thousands a second: no frames */
+      gtk_label_set_text (self->frames_key, _("Ticks"));
+      /* TRANSLATORS: the length in ticks, then how many ticks make a second */
+      frames = g_strdup_printf (_("%u (%s per second)"), s.frames, rate);
+    }
+  else
+    {
+      gtk_label_set_text (self->frames_key, _("Frames"));
+      /* TRANSLATORS: the number of frames, then the frame rate */
+      frames = g_strdup_printf (_("%u at %s per second"), s.frames, rate);
+    }
   gtk_label_set_text (self->frames_value, frames);
   duration = g_strdup_printf (_("%.3f s"), s.duration);
   gtk_label_set_text (self->duration_value, duration);
@@ -254,6 +270,12 @@ update_play_time (SequinWindow *self)
   text = g_strdup_printf (_("%.3f s of %.3f s"), sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
                           clip->duration);
   gtk_label_set_text (self->play_time_label, text);
+}
+
+static void
+fit_clicked_cb (SequinWindow *self)
+{
+  sequin_timeline_zoom_to_fit (SEQUIN_TIMELINE (self->timeline));
 }
 
 static void
@@ -414,6 +436,22 @@ tree_selection_changed_cb (SequinWindow *self)
       sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), time);
       self->syncing = FALSE;
     }
+  else
+    /* a joint: its lane, highlighted and in view */
+    sequin_timeline_select_joint (SEQUIN_TIMELINE (self->timeline),
+                                  sequin_joint_tree_get_current_joint (self->joint_tree));
+}
+
+static void
+timeline_joint_selected_cb (SequinWindow *self,
+                            gint64        joint)
+{
+  if (self->syncing || self->document == NULL)
+    return;
+  self->syncing = TRUE;
+  sequin_joint_tree_select_joint (self->joint_tree, joint);
+  self->syncing = FALSE;
+  tree_selection_changed_cb (self);
 }
 
 static void
@@ -761,6 +799,40 @@ sequin_window_save_to (SequinWindow   *self,
   save_request_start (req);
 }
 
+/* ---- The panes ------------------------------------------------------------- */
+
+#define DEFAULT_SIDEBAR_WIDTH   270
+#define DEFAULT_TIMELINE_HEIGHT 260
+
+/* The sidebar and the timeline get their remembered sizes; the tree and
+ * the timeline's lanes take the rest of the window, and any width or height
+ * it gains later (GtkPaned gives a change of size to the child that
+ * resizes). Done once the panes have their first size: a position set
+ * before that is kept as it is, whatever the window's size. */
+static gboolean
+place_panes (gpointer data)
+{
+  SequinWindow *self = data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self->sidebar_paned));
+  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
+
+  self->layout_idle = 0;
+  if (width <= 0 || height <= 0)
+    return G_SOURCE_REMOVE;
+  /* the handle is a pixel wide; the tree keeps at least 300 */
+  gtk_paned_set_position (self->sidebar_paned, MAX (300, width - self->sidebar_width - 1));
+  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - 1));
+  self->laid_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+panes_allocated_cb (SequinWindow *self)
+{
+  if (!self->laid_out && self->layout_idle == 0 && gtk_widget_get_width (GTK_WIDGET (self->sidebar_paned)) > 0)
+    self->layout_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, place_panes, self, NULL);
+}
+
 /* ---- Closing --------------------------------------------------------------- */
 
 static void
@@ -770,6 +842,16 @@ save_window_state (SequinWindow *self)
 
   if (self->settings == NULL)
     return;
+  /* the panes as the user left them (the document page has been shown) */
+  if (self->laid_out)
+    {
+      g_settings_set_int (self->settings, "header-width", MAX (120, gtk_paned_get_position (self->header_paned)));
+      if (gtk_widget_get_visible (self->sidebar) && gtk_widget_get_width (self->sidebar) > 0)
+        g_settings_set_int (self->settings, "sidebar-width", MAX (200, gtk_widget_get_width (self->sidebar)));
+      if (gtk_widget_get_height (GTK_WIDGET (self->timeline_box)) > 0)
+        g_settings_set_int (self->settings, "timeline-height",
+                            MAX (100, gtk_widget_get_height (GTK_WIDGET (self->timeline_box))));
+    }
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
   if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
@@ -900,6 +982,7 @@ sequin_window_dispose (GObject *object)
   /* no gtk_widget_dispose_template (): GtkWindow unparents its own child and
    * titlebar, and would find them gone (GTK 4.8) */
   g_clear_object (&self->document);
+  g_clear_handle_id (&self->layout_idle, g_source_remove);
   g_clear_object (&self->settings);
   g_clear_object (&self->structure_lines);
 
@@ -933,6 +1016,9 @@ sequin_window_get_property (GObject    *object,
     case PROP_PLAYING:
       g_value_set_boolean (value, self->play_tick != 0);
       break;
+    case PROP_JOINT_HIERARCHY:
+      g_value_set_boolean (value, self->joint_tree == NULL || sequin_joint_tree_get_hierarchy (self->joint_tree));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -960,6 +1046,13 @@ sequin_window_set_property (GObject      *object,
     case PROP_PLAYING:
       _sequin_window_set_playing (self, g_value_get_boolean (value));
       break;
+    case PROP_JOINT_HIERARCHY:
+      if (sequin_joint_tree_get_hierarchy (self->joint_tree) != g_value_get_boolean (value))
+        {
+          sequin_joint_tree_set_hierarchy (self->joint_tree, g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -986,6 +1079,10 @@ sequin_window_class_init (SequinWindowClass *klass)
   properties[PROP_PLAYING] =
     g_param_spec_boolean ("playing", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the joint tree shows child joints under their parents (win.joint-hierarchy) */
+  properties[PROP_JOINT_HIERARCHY] =
+    g_param_spec_boolean ("joint-hierarchy", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SEQUIN_TYPE_JOINT_TREE);
@@ -1010,10 +1107,13 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, root_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, joints_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, keys_value);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, frames_key);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, frames_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, duration_value);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, warnings_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_paned);
+  gtk_widget_class_bind_template_callback (widget_class, fit_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar);
@@ -1111,8 +1211,13 @@ sequin_window_init (SequinWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->settings = settings_new ();
+  self->sidebar_width = DEFAULT_SIDEBAR_WIDTH;
+  self->timeline_height = DEFAULT_TIMELINE_HEIGHT;
   if (self->settings != NULL)
     {
+      gtk_paned_set_position (self->header_paned, g_settings_get_int (self->settings, "header-width"));
+      self->sidebar_width = g_settings_get_int (self->settings, "sidebar-width");
+      self->timeline_height = g_settings_get_int (self->settings, "timeline-height");
       gtk_window_set_default_size (GTK_WINDOW (self),
                                    g_settings_get_int (self->settings, "window-width"),
                                    g_settings_get_int (self->settings, "window-height"));
@@ -1132,6 +1237,8 @@ sequin_window_init (SequinWindow *self)
   gtk_box_append (self->timeline_box, self->timeline);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "joint-selected", G_CALLBACK (timeline_joint_selected_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::time", G_CALLBACK (timeline_time_cb),
                            self, G_CONNECT_SWAPPED);
 
@@ -1143,9 +1250,10 @@ sequin_window_init (SequinWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  gtk_paned_set_position (self->content_paned, 420);
-  /* the tree keeps most of a 1100-pixel window; the sidebar gets the rest */
-  gtk_paned_set_position (self->sidebar_paned, 565);
+  /* the sidebar and the timeline keep their sizes, the tree takes the rest:
+   * placed once the panes have a size (see place_panes) */
+  g_signal_connect_object (self->sidebar_paned, "notify::max-position", G_CALLBACK (panes_allocated_cb),
+                           self, G_CONNECT_SWAPPED);
 
   set_document (self, NULL);
 }
@@ -1153,9 +1261,15 @@ sequin_window_init (SequinWindow *self)
 SequinWindow *
 sequin_window_new (SequinApplication *application)
 {
-  return g_object_new (SEQUIN_TYPE_WINDOW,
-                       "application", application,
-                       NULL);
+  SequinWindow *self = g_object_new (SEQUIN_TYPE_WINDOW,
+                                     "application", application,
+                                     NULL);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+
+  /* the application gave it the shortcuts window (gtk/help-overlay.ui) */
+  if (overlay != NULL)
+    sequin_accessible_single_names (GTK_WIDGET (overlay));
+  return self;
 }
 
 SequinDocument *

@@ -21,14 +21,20 @@
 
 static void
 shot (const char *folder,
-      const char *name)
+      const char *name,
+      GtkWindow  *window)
 {
   g_autofree char *path = g_build_filename (folder, name, NULL);
   g_autoptr(GError) error = NULL;
-  const char *argv[] = { "import", "-window", "root", path, NULL };
+  g_autofree char *crop = NULL;
+  GdkSurface *surface;
+  const char *argv[] = { "import", "-window", "root", "-crop", NULL, "+repage", path, NULL };
   int status = 0;
 
   sequin_test_settle (800);
+  surface = gtk_native_get_surface (GTK_NATIVE (window));
+  crop = g_strdup_printf ("%dx%d+0+0", gdk_surface_get_width (surface), gdk_surface_get_height (surface));
+  argv[4] = crop;
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error)
       || !g_spawn_check_wait_status (status, &error))
     g_error ("import failed: %s", error->message);
@@ -74,15 +80,29 @@ main (int   argc,
   folder = argv[1];
   file = g_file_new_for_commandline_arg (argv[2]);
 
+  /* new windows open at the size issue 17 asks the work area to use well */
+  {
+    g_autoptr(GSettingsSchema) schema =
+      g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APP_ID, TRUE);
+
+    if (schema != NULL)
+      {
+        g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+        g_settings_set_int (settings, "window-width", 1400);
+        g_settings_set_int (settings, "window-height", 900);
+      }
+  }
+
   /* what `sequin FILE` does */
   g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
   SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
 
   /* the main window: a joint expanded, one of its keys selected (the timeline follows) */
-  sequin_joint_tree_expand_joint (window->joint_tree, 2, TRUE);
-  sequin_joint_tree_select_key (window->joint_tree, 2, SQ_CHANNEL_ROTATION, 4);
-  shot (folder, "main-window.png");
+  /* (the root: its keys, then its child joints in the hierarchy) */
+  sequin_joint_tree_expand_joint (window->joint_tree, 0, TRUE);
+  sequin_joint_tree_select_key (window->joint_tree, 0, SQ_CHANNEL_ROTATION, 4);
+  shot (folder, "main-window.png", GTK_WINDOW (window));
 
   /* an edit dialog, with a name typed in */
   sequin_joint_tree_select_joint (window->joint_tree, 2);
@@ -92,12 +112,12 @@ main (int   argc,
   sequin_edit_dialog_set_text (window->edit_dialog, 0, "nape");
   sequin_test_settle (300);
   center_over (GTK_WINDOW (window->edit_dialog), GTK_WINDOW (window));
-  shot (folder, "edit-dialog.png");
+  shot (folder, "edit-dialog.png", GTK_WINDOW (window));
   gtk_window_destroy (GTK_WINDOW (window->edit_dialog));
 
   /* the structure view */
   gtk_stack_set_visible_child_name (window->view_stack, "structure");
-  shot (folder, "structure-view.png");
+  shot (folder, "structure-view.png", GTK_WINDOW (window));
 
   window->force_close = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
@@ -110,19 +130,18 @@ main (int   argc,
 
       g_application_open (G_APPLICATION (sequin_test_application ()), &anim, 1, "");
       SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
-      gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
 
       /* the properties of a .anim, one joint selected for its priority */
       g_object_set (window, "sidebar-visible", TRUE, NULL);
       sequin_joint_tree_select_joint (window->joint_tree, 1);
       gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
-      shot (folder, "properties-panel.png");
+      shot (folder, "properties-panel.png", GTK_WINDOW (window));
 
       /* the motion preview, halfway through, the selected joint highlighted */
       gtk_stack_set_visible_child_name (window->view_stack, "preview");
       sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline),
                                 sequin_document_get_clip (sequin_window_get_document (window))->duration / 2);
-      shot (folder, "preview.png");
+      shot (folder, "preview.png", GTK_WINDOW (window));
       gtk_stack_set_visible_child_name (window->view_stack, "tree");
 
       /* its validation for Second Life, a finding activated */
@@ -135,7 +154,7 @@ main (int   argc,
             sequin_validation_panel_activate (window->validation_panel, i);
             break;
           }
-      shot (folder, "validation-panel.png");
+      shot (folder, "validation-panel.png", GTK_WINDOW (window));
 
       window->force_close = TRUE;
       gtk_window_destroy (GTK_WINDOW (window));

@@ -256,3 +256,41 @@ sequin_test_window_clip (SequinWindow *window)
 {
   return sequin_document_get_clip (sequin_window_get_document (window));
 }
+
+char *
+sequin_test_corpus_path (const char *name)
+{
+  char *path = sequin_test_corpus_file (name);
+
+  if (path == NULL)
+    g_error ("corpus file %s is missing (SEQUIN_CORPUS=%s)", name, g_getenv ("SEQUIN_CORPUS"));
+  return path;
+}
+
+char *
+sequin_test_tmp_copy (const char *path,
+                      const char *name)
+{
+  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+  char *out = g_build_filename (sequin_test_tmpdir (), name, NULL);
+
+  g_assert_true (g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  return out;
+}
+
+void
+sequin_test_activate (SequinWindow *window,
+                      const char   *action)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+  sequin_test_flush ();
+}
+
+void
+sequin_test_show_validation (SequinWindow *window)
+{
+  g_object_set (window, "sidebar-visible", TRUE, NULL);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "validation");
+  sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+}

@@ -17,6 +17,11 @@ G_BEGIN_DECLS
 char              *sequin_test_corpus_file  (const char *name);
 /* A corpus file loaded into a new document, NULL when it is missing */
 SequinDocument    *sequin_test_load_document (const char *name);
+/* The corpus file; the test fails (naming it) when it is missing */
+char              *sequin_test_corpus_path  (const char *name);
+/* A copy of `path` in the test's folder, named `name` */
+char              *sequin_test_tmp_copy     (const char *path,
+                                             const char *name);
 /* Reads a file through the core, as the editor does but synchronously */
 SqClip            *sequin_test_load_clip    (const char *path);
 GBytes            *sequin_test_read_bytes   (const char *path);
@@ -51,6 +56,11 @@ void               sequin_test_window_destroy (SequinWindow *window);
 void               sequin_test_window_open    (SequinWindow *window,
                                                const char   *path);
 const SqClip      *sequin_test_window_clip    (SequinWindow *window);
+/* Activates a win.* action (as its menu item or key does) and lets it run */
+void               sequin_test_activate       (SequinWindow *window,
+                                               const char   *action);
+/* Shows the sidebar's validation page and waits for its findings */
+void               sequin_test_show_validation (SequinWindow *window);
 
 /* Close within `eps` for the text format's precision */
 gboolean           sequin_test_clips_close  (const SqClip *a,

@@ -488,23 +488,24 @@ test_click (Fixture       *f,
   _sequin_timeline_drag_update (tl, 50, 0);
   g_assert_cmpfloat (sequin_timeline_get_time (tl), ==, target->time);
 
-  /* a click in empty lane space moves the playhead, keeps the selection */
-  x = _sequin_timeline_x_for_time (tl, 0.75);
+  /* a click in empty lane space moves the playhead to the nearest frame
+   * (0.74 s is frame 22.2), keeps the selection */
+  x = _sequin_timeline_x_for_time (tl, 0.74);
   _sequin_timeline_press (tl, 1, x, y);
   g_assert_cmpint (got[3], ==, 1);
-  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (tl), 0.75, 1e-9);
+  g_assert_cmpfloat (sequin_timeline_get_time (tl), ==, 22 / 30.0);
   g_assert_true (sequin_timeline_get_selected_key (tl, NULL, NULL, NULL));
 
-  /* a click on the ruler too */
-  x = _sequin_timeline_x_for_time (tl, 0.25);
+  /* a click on the ruler too (0.26 s is frame 7.8) */
+  x = _sequin_timeline_x_for_time (tl, 0.26);
   _sequin_timeline_press (tl, 1, x, 10);
-  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (tl), 0.25, 1e-9);
+  g_assert_cmpfloat (sequin_timeline_get_time (tl), ==, 8 / 30.0);
   g_assert_cmpint (got[3], ==, 1);
 
-  /* dragging on the ruler scrubs, clamped to the clip */
+  /* dragging on the ruler scrubs from frame to frame, clamped to the clip */
   _sequin_timeline_drag_begin (tl, x, 10);
   _sequin_timeline_drag_update (tl, 0.5 * sequin_timeline_get_zoom (tl), 3);
-  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (tl), 0.75, 1e-9);
+  g_assert_cmpfloat (sequin_timeline_get_time (tl), ==, 23 / 30.0);
   _sequin_timeline_drag_update (tl, -10000, 0);
   g_assert_cmpfloat (sequin_timeline_get_time (tl), ==, 0);
   _sequin_timeline_drag_update (tl, 10000, 0);

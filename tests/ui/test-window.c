@@ -50,14 +50,6 @@ count_distinct_times (const SqJoint *joint)
   return g_hash_table_size (times);
 }
 
-static void
-activate (SequinWindow *window,
-          const char   *action)
-{
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
-  sequin_test_flush ();
-}
-
 static gboolean
 action_enabled (SequinWindow *window,
                 const char   *action)
@@ -178,6 +170,9 @@ test_open_shows_joints_and_keys (void)
   expected = sequin_test_load_clip (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
 
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), expected));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "document");
@@ -288,6 +283,9 @@ test_edit (gconstpointer data)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
 
   /* "neck" is joint 2: select its row (the joint actions work on the selection) */
@@ -299,16 +297,16 @@ test_edit (gconstpointer data)
   switch (which)
     {
     case EDIT_INVERT_ALL:
-      activate (window, "win.invert-xz-all");
+      sequin_test_activate (window, "win.invert-xz-all");
       break;
     case EDIT_INVERT_SELECTED:
-      activate (window, "win.invert-xz-selected");
+      sequin_test_activate (window, "win.invert-xz-selected");
       break;
     case EDIT_DELETE_JOINT:
-      activate (window, "win.delete-joint");
+      sequin_test_activate (window, "win.delete-joint");
       break;
     case EDIT_RENAME_JOINT:
-      activate (window, "win.rename-joint");
+      sequin_test_activate (window, "win.rename-joint");
       g_assert_nonnull (window->edit_dialog);
       g_assert_cmpint (sequin_edit_dialog_get_kind (window->edit_dialog), ==, SEQUIN_EDIT_RENAME_JOINT);
       g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "neck");
@@ -322,7 +320,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_RENAME_ROOT:
-      activate (window, "win.rename-root");
+      sequin_test_activate (window, "win.rename-root");
       g_assert_cmpstr (sequin_edit_dialog_get_text (window->edit_dialog, 0), ==, "pelvis");
       sequin_edit_dialog_set_text (window->edit_dialog, 0, "neck");
       g_assert_false (sequin_edit_dialog_can_apply (window->edit_dialog));
@@ -332,7 +330,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_RESCALE:
-      activate (window, "win.rescale");
+      sequin_test_activate (window, "win.rescale");
       for (guint i = 0; i < 4; i++)
         {
           const char *bad[] = { "abc", "inf", "nan", "1e999" };
@@ -346,7 +344,7 @@ test_edit (gconstpointer data)
       g_assert_true (sequin_edit_dialog_apply (window->edit_dialog, NULL));
       break;
     case EDIT_SET_FIRST_FRAME:
-      activate (window, "win.set-first-frame");
+      sequin_test_activate (window, "win.set-first-frame");
       g_assert_cmpuint (sequin_edit_dialog_get_n_fields (window->edit_dialog), ==, 3);
       sequin_edit_dialog_set_text (window->edit_dialog, 0, "0.25");
       sequin_edit_dialog_set_text (window->edit_dialog, 1, "-1");
@@ -369,14 +367,14 @@ test_edit (gconstpointer data)
   g_assert_true (action_enabled (window, "win.undo"));
 
   /* undo restores it exactly, redo does it again */
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
   g_assert_false (sequin_document_get_modified (doc));
   g_assert_cmpuint (n_rows (window), ==, original->n_joints);
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "maca.seq");
-  activate (window, "win.redo");
+  sequin_test_activate (window, "win.redo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), edited));
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   g_assert_true (sq_clip_equal (sequin_test_window_clip (window), original));
 
   sequin_test_window_destroy (window);
@@ -391,6 +389,9 @@ test_rename_keeps_expanded (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   sequin_joint_tree_expand_joint (window->joint_tree, 1, TRUE);
   expanded = n_rows (window);
   g_assert_cmpuint (expanded, >, 27);
@@ -420,6 +421,9 @@ test_tree_and_timeline_follow (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->n_joints, ==, 44);
 
@@ -465,6 +469,9 @@ test_delete_keys (void)
   path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
   joints = clip->n_joints;
   rot_keys = clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys;
@@ -477,13 +484,13 @@ test_delete_keys (void)
   sequin_test_flush ();
   g_assert_true (sequin_joint_tree_get_selected_key (window->joint_tree, &joint, &channel, &key, &time));
   g_assert_true (action_enabled (window, "win.delete-keys"));
-  activate (window, "win.delete");
+  sequin_test_activate (window, "win.delete");
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->n_joints, ==, joints);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys - 1);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys - 1);
   g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Delete Keys");
-  activate (window, "win.undo");
+  sequin_test_activate (window, "win.undo");
   clip = sequin_test_window_clip (window);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, rot_keys);
   g_assert_cmpuint (clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, loc_keys);
@@ -493,7 +500,7 @@ test_delete_keys (void)
   sequin_joint_tree_select_joint (window->joint_tree, 1);
   sequin_test_flush ();
   g_assert_false (action_enabled (window, "win.delete-keys"));
-  activate (window, "win.delete");
+  sequin_test_activate (window, "win.delete");
   g_assert_cmpuint (sequin_test_window_clip (window)->n_joints, ==, joints - 1);
   sequin_test_window_destroy (window);
 }
@@ -536,17 +543,6 @@ message_text (SequinWindow *window)
   return g_string_free (out, FALSE);
 }
 
-static char *
-tmp_copy (const char *path,
-          const char *name)
-{
-  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
-  char *out = g_build_filename (sequin_test_tmpdir (), name, NULL);
-
-  g_assert_true (g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
-  return out;
-}
-
 static void
 test_save_binary_and_text (void)
 {
@@ -562,7 +558,7 @@ test_save_binary_and_text (void)
   SequinWindow *window;
   SequinDocument *doc;
 
-  path = tmp_copy (corpus, "window-save.seq");
+  path = sequin_test_tmp_copy (corpus, "window-save.seq");
   text_path = g_build_filename (sequin_test_tmpdir (), "window-save-text.seq", NULL);
   binary_file = g_file_new_for_path (path);
   text_file = g_file_new_for_path (text_path);
@@ -570,6 +566,9 @@ test_save_binary_and_text (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
 
   /* binary, unedited: the same file back */
@@ -582,9 +581,9 @@ test_save_binary_and_text (void)
   g_clear_pointer (&reread, sq_clip_free);
 
   /* edited, through Ctrl+S's action */
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   g_assert_true (sequin_document_get_modified (doc));
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
   reread = sequin_test_load_clip (path);
   g_assert_true (sq_clip_equal (reread, sequin_test_window_clip (window)));
@@ -628,7 +627,7 @@ test_save_as_renames (void)
 
   if (corpus == NULL)
     g_error ("the corpus file seq-binary/walk.seq is missing (SEQUIN_CORPUS=%s)", g_getenv ("SEQUIN_CORPUS"));
-  path = tmp_copy (corpus, "window-renames.seq");
+  path = sequin_test_tmp_copy (corpus, "window-renames.seq");
   anim_path = g_build_filename (sequin_test_tmpdir (), "window-renames.anim", NULL);
   anim_file = g_file_new_for_path (anim_path);
   original = sequin_test_load_clip (corpus);
@@ -676,12 +675,15 @@ test_unsaved_changes_prompt (void)
   SequinWindow *window;
   SequinWindow *watch;
 
-  path = tmp_copy (corpus, "window-close.seq");
+  path = sequin_test_tmp_copy (corpus, "window-close.seq");
 
   window = sequin_test_window_new ();
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
 
   /* unmodified: closes without a question */
   {
@@ -690,13 +692,16 @@ test_unsaved_changes_prompt (void)
 
     g_object_add_weak_pointer (G_OBJECT (other), (gpointer *) &other_watch);
     sequin_test_window_open (other, path);
-    activate (other, "win.close");
+    /* these checks count rows of the flat view */
+    sequin_joint_tree_set_hierarchy (other->joint_tree, FALSE);
+    sequin_test_flush ();
+    sequin_test_activate (other, "win.close");
     g_assert_null (other_watch);
   }
 
-  activate (window, "win.delete-joint");   /* nothing selected: disabled */
+  sequin_test_activate (window, "win.delete-joint");   /* nothing selected: disabled */
   g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   g_assert_true (sequin_document_get_modified (sequin_window_get_document (window)));
 
   /* Cancel: nothing happens */
@@ -710,7 +715,7 @@ test_unsaved_changes_prompt (void)
   g_assert_true (sequin_document_get_modified (sequin_window_get_document (window)));
 
   /* Save: saves, then closes */
-  activate (window, "win.close");
+  sequin_test_activate (window, "win.close");
   g_assert_nonnull (window->message_dialog);
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (watch == NULL);
@@ -728,8 +733,11 @@ test_unsaved_changes_prompt (void)
   watch = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch);
   sequin_test_window_open (window, path);
-  activate (window, "win.invert-xz-all");
-  activate (window, "win.close");
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
+  sequin_test_activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.close");
   respond (window, GTK_RESPONSE_REJECT);
   g_assert_null (watch);
   {
@@ -792,8 +800,11 @@ test_bad_file (void)
 
   /* a window with an animation keeps it, unchanged */
   sequin_test_window_open (window, corpus);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   before = sq_clip_copy (sequin_test_window_clip (window));
   sequin_window_open_file (window, bad_file, FALSE);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
@@ -839,19 +850,22 @@ test_changed_on_disk (void)
   SequinWindow *window;
   SequinDocument *doc;
 
-  path = tmp_copy (corpus, "window-etag.seq");
+  path = sequin_test_tmp_copy (corpus, "window-etag.seq");
   file = g_file_new_for_path (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   doc = sequin_window_get_document (window);
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
 
   g_assert_true (g_file_set_contents (path, "another program", -1, NULL));
   g_assert_true (g_file_set_attribute_uint64 (file, G_FILE_ATTRIBUTE_TIME_MODIFIED,
                                               g_get_real_time () / G_USEC_PER_SEC + 100,
                                               G_FILE_QUERY_INFO_NONE, NULL, NULL));
 
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   message = message_text (window);
   g_assert_nonnull (strstr (message, "Changed on Disk"));
@@ -860,7 +874,7 @@ test_changed_on_disk (void)
   g_assert_cmpmem (g_bytes_get_data (on_disk, NULL), g_bytes_get_size (on_disk), "another program", 15);
   g_assert_true (sequin_document_get_modified (doc));
 
-  activate (window, "win.save");
+  sequin_test_activate (window, "win.save");
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (doc));
@@ -880,12 +894,15 @@ test_failed_save (void)
   g_autoptr(GBytes) after = NULL;
   SequinWindow *window;
 
-  path = tmp_copy (corpus, "window-fail.seq");
+  path = sequin_test_tmp_copy (corpus, "window-fail.seq");
   nowhere = g_file_new_build_filename (sequin_test_tmpdir (), "missing-folder", "x.seq", NULL);
   before = sequin_test_read_bytes (path);
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
-  activate (window, "win.invert-xz-all");
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
+  sequin_test_activate (window, "win.invert-xz-all");
   sequin_window_save_to (window, nowhere, NULL);
   SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
   message = message_text (window);
@@ -920,7 +937,7 @@ test_open_sample (void)
       sequin_test_window_destroy (window);
       return;
     }
-  activate (window, "win.open-sample");
+  sequin_test_activate (window, "win.open-sample");
   SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
   /* a copy: the title names it, but saving asks where */
   g_assert_cmpstr (sequin_document_get_title (sequin_window_get_document (window)), ==, "wave.seq");
@@ -961,6 +978,9 @@ test_many_keys (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   g_assert_cmpuint (n_rows (window), ==, 2);
 
   start = g_get_monotonic_time ();
@@ -1016,7 +1036,7 @@ test_many_keys (void)
 
   /* an edit of the whole joint keeps the rows */
   start = g_get_monotonic_time ();
-  activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.invert-xz-all");
   elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("inverting 100,000 keys took %.3f s", elapsed);
   g_assert_cmpuint (n_rows (window), ==, 100002);
@@ -1042,6 +1062,9 @@ test_preview_and_play (void)
 
   window = sequin_test_window_new ();
   sequin_test_window_open (window, path);
+  /* these checks count rows of the flat view */
+  sequin_joint_tree_set_hierarchy (window->joint_tree, FALSE);
+  sequin_test_flush ();
   clip = sequin_test_window_clip (window);
 
   /* hidden: nothing is posed */

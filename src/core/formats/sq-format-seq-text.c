@@ -118,13 +118,16 @@ token_is (const char *tok,
   return strlen (word) == len && g_ascii_strncasecmp (tok, word, len) == 0;
 }
 
-/* "name frames=K": finds the frames= assignment at the end of the line. */
+/* "name frames=K": finds the frames= assignment at the end of the line.
+ * K all digits but beyond 64 bits: TRUE with *too_large set (and *frames 0),
+ * so that the reader can say so rather than see no header at all. */
 static gboolean
 parse_limb_header (const char *line,
                    gsize       len,
                    char      **name,
                    gint64     *frames,
-                   guint      *error_column)
+                   guint      *error_column,
+                   gboolean   *too_large)
 {
   gsize end = len;
   gsize eq, kw;
@@ -146,8 +149,19 @@ parse_limb_header (const char *line,
       return FALSE;
     eq = p - 1;
     *error_column = v + 1;
+    *too_large = FALSE;
     if (!_sq_parse_int64 (line + v, end - v, frames))
-      return FALSE;
+      {
+        gsize d = v + (v < end && line[v] == '+');
+
+        if (d == end)
+          return FALSE;
+        for (gsize i = d; i < end; i++)
+          if (!g_ascii_isdigit (line[i]))
+            return FALSE;
+        *too_large = TRUE;
+        *frames = 0;
+      }
   }
   kw = eq;
   while (kw > 0 && (line[kw - 1] == ' ' || line[kw - 1] == '\t'))
@@ -534,8 +548,11 @@ is_limb_header (const char *line,
   g_autofree char *name = NULL;
   gint64 frames;
   guint col;
+  gboolean too_large;
 
-  return !is_blank_or_comment (line, len) && parse_limb_header (line, len, &name, &frames, &col);
+  /* a count beyond 64 bits fails where it stands (read_part says why) */
+  return !is_blank_or_comment (line, len) && parse_limb_header (line, len, &name, &frames, &col, &too_large)
+         && !too_large;
 }
 
 /* The pages of the next POPULATE_KEYS keys of a long limb made present at
@@ -637,6 +654,7 @@ read_part (gsize    item,
           g_autofree char *name = NULL;
           gint64 frames = 0;
           guint col = 1;
+          gboolean too_large = FALSE;
 
           if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
             {
@@ -647,10 +665,16 @@ read_part (gsize    item,
             return;
           times = 0;
           joint = NULL;
-          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col))
+          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col, &too_large))
             {
               part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines.line, col,
                          _("expected a limb header “name frames=K”"));
+              return;
+            }
+          if (too_large)
+            {
+              part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
+                         _("the frame count of limb “%s” is too large"), name);
               return;
             }
           if ((gsize) (lines.cur - data) >= part->next_from)
@@ -682,6 +706,16 @@ read_part (gsize    item,
           populated = frames >= POPULATE_KEYS ? 0 : G_MAXSIZE;
           keys_left = frames;
           continue;
+        }
+
+      /* a limb header where a key is due: the count said more keys */
+      if (is_limb_header (lines.cur, lines.cur_len))
+        {
+          part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, 1,
+                     _("limb “%s” has %zu key line(s), fewer than the frames=%zu of its header"),
+                     joint->name, joint->tracks[SQ_CHANNEL_ROTATION].n_keys,
+                     joint->tracks[SQ_CHANNEL_ROTATION].n_keys + (gsize) keys_left);
+          return;
         }
 
       /* one pass: scan each field as a number where it stands */
