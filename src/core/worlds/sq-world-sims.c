@@ -1037,24 +1037,43 @@ sims_to_sl (const SqClip *clip,
   return sl;
 }
 
-/* The world rotation of SL bone `bone` in an SL clip at `time`: its local
- * rotations chained up the SL skeleton (identity rest) */
+/* The joints of `sl` from SL bone `bone` up its ancestors, those the clip
+ * has: looked up once a conversion, not once a key */
+#define SL_CHAIN_MAX 32
+
+static guint
+sl_chain (const SqClip *sl,
+          const char   *bone,
+          gssize        chain[SL_CHAIN_MAX])
+{
+  guint n = 0;
+
+  for (const char *b = bone; b != NULL && n < SL_CHAIN_MAX; b = sq_sl_bone_parent (b))
+    {
+      gssize j = sq_clip_find_joint (sl, b);
+
+      if (j >= 0)
+        chain[n++] = j;
+    }
+  return n;
+}
+
+/* The world rotation at `time` of the SL bone whose chain (sl_chain) is
+ * given: its local rotations chained up the SL skeleton (identity rest) */
 static void
 sl_world (const SqClip *sl,
-          const char   *bone,
+          const gssize *chain,
+          guint         n,
           double        time,
           double        out[4])
 {
   double q[4] = { 1, 0, 0, 0 };
 
-  for (const char *b = bone; b != NULL; b = sq_sl_bone_parent (b))
+  for (guint i = 0; i < n; i++)
     {
-      gssize j = sq_clip_find_joint (sl, b);
       double r[4];
 
-      if (j < 0)
-        continue;
-      sq_track_sample (&sl->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, r);
+      sq_track_sample (&sl->joints[chain[i]].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, r);
       sq_quat_multiply (r, q, q);
     }
   sq_quat_normalize (q);
@@ -1072,6 +1091,8 @@ sl_to_sims (const SqClip   *sl,
 {
   SqClip *out;
   double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+  gssize chains[SQ_SIMS_N_BONES][SL_CHAIN_MAX];
+  guint n_chain[SQ_SIMS_N_BONES];
   const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
   gssize pelvis = sq_clip_find_joint (sl, "mPelvis");
   gint64 last = isfinite (sl->duration) && sl->duration >= 0 ? (gint64) MIN (floor (sl->duration * SQ_SIMS_FPS + 0.5), 1e9) : 0;
@@ -1084,6 +1105,8 @@ sl_to_sims (const SqClip   *sl,
       return NULL;
     }
   out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    n_chain[b] = sl_of_bone[b] != NULL ? sl_chain (sl, sl_of_bone[b], chains[b]) : 0;
   rest_local (rl, rt);
   chain (rl, rt, rw, rp);
   for (gsize j = 0; j < sl->n_joints; j++)
@@ -1102,7 +1125,7 @@ sl_to_sims (const SqClip   *sl,
           if (sl_of_bone[b] != NULL)
             {
               double d[4];
-              sl_world (sl, sl_of_bone[b], t, d);
+              sl_world (sl, chains[b], n_chain[b], t, d);
               sq_quat_multiply (d, rw[b], w[b]);
             }
           else if (p >= 0)
