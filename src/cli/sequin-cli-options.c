@@ -497,7 +497,12 @@ cli_man_page (const CliCommandSpec * const *commands,
         append_roff (s, commands[c]->synopsis[l]);
         g_string_append_c (s, '\n');
       }
-  g_string_append (s, ".fi\n.SH COMMANDS\n");
+  g_string_append (s, ".fi\n.SH DESCRIPTION\n"
+                  "\\fBsequin\\-cli\\fR reads, checks, converts and edits keyframe animations of avatars "
+                  "(ActiveWorlds SEQ, DirectX .x, Second Life .anim, BVH, The Sims), on the same core as the "
+                  "Sequin editor. Each command has its own options; "
+                  "\\fBsequin\\-cli\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR lists them.\n"
+                  ".SH COMMANDS\n");
   for (gsize c = 0; c < n_commands; c++)
     {
       const CliCommandSpec *command = commands[c];
@@ -520,6 +525,8 @@ cli_man_page (const CliCommandSpec * const *commands,
               const CliOption *o = &section->options[i];
               g_autofree char *label = option_label (o);
 
+              if (is_help (o))
+                continue;
               g_string_append (s, ".TP\n\\fB");
               append_roff (s, label);
               g_string_append (s, "\\fR\n");
