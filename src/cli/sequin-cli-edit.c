@@ -273,7 +273,7 @@ op_constraint (const CliOption *option,
                CliRequest      *request,
                GError         **error)
 {
-  gboolean add = option->min == 0;   /* --add-constraint: no N */
+  gboolean add = option->min == 0;   /* --add-constraint: no N first */
   g_autofree ConstraintSpec *spec = g_new0 (ConstraintSpec, 1);
   g_auto(GStrv) fields = NULL;
   const char *text = value;
@@ -512,6 +512,9 @@ cmd_edit (CliRequest *request)
     return usage_error ("edit needs IN and -o OUT");
   return edit_one (request, request->files->pdata[0], request->out);
 }
+
+#undef NONE
+#undef REQUIRED
 
 const CliCommandSpec cli_edit_command = {
   "edit", "IN -o OUT OPERATION… | --out-dir DIR FILE… OPERATION…",

@@ -54,7 +54,10 @@ struct _CliOption
   CliParseFunc parse;
   gsize        field;            /* cli_set_*: the CliRequest member's offset */
   CliMakeFunc  make;             /* edit operations: their edit */
-  gint64       min, max;         /* numbers it takes (or whole-number range) */
+  /* edit operations: how many numbers the value holds (op_numbers), the
+   * range of a whole number (op_int, op_joint_int), whether N comes
+   * first (op_constraint: 1 for --set-constraint N:SPEC) */
+  gint64       min, max;
   const char  *usage;            /* why its value was refused */
 };
 
