@@ -913,6 +913,120 @@ test_batch (void)
   remove_tree (edit_dir);
 }
 
+/* ---- the options: GOption per command, its help and the man page ---- */
+
+static const char * const edit_option_names[] = {
+  "output", "to", "map", "out-dir", "invert-xz", "rename-joint", "delete-joint", "delete-keys", "rename-root",
+  "rescale", "set-first-frame", "priority", "joint-priority", "loop", "no-loop", "ease", "hand-pose", "emote",
+  "delete-constraint", "set-constraint", "add-constraint", "frame-rate", "frame-time", "set-name", "mirror",
+  "resample", "speed", "trim", "reverse", "reduce", "close-loop",
+};
+
+static void
+test_help (void)
+{
+  static const char * const commands[] = { "info", "dump", "convert", "edit", "validate", "formats", "diff" };
+  g_autofree char *man = NULL;
+
+  /* every command's own --help, as GOption writes it */
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_autofree char *out = NULL, *again = NULL;
+      g_autofree char *usage = g_strdup_printf ("Usage:\n  sequin-cli %s ", commands[c]);
+
+      g_assert_cmpint (run (&out, NULL, commands[c], "--help", NULL), ==, 0);
+      g_assert_true (g_str_has_prefix (out, usage));
+      g_assert_nonnull (strstr (out, "-h, --help"));
+      g_assert_cmpint (run (&again, NULL, "help", commands[c], NULL), ==, 0);
+      g_assert_cmpstr (again, ==, out);
+    }
+  /* edit --help lists every operation, with its value */
+  {
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (run (&out, NULL, "edit", "-h", NULL), ==, 0);
+    for (guint i = 0; i < G_N_ELEMENTS (edit_option_names); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("--%s", edit_option_names[i]);
+        g_assert_nonnull (strstr (out, name));
+      }
+    g_assert_nonnull (strstr (out, "--joint-priority=JOINT=N"));
+    g_assert_nonnull (strstr (out, "Second Life .anim fields"));
+  }
+
+  /* the man page the build installs, from the same tables: every
+   * command and edit option, hyphens escaped for roff */
+  g_assert_cmpint (run (&man, NULL, "--man-page", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (man, ".TH SEQUIN\\-CLI 1 "));
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_autofree char *section = g_strdup_printf ("\n.SS %s\n", commands[c]);
+      g_assert_nonnull (strstr (man, section));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (edit_option_names); i++)
+    {
+      g_autofree char *escaped = NULL;
+      g_auto(GStrv) parts = g_strsplit (edit_option_names[i], "-", -1);
+      g_autofree char *joined = g_strjoinv ("\\-", parts);
+
+      escaped = g_strdup_printf ("\\fB%s\\-\\-%s", g_str_equal (edit_option_names[i], "output") ? "\\-o, " : "", joined);
+      g_assert_nonnull (strstr (man, escaped));
+    }
+}
+
+/* GOption's ways kept as before: an optional value only after "="
+ * (--invert-xz IN keeps IN a file), --set-first-frame taking the next
+ * argument when it holds a comma, values that start with "-", "--" ending
+ * the options */
+static void
+test_option_forms (void)
+{
+  g_autofree char *a = tmp ("forms-a.seq"), *b = tmp ("forms-b.seq"), *c = tmp ("forms-c.seq");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (NULL, NULL, "edit", "--invert-xz", sample (), "-o", a, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", b, "--invert-xz", NULL), ==, 0);
+  {
+    g_autoptr(GBytes) got_a = tu_read (a), got_b = tu_read (b), orig = tu_read (sample ());
+    g_assert_true (g_bytes_equal (got_a, got_b));
+    g_assert_false (g_bytes_equal (got_a, orig));
+  }
+  g_assert_cmpint (run (NULL, NULL, "edit", "--set-first-frame", "1,2,3", sample (), "-o", a, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", b, "--set-first-frame=1,2,3", NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", "--set-first-frame", sample (), "-o", c, NULL), ==, 0);
+  {
+    g_autoptr(GBytes) got_a = tu_read (a), got_b = tu_read (b), got_c = tu_read (c);
+    g_assert_true (g_bytes_equal (got_a, got_b));
+    g_assert_false (g_bytes_equal (got_a, got_c));
+  }
+  /* a value starting with "-"; "--" ends the options */
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", a, "--rescale", "-2", NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", "-o", b, "--rescale=-2", "--", sample (), NULL), ==, 0);
+  {
+    g_autoptr(GBytes) got_a = tu_read (a), got_b = tu_read (b);
+    g_assert_true (g_bytes_equal (got_a, got_b));
+  }
+  /* bad usage: exit 2 and the reason */
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", a, "--mirror=yes", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--mirror takes no value"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", a, "--invert-xz=", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--invert-xz= needs joint names"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", sample (), "-o", a, "--set-first-frame", "1,2", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "X,Y,Z"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "info", "--frobnicate", sample (), NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--frobnicate"));
+  g_assert_nonnull (strstr (err, "sequin-cli info --help"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "validate", "--target", "nowhere", sample (), NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "known: aw, sl, sims"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--to", "nosuch", sample (), a, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "nosuch"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -934,6 +1048,8 @@ main (int    argc,
   g_test_add_func ("/cli/motion-options", test_motion_options);
   g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/batch", test_batch);
+  g_test_add_func ("/cli/help", test_help);
+  g_test_add_func ("/cli/option-forms", test_option_forms);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

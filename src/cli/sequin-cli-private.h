@@ -11,31 +11,182 @@
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE     2
 
-/* sequin-cli.c */
+/* ---- the option tables (sequin-cli-options.c) ----------------------------
+ *
+ * Every command has its own table of options (CliOption rows, in sections:
+ * the first is the command's own GOptionGroup, the others are headed groups
+ * of its --help). The rows become GOptionEntries of one GOptionContext per
+ * command; GOption calls the row's `parse` for each option in the order
+ * given, which stores the value in the CliRequest. Adding an option is
+ * adding a row. */
+
+typedef enum
+{
+  CLI_ARG_NONE,          /* --name */
+  CLI_ARG_REQUIRED,      /* --name VALUE or --name=VALUE */
+  CLI_ARG_OPTIONAL,      /* --name or --name=VALUE */
+  CLI_ARG_OPTIONAL_LIST, /* the same, or --name A,B,…: the next argument
+                          * is its value when it holds a comma */
+} CliArg;
+
+typedef struct _CliOption  CliOption;
+typedef struct _CliRequest CliRequest;
+typedef struct _CliOp      CliOp;
+
+/* Stores an option's value (NULL: none given) in the request; FALSE with
+ * the row's usage message (G_OPTION_ERROR) when the value is bad */
+typedef gboolean (*CliParseFunc) (const CliOption *option,
+                                  const char      *value,
+                                  CliRequest      *request,
+                                  GError         **error);
+/* An edit operation's SqEdit for one clip (each file of a batch gets its
+ * own edits); a constraint edit looks at the clip's constraints */
+typedef SqEdit  *(*CliMakeFunc)  (const CliOp  *op,
+                                  const SqClip *clip);
+
+struct _CliOption
+{
+  const char  *name;             /* long name, without "--" */
+  char         short_name;       /* 0: none */
+  CliArg       arg;
+  const char  *arg_description;  /* "FPS"; NULL when it takes none */
+  const char  *help;
+  CliParseFunc parse;
+  gsize        field;            /* cli_set_*: the CliRequest member's offset */
+  CliMakeFunc  make;             /* edit operations: their edit */
+  /* edit operations: how many numbers the value holds (op_numbers), the
+   * range of a whole number (op_int, op_joint_int), whether N comes
+   * first (op_constraint: 1 for --set-constraint N:SPEC) */
+  gint64       min, max;
+  const char  *usage;            /* why its value was refused */
+};
+
+typedef struct
+{
+  const char      *title;        /* NULL: the command's own options */
+  const CliOption *options;
+  gsize            n_options;
+} CliSection;
+
+/* One parsed edit operation: its row and its values */
+struct _CliOp
+{
+  const CliOption *option;
+  double           v[3];
+  gint64           n;
+  char            *text;
+  char            *text2;
+  char           **names;
+  gpointer         spec;         /* sequin-cli-edit.c's ConstraintSpec */
+};
+
+/* What the command line asked for: the options' values and the files */
+struct _CliRequest
+{
+  GPtrArray      *files;         /* the arguments that are no options */
+  char           *out;           /* -o */
+  char           *out_dir;       /* --out-dir */
+  char           *map_path;      /* --map */
+  char           *against;       /* diff --against */
+  char           *target;        /* validate --target */
+  const SqFormat *format;        /* --to */
+  gboolean        json, loss, help;
+  double          tolerance[2];  /* diff --tolerance */
+  GPtrArray      *ops;           /* CliOp *: edit operations in order */
+};
+
+typedef struct
+{
+  const char       *name;        /* "edit" */
+  const char       *parameters;  /* "IN -o OUT OPERATION…" */
+  const char * const *synopsis;  /* usage lines after "sequin-cli " */
+  const char       *summary;
+  const char       *description; /* after the options (may be NULL) */
+  const CliSection *sections;
+  gsize             n_sections;
+  int             (*run)        (CliRequest *request);
+} CliCommandSpec;
+
+CliRequest *cli_request_new         (void);
+void        cli_request_free        (CliRequest *request);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRequest, cli_request_free)
+
+/* Parses a command's arguments (argv[0] is the first after the command
+ * name) into `request`; FALSE with a usage message printed (exit 2) */
+gboolean    cli_parse               (const CliCommandSpec *command,
+                                     int                   argc,
+                                     char                **argv,
+                                     CliRequest           *request);
+/* The command's --help, as GOption writes it */
+char       *cli_command_help        (const CliCommandSpec *command);
+/* The whole tool's help: every command's usage and options */
+char       *cli_full_help           (const CliCommandSpec * const *commands,
+                                     gsize                 n_commands,
+                                     const char           *epilogue);
+/* The same as a man page (roff), for the build */
+char       *cli_man_page            (const CliCommandSpec * const *commands,
+                                     gsize                 n_commands,
+                                     const char           *epilogue);
+
+/* parse functions for rows: a flag, any text, a non-empty text, a
+ * writable format id, a validation target */
+gboolean    cli_set_flag            (const CliOption *, const char *, CliRequest *, GError **);
+gboolean    cli_set_text            (const CliOption *, const char *, CliRequest *, GError **);
+gboolean    cli_set_path            (const CliOption *, const char *, CliRequest *, GError **);
+gboolean    cli_set_format          (const CliOption *, const char *, CliRequest *, GError **);
+gboolean    cli_set_target          (const CliOption *, const char *, CliRequest *, GError **);
+/* FALSE with the row's usage message */
+gboolean    cli_refuse              (const CliOption *option,
+                                     GError         **error);
+
+/* Numbers, finite, separated by `sep` ("1.5", "0,2"): between min and max
+ * of them, *n gets how many. GLib's g_ascii_strtod: locale-independent and
+ * correctly rounded, so a value reads exactly as it would from a file. */
+gboolean    cli_parse_numbers       (const char *text,
+                                     char        sep,
+                                     double     *v,
+                                     guint       min,
+                                     guint       max,
+                                     guint      *n);
+/* A whole number in decimal (g_ascii_strtoll) */
+gboolean    cli_parse_int           (const char *text,
+                                     gint64     *out);
+
+/* ---- sequin-cli-edit.c: the edit command and its operations ---- */
+
+extern const CliCommandSpec cli_edit_command;
+void        cli_op_free             (CliOp        *op);
+
+/* ---- sequin-cli.c ---- */
+
+/* the options convert and edit share: --to, --map, --out-dir */
+#define CLI_N_OUTPUT_OPTIONS 3
+extern const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS];
+/* -h, --help: a row of every command */
+extern const CliOption cli_help_option;
+
+/* Prints "sequin-cli: MESSAGE" and where to find help; EXIT_USAGE */
 int      usage_error        (const char *format,
                              ...) G_GNUC_PRINTF (1, 2);
 SqClip  *load_file          (const char *path,
                              GError    **error);
 int      fail_file          (const char   *path,
                              const GError *error);
-/* "--name=VALUE" or "--name VALUE" at argv[*i] (*i moves past it), NULL
- * when missing; whether `arg` is "--name" or "--name=…" */
-const char *option_value    (int         argc,
-                             char      **argv,
-                             int        *i,
-                             const char *name);
-gboolean option_is          (const char *arg,
-                             const char *name);
+/* the reader's warnings on stderr */
+void     print_warnings     (const char   *path,
+                             const SqClip *clip);
+/* A --map FILE (sq-joint-map.h); NULL after an error naming the file and
+ * line:column */
+SqJointMap *load_map        (const char *path);
+/* Saves `clip` as `format` into `out_path` (its companions beside it),
+ * reporting what the format loses; the exit status */
+int      write_clip         (const SqClip     *clip,
+                             const SqFormat   *format,
+                             const SqJointMap *map,
+                             const char       *out_path);
 
-/* sequin-cli-tools.c: the animator's tools. An edit option of the motion
- * edits (--mirror, --resample FPS …) at argv[*i]: FALSE when it is none;
- * else the edit is added to `edits` (*i past its value), or *bad is set
- * after a usage message. */
-gboolean cli_motion_option  (int         argc,
-                             char      **argv,
-                             int        *i,
-                             GPtrArray  *edits,
-                             gboolean   *bad);
+/* ---- sequin-cli-tools.c: the animator's tools ---- */
+
 /* what an applied edit reports (reduce: keys before and after) */
 void     cli_print_report   (const char *path,
                              const SqEdit *edit);
@@ -43,22 +194,16 @@ void     cli_print_report   (const char *path,
  * clip cannot be written as .anim */
 gboolean cli_print_loss     (const char *path,
                              const SqClip *clip);
-/* a command of sequin-cli.c, as main calls it */
-typedef int (*CliCommand) (int argc, char **argv);
-/* TRUE when the arguments have --out-dir: many inputs, see cli_batch */
-gboolean cli_is_batch       (int         argc,
-                             char      **argv);
+/* Converts or edits one input into `out`, as `request` says; its exit
+ * status */
+typedef int (*CliOneFunc) (const CliRequest *request,
+                           const char       *in,
+                           const char       *out);
 /* `convert --to FORMAT --out-dir DIR FILE…` (edit FALSE) or `edit
- * --out-dir DIR [--to FORMAT] FILE… OPERATION…`: `command` once per FILE
- * over all cores, the output in DIR under the FILE's base name (with
- * FORMAT's extension); a summary line on stderr; 1 when any failed */
-int      cli_batch          (CliCommand  command,
-                             gboolean    edit,
-                             int         argc,
-                             char      **argv);
-/* `command` (cmd_info) for each FILE in turn, each after a "File:" line */
-int      cli_each_file      (CliCommand  command,
-                             int         argc,
-                             char      **argv);
-int      cli_diff           (int         argc,
-                             char      **argv);
+ * --out-dir DIR [--to FORMAT] FILE… OPERATION…`: `one` once per FILE over
+ * all cores, the output in DIR under the FILE's base name (with FORMAT's
+ * extension); a summary line on stderr; 1 when any failed */
+int      cli_batch          (const CliRequest *request,
+                             CliOneFunc        one,
+                             gboolean          edit);
+extern const CliCommandSpec cli_diff_command;

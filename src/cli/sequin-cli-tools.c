@@ -1,5 +1,5 @@
 /* sequin-cli-tools.c: the animator's tools on the command line: the motion
- * edit options and `diff`
+ * `diff`, validate --loss and the batches of convert and edit
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,90 +16,6 @@
 #include "sq-core.h"
 #include "sq-diff.h"
 #include "sequin-cli-private.h"
-
-/* "A" or "A,B", finite numbers; *n gets how many */
-static gboolean
-parse_numbers (const char *text,
-               double      v[2],
-               guint       max,
-               guint      *n)
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  parts = g_strsplit (text, ",", -1);
-  *n = g_strv_length (parts);
-  if (*n < 1 || *n > max)
-    return FALSE;
-  for (guint k = 0; k < *n; k++)
-    {
-      char *end = NULL;
-
-      if (parts[k][0] == '\0')
-        return FALSE;
-      v[k] = g_ascii_strtod (parts[k], &end);
-      if (*end != '\0' || !isfinite (v[k]))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-cli_motion_option (int        argc,
-                   char     **argv,
-                   int       *i,
-                   GPtrArray *edits,
-                   gboolean  *bad)
-{
-  static const struct
-  {
-    const char *name;
-    guint       min, max;     /* numbers the value holds; 0: no value */
-    const char *usage;
-  } options[] = {
-    { "--mirror", 0, 0, NULL },
-    { "--resample", 1, 1, "--resample needs FPS (frames per second)" },
-    { "--speed", 1, 1, "--speed needs FACTOR (a number)" },
-    { "--trim", 2, 2, "--trim needs START,END (seconds)" },
-    { "--reverse", 0, 0, NULL },
-    { "--reduce", 1, 2, "--reduce needs DEG[,DIST] (degrees, file units)" },
-    { "--close-loop", 0, 0, NULL },
-  };
-  const char *a = argv[*i];
-  double v[2] = { 0, 0 };
-  guint n = 0, o;
-
-  *bad = FALSE;
-  for (o = 0; o < G_N_ELEMENTS (options); o++)
-    if (options[o].max > 0 ? option_is (a, options[o].name) : strcmp (a, options[o].name) == 0)
-      break;
-  if (o == G_N_ELEMENTS (options))
-    return FALSE;
-  if (options[o].max > 0)
-    {
-      const char *text = option_value (argc, argv, i, options[o].name);
-
-      if (!parse_numbers (text, v, options[o].max, &n) || n < options[o].min)
-        {
-          usage_error ("%s", options[o].usage);
-          *bad = TRUE;
-          return TRUE;
-        }
-    }
-  switch (o)
-    {
-    case 0: g_ptr_array_add (edits, sq_edit_mirror_new ()); break;
-    case 1: g_ptr_array_add (edits, sq_edit_resample_new (v[0])); break;
-    case 2: g_ptr_array_add (edits, sq_edit_speed_new (v[0])); break;
-    case 3: g_ptr_array_add (edits, sq_edit_trim_new (v[0], v[1])); break;
-    case 4: g_ptr_array_add (edits, sq_edit_reverse_new ()); break;
-    case 5: g_ptr_array_add (edits, sq_edit_reduce_new (v[0], v[1])); break;
-    case 6: g_ptr_array_add (edits, sq_edit_close_loop_new ()); break;
-    default: g_assert_not_reached ();
-    }
-  return TRUE;
-}
 
 void
 cli_print_report (const char   *path,
@@ -215,39 +131,35 @@ counterpart (const char *dir,
   return found;
 }
 
+/* diff --tolerance DEG[,DIST]: numbers ≥ 0, DIST 0 when not given */
+static gboolean
+set_tolerance (const CliOption *option,
+               const char      *value,
+               CliRequest      *request,
+               GError         **error)
+{
+  double v[2] = { 0, 0 };
+  guint n;
+
+  if (!cli_parse_numbers (value, ',', v, 1, 2, &n) || v[0] < 0 || v[1] < 0)
+    return cli_refuse (option, error);
+  request->tolerance[0] = v[0];
+  request->tolerance[1] = v[1];
+  return TRUE;
+}
+
 /* sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B
  * sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE… */
-int
-cli_diff (int    argc,
-          char **argv)
+static int
+cmd_diff (CliRequest *request)
 {
-  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
-  guint n, n_failed = 0;
-  gboolean json = FALSE;
-  double tolerance[2] = { 0, 0 };
-  const char *against = NULL;
+  GPtrArray *paths = request->files;
+  guint n_failed = 0;
+  gboolean json = request->json;
+  const double *tolerance = request->tolerance;
+  const char *against = request->against;
   gboolean first = TRUE;
 
-  for (int i = 0; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--json") == 0)
-        json = TRUE;
-      else if (option_is (argv[i], "--tolerance"))
-        {
-          if (!parse_numbers (option_value (argc, argv, &i, "--tolerance"), tolerance, 2, &n)
-              || tolerance[0] < 0 || tolerance[1] < 0)
-            return usage_error ("--tolerance needs DEG[,DIST] (numbers ≥ 0)");
-        }
-      else if (option_is (argv[i], "--against"))
-        {
-          if ((against = option_value (argc, argv, &i, "--against")) == NULL || *against == '\0')
-            return usage_error ("--against needs a DIR");
-        }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        return usage_error ("diff: unknown option “%s”", argv[i]);
-      else
-        g_ptr_array_add (paths, argv[i]);
-    }
   if (against == NULL)
     {
       if (paths->len != 2)
@@ -280,12 +192,37 @@ cli_diff (int    argc,
   return n_failed > 0 ? EXIT_BAD_INPUT : 0;
 }
 
+static const CliOption diff_options[] = {
+  { "json", 0, CLI_ARG_NONE, NULL, "the report as JSON", cli_set_flag, G_STRUCT_OFFSET (CliRequest, json) },
+  { "tolerance", 0, CLI_ARG_REQUIRED, "DEG[,DIST]",
+    "the largest difference in degrees and file units that passes (default 0,0)",
+    set_tolerance, 0, NULL, 0, 0, "--tolerance needs DEG[,DIST] (numbers ≥ 0)" },
+  { "against", 0, CLI_ARG_REQUIRED, "DIR", "compare each FILE with the file of its name in DIR",
+    cli_set_path, G_STRUCT_OFFSET (CliRequest, against), NULL, 0, 0, "--against needs a DIR" },
+};
+
+static const CliSection diff_sections[] = {
+  { NULL, diff_options, G_N_ELEMENTS (diff_options) },
+  { NULL, &cli_help_option, 1 },
+};
+
+const CliCommandSpec cli_diff_command = {
+  "diff", "A B | --against DIR FILE…",
+  (const char *[]) { "diff [--json] [--tolerance DEG[,DIST]] A B",
+                     "diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…", NULL },
+  "Compares two clips joint by joint.",
+  "diff compares each joint over both clips' key times (B converted to A's format):\n"
+  "exit 0 when within the tolerance (default: identical), 1 when not.",
+  diff_sections, G_N_ELEMENTS (diff_sections), cmd_diff,
+};
+
 /* ---- batch: convert and edit over many files ------------------------------ */
 
 typedef struct
 {
-  CliCommand  command;
-  GPtrArray  *args;         /* per input: a NULL-ended argv (GStrv) */
+  const CliRequest *request;
+  CliOneFunc  one;
+  GPtrArray  *outputs;      /* per input: its output's path */
   int        *status;       /* per input */
   guint       done, total;
   gboolean    progress;     /* stderr is a terminal */
@@ -298,11 +235,11 @@ batch_run_one (gpointer data,
 {
   Batch *batch = user_data;
   guint index = GPOINTER_TO_UINT (data) - 1;
-  char **argv = batch->args->pdata[index];
 
   /* an input refused before (a second one of an output name) is not run */
   if (batch->status[index] == 0)
-    batch->status[index] = batch->command ((int) g_strv_length (argv), argv);
+    batch->status[index] = batch->one (batch->request, batch->request->files->pdata[index],
+                                       batch->outputs->pdata[index]);
   g_mutex_lock (&batch->lock);
   batch->done++;
   if (batch->progress)
@@ -359,91 +296,29 @@ batch_output (const char     *dir,
   return g_build_filename (dir, base, NULL);
 }
 
-/* Whether option `arg` of `convert` or `edit` takes the next argument as
- * its value (not when given as --name=VALUE): the options known to; an
- * option this list does not know takes it unless it is a file */
-static gboolean
-takes_value (const char *arg,
-             const char *next)
-{
-  static const char * const with_value[] = {
-    "-o", "--to", "--map", "--rename-joint", "--delete-joint", "--delete-keys", "--rename-root", "--rescale",
-    "--priority", "--joint-priority", "--loop", "--ease", "--hand-pose", "--emote", "--delete-constraint",
-    "--set-constraint", "--add-constraint", "--frame-rate", "--frame-time", "--set-name", "--resample",
-    "--speed", "--trim", "--reduce", NULL,
-  };
-  static const char * const without[] = {
-    "--invert-xz", "--no-loop", "--mirror", "--reverse", "--close-loop", NULL,
-  };
-
-  if (strchr (arg, '=') != NULL || next == NULL || g_strv_contains (without, arg))
-    return FALSE;
-  if (strcmp (arg, "--set-first-frame") == 0)
-    return strchr (next, ',') != NULL;
-  if (g_strv_contains (with_value, arg))
-    return TRUE;
-  return !g_file_test (next, G_FILE_TEST_EXISTS);
-}
-
-gboolean
-cli_is_batch (int    argc,
-              char **argv)
-{
-  for (int i = 0; i < argc; i++)
-    if (option_is (argv[i], "--out-dir"))
-      return TRUE;
-  return FALSE;
-}
-
 /* `convert --to FORMAT --out-dir DIR FILE…` and `edit --out-dir DIR
- * [--to FORMAT] FILE… OPERATION…`: `command` (cmd_convert, cmd_edit) runs
- * once per FILE with the other arguments and the output in DIR; a bad file
- * is reported by it and the others are still done. */
+ * [--to FORMAT] FILE… OPERATION…`: `one` runs once per FILE with the
+ * request's options and the output in DIR; a bad file is reported by it
+ * and the others are still done. */
 int
-cli_batch (CliCommand  command,
-           gboolean    edit,
-           int         argc,
-           char      **argv)
+cli_batch (const CliRequest *request,
+           CliOneFunc        one,
+           gboolean          edit)
 {
-  g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
-  g_autoptr(GPtrArray) options = g_ptr_array_new ();
-  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  g_autoptr(GHashTable) outputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *inputs = request->files;
+  g_autoptr(GPtrArray) outputs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GString) failed = g_string_new (NULL);
   g_autofree int *status = NULL;
-  const char *out_dir = NULL;
-  const SqFormat *format = NULL;
+  const char *out_dir = request->out_dir;
   guint n_failed = 0;
   Batch batch = { 0 };
 
-  for (int i = 0; i < argc; i++)
-    {
-      const char *a = argv[i];
-
-      if (option_is (a, "--out-dir"))
-        {
-          if ((out_dir = option_value (argc, argv, &i, "--out-dir")) == NULL || *out_dir == '\0')
-            return usage_error ("--out-dir needs a DIR");
-          continue;
-        }
-      if (strcmp (a, "-o") == 0 || g_str_has_prefix (a, "--output"))
-        return usage_error ("--out-dir names the outputs: -o has no place beside it");
-      if (a[0] != '-' || a[1] == '\0')
-        {
-          g_ptr_array_add (inputs, (char *) a);
-          continue;
-        }
-      g_ptr_array_add (options, (char *) a);
-      if (strcmp (a, "--to") == 0 && i + 1 < argc)
-        format = sq_format_by_id (argv[i + 1]);
-      else if (g_str_has_prefix (a, "--to="))
-        format = sq_format_by_id (a + 5);
-      if (takes_value (a, i + 1 < argc ? argv[i + 1] : NULL))
-        g_ptr_array_add (options, argv[++i]);
-    }
+  if (request->out != NULL)
+    return usage_error ("--out-dir names the outputs: -o has no place beside it");
   if (inputs->len == 0)
     return usage_error ("--out-dir needs at least one FILE");
-  if (!edit && format == NULL)
+  if (!edit && request->format == NULL)
     return usage_error ("convert --out-dir needs --to FORMAT");
   if (g_mkdir_with_parents (out_dir, 0777) != 0)
     {
@@ -454,19 +329,11 @@ cli_batch (CliCommand  command,
   status = g_new0 (int, inputs->len);
   for (guint f = 0; f < inputs->len; f++)
     {
-      GPtrArray *v = g_ptr_array_new ();
-      char *out = batch_output (out_dir, inputs->pdata[f], format);
+      char *out = batch_output (out_dir, inputs->pdata[f], request->format);
 
-      for (guint k = 0; k < options->len; k++)
-        g_ptr_array_add (v, g_strdup (options->pdata[k]));
-      g_ptr_array_add (v, g_strdup (inputs->pdata[f]));
-      if (edit)
-        g_ptr_array_add (v, g_strdup ("-o"));
-      g_ptr_array_add (v, out);
-      g_ptr_array_add (v, NULL);
-      g_ptr_array_add (args, g_ptr_array_free (v, FALSE));
+      g_ptr_array_add (outputs, out);
       /* two inputs of one base name would write one output */
-      if (!g_hash_table_insert (outputs, g_strdup (out), NULL))
+      if (!g_hash_table_add (seen, out))
         {
           g_printerr ("sequin-cli: %s: %s is the output of an earlier file too; not written\n",
                       (const char *) inputs->pdata[f], out);
@@ -474,8 +341,9 @@ cli_batch (CliCommand  command,
         }
     }
 
-  batch.command = command;
-  batch.args = args;
+  batch.request = request;
+  batch.one = one;
+  batch.outputs = outputs;
   batch.status = status;
   batch.total = inputs->len;
   batch_run (&batch);
@@ -491,27 +359,4 @@ cli_batch (CliCommand  command,
   else
     g_printerr ("sequin-cli: %u %s\n", inputs->len, edit ? "edited" : "converted");
   return n_failed > 0 ? EXIT_BAD_INPUT : 0;
-}
-
-/* `info FILE…`: each file's summary after a "File:" line, in the order
- * given; 1 when any could not be read, the others still shown */
-int
-cli_each_file (CliCommand  command,
-               int         argc,
-               char      **argv)
-{
-  int status = 0;
-
-  for (int i = 0; i < argc; i++)
-    {
-      char *one[2] = { argv[i], NULL };
-
-      if (argv[i][0] == '-' && argv[i][1] != '\0')
-        return usage_error ("unknown option “%s”", argv[i]);
-      printf ("%sFile:      %s\n", i ? "\n" : "", argv[i]);
-      fflush (stdout);
-      if (command (1, one) != 0)
-        status = EXIT_BAD_INPUT;
-    }
-  return status;
 }

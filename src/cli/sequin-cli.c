@@ -24,72 +24,8 @@
 #include "sq-core.h"
 #include "sequin-cli-private.h"
 
-static const char *usage_text =
-  "Usage:\n"
-  "  sequin-cli info FILE…\n"
-  "  sequin-cli dump [--json] FILE\n"
-  "  sequin-cli convert [--to FORMAT] [--map FILE] IN OUT\n"
-  "  sequin-cli convert --to FORMAT [--map FILE] --out-dir DIR FILE…\n"
-  "  sequin-cli edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…\n"
-  "  sequin-cli edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…\n"
-  "  sequin-cli validate [--target aw|sl|sims] [--loss] FILE…\n"
-  "  sequin-cli formats\n"
-  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B\n"
-  "  sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…\n"
-  "  sequin-cli --help | --version\n"
-  "\n"
-  "Edit operations, applied in the order given:\n"
-  "  --invert-xz[=J1,J2,…]     invert the sign of quaternion X and Z (all joints, or those named)\n"
-  "  --rename-joint OLD=NEW    rename a joint (refused when NEW exists)\n"
-  "  --delete-joint NAME       delete a joint\n"
-  "  --delete-keys NAME@TIME   delete a joint's keys at TIME seconds (within half a frame)\n"
-  "  --rename-root NAME        rename the root joint (the header's root and its joint)\n"
-  "  --rescale FACTOR          multiply the root's locations by FACTOR\n"
-  "  --set-first-frame[=X,Y,Z] set the root's location at the first frame (default 0,0,0)\n"
-  "Second Life (.anim) fields, kept when the clip is saved as sl-anim:\n"
-  "  --priority N              base priority, -1 to 6\n"
-  "  --joint-priority JOINT=N  one joint's priority, -1 to 6\n"
-  "  --loop IN,OUT | --no-loop loop between IN and OUT seconds (0 ≤ IN ≤ OUT ≤ duration), or not\n"
-  "  --ease IN,OUT             ease in and ease out times in seconds (≥ 0)\n"
-  "  --hand-pose N             hand pose, 0 to 13\n"
-  "  --emote NAME              emote name (Latin-1; \"\" for none)\n"
-  "  --delete-constraint N     delete constraint N (1 = the first, as `dump` lists them)\n"
-  "  --set-constraint N:SPEC   change fields of constraint N (1 = the first); the others stay\n"
-  "  --add-constraint SPEC     append a constraint (at most 10); fields not given are 0, point\n"
-  "      SPEC is FIELD=VALUE[,FIELD=VALUE…] with the fields chain=0..3, type=point|plane,\n"
-  "      source=VOLUME, source-offset=X:Y:Z, target=VOLUME|GROUND, target-offset=X:Y:Z,\n"
-  "      dir=X:Y:Z, ease-in=START:STOP, ease-out=START:STOP (seconds); VOLUME is a collision\n"
-  "      volume (PELVIS, BELLY, CHEST, HEAD, L_HAND, R_FOOT, …). Example:\n"
-  "      --add-constraint chain=2,source=L_HAND,target=GROUND,ease-in=0:0.5,ease-out=1.5:2\n"
-  "BVH and DirectX (.x) fields (SEQ and .anim have a fixed time base):\n"
-  "  --frame-rate FPS          frames (.x: ticks) per second; keys keep their frame numbers, so\n"
-  "                            the animation plays faster or slower (.x: a whole number)\n"
-  "  --frame-time SECONDS      the same as BVH's Frame Time (0.001 to 10 s)\n"
-  "  --set-name NAME           the .x AnimationSet name (\"\" for none)\n"
-  "Motion (every format):\n"
-  "  --mirror                  swap left and right, reflect across the sagittal plane\n"
-  "  --resample FPS            keys on a grid at FPS from the first key to the last\n"
-  "  --speed FACTOR            play FACTOR (> 0) times as fast; loop points and ease follow\n"
-  "  --trim START,END          keep START to END seconds, shifted to start at 0\n"
-  "  --reverse                 play backwards\n"
-  "  --reduce DEG[,DIST]       remove keys while the motion stays within DEG degrees and\n"
-  "                            DIST (file units, default 0) at every original key\n"
-  "  --close-loop              end on the first pose (at the loop points when looping)\n"
-  "\n"
-  "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
-  "extension; .seq means the input's own kind of SEQ (binary or text).\n"
-  "Converting to another format maps joint names (pelvis ⇄ aw_pelvis ⇄ mPelvis ⇄ hip ⇄\n"
-  "Hips …), units, axes and time steps. --map FILE overrides the joint names: UTF-8 text,\n"
-  "one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
-  "\n"
-  "--out-dir DIR: every FILE, on all cores, written to DIR under its own base name (with\n"
-  "FORMAT's extension); a bad file is reported, the others are done; exit 1 if any failed.\n"
-  "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
-  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
-  "diff compares each joint over both clips' key times (B converted to A's format):\n"
-  "exit 0 when within the tolerance (default: identical), 1 when not.\n"
-  "\n"
-  "Exit status: 0 success, 1 bad input or failed validation, 2 bad usage.\n";
+/* the command being run, for the hint after a usage error */
+static const char *help_command;
 
 int
 usage_error (const char *format,
@@ -102,7 +38,7 @@ usage_error (const char *format,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_printerr ("sequin-cli: %s\n", msg);
-  g_printerr ("Try “sequin-cli --help”.\n");
+  g_printerr ("Try “sequin-cli%s%s --help”.\n", help_command ? " " : "", help_command ? help_command : "");
   return EXIT_USAGE;
 }
 
@@ -303,7 +239,7 @@ save_file (const char *path,
   return ok;
 }
 
-static void
+void
 print_warnings (const char *path,
                 const SqClip *clip)
 {
@@ -319,64 +255,7 @@ fail_file (const char   *path,
   return EXIT_BAD_INPUT;
 }
 
-static int
-cmd_info (int    argc,
-          char **argv)
-{
-  g_autoptr(SqClip) clip = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-
-  if (argc > 1)
-    return cli_each_file (cmd_info, argc, argv);
-  if (argc != 1)
-    return usage_error ("info takes a FILE");
-  if ((clip = load_file (argv[0], &error)) == NULL)
-    return fail_file (argv[0], error);
-  text = sq_dump_summary (clip);
-  fputs (text, stdout);
-  print_warnings (argv[0], clip);
-  return 0;
-}
-
-static int
-cmd_dump (int    argc,
-          char **argv)
-{
-  g_autoptr(SqClip) clip = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  gboolean json = FALSE;
-  const char *path = NULL;
-
-  for (int i = 0; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--json") == 0)
-        json = TRUE;
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        return usage_error ("dump: unknown option “%s”", argv[i]);
-      else if (path == NULL)
-        path = argv[i];
-      else
-        return usage_error ("dump takes one FILE");
-    }
-  if (path == NULL)
-    return usage_error ("dump needs a FILE");
-  if ((clip = load_file (path, &error)) == NULL)
-    return fail_file (path, error);
-  text = json ? sq_dump_json (clip) : sq_dump_text (clip);
-  fputs (text, stdout);
-  return 0;
-}
-
-static const SqFormat *
-parse_format (const char *id)
-{
-  return sq_format_by_id (id);
-}
-
-/* A --map FILE (sq-joint-map.h); errors name the file and line:column */
-static SqJointMap *
+SqJointMap *
 load_map (const char *path)
 {
   g_autoptr(GError) error = NULL;
@@ -396,7 +275,7 @@ load_map (const char *path)
   return map;
 }
 
-static int
+int
 write_clip (const SqClip     *clip,
             const SqFormat   *format,
             const SqJointMap *map,
@@ -428,617 +307,139 @@ write_clip (const SqClip     *clip,
   return 0;
 }
 
+
+/* ---- the commands ---- */
+
 static int
-cmd_convert (int    argc,
-             char **argv)
+info_one (const char *path)
 {
   g_autoptr(SqClip) clip = NULL;
   g_autoptr(GError) error = NULL;
-  const SqFormat *format = NULL;
-  const char *paths[2] = { NULL, NULL };
-  guint n_paths = 0;
-  const char *map_path = NULL;
-  g_autoptr(SqJointMap) map = NULL;
+  g_autofree char *text = NULL;
 
-  if (cli_is_batch (argc, argv))
-    return cli_batch (cmd_convert, FALSE, argc, argv);
-  for (int i = 0; i < argc; i++)
+  if ((clip = load_file (path, &error)) == NULL)
+    return fail_file (path, error);
+  text = sq_dump_summary (clip);
+  fputs (text, stdout);
+  print_warnings (path, clip);
+  return 0;
+}
+
+/* `info FILE…`: one file's summary; of more, each after a "File:" line in
+ * the order given; 1 when any could not be read, the others still shown */
+static int
+cmd_info (CliRequest *request)
+{
+  GPtrArray *files = request->files;
+  int status = 0;
+
+  if (files->len == 0)
+    return usage_error ("info takes a FILE");
+  if (files->len == 1)
+    return info_one (files->pdata[0]);
+  for (guint i = 0; i < files->len; i++)
     {
-      if (strcmp (argv[i], "--map") == 0 || g_str_has_prefix (argv[i], "--map="))
-        {
-          map_path = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
-          if (map_path == NULL || *map_path == '\0')
-            return usage_error ("--map needs a FILE");
-        }
-      else if (strcmp (argv[i], "--to") == 0 || g_str_has_prefix (argv[i], "--to="))
-        {
-          const char *id = argv[i][4] == '=' ? argv[i] + 5 : (i + 1 < argc ? argv[++i] : NULL);
-          if (id == NULL)
-            return usage_error ("--to needs a FORMAT");
-          if ((format = parse_format (id)) == NULL)
-            return usage_error ("unknown format “%s” (see “sequin-cli formats”)", id);
-          if (!sq_format_can_write (format))
-            return usage_error ("format “%s” cannot be written", id);
-        }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        return usage_error ("convert: unknown option “%s”", argv[i]);
-      else if (n_paths < 2)
-        paths[n_paths++] = argv[i];
-      else
-        return usage_error ("convert takes IN and OUT");
+      printf ("%sFile:      %s\n", i ? "\n" : "", (const char *) files->pdata[i]);
+      fflush (stdout);
+      if (info_one (files->pdata[i]) != 0)
+        status = EXIT_BAD_INPUT;
     }
-  if (n_paths != 2)
-    return usage_error ("convert takes IN and OUT");
-
-  if ((clip = load_file (paths[0], &error)) == NULL)
-    return fail_file (paths[0], error);
-  print_warnings (paths[0], clip);
-  if (format == NULL && (format = sq_format_for_filename (paths[1], clip->format)) == NULL)
-    return usage_error ("cannot tell the format from “%s”: use --to FORMAT", paths[1]);
-  if (map_path != NULL && (map = load_map (map_path)) == NULL)
-    return EXIT_BAD_INPUT;
-  return write_clip (clip, format, map, paths[1]);
-}
-
-static gboolean
-parse_number (const char *text,
-              double     *out)
-{
-  char *end = NULL;
-  double v;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  v = g_ascii_strtod (text, &end);
-  if (*end != '\0' || !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
-parse_int (const char *text,
-           gint64     *out)
-{
-  char *end = NULL;
-  gint64 v;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtoll (text, &end, 10);
-  if (*end != '\0' || errno != 0)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
-parse_pair (const char *text,
-            double      v[2])
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  parts = g_strsplit (text, ",", -1);
-  return g_strv_length (parts) == 2 && parse_number (parts[0], &v[0]) && parse_number (parts[1], &v[1]);
-}
-
-static gboolean
-parse_xyz (const char *text,
-           double      v[3])
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  parts = g_strsplit (text, ",", -1);
-  return g_strv_length (parts) == 3 && parse_number (parts[0], &v[0])
-         && parse_number (parts[1], &v[1]) && parse_number (parts[2], &v[2]);
-}
-
-/* --set-constraint / --add-constraint: the fields a spec gives, applied to
- * the constraint as it is when the edit runs (or to a new one) */
-typedef struct
-{
-  guint          index;     /* 0-based; G_MAXUINT: append */
-  guint          given;     /* CF_* bits */
-  SqSlConstraint c;
-} ConstraintSpec;
-
-enum
-{
-  CF_CHAIN = 1 << 0, CF_TYPE = 1 << 1, CF_SOURCE = 1 << 2, CF_SOURCE_OFFSET = 1 << 3, CF_TARGET = 1 << 4,
-  CF_TARGET_OFFSET = 1 << 5, CF_DIR = 1 << 6, CF_EASE_IN = 1 << 7, CF_EASE_OUT = 1 << 8,
-};
-
-static gboolean
-parse_colon_numbers (const char *text,
-                     double     *v,
-                     guint       n)
-{
-  g_auto(GStrv) parts = g_strsplit (text, ":", -1);
-
-  if (g_strv_length (parts) != n)
-    return FALSE;
-  for (guint i = 0; i < n; i++)
-    if (!parse_number (parts[i], &v[i]))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-parse_volume (const char *text,
-              char        out[17])
-{
-  if (strlen (text) > 16)
-    return FALSE;
-  g_strlcpy (out, text, 17);
-  return TRUE;
-}
-
-/* "FIELD=VALUE,FIELD=VALUE…"; FALSE with a message for a bad field */
-static gboolean
-parse_constraint_fields (const char     *text,
-                         ConstraintSpec *spec,
-                         char          **message)
-{
-  g_auto(GStrv) fields = g_strsplit (text, ",", -1);
-
-  for (guint i = 0; fields[i] != NULL; i++)
-    {
-      char *eq = strchr (fields[i], '=');
-      const char *key, *val;
-      gint64 n = -1;
-      double ease[2];
-      gboolean ok;
-
-      if (eq == NULL)
-        {
-          *message = g_strdup_printf ("“%s” is not FIELD=VALUE", fields[i]);
-          return FALSE;
-        }
-      *eq = '\0';
-      key = fields[i];
-      val = eq + 1;
-      if (strcmp (key, "chain") == 0)
-        {
-          ok = parse_int (val, &n) && n >= 0 && n <= 255;
-          spec->c.chain_length = (guint8) n;
-          spec->given |= CF_CHAIN;
-        }
-      else if (strcmp (key, "type") == 0)
-        {
-          ok = TRUE;
-          if (strcmp (val, "point") == 0 || strcmp (val, "0") == 0)
-            spec->c.type = SQ_SL_CONSTRAINT_POINT;
-          else if (strcmp (val, "plane") == 0 || strcmp (val, "planar") == 0 || strcmp (val, "1") == 0)
-            spec->c.type = SQ_SL_CONSTRAINT_PLANE;
-          else
-            ok = FALSE;
-          spec->given |= CF_TYPE;
-        }
-      else if (strcmp (key, "source") == 0)
-        {
-          ok = parse_volume (val, spec->c.source_volume);
-          spec->given |= CF_SOURCE;
-        }
-      else if (strcmp (key, "target") == 0)
-        {
-          ok = parse_volume (val, spec->c.target_volume);
-          spec->given |= CF_TARGET;
-        }
-      else if (strcmp (key, "source-offset") == 0)
-        {
-          ok = parse_colon_numbers (val, spec->c.source_offset, 3);
-          spec->given |= CF_SOURCE_OFFSET;
-        }
-      else if (strcmp (key, "target-offset") == 0)
-        {
-          ok = parse_colon_numbers (val, spec->c.target_offset, 3);
-          spec->given |= CF_TARGET_OFFSET;
-        }
-      else if (strcmp (key, "dir") == 0 || strcmp (key, "target-dir") == 0)
-        {
-          ok = parse_colon_numbers (val, spec->c.target_dir, 3);
-          spec->given |= CF_DIR;
-        }
-      else if (strcmp (key, "ease-in") == 0 || strcmp (key, "ease-out") == 0)
-        {
-          gboolean in = strcmp (key, "ease-in") == 0;
-
-          ok = parse_colon_numbers (val, ease, 2);
-          if (in)
-            spec->c.ease_in_start = ease[0], spec->c.ease_in_stop = ease[1];
-          else
-            spec->c.ease_out_start = ease[0], spec->c.ease_out_stop = ease[1];
-          spec->given |= in ? CF_EASE_IN : CF_EASE_OUT;
-        }
-      else
-        {
-          *message = g_strdup_printf ("unknown constraint field “%s”", key);
-          return FALSE;
-        }
-      if (!ok)
-        {
-          *message = g_strdup_printf ("bad value “%s” for %s", val, key);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/* The edit a spec makes on `clip`: the given fields over the constraint's
- * current ones */
-static SqEdit *
-constraint_edit (const ConstraintSpec *spec,
-                 const SqClip         *clip)
-{
-  SqSlConstraint c = { 0 };
-  const SqSlConstraint *s = &spec->c;
-  guint index = spec->index == G_MAXUINT ? sq_sl_constraint_count (clip) : spec->index;
-
-  if (spec->index != G_MAXUINT && !sq_sl_constraint_get (clip, index, &c))
-    return sq_edit_sl_constraint_new (index, s);   /* refused with a message */
-  if (spec->given & CF_CHAIN)
-    c.chain_length = s->chain_length;
-  if (spec->given & CF_TYPE)
-    c.type = s->type;
-  if (spec->given & CF_SOURCE)
-    memcpy (c.source_volume, s->source_volume, sizeof c.source_volume);
-  if (spec->given & CF_TARGET)
-    memcpy (c.target_volume, s->target_volume, sizeof c.target_volume);
-  if (spec->given & CF_SOURCE_OFFSET)
-    memcpy (c.source_offset, s->source_offset, sizeof c.source_offset);
-  if (spec->given & CF_TARGET_OFFSET)
-    memcpy (c.target_offset, s->target_offset, sizeof c.target_offset);
-  if (spec->given & CF_DIR)
-    memcpy (c.target_dir, s->target_dir, sizeof c.target_dir);
-  if (spec->given & CF_EASE_IN)
-    c.ease_in_start = s->ease_in_start, c.ease_in_stop = s->ease_in_stop;
-  if (spec->given & CF_EASE_OUT)
-    c.ease_out_start = s->ease_out_start, c.ease_out_stop = s->ease_out_stop;
-  return sq_edit_sl_constraint_new (index, &c);
-}
-
-/* "--name=value" or "--name value" */
-const char *
-option_value (int    argc,
-              char **argv,
-              int   *i,
-              const char *name)
-{
-  gsize n = strlen (name);
-
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (*i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
-
-gboolean
-option_is (const char *arg,
-           const char *name)
-{
-  gsize n = strlen (name);
-  return strncmp (arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+  return status;
 }
 
 static int
-cmd_edit (int    argc,
-          char **argv)
+cmd_dump (CliRequest *request)
 {
   g_autoptr(SqClip) clip = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) edits = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
-  /* per edit: NULL, or a constraint spec whose edit is made when it runs */
-  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
-  const char *in = NULL, *out = NULL;
-  const SqFormat *format = NULL;
-  const char *map_path = NULL;
+  g_autofree char *text = NULL;
+  const char *path;
+
+  if (request->files->len == 0)
+    return usage_error ("dump needs a FILE");
+  if (request->files->len > 1)
+    return usage_error ("dump takes one FILE");
+  path = request->files->pdata[0];
+  if ((clip = load_file (path, &error)) == NULL)
+    return fail_file (path, error);
+  text = request->json ? sq_dump_json (clip) : sq_dump_text (clip);
+  fputs (text, stdout);
+  return 0;
+}
+
+static int
+convert_one (const CliRequest *request,
+             const char       *in,
+             const char       *out)
+{
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(SqJointMap) map = NULL;
-  gboolean bad = FALSE;
-
-  if (cli_is_batch (argc, argv))
-    return cli_batch (cmd_edit, TRUE, argc, argv);
-  for (int i = 0; i < argc; i++)
-    {
-      const char *a = argv[i];
-      const char *v;
-
-      if (strcmp (a, "-o") == 0 || option_is (a, "--output"))
-        {
-          if ((out = option_value (argc, argv, &i, strcmp (a, "-o") == 0 ? "-o" : "--output")) == NULL)
-            return usage_error ("-o needs OUT");
-        }
-      else if (option_is (a, "--map"))
-        {
-          if ((map_path = option_value (argc, argv, &i, "--map")) == NULL || *map_path == '\0')
-            return usage_error ("--map needs a FILE");
-        }
-      else if (option_is (a, "--to"))
-        {
-          if ((v = option_value (argc, argv, &i, "--to")) == NULL)
-            return usage_error ("--to needs a FORMAT");
-          if ((format = parse_format (v)) == NULL || !sq_format_can_write (format))
-            return usage_error ("unknown or read-only format “%s”", v);
-        }
-      else if (option_is (a, "--invert-xz"))
-        {
-          if (a[strlen ("--invert-xz")] == '=')
-            {
-              g_auto(GStrv) names = g_strsplit (a + strlen ("--invert-xz="), ",", -1);
-              if (names[0] == NULL)
-                return usage_error ("--invert-xz= needs joint names");
-              g_ptr_array_add (edits, sq_edit_invert_xz_new ((const char * const *) names));
-            }
-          else
-            g_ptr_array_add (edits, sq_edit_invert_xz_new (NULL));
-        }
-      else if (option_is (a, "--rename-joint"))
-        {
-          g_autofree char *old_name = NULL;
-          const char *eq;
-
-          if ((v = option_value (argc, argv, &i, "--rename-joint")) == NULL || (eq = strchr (v, '=')) == NULL)
-            return usage_error ("--rename-joint needs OLD=NEW");
-          old_name = g_strndup (v, eq - v);
-          g_ptr_array_add (edits, sq_edit_rename_joint_new (old_name, eq + 1));
-        }
-      else if (option_is (a, "--delete-joint"))
-        {
-          if ((v = option_value (argc, argv, &i, "--delete-joint")) == NULL)
-            return usage_error ("--delete-joint needs NAME");
-          g_ptr_array_add (edits, sq_edit_delete_joint_new (v));
-        }
-      else if (option_is (a, "--delete-keys"))
-        {
-          g_autofree char *joint = NULL;
-          const char *at;
-          double t;
-
-          if ((v = option_value (argc, argv, &i, "--delete-keys")) == NULL || (at = strrchr (v, '@')) == NULL
-              || !parse_number (at + 1, &t))
-            return usage_error ("--delete-keys needs NAME@TIME (seconds)");
-          joint = g_strndup (v, at - v);
-          g_ptr_array_add (edits, sq_edit_delete_keys_new (joint, t));
-        }
-      else if (option_is (a, "--rename-root"))
-        {
-          if ((v = option_value (argc, argv, &i, "--rename-root")) == NULL)
-            return usage_error ("--rename-root needs NAME");
-          g_ptr_array_add (edits, sq_edit_rename_root_new (v));
-        }
-      else if (option_is (a, "--rescale"))
-        {
-          double f;
-          if ((v = option_value (argc, argv, &i, "--rescale")) == NULL || !parse_number (v, &f))
-            return usage_error ("--rescale needs a finite number");
-          g_ptr_array_add (edits, sq_edit_rescale_new (f));
-        }
-      else if (option_is (a, "--set-first-frame"))
-        {
-          double xyz[3] = { 0, 0, 0 };
-
-          if (a[strlen ("--set-first-frame")] == '=')
-            {
-              if (!parse_xyz (a + strlen ("--set-first-frame="), xyz))
-                return usage_error ("--set-first-frame needs X,Y,Z (finite numbers)");
-            }
-          else if (i + 1 < argc && parse_xyz (argv[i + 1], xyz))
-            i++;
-          else if (i + 1 < argc && strchr (argv[i + 1], ',') != NULL)
-            return usage_error ("--set-first-frame needs X,Y,Z (finite numbers), not “%s”", argv[i + 1]);
-          g_ptr_array_add (edits, sq_edit_set_first_frame_new (xyz[0], xyz[1], xyz[2]));
-        }
-      else if (option_is (a, "--priority"))
-        {
-          gint64 n;
-          if ((v = option_value (argc, argv, &i, "--priority")) == NULL || !parse_int (v, &n)
-              || n < G_MININT32 || n > G_MAXINT32)
-            return usage_error ("--priority needs a whole number");
-          g_ptr_array_add (edits, sq_edit_sl_priority_new ((gint32) n));
-        }
-      else if (option_is (a, "--joint-priority"))
-        {
-          g_autofree char *joint = NULL;
-          const char *eq;
-          gint64 n;
-
-          if ((v = option_value (argc, argv, &i, "--joint-priority")) == NULL || (eq = strrchr (v, '=')) == NULL
-              || !parse_int (eq + 1, &n) || n < G_MININT32 || n > G_MAXINT32)
-            return usage_error ("--joint-priority needs JOINT=N");
-          joint = g_strndup (v, eq - v);
-          g_ptr_array_add (edits, sq_edit_sl_joint_priority_new (joint, (gint32) n));
-        }
-      else if (option_is (a, "--loop"))
-        {
-          double io[2];
-          if ((v = option_value (argc, argv, &i, "--loop")) == NULL || !parse_pair (v, io))
-            return usage_error ("--loop needs IN,OUT (seconds)");
-          g_ptr_array_add (edits, sq_edit_sl_loop_new (TRUE, io[0], io[1]));
-        }
-      else if (strcmp (a, "--no-loop") == 0)
-        g_ptr_array_add (edits, sq_edit_sl_loop_new (FALSE, 0, 0));
-      else if (option_is (a, "--ease"))
-        {
-          double io[2];
-          if ((v = option_value (argc, argv, &i, "--ease")) == NULL || !parse_pair (v, io))
-            return usage_error ("--ease needs IN,OUT (seconds)");
-          g_ptr_array_add (edits, sq_edit_sl_ease_new (io[0], io[1]));
-        }
-      else if (option_is (a, "--hand-pose"))
-        {
-          gint64 n;
-          if ((v = option_value (argc, argv, &i, "--hand-pose")) == NULL || !parse_int (v, &n)
-              || n < 0 || n > G_MAXUINT32)
-            return usage_error ("--hand-pose needs a number from 0 to 13");
-          g_ptr_array_add (edits, sq_edit_sl_hand_pose_new ((guint32) n));
-        }
-      else if (option_is (a, "--emote"))
-        {
-          if ((v = option_value (argc, argv, &i, "--emote")) == NULL)
-            return usage_error ("--emote needs NAME (\"\" for none)");
-          g_ptr_array_add (edits, sq_edit_sl_emote_new (v));
-        }
-      else if (option_is (a, "--delete-constraint"))
-        {
-          gint64 n;
-          if ((v = option_value (argc, argv, &i, "--delete-constraint")) == NULL || !parse_int (v, &n)
-              || n < 1 || n > G_MAXUINT)
-            return usage_error ("--delete-constraint needs N (1 = the first constraint)");
-          g_ptr_array_add (edits, sq_edit_sl_delete_constraint_new ((guint) (n - 1)));
-        }
-      else if (option_is (a, "--set-constraint") || option_is (a, "--add-constraint"))
-        {
-          gboolean add = option_is (a, "--add-constraint");
-          const char *name = add ? "--add-constraint" : "--set-constraint";
-          g_autofree ConstraintSpec *spec = g_new0 (ConstraintSpec, 1);
-          g_autofree char *message = NULL;
-          const char *fields;
-          gint64 n;
-
-          if ((v = option_value (argc, argv, &i, name)) == NULL)
-            return usage_error (add ? "--add-constraint needs SPEC (see --help)"
-                                    : "--set-constraint needs N:SPEC (see --help)");
-          spec->index = G_MAXUINT;
-          fields = v;
-          if (!add)
-            {
-              const char *colon = strchr (v, ':');
-              g_autofree char *num = colon ? g_strndup (v, colon - v) : NULL;
-
-              if (colon == NULL || !parse_int (num, &n) || n < 1 || n >= G_MAXUINT)
-                return usage_error ("--set-constraint needs N:SPEC with N = 1 for the first constraint");
-              spec->index = (guint) (n - 1);
-              fields = colon + 1;
-            }
-          if (!parse_constraint_fields (fields, spec, &message))
-            return usage_error ("%s: %s", name, message);
-          g_ptr_array_add (edits, NULL);
-          g_ptr_array_set_size (specs, edits->len - 1);
-          g_ptr_array_add (specs, g_steal_pointer (&spec));
-        }
-      else if (option_is (a, "--frame-rate") || option_is (a, "--frame-time"))
-        {
-          gboolean rate = option_is (a, "--frame-rate");
-          double f;
-
-          if ((v = option_value (argc, argv, &i, rate ? "--frame-rate" : "--frame-time")) == NULL
-              || !parse_number (v, &f))
-            return usage_error (rate ? "--frame-rate needs FPS (a number)" : "--frame-time needs SECONDS (a number)");
-          g_ptr_array_add (edits, rate ? sq_edit_set_frame_rate_new (f) : sq_edit_set_frame_time_new (f));
-        }
-      else if (option_is (a, "--set-name"))
-        {
-          if ((v = option_value (argc, argv, &i, "--set-name")) == NULL)
-            return usage_error ("--set-name needs NAME (\"\" for none)");
-          g_ptr_array_add (edits, sq_edit_dx_set_name_new (v));
-        }
-      else if (cli_motion_option (argc, argv, &i, edits, &bad))
-        {
-          if (bad)
-            return EXIT_USAGE;
-        }
-      else if (a[0] == '-' && a[1] != '\0')
-        return usage_error ("edit: unknown option “%s”", a);
-      else if (in == NULL)
-        in = a;
-      else
-        return usage_error ("edit takes one IN (and -o OUT)");
-    }
-  if (in == NULL || out == NULL)
-    return usage_error ("edit needs IN and -o OUT");
+  const SqFormat *format = request->format;
 
   if ((clip = load_file (in, &error)) == NULL)
     return fail_file (in, error);
   print_warnings (in, clip);
-  for (guint i = 0; i < edits->len; i++)
-    {
-      if (i < specs->len && specs->pdata[i] != NULL)
-        edits->pdata[i] = constraint_edit (specs->pdata[i], clip);
-      if (!sq_edit_apply (edits->pdata[i], clip, &error))
-        {
-          g_autofree char *what = sq_edit_describe (edits->pdata[i]);
-          g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
-          return EXIT_BAD_INPUT;
-        }
-      cli_print_report (in, edits->pdata[i]);
-    }
-  if (map_path != NULL && (map = load_map (map_path)) == NULL)
+  if (format == NULL && (format = sq_format_for_filename (out, clip->format)) == NULL)
+    return usage_error ("cannot tell the format from “%s”: use --to FORMAT", out);
+  if (request->map_path != NULL && (map = load_map (request->map_path)) == NULL)
     return EXIT_BAD_INPUT;
-  return write_clip (clip, format ? format : clip->format, map, out);
+  return write_clip (clip, format, map, out);
 }
 
 static int
-cmd_validate (int    argc,
-              char **argv)
+cmd_convert (CliRequest *request)
 {
-  const char *target = "aw";
+  if (request->out_dir != NULL)
+    return cli_batch (request, convert_one, FALSE);
+  if (request->files->len != 2)
+    return usage_error ("convert takes IN and OUT");
+  return convert_one (request, request->files->pdata[0], request->files->pdata[1]);
+}
+
+static int
+cmd_validate (CliRequest *request)
+{
+  const char *target = request->target ? request->target : "aw";
   int status = 0;
-  guint n_files = 0;
-  gboolean loss = FALSE;
 
-  for (int i = 0; i < argc; i++)
-    if (strcmp (argv[i], "--loss") == 0)
-      loss = TRUE;
-    else if (option_is (argv[i], "--target"))
-      {
-        if ((target = option_value (argc, argv, &i, "--target")) == NULL)
-          return usage_error ("--target needs a world (aw, sl)");
-        if (!g_strv_contains (sq_validate_targets (), target))
-          return usage_error ("unknown target “%s” (known: aw, sl)", target);
-      }
-
-  for (int i = 0; i < argc; i++)
+  if (request->files->len == 0)
+    return usage_error ("validate needs at least one FILE");
+  if (request->loss && strcmp (target, "sl") != 0)
+    return usage_error ("--loss goes with --target sl");
+  for (guint i = 0; i < request->files->len; i++)
     {
+      const char *path = request->files->pdata[i];
       g_autoptr(SqClip) clip = NULL;
       g_autoptr(GError) error = NULL;
       g_autoptr(GPtrArray) findings = NULL;
 
-      if (option_is (argv[i], "--target"))
+      if ((clip = load_file (path, &error)) == NULL)
         {
-          if (argv[i][strlen ("--target")] != '=')
-            i++;
-          continue;
-        }
-      if (strcmp (argv[i], "--loss") == 0)
-        continue;
-      if (argv[i][0] == '-' && argv[i][1] != '\0')
-        return usage_error ("validate: unknown option “%s”", argv[i]);
-      n_files++;
-      if ((clip = load_file (argv[i], &error)) == NULL)
-        {
-          status = fail_file (argv[i], error);
+          status = fail_file (path, error);
           continue;
         }
       for (guint w = 0; w < clip->warnings->len; w++)
-        printf ("%s: warning: %s\n", argv[i], (const char *) clip->warnings->pdata[w]);
+        printf ("%s: warning: %s\n", path, (const char *) clip->warnings->pdata[w]);
       findings = sq_validate (clip, target, &error);
       for (guint f = 0; f < findings->len; f++)
         {
           const SqFinding *finding = findings->pdata[f];
           static const char *kinds[] = { "note", "warning", "error" };
-          printf ("%s: %s: %s\n", argv[i], kinds[finding->severity], finding->message);
+          printf ("%s: %s: %s\n", path, kinds[finding->severity], finding->message);
         }
-      if (loss && !cli_print_loss (argv[i], clip))
+      if (request->loss && !cli_print_loss (path, clip))
         status = EXIT_BAD_INPUT;
       if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
         status = EXIT_BAD_INPUT;
       else
-        printf ("%s: OK for %s\n", argv[i], target);
+        printf ("%s: OK for %s\n", path, target);
     }
-  if (n_files == 0)
-    return usage_error ("validate needs at least one FILE");
-  if (loss && strcmp (target, "sl") != 0)
-    return usage_error ("--loss goes with --target sl");
   return status;
 }
 
 static int
-cmd_formats (void)
+cmd_formats (CliRequest *request)
 {
   gsize n;
   const SqFormat * const *formats = sq_formats (&n);
@@ -1050,47 +451,165 @@ cmd_formats (void)
   return 0;
 }
 
+/* ---- the option tables ---- */
+
+const CliOption cli_help_option =
+  { "help", 'h', CLI_ARG_NONE, NULL, "show the command's options", cli_set_flag,
+    G_STRUCT_OFFSET (CliRequest, help) };
+
+const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS] = {
+  { "to", 0, CLI_ARG_REQUIRED, "FORMAT", "write FORMAT (an id `sequin-cli formats` lists)",
+    cli_set_format, 0 },
+  { "map", 0, CLI_ARG_REQUIRED, "FILE", "joint names to use, before the built-in table",
+    cli_set_path, G_STRUCT_OFFSET (CliRequest, map_path), NULL, 0, 0, "--map needs a FILE" },
+  { "out-dir", 0, CLI_ARG_REQUIRED, "DIR", "every FILE into DIR under its own base name, on all cores",
+    cli_set_path, G_STRUCT_OFFSET (CliRequest, out_dir), NULL, 0, 0, "--out-dir needs a DIR" },
+};
+
+static const CliOption dump_options[] = {
+  { "json", 0, CLI_ARG_NONE, NULL, "the whole clip as JSON", cli_set_flag, G_STRUCT_OFFSET (CliRequest, json) },
+};
+
+static const CliOption validate_options[] = {
+  { "target", 0, CLI_ARG_REQUIRED, "WORLD", "the world whose rules apply: aw (the default), sl or sims",
+    cli_set_target, G_STRUCT_OFFSET (CliRequest, target) },
+  { "loss", 0, CLI_ARG_NONE, NULL,
+    "with --target sl: per joint, the error the .anim encoding brings",
+    cli_set_flag, G_STRUCT_OFFSET (CliRequest, loss) },
+};
+
+#define HELP_SECTION { NULL, &cli_help_option, 1 }
+
+static const CliSection info_sections[] = { HELP_SECTION };
+static const CliSection dump_sections[] = { { NULL, dump_options, G_N_ELEMENTS (dump_options) }, HELP_SECTION };
+static const CliSection convert_sections[] = { { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS }, HELP_SECTION };
+static const CliSection validate_sections[] = {
+  { NULL, validate_options, G_N_ELEMENTS (validate_options) }, HELP_SECTION,
+};
+
+static const CliCommandSpec info_command = {
+  "info", "FILE…", (const char *[]) { "info FILE…", NULL },
+  "Shows what a file holds: its format, joints, frames, duration and fields.",
+  NULL, info_sections, G_N_ELEMENTS (info_sections), cmd_info,
+};
+
+static const CliCommandSpec dump_command = {
+  "dump", "FILE", (const char *[]) { "dump [--json] FILE", NULL },
+  "Lists every joint and key of a file, as text or JSON.",
+  NULL, dump_sections, G_N_ELEMENTS (dump_sections), cmd_dump,
+};
+
+static const CliCommandSpec convert_command = {
+  "convert", "IN OUT | --out-dir DIR FILE…",
+  (const char *[]) { "convert [--to FORMAT] [--map FILE] IN OUT",
+                     "convert --to FORMAT [--map FILE] --out-dir DIR FILE…", NULL },
+  "Writes a file in another format.",
+  "Without --to, convert picks the format from OUT's extension; .seq means the input's own kind of\n"
+  "SEQ (binary or text). Converting to another format maps joint names (pelvis ⇄ aw_pelvis ⇄\n"
+  "mPelvis ⇄ hip ⇄ Hips …), units, axes and time steps. --map FILE overrides the joint names:\n"
+  "UTF-8 text, one `source = target` per line (`target` - leaves the joint out), `#` comments.\n"
+  "--out-dir DIR: every FILE, on all cores, written to DIR under its own base name (with\n"
+  "FORMAT's extension); a bad file is reported, the others are done; exit 1 if any failed.",
+  convert_sections, G_N_ELEMENTS (convert_sections), cmd_convert,
+};
+
+static const CliCommandSpec validate_command = {
+  "validate", "FILE…", (const char *[]) { "validate [--target aw|sl|sims] [--loss] FILE…", NULL },
+  "Checks files against a world's rules; exit 1 when any has an error.",
+  "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
+  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).",
+  validate_sections, G_N_ELEMENTS (validate_sections), cmd_validate,
+};
+
+static const CliCommandSpec formats_command = {
+  "formats", "", (const char *[]) { "formats", NULL },
+  "Lists the formats: id, read (r) or read and write (rw), name and extension.",
+  NULL, info_sections, G_N_ELEMENTS (info_sections), cmd_formats,
+};
+
+static const CliCommandSpec * const commands[] = {
+  &info_command, &dump_command, &convert_command, &cli_edit_command, &validate_command, &formats_command,
+  &cli_diff_command,
+};
+
+static const char epilogue[] =
+  "FORMAT ids: see `sequin-cli formats`. `sequin-cli COMMAND --help` shows a command's options.\n"
+  "Exit status: 0 success, 1 bad input or failed validation, 2 bad usage.\n";
+
+static const CliCommandSpec *
+find_command (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (commands[i]->name, name) == 0)
+      return commands[i];
+  return NULL;
+}
+
+static int
+run_command (const CliCommandSpec *command,
+             int                   argc,
+             char                **argv)
+{
+  g_autoptr(CliRequest) request = cli_request_new ();
+  g_autofree char *prgname = g_strconcat ("sequin-cli ", command->name, NULL);
+
+  g_set_prgname (prgname);   /* GOption's "Usage:" line */
+  help_command = command->name;
+  if (!cli_parse (command, argc, argv, request))
+    return EXIT_USAGE;
+  if (request->help)
+    {
+      g_autofree char *help = cli_command_help (command);
+
+      fputs (help, stdout);
+      return 0;
+    }
+  return command->run (request);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  const CliCommandSpec *command;
   const char *cmd;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  g_set_prgname ("sequin-cli");
 
-  if (argc < 2)
+  cmd = argc < 2 ? "" : argv[1];
+  if (argc < 2 || strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 || strcmp (cmd, "help") == 0)
     {
-      fputs (usage_text, stderr);
-      return EXIT_USAGE;
-    }
-  cmd = argv[1];
-  if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 || strcmp (cmd, "help") == 0)
-    {
-      fputs (usage_text, stdout);
-      return 0;
+      g_autofree char *help = NULL;
+
+      if (argc > 2 && (command = find_command (argv[2])) != NULL)
+        {
+          g_autofree char *prgname = g_strconcat ("sequin-cli ", command->name, NULL);
+
+          g_set_prgname (prgname);
+          help = cli_command_help (command);
+        }
+      else
+        help = cli_full_help (commands, G_N_ELEMENTS (commands), epilogue);
+      fputs (help, argc < 2 ? stderr : stdout);
+      return argc < 2 ? EXIT_USAGE : 0;
     }
   if (strcmp (cmd, "--version") == 0)
     {
       printf ("sequin-cli %s\n", PACKAGE_VERSION);
       return 0;
     }
-  if (strcmp (cmd, "info") == 0)
-    return cmd_info (argc - 2, argv + 2);
-  if (strcmp (cmd, "dump") == 0)
-    return cmd_dump (argc - 2, argv + 2);
-  if (strcmp (cmd, "convert") == 0)
-    return cmd_convert (argc - 2, argv + 2);
-  if (strcmp (cmd, "edit") == 0)
-    return cmd_edit (argc - 2, argv + 2);
-  if (strcmp (cmd, "validate") == 0)
-    return cmd_validate (argc - 2, argv + 2);
-  if (strcmp (cmd, "formats") == 0)
-    return cmd_formats ();
-  if (strcmp (cmd, "diff") == 0)
-    return cli_diff (argc - 2, argv + 2);
+  /* for the build: the man page, from the same tables as the help */
+  if (strcmp (cmd, "--man-page") == 0)
+    {
+      g_autofree char *page = cli_man_page (commands, G_N_ELEMENTS (commands), epilogue);
+
+      fputs (page, stdout);
+      return 0;
+    }
+  if ((command = find_command (cmd)) != NULL)
+    return run_command (command, argc - 2, argv + 2);
   return usage_error ("unknown command “%s”", cmd);
 }

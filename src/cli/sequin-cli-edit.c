@@ -1,0 +1,532 @@
+/* sequin-cli-edit.c: the edit operations of `sequin-cli edit`, one table
+ * row each: its option, how its value is read, and the core edit it makes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "sequin-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sequin-cli-private.h"
+
+void
+cli_op_free (CliOp *op)
+{
+  g_free (op->text);
+  g_free (op->text2);
+  g_strfreev (op->names);
+  g_free (op->spec);
+  g_free (op);
+}
+
+static CliOp *
+add_op (const CliOption *option,
+        CliRequest      *request)
+{
+  CliOp *op = g_new0 (CliOp, 1);
+
+  op->option = option;
+  g_ptr_array_add (request->ops, op);
+  return op;
+}
+
+/* ---- how values are read ---- */
+
+/* no value, or an optional one that is not given */
+static gboolean
+op_plain (const CliOption *option,
+          const char      *value,
+          CliRequest      *request,
+          GError         **error)
+{
+  add_op (option, request);
+  return TRUE;
+}
+
+/* option->min .. option->max finite numbers separated by commas; none
+ * given for an optional value: zeros */
+static gboolean
+op_numbers (const CliOption *option,
+            const char      *value,
+            CliRequest      *request,
+            GError         **error)
+{
+  double v[3] = { 0, 0, 0 };
+  guint n = 0;
+
+  g_assert (option->max <= 3);
+  if (value != NULL && !cli_parse_numbers (value, ',', v, (guint) option->min, (guint) option->max, &n))
+    return cli_refuse (option, error);
+  memcpy (add_op (option, request)->v, v, sizeof v);
+  return TRUE;
+}
+
+/* a whole number from option->min to option->max */
+static gboolean
+op_int (const CliOption *option,
+        const char      *value,
+        CliRequest      *request,
+        GError         **error)
+{
+  gint64 n;
+
+  if (!cli_parse_int (value, &n) || n < option->min || n > option->max)
+    return cli_refuse (option, error);
+  add_op (option, request)->n = n;
+  return TRUE;
+}
+
+static gboolean
+op_text (const CliOption *option,
+         const char      *value,
+         CliRequest      *request,
+         GError         **error)
+{
+  add_op (option, request)->text = g_strdup (value);
+  return TRUE;
+}
+
+/* --invert-xz[=J1,J2,…] */
+static gboolean
+op_names (const CliOption *option,
+          const char      *value,
+          CliRequest      *request,
+          GError         **error)
+{
+  add_op (option, request)->names = value ? g_strsplit (value, ",", -1) : NULL;
+  return TRUE;
+}
+
+/* --rename-joint OLD=NEW: at the first "=" */
+static gboolean
+op_rename (const CliOption *option,
+           const char      *value,
+           CliRequest      *request,
+           GError         **error)
+{
+  const char *eq = strchr (value, '=');
+  CliOp *op;
+
+  if (eq == NULL)
+    return cli_refuse (option, error);
+  op = add_op (option, request);
+  op->text = g_strndup (value, eq - value);
+  op->text2 = g_strdup (eq + 1);
+  return TRUE;
+}
+
+/* "NAME" SEP "VALUE" at the last SEP: the name into op->text; NULL when
+ * there is no SEP */
+static CliOp *
+op_named (const CliOption *option,
+          const char      *value,
+          char             sep,
+          CliRequest      *request,
+          const char     **after)
+{
+  const char *at = strrchr (value, sep);
+  CliOp *op;
+
+  if (at == NULL)
+    return NULL;
+  op = add_op (option, request);
+  op->text = g_strndup (value, at - value);
+  *after = at + 1;
+  return op;
+}
+
+/* --joint-priority JOINT=N: N a whole number, option->min .. option->max */
+static gboolean
+op_joint_int (const CliOption *option,
+              const char      *value,
+              CliRequest      *request,
+              GError         **error)
+{
+  const char *text;
+  CliOp *op = op_named (option, value, '=', request, &text);
+
+  if (op == NULL || !cli_parse_int (text, &op->n) || op->n < option->min || op->n > option->max)
+    return cli_refuse (option, error);
+  return TRUE;
+}
+
+/* --delete-keys NAME@TIME: TIME in seconds */
+static gboolean
+op_joint_time (const CliOption *option,
+               const char      *value,
+               CliRequest      *request,
+               GError         **error)
+{
+  const char *text;
+  CliOp *op = op_named (option, value, '@', request, &text);
+  guint n;
+
+  if (op == NULL || !cli_parse_numbers (text, ',', op->v, 1, 1, &n))
+    return cli_refuse (option, error);
+  return TRUE;
+}
+
+/* ---- constraints: --set-constraint N:SPEC, --add-constraint SPEC ---- */
+
+/* The fields a spec gives, applied to the constraint as it is when the
+ * edit runs (or to a new one) */
+typedef struct
+{
+  guint          index;     /* 0-based; G_MAXUINT: append */
+  guint          given;     /* CF_* bits */
+  SqSlConstraint c;
+} ConstraintSpec;
+
+enum
+{
+  CF_CHAIN = 1 << 0, CF_TYPE = 1 << 1, CF_SOURCE = 1 << 2, CF_SOURCE_OFFSET = 1 << 3, CF_TARGET = 1 << 4,
+  CF_TARGET_OFFSET = 1 << 5, CF_DIR = 1 << 6, CF_EASE_IN = 1 << 7, CF_EASE_OUT = 1 << 8,
+};
+
+static gboolean
+colon_numbers (const char *text,
+               double     *v,
+               guint       n)
+{
+  guint count;
+
+  return cli_parse_numbers (text, ':', v, n, n, &count);
+}
+
+static gboolean
+parse_volume (const char *text,
+              char        out[17])
+{
+  if (strlen (text) > 16)
+    return FALSE;
+  g_strlcpy (out, text, 17);
+  return TRUE;
+}
+
+static gboolean
+parse_constraint_type (const char *val,
+                       guint8     *type)
+{
+  if (strcmp (val, "point") == 0 || strcmp (val, "0") == 0)
+    *type = SQ_SL_CONSTRAINT_POINT;
+  else if (strcmp (val, "plane") == 0 || strcmp (val, "planar") == 0 || strcmp (val, "1") == 0)
+    *type = SQ_SL_CONSTRAINT_PLANE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* One FIELD=VALUE of a spec; FALSE with a message */
+static gboolean
+parse_constraint_field (const char     *key,
+                        const char     *val,
+                        ConstraintSpec *spec,
+                        char          **message)
+{
+  SqSlConstraint *c = &spec->c;
+  gint64 n = -1;
+  double ease[2];
+  gboolean ok;
+
+  if (strcmp (key, "chain") == 0)
+    ok = cli_parse_int (val, &n) && n >= 0 && n <= 255, c->chain_length = (guint8) n, spec->given |= CF_CHAIN;
+  else if (strcmp (key, "type") == 0)
+    ok = parse_constraint_type (val, &c->type), spec->given |= CF_TYPE;
+  else if (strcmp (key, "source") == 0)
+    ok = parse_volume (val, c->source_volume), spec->given |= CF_SOURCE;
+  else if (strcmp (key, "target") == 0)
+    ok = parse_volume (val, c->target_volume), spec->given |= CF_TARGET;
+  else if (strcmp (key, "source-offset") == 0)
+    ok = colon_numbers (val, c->source_offset, 3), spec->given |= CF_SOURCE_OFFSET;
+  else if (strcmp (key, "target-offset") == 0)
+    ok = colon_numbers (val, c->target_offset, 3), spec->given |= CF_TARGET_OFFSET;
+  else if (strcmp (key, "dir") == 0 || strcmp (key, "target-dir") == 0)
+    ok = colon_numbers (val, c->target_dir, 3), spec->given |= CF_DIR;
+  else if (strcmp (key, "ease-in") == 0)
+    {
+      ok = colon_numbers (val, ease, 2);
+      c->ease_in_start = ease[0], c->ease_in_stop = ease[1];
+      spec->given |= CF_EASE_IN;
+    }
+  else if (strcmp (key, "ease-out") == 0)
+    {
+      ok = colon_numbers (val, ease, 2);
+      c->ease_out_start = ease[0], c->ease_out_stop = ease[1];
+      spec->given |= CF_EASE_OUT;
+    }
+  else
+    {
+      *message = g_strdup_printf ("unknown constraint field “%s”", key);
+      return FALSE;
+    }
+  if (!ok)
+    *message = g_strdup_printf ("bad value “%s” for %s", val, key);
+  return ok;
+}
+
+static gboolean
+op_constraint (const CliOption *option,
+               const char      *value,
+               CliRequest      *request,
+               GError         **error)
+{
+  gboolean add = option->min == 0;   /* --add-constraint: no N first */
+  g_autofree ConstraintSpec *spec = g_new0 (ConstraintSpec, 1);
+  g_auto(GStrv) fields = NULL;
+  const char *text = value;
+
+  spec->index = G_MAXUINT;
+  if (!add)
+    {
+      const char *colon = strchr (value, ':');
+      g_autofree char *num = colon ? g_strndup (value, colon - value) : NULL;
+      gint64 n;
+
+      if (colon == NULL || !cli_parse_int (num, &n) || n < 1 || n >= G_MAXUINT)
+        return cli_refuse (option, error);
+      spec->index = (guint) (n - 1);
+      text = colon + 1;
+    }
+  fields = g_strsplit (text, ",", -1);
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      char *eq = strchr (fields[i], '=');
+      g_autofree char *message = NULL;
+
+      if (eq == NULL)
+        message = g_strdup_printf ("“%s” is not FIELD=VALUE", fields[i]);
+      else
+        *eq = '\0';
+      if (message != NULL || !parse_constraint_field (fields[i], eq + 1, spec, &message))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--%s: %s", option->name, message);
+          return FALSE;
+        }
+    }
+  add_op (option, request)->spec = g_steal_pointer (&spec);
+  return TRUE;
+}
+
+/* The edit a spec makes on `clip`: the given fields over the constraint's
+ * current ones */
+static SqEdit *
+make_constraint (const CliOp  *op,
+                 const SqClip *clip)
+{
+  const ConstraintSpec *spec = op->spec;
+  const SqSlConstraint *s = &spec->c;
+  SqSlConstraint c = { 0 };
+  guint index = spec->index == G_MAXUINT ? sq_sl_constraint_count (clip) : spec->index;
+
+  if (spec->index != G_MAXUINT && !sq_sl_constraint_get (clip, index, &c))
+    return sq_edit_sl_constraint_new (index, s);   /* refused with a message */
+  if (spec->given & CF_CHAIN)
+    c.chain_length = s->chain_length;
+  if (spec->given & CF_TYPE)
+    c.type = s->type;
+  if (spec->given & CF_SOURCE)
+    memcpy (c.source_volume, s->source_volume, sizeof c.source_volume);
+  if (spec->given & CF_TARGET)
+    memcpy (c.target_volume, s->target_volume, sizeof c.target_volume);
+  if (spec->given & CF_SOURCE_OFFSET)
+    memcpy (c.source_offset, s->source_offset, sizeof c.source_offset);
+  if (spec->given & CF_TARGET_OFFSET)
+    memcpy (c.target_offset, s->target_offset, sizeof c.target_offset);
+  if (spec->given & CF_DIR)
+    memcpy (c.target_dir, s->target_dir, sizeof c.target_dir);
+  if (spec->given & CF_EASE_IN)
+    c.ease_in_start = s->ease_in_start, c.ease_in_stop = s->ease_in_stop;
+  if (spec->given & CF_EASE_OUT)
+    c.ease_out_start = s->ease_out_start, c.ease_out_stop = s->ease_out_stop;
+  return sq_edit_sl_constraint_new (index, &c);
+}
+
+/* ---- the core edit each operation makes ---- */
+
+#define MAKE(name, expr) \
+  static SqEdit *name (const CliOp *op, const SqClip *clip) { return expr; }
+
+MAKE (make_invert_xz, sq_edit_invert_xz_new ((const char * const *) op->names))
+MAKE (make_rename_joint, sq_edit_rename_joint_new (op->text, op->text2))
+MAKE (make_delete_joint, sq_edit_delete_joint_new (op->text))
+MAKE (make_delete_keys, sq_edit_delete_keys_new (op->text, op->v[0]))
+MAKE (make_rename_root, sq_edit_rename_root_new (op->text))
+MAKE (make_rescale, sq_edit_rescale_new (op->v[0]))
+MAKE (make_first_frame, sq_edit_set_first_frame_new (op->v[0], op->v[1], op->v[2]))
+MAKE (make_priority, sq_edit_sl_priority_new ((gint32) op->n))
+MAKE (make_joint_priority, sq_edit_sl_joint_priority_new (op->text, (gint32) op->n))
+MAKE (make_loop, sq_edit_sl_loop_new (TRUE, op->v[0], op->v[1]))
+MAKE (make_no_loop, sq_edit_sl_loop_new (FALSE, 0, 0))
+MAKE (make_ease, sq_edit_sl_ease_new (op->v[0], op->v[1]))
+MAKE (make_hand_pose, sq_edit_sl_hand_pose_new ((guint32) op->n))
+MAKE (make_emote, sq_edit_sl_emote_new (op->text))
+MAKE (make_delete_constraint, sq_edit_sl_delete_constraint_new ((guint) (op->n - 1)))
+MAKE (make_frame_rate, sq_edit_set_frame_rate_new (op->v[0]))
+MAKE (make_frame_time, sq_edit_set_frame_time_new (op->v[0]))
+MAKE (make_set_name, sq_edit_dx_set_name_new (op->text))
+MAKE (make_mirror, sq_edit_mirror_new ())
+MAKE (make_resample, sq_edit_resample_new (op->v[0]))
+MAKE (make_speed, sq_edit_speed_new (op->v[0]))
+MAKE (make_trim, sq_edit_trim_new (op->v[0], op->v[1]))
+MAKE (make_reverse, sq_edit_reverse_new ())
+MAKE (make_reduce, sq_edit_reduce_new (op->v[0], op->v[1]))
+MAKE (make_close_loop, sq_edit_close_loop_new ())
+
+/* ---- the table ---- */
+
+#define NONE     CLI_ARG_NONE
+#define REQUIRED CLI_ARG_REQUIRED
+
+static const CliOption joint_ops[] = {
+  { "invert-xz", 0, CLI_ARG_OPTIONAL, "J1,J2,…",
+    "invert the sign of quaternion X and Z (all joints, or those named)",
+    op_names, 0, make_invert_xz, 0, 0, "--invert-xz= needs joint names" },
+  { "rename-joint", 0, REQUIRED, "OLD=NEW", "rename a joint (refused when NEW exists)",
+    op_rename, 0, make_rename_joint, 0, 0, "--rename-joint needs OLD=NEW" },
+  { "delete-joint", 0, REQUIRED, "NAME", "delete a joint",
+    op_text, 0, make_delete_joint, 0, 0, NULL },
+  { "delete-keys", 0, REQUIRED, "NAME@TIME", "delete a joint's keys at TIME seconds (within half a frame)",
+    op_joint_time, 0, make_delete_keys, 0, 0, "--delete-keys needs NAME@TIME (seconds)" },
+  { "rename-root", 0, REQUIRED, "NAME", "rename the root joint (the header's root and its joint)",
+    op_text, 0, make_rename_root, 0, 0, NULL },
+  { "rescale", 0, REQUIRED, "FACTOR", "multiply the root's locations by FACTOR",
+    op_numbers, 0, make_rescale, 1, 1, "--rescale needs a finite number" },
+  { "set-first-frame", 0, CLI_ARG_OPTIONAL_LIST, "X,Y,Z",
+    "set the root's location at the first frame (default 0,0,0)",
+    op_numbers, 0, make_first_frame, 3, 3, "--set-first-frame needs X,Y,Z (finite numbers)" },
+};
+
+static const CliOption sl_ops[] = {
+  { "priority", 0, REQUIRED, "N", "base priority, -1 to 6",
+    op_int, 0, make_priority, G_MININT32, G_MAXINT32, "--priority needs a whole number" },
+  { "joint-priority", 0, REQUIRED, "JOINT=N", "one joint's priority, -1 to 6",
+    op_joint_int, 0, make_joint_priority, G_MININT32, G_MAXINT32, "--joint-priority needs JOINT=N" },
+  { "loop", 0, REQUIRED, "IN,OUT", "loop between IN and OUT seconds (0 ≤ IN ≤ OUT ≤ duration)",
+    op_numbers, 0, make_loop, 2, 2, "--loop needs IN,OUT (seconds)" },
+  { "no-loop", 0, NONE, NULL, "do not loop",
+    op_plain, 0, make_no_loop, 0, 0, NULL },
+  { "ease", 0, REQUIRED, "IN,OUT", "ease in and ease out times in seconds (≥ 0)",
+    op_numbers, 0, make_ease, 2, 2, "--ease needs IN,OUT (seconds)" },
+  { "hand-pose", 0, REQUIRED, "N", "hand pose, 0 to 13",
+    op_int, 0, make_hand_pose, 0, G_MAXUINT32, "--hand-pose needs a number from 0 to 13" },
+  { "emote", 0, REQUIRED, "NAME", "emote name (Latin-1; \"\" for none)",
+    op_text, 0, make_emote, 0, 0, NULL },
+  { "delete-constraint", 0, REQUIRED, "N", "delete constraint N (1 = the first, as `dump` lists them)",
+    op_int, 0, make_delete_constraint, 1, G_MAXUINT, "--delete-constraint needs N (1 = the first constraint)" },
+  { "set-constraint", 0, REQUIRED, "N:SPEC", "change fields of constraint N (1 = the first); the others stay",
+    op_constraint, 0, make_constraint, 1, 1, "--set-constraint needs N:SPEC with N = 1 for the first constraint" },
+  { "add-constraint", 0, REQUIRED, "SPEC", "append a constraint (at most 10); fields not given are 0, point",
+    op_constraint, 0, make_constraint, 0, 0, "--add-constraint needs SPEC (see --help)" },
+};
+
+static const CliOption time_ops[] = {
+  { "frame-rate", 0, REQUIRED, "FPS",
+    "frames (.x: ticks, whole) per second; keys keep their frame numbers: plays faster or slower",
+    op_numbers, 0, make_frame_rate, 1, 1, "--frame-rate needs FPS (a number)" },
+  { "frame-time", 0, REQUIRED, "SECONDS", "the same as BVH's Frame Time (0.001 to 10 s)",
+    op_numbers, 0, make_frame_time, 1, 1, "--frame-time needs SECONDS (a number)" },
+  { "set-name", 0, REQUIRED, "NAME", "the .x AnimationSet name (\"\" for none)",
+    op_text, 0, make_set_name, 0, 0, NULL },
+};
+
+static const CliOption motion_ops[] = {
+  { "mirror", 0, NONE, NULL, "swap left and right, reflect across the sagittal plane",
+    op_plain, 0, make_mirror, 0, 0, NULL },
+  { "resample", 0, REQUIRED, "FPS", "keys on a grid at FPS from the first key to the last",
+    op_numbers, 0, make_resample, 1, 1, "--resample needs FPS (frames per second)" },
+  { "speed", 0, REQUIRED, "FACTOR", "play FACTOR (> 0) times as fast; loop points and ease follow",
+    op_numbers, 0, make_speed, 1, 1, "--speed needs FACTOR (a number)" },
+  { "trim", 0, REQUIRED, "START,END", "keep START to END seconds, shifted to start at 0",
+    op_numbers, 0, make_trim, 2, 2, "--trim needs START,END (seconds)" },
+  { "reverse", 0, NONE, NULL, "play backwards",
+    op_plain, 0, make_reverse, 0, 0, NULL },
+  { "reduce", 0, REQUIRED, "DEG[,DIST]",
+    "remove keys while the motion stays within DEG degrees and DIST (file units, default 0)",
+    op_numbers, 0, make_reduce, 1, 2, "--reduce needs DEG[,DIST] (degrees, file units)" },
+  { "close-loop", 0, NONE, NULL, "end on the first pose (at the loop points when looping)",
+    op_plain, 0, make_close_loop, 0, 0, NULL },
+};
+
+static const CliOption edit_options[] = {
+  { "output", 'o', REQUIRED, "OUT", "the file to write (its companions beside it)",
+    cli_set_text, G_STRUCT_OFFSET (CliRequest, out) },
+};
+
+static const CliSection edit_sections[] = {
+  { NULL, edit_options, G_N_ELEMENTS (edit_options) },
+  { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS },
+  { NULL, &cli_help_option, 1 },
+  { "operations, applied in the order given:", joint_ops, G_N_ELEMENTS (joint_ops) },
+  { "Second Life .anim fields (any clip keeps them; saved in .anim):", sl_ops, G_N_ELEMENTS (sl_ops) },
+  { "BVH and .x time fields (SEQ and .anim have a fixed time base):", time_ops, G_N_ELEMENTS (time_ops) },
+  { "motion (every format):", motion_ops, G_N_ELEMENTS (motion_ops) },
+};
+
+/* ---- the command ---- */
+
+/* IN edited into OUT: the operations in order (made for this clip), then
+ * saved as --to FORMAT or IN's own */
+static int
+edit_one (const CliRequest *request,
+          const char       *in,
+          const char       *out)
+{
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqJointMap) map = NULL;
+  g_autoptr(GPtrArray) edits = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
+
+  if ((clip = load_file (in, &error)) == NULL)
+    return fail_file (in, error);
+  print_warnings (in, clip);
+  for (guint i = 0; i < request->ops->len; i++)
+    {
+      const CliOp *op = request->ops->pdata[i];
+      SqEdit *edit = op->option->make (op, clip);
+
+      g_ptr_array_add (edits, edit);
+      if (!sq_edit_apply (edit, clip, &error))
+        {
+          g_autofree char *what = sq_edit_describe (edit);
+          g_printerr ("sequin-cli: %s: %s: %s\n", in, what, error->message);
+          return EXIT_BAD_INPUT;
+        }
+      cli_print_report (in, edit);
+    }
+  if (request->map_path != NULL && (map = load_map (request->map_path)) == NULL)
+    return EXIT_BAD_INPUT;
+  return write_clip (clip, request->format ? request->format : clip->format, map, out);
+}
+
+static int
+cmd_edit (CliRequest *request)
+{
+  if (request->out_dir != NULL)
+    return cli_batch (request, edit_one, TRUE);
+  if (request->files->len > 1)
+    return usage_error ("edit takes one IN (and -o OUT)");
+  if (request->files->len == 0 || request->out == NULL)
+    return usage_error ("edit needs IN and -o OUT");
+  return edit_one (request, request->files->pdata[0], request->out);
+}
+
+#undef NONE
+#undef REQUIRED
+
+const CliCommandSpec cli_edit_command = {
+  "edit", "IN -o OUT OPERATION… | --out-dir DIR FILE… OPERATION…",
+  (const char *[]) { "edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…",
+                     "edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…", NULL },
+  "Applies edit operations, in the order given, and writes the result (as IN's format without --to).",
+  "A constraint SPEC is FIELD=VALUE[,FIELD=VALUE…] with the fields chain=0..3, type=point|plane,\n"
+  "source=VOLUME, source-offset=X:Y:Z, target=VOLUME|GROUND, target-offset=X:Y:Z, dir=X:Y:Z,\n"
+  "ease-in=START:STOP, ease-out=START:STOP (seconds); VOLUME is a collision volume (PELVIS,\n"
+  "BELLY, CHEST, HEAD, L_HAND, R_FOOT, …). Example:\n"
+  "  --add-constraint chain=2,source=L_HAND,target=GROUND,ease-in=0:0.5,ease-out=1.5:2\n"
+  "--out-dir DIR: every FILE, on all cores, written to DIR under its own base name (with\n"
+  "FORMAT's extension); a bad file is reported, the others are done; exit 1 if any failed.",
+  edit_sections, G_N_ELEMENTS (edit_sections), cmd_edit,
+};
