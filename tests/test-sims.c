@@ -1366,6 +1366,75 @@ test_cli_companion (void)
   g_rmdir (dir);
 }
 
+/* edit's Sims options make the core's edits: the same bytes as the core
+ * gives; a refused one exits 1 with its reason and writes nothing */
+static void
+test_cli_pose_edits (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-sims-XXXXXX", NULL);
+  g_autofree char *in = g_build_filename (dir, "lib.psl", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.psl", NULL);
+  g_autofree char *kfd_in = g_build_filename (dir, "in.kfd", NULL);
+  g_autofree char *kfd_out = g_build_filename (dir, "out.kfd", NULL);
+  g_autofree char *utf8 = build_psl (4, "\n");
+  g_autofree char *text = g_convert (utf8, -1, "ISO-8859-1", "UTF-8", NULL, NULL, NULL);
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *kfd_text = build_kfd (80, times, 4, "Stand up");
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-psl");
+  g_autoptr(SqEdit) e1 = sq_edit_sims_duplicate_pose_new ("Sit down", "Sit again");
+  g_autoptr(SqEdit) e2 = sq_edit_sims_move_pose_new ("Sit again", 0);
+  g_autoptr(SqEdit) e3 = sq_edit_sims_rename_pose_new ("Stand", "Standing");
+  g_autoptr(SqEdit) e4 = sq_edit_sims_delete_pose_new ("Wave é");
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) want = NULL;
+  g_autofree char *err = NULL, *got = NULL;
+  gsize n;
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (in, text, -1, NULL));
+  g_assert_true (g_file_set_contents (kfd_in, kfd_text, -1, NULL));
+  g_assert_true (sq_edit_apply (e1, clip, NULL) && sq_edit_apply (e2, clip, NULL) && sq_edit_apply (e3, clip, NULL)
+                 && sq_edit_apply (e4, clip, NULL));
+  want = save_with (clip, "simpose-psl", &companions, NULL);
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--duplicate-pose", "Sit down=Sit again",
+                            "--move-pose=Sit again=1", "--rename-pose", "Stand=Standing", "--delete-pose", "Wave é",
+                            NULL), ==, 0);
+  g_assert_true (g_file_get_contents (out, &got, &n, NULL));
+  g_assert_cmpmem (got, n, g_bytes_get_data (want, NULL), g_bytes_get_size (want));
+  g_assert_true (g_str_has_prefix (got, "POSELIBRARY 3\nSit again\nTime 0\n"));
+  g_unlink (out);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&got, g_free);
+
+  /* refused: exit 1, the reason, no output */
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--delete-pose", "Jump", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "no pose “Jump”"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--rename-pose", "Stand=Sit down", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "already named “Sit down”"));
+  g_clear_pointer (&err, g_free);
+  /* bad usage: exit 2 */
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--move-pose", "Stand", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--move-pose needs NAME=PLACE"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+
+  /* KFD fields */
+  g_assert_cmpint (run_cli (&err, "edit", kfd_in, "-o", kfd_out, "--no-bounce", "--start-pose", "",
+                            "--end-pose", "Sit", NULL), ==, 0);
+  g_assert_true (g_file_get_contents (kfd_out, &got, &n, NULL));
+  g_assert_true (g_str_has_prefix (got, "KeyFrame 4 40 40\r\ns\r\ne Sit\r\nTime 0\r\n"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&err, "edit", kfd_in, "-o", out, "--skill-name", "x", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "skill"));
+
+  g_unlink (kfd_out);
+  g_unlink (kfd_in);
+  g_unlink (in);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1391,5 +1460,6 @@ main (int    argc,
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
   g_test_add_func ("/sims/edit/poses", test_pose_edits);
   g_test_add_func ("/sims/edit/fields", test_field_edits);
+  g_test_add_func ("/sims/cli/pose-edits", test_cli_pose_edits);
   return g_test_run ();
 }

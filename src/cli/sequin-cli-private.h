@@ -36,6 +36,13 @@ gboolean cli_motion_option  (int         argc,
                              int        *i,
                              GPtrArray  *edits,
                              gboolean   *bad);
+/* sequin-cli-sims.c: the Sims world's edit options (--rename-pose …), as
+ * cli_motion_option */
+gboolean cli_sims_option    (int         argc,
+                             char      **argv,
+                             int        *i,
+                             GPtrArray  *edits,
+                             gboolean   *bad);
 /* what an applied edit reports (reduce: keys before and after) */
 void     cli_print_report   (const char *path,
                              const SqEdit *edit);

@@ -370,10 +370,11 @@ takes_value (const char *arg,
     "-o", "--to", "--map", "--rename-joint", "--delete-joint", "--delete-keys", "--rename-root", "--rescale",
     "--priority", "--joint-priority", "--loop", "--ease", "--hand-pose", "--emote", "--delete-constraint",
     "--set-constraint", "--add-constraint", "--frame-rate", "--frame-time", "--set-name", "--resample",
-    "--speed", "--trim", "--reduce", NULL,
+    "--speed", "--trim", "--reduce", "--rename-pose", "--duplicate-pose", "--delete-pose", "--move-pose",
+    "--start-pose", "--end-pose", "--skill-name", "--skill-duration", NULL,
   };
   static const char * const without[] = {
-    "--invert-xz", "--no-loop", "--mirror", "--reverse", "--close-loop", NULL,
+    "--invert-xz", "--no-loop", "--mirror", "--reverse", "--close-loop", "--bounce", "--no-bounce", NULL,
   };
 
   if (strchr (arg, '=') != NULL || next == NULL || g_strv_contains (without, arg))

@@ -75,6 +75,14 @@ static const char *usage_text =
   "  --reduce DEG[,DIST]       remove keys while the motion stays within DEG degrees and\n"
   "                            DIST (file units, default 0) at every original key\n"
   "  --close-loop              end on the first pose (at the loop points when looping)\n"
+  "The Sims (pose libraries, KFD, CMX skills):\n"
+  "  --rename-pose OLD=NEW     rename a pose of a pose library (.psl)\n"
+  "  --duplicate-pose NAME=NEW copy pose NAME as NEW, right after it\n"
+  "  --delete-pose NAME        delete a pose (a library keeps at least one)\n"
+  "  --move-pose NAME=PLACE    move a pose to PLACE (1 = the first)\n"
+  "  --bounce | --no-bounce    a KFD's SequenceLength: twice Frames (forward then back), or Frames\n"
+  "  --start-pose NAME         a KFD's start pose name (\"\" for none); --end-pose NAME likewise\n"
+  "  --skill-name NAME         a CMX skill's name; --skill-duration MS its duration (milliseconds)\n"
   "\n"
   "FORMAT ids: see `sequin-cli formats`. Without --to, convert picks the format from OUT's\n"
   "extension; .seq means the input's own kind of SEQ (binary or text).\n"
@@ -937,7 +945,7 @@ cmd_edit (int    argc,
             return usage_error ("--set-name needs NAME (\"\" for none)");
           g_ptr_array_add (edits, sq_edit_dx_set_name_new (v));
         }
-      else if (cli_motion_option (argc, argv, &i, edits, &bad))
+      else if (cli_motion_option (argc, argv, &i, edits, &bad) || cli_sims_option (argc, argv, &i, edits, &bad))
         {
           if (bad)
             return EXIT_USAGE;
