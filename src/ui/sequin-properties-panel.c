@@ -5,7 +5,9 @@
  *
  * One group per format that has fields of its own: Second Life .anim (base
  * and joint priorities, loop, ease, hand pose, emote, constraints), DirectX
- * .x (ticks per second, AnimationSet name), BVH (frame time). The document's
+ * .x (ticks per second, AnimationSet name), BVH (frame time), The Sims (a
+ * KFD's bounce and start/end pose names, a CMX skill's name and duration;
+ * their other fields are listed read only). The document's
  * own format comes first; the Second Life fields of any other clip sit in an
  * expander, since they are used when it is saved as .anim. Values are read
  * through sq-fields.h (what the writer would write, defaults included) and
@@ -360,6 +362,19 @@ field_text (GVariant *value)
   return g_variant_print (value, FALSE);
 }
 
+/* A field the Sims groups edit, so not listed again */
+static gboolean
+is_sims_control (const SqClip *clip,
+                 const char   *key)
+{
+  static const char * const kfd[] = { "bounce", "start-pose", "end-pose", NULL };
+  static const char * const skill[] = { "skill", "skill-duration", NULL };
+  SqSimsFields f;
+
+  sq_sims_fields_get (clip, &f);
+  return (f.is_kfd && g_strv_contains (kfd, key)) || (f.is_skill && g_strv_contains (skill, key));
+}
+
 /* The fields of a format the groups above do not cover (the Sims' KFD,
  * PSL, CMX and SPS): each one a row, read only */
 static void
@@ -377,7 +392,7 @@ update_file_fields (SequinPropertiesPanel *self,
       g_autofree char *name = NULL;
       GtkWidget *label, *value;
 
-      if (text == NULL || g_str_equal (key, "line-ending"))
+      if (text == NULL || g_str_equal (key, "line-ending") || is_sims_control (clip, key))
         continue;
       name = g_strdelimit (g_strdup (key), "-", ' ');
       name[0] = g_ascii_toupper (name[0]);
@@ -407,6 +422,22 @@ update_file_fields (SequinPropertiesPanel *self,
     }
   gtk_widget_set_visible (self->file_fields, row > 0);
   gtk_widget_set_visible (self->no_fields, self->other_format && row == 0);
+}
+
+static void
+update_sims (SequinPropertiesPanel *self,
+             const SqClip          *clip)
+{
+  SqSimsFields f;
+
+  sq_sims_fields_get (clip, &f);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], f.is_kfd);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], f.is_skill);
+  gtk_switch_set_active (GTK_SWITCH (self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE]), f.bounce);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_START_POSE, f.start_pose);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_END_POSE, f.end_pose);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_SKILL_NAME, f.skill);
+  set_spin (self, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, f.skill_duration);
 }
 
 static void
@@ -444,6 +475,7 @@ refresh (SequinPropertiesPanel *self)
   set_spin (self, SEQUIN_PROPERTY_DX_TICKS, clip->fps);
   set_entry (self, SEQUIN_PROPERTY_DX_SET_NAME, sq_dx_set_name (clip));
   set_spin (self, SEQUIN_PROPERTY_BVH_FRAME_TIME, sq_clip_frame_time (clip));
+  update_sims (self, clip);
   update_file_fields (self, clip, clip->format != NULL && self->other_format);
   self->updating = FALSE;
 }
@@ -541,6 +573,15 @@ spin_changed_cb (GtkSpinButton         *spin,
       if (!same_shown (value, sq_clip_frame_time (clip), digits))
         apply (self, sq_edit_set_frame_time_new (value));
       break;
+    case SEQUIN_PROPERTY_SIMS_SKILL_DURATION:
+      {
+        SqSimsFields sf;
+
+        sq_sims_fields_get (clip, &sf);
+        if (!same_shown (value, sf.skill_duration, digits))
+          apply (self, sq_edit_sims_skill_duration_new (value));
+      }
+      break;
     default:
       break;
     }
@@ -559,6 +600,21 @@ loop_changed_cb (GtkSwitch             *toggle,
   sq_sl_fields_get (clip, &f);
   if (gtk_switch_get_active (toggle) != f.loop)
     apply (self, sq_edit_sl_loop_new (gtk_switch_get_active (toggle), f.loop_in, f.loop_out));
+}
+
+static void
+bounce_changed_cb (GtkSwitch             *toggle,
+                   GParamSpec            *pspec,
+                   SequinPropertiesPanel *self)
+{
+  const SqClip *clip = current_clip (self);
+  SqSimsFields f;
+
+  if (self->updating || clip == NULL)
+    return;
+  sq_sims_fields_get (clip, &f);
+  if (f.is_kfd && gtk_switch_get_active (toggle) != f.bounce)
+    apply (self, sq_edit_sims_kfd_bounce_new (gtk_switch_get_active (toggle)));
 }
 
 static void
@@ -599,6 +655,18 @@ entry_commit (SequinPropertiesPanel *self,
     {
       if (g_strcmp0 (text, sq_dx_set_name (clip)) != 0)
         apply (self, sq_edit_dx_set_name_new (text));
+    }
+  else
+    {
+      SqSimsFields sf;
+      gboolean end = property == SEQUIN_PROPERTY_SIMS_END_POSE;
+
+      sq_sims_fields_get (clip, &sf);
+      if (property == SEQUIN_PROPERTY_SIMS_SKILL_NAME && sf.is_skill && g_strcmp0 (text, sf.skill) != 0)
+        apply (self, sq_edit_sims_skill_name_new (text));
+      else if ((property == SEQUIN_PROPERTY_SIMS_START_POSE || end) && sf.is_kfd
+               && g_strcmp0 (text, end ? sf.end_pose : sf.start_pose) != 0)
+        apply (self, sq_edit_sims_kfd_pose_name_new (end, text));
     }
 }
 
@@ -767,6 +835,39 @@ build_sl_body (SequinPropertiesPanel *self)
   gtk_box_append (GTK_BOX (self->sl_body), frame);
 }
 
+/* The Sims: a KFD's bounce and pose names, a CMX skill's name and duration */
+static void
+build_sims_groups (SequinPropertiesPanel *self,
+                   GtkWidget             *content)
+{
+  GtkWidget *grid = grid_new ();
+  GtkWidget *bounce = gtk_switch_new ();
+
+  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD] = group_new (_("SimPose-ium Keyframe Animation"));
+  gtk_widget_set_halign (bounce, GTK_ALIGN_START);
+  gtk_widget_set_valign (bounce, GTK_ALIGN_CENTER);
+  g_signal_connect (bounce, "notify::active", G_CALLBACK (bounce_changed_cb), self);
+  self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE] = bounce;
+  add_row (grid, 0, _("_Bounce"), _("Play forward, then back: SequenceLength is twice Frames"), bounce);
+  add_entry (self, grid, 1, SEQUIN_PROPERTY_SIMS_START_POSE, _("_Start pose"),
+             _("The pose the animation starts from, blank for none"));
+  add_entry (self, grid, 2, SEQUIN_PROPERTY_SIMS_END_POSE, _("E_nd pose"),
+             _("The pose the animation ends on, blank for none"));
+  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]), grid);
+  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]);
+
+  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL] = group_new (_("The Sims Skill"));
+  grid = grid_new ();
+  add_entry (self, grid, 0, SEQUIN_PROPERTY_SIMS_SKILL_NAME, _("S_kill"), _("The skill’s name in the CMX file"));
+  add_spin (self, grid, 1, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, _("_Duration (ms)"),
+            _("The skill’s duration in milliseconds, as the CMX file gives it (edited keys write their own)"),
+            0, 1e9, 1, 1);
+  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]), grid);
+  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], FALSE);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], FALSE);
+}
+
 static void
 sequin_properties_panel_init (SequinPropertiesPanel *self)
 {
@@ -818,6 +919,8 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
             _("Seconds from one frame to the next"), 0.000001, 100, 0.001, 6);
   gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_BVH]), grid);
   gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_BVH]);
+
+  build_sims_groups (self, content);
 
   self->no_fields = note_new (_("This format has no fields beyond the header."));
   gtk_box_append (GTK_BOX (content), self->no_fields);
