@@ -812,6 +812,103 @@ test_walk_to_anim_and_back (void)
   g_assert_cmpuint (from_bvh->n_joints, >=, 21);
 }
 
+/* The Sims bones in the shared joint table: names across the worlds, the
+ * renames reported by the Sims names, a user map by the Sims names */
+static guint
+count_renames (GPtrArray *losses)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < losses->len; i++)
+    n += sq_loss_renamed (losses->pdata[i]) != NULL;
+  return n;
+}
+
+static void
+test_joint_names (void)
+{
+  g_autofree char *text = build_walk (4);
+  g_autoptr(SqClip) walk = load_text_ok (text, "simpose-kfd");
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) back_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) map_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) in_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqJointMap) out_map = sq_joint_map_new ();
+  g_autoptr(SqJointMap) in_map = sq_joint_map_new ();
+  g_autoptr(SqClip) bvh = NULL, back = NULL, mapped = NULL, sl = NULL, renamed_sl = NULL, in = NULL, plain = NULL;
+  g_autoptr(SqEdit) rename = sq_edit_rename_joint_new ("mHead", "Kopf");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bvh_bytes = NULL;
+  gssize head, plain_head;
+
+  /* the table, both ways */
+  g_assert_cmpstr (sq_joint_name_for_scheme ("L_ARM1", SQ_JOINT_SCHEME_AW_SEQ, 0), ==, "lfshoulder");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("PELVIS", SQ_JOINT_SCHEME_AW_DX, 0), ==, "aw_pelvis");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("L_ARM1", SQ_JOINT_SCHEME_SL, 0), ==, "mShoulderLeft");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("R_LEG1", SQ_JOINT_SCHEME_SL_BVH, 0), ==, "rShin");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("LeftArm", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_ARM1");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("lfshoulder", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_ARM1");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("Hips", SQ_JOINT_SCHEME_SIMS, 0), ==, "PELVIS");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("mChest", SQ_JOINT_SCHEME_SIMS, 0), ==, "SPINE2");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("LeftHip", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_LEG");
+  /* SPINE1 is no mocap Spine1: it has no counterpart */
+  g_assert_null (sq_joint_name_for_scheme ("SPINE1", SQ_JOINT_SCHEME_SL, 0));
+  g_assert_null (sq_joint_name_for_scheme ("ROOT", SQ_JOINT_SCHEME_AW_SEQ, 0));
+  g_assert_cmpstr (sq_joint_name_for_scheme ("ROOT", SQ_JOINT_SCHEME_SIMS, 0), ==, "ROOT");
+  g_assert_cmpstr (sq_sims_bone_sl_name (sq_sims_bone_index ("R_TOE0")), ==, "mFootRight");
+
+  /* out of the Sims: every rename says the Sims bone */
+  bvh_bytes = tu_save (walk, "bvh", losses);
+  bvh = tu_load_ok (bvh_bytes);
+  g_assert_true (tu_has_line (losses, "renamed: PELVIS → hip"));
+  g_assert_true (tu_has_line (losses, "renamed: L_ARM1 → lShldr"));
+  g_assert_true (tu_has_line (losses, "renamed: R_TOE0 → mFootRight"));
+  g_assert_false (tu_has_line (losses, "renamed: mPelvis"));
+  g_assert_cmpuint (count_renames (losses), ==, 21);
+  g_assert_cmpint (sq_clip_find_joint (bvh, "lShldr"), >=, 0);
+
+  /* and into them */
+  back = sq_convert (bvh, sq_format_by_id ("simpose-kfd"), NULL, back_losses, &error);
+  g_assert_no_error (error);
+  g_assert_true (tu_has_line (back_losses, "renamed: hip → PELVIS"));
+  g_assert_true (tu_has_line (back_losses, "renamed: lShldr → L_ARM1"));
+  g_assert_true (tu_has_line (back_losses, "renamed: mFootRight → R_TOE0"));
+  g_assert_cmpuint (count_renames (back_losses), ==, 21);
+
+  /* a user map by the Sims names: HEAD left out, L_ARM1 named */
+  sq_joint_map_add (out_map, "HEAD", NULL);
+  sq_joint_map_add (out_map, "L_ARM1", "LeftUpperArm");
+  mapped = sq_convert (walk, sq_format_by_id ("sl-anim"), out_map, map_losses, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "mHead"), <, 0);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "LeftUpperArm"), >=, 0);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "mShoulderLeft"), <, 0);
+  g_assert_true (tu_has_line (map_losses, "renamed: L_ARM1 → LeftUpperArm"));
+  g_assert_true (tu_has_line (map_losses, "renamed: PELVIS → mPelvis"));
+  g_assert_cmpuint (count_renames (map_losses), ==, 20);
+
+  /* a map whose target is a Sims bone: "Kopf" turns the HEAD as mHead did */
+  sl = sq_convert (walk, sq_format_by_id ("sl-anim"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  renamed_sl = sq_clip_copy (sl);
+  g_assert_true (sq_edit_apply (rename, renamed_sl, NULL));
+  sq_joint_map_add (in_map, "Kopf", "HEAD");
+  in = sq_convert (renamed_sl, sq_format_by_id ("simpose-kfd"), in_map, in_losses, &error);
+  g_assert_no_error (error);
+  plain = sq_convert (sl, sq_format_by_id ("simpose-kfd"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tu_has_line (in_losses, "renamed: Kopf → HEAD"));
+  head = sq_clip_find_joint (in, "HEAD");
+  plain_head = sq_clip_find_joint (plain, "HEAD");
+  g_assert_cmpuint (in->joints[head].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 4);
+  for (gsize k = 0; k < 4; k++)
+    {
+      SqKey a = sq_track_key (&in->joints[head].tracks[SQ_CHANNEL_ROTATION], k);
+      SqKey b = sq_track_key (&plain->joints[plain_head].tracks[SQ_CHANNEL_ROTATION], k);
+      g_assert_cmpmem (a.v, sizeof a.v, b.v, sizeof b.v);
+    }
+}
+
 /* The preview's skeleton: the rest pose stands on its feet, left on the
  * left (SL axes: +X forward, +Y left, +Z up; metres) */
 static void
@@ -1455,6 +1552,7 @@ main (int    argc,
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
   g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/convert/joint-names", test_joint_names);
   g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
