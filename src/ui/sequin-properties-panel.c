@@ -859,7 +859,7 @@ build_sims_groups (SequinPropertiesPanel *self,
   self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL] = group_new (_("The Sims Skill"));
   grid = grid_new ();
   add_entry (self, grid, 0, SEQUIN_PROPERTY_SIMS_SKILL_NAME, _("S_kill"), _("The skill’s name in the CMX file"));
-  add_spin (self, grid, 1, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, _("_Duration (ms)"),
+  add_spin (self, grid, 1, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, _("Du_ration (ms)"),
             _("The skill’s duration in milliseconds, as the CMX file gives it (edited keys write their own)"),
             0, 1e9, 1, 1);
   gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]), grid);
