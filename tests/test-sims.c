@@ -1099,38 +1099,19 @@ test_truncations_and_flips (void)
 
 /* ---- the world's edits: poses, KFD and skill fields --------------------------- */
 
-/* apply (checked by `check`), undo (bitwise back, same bytes saved), redo
- * (the same as the first apply) */
+/* tu_apply_undo_redo, and the undone clip saves the bytes it saved before */
 static void
 sims_apply_undo_redo (SqClip     *clip,
                       SqEdit     *edit,
                       void      (*check) (const SqClip *before, const SqClip *after))
 {
-  g_autoptr(SqClip) before = sq_clip_copy (clip);
-  g_autoptr(SqClip) after = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) c1 = NULL, c2 = NULL;
   g_autoptr(GBytes) saved_before = save_with (clip, clip->format->id, &c1, NULL);
   g_autoptr(GBytes) saved_undone = NULL;
 
-  g_assert_true (sq_edit_apply (edit, clip, &error));
-  g_assert_no_error (error);
-  g_assert_true (sq_clip_check (clip, NULL));
-  g_assert_true (sq_clip_is_modified (clip));
-  check (before, clip);
-  after = sq_clip_copy (clip);
-
-  sq_edit_undo (edit, clip);
-  g_assert_true (sq_clip_equal (before, clip));
-  g_assert_false (sq_clip_is_modified (clip));
+  tu_apply_undo_redo (clip, edit, check);
   saved_undone = save_with (clip, clip->format->id, &c2, NULL);
   assert_bytes_equal (saved_before, saved_undone);
-
-  g_assert_true (sq_edit_apply (edit, clip, &error));
-  g_assert_no_error (error);
-  g_assert_true (sq_clip_equal (after, clip));
-  sq_edit_undo (edit, clip);
-  g_assert_true (sq_clip_equal (before, clip));
 }
 
 static void

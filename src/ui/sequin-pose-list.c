@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-pose-list.h"
+#include "sequin-utils.h"
 
 enum
 {
@@ -162,10 +163,7 @@ static void
 show_error (SequinPoseList *self,
             const char     *message)
 {
-  g_free (self->error);
-  self->error = g_strdup (message);
-  gtk_label_set_text (GTK_LABEL (self->error_label), message != NULL ? message : "");
-  gtk_widget_set_visible (self->error_label, message != NULL);
+  sequin_refusal_show (self->error_label, &self->error, message);
 }
 
 /* Applies `edit`; `want` is the row to select once it is done */
@@ -174,25 +172,14 @@ apply (SequinPoseList *self,
        SqEdit         *edit,
        int             want)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *label = g_strdup (sq_edit_get_label (edit));
   int before = self->want;
 
   self->want = want;
   self->follow = TRUE;
-  if (sequin_document_apply (self->document, edit, &error))
-    {
-      show_error (self, NULL);
-      return;
-    }
+  if (sequin_apply_or_explain (self->document, edit, self->error_label, &self->error))
+    return;
   self->follow = FALSE;
   self->want = before;
-  {
-    /* TRANSLATORS: %s names an edit, like “Rename Pose”; then the reason */
-    g_autofree char *message = g_strdup_printf (_("Could not %s: %s"), label, error->message);
-
-    show_error (self, message);
-  }
   update_buttons (self);
 }
 
@@ -300,14 +287,7 @@ sequin_pose_list_init (SequinPoseList *self)
   gtk_widget_set_margin_end (self->box, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  self->error_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->error_label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refused change"), -1);
+  self->error_label = sequin_refusal_label_new ();
   gtk_box_append (GTK_BOX (self->box), self->error_label);
 
   self->list = gtk_list_box_new ();

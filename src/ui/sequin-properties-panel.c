@@ -486,33 +486,16 @@ static void
 show_error (SequinPropertiesPanel *self,
             const char            *message)
 {
-  g_free (self->error);
-  self->error = g_strdup (message);
-  if (message != NULL)
-    gtk_label_set_text (GTK_LABEL (self->error_label), message);
-  gtk_widget_set_visible (self->error_label, message != NULL);
+  sequin_refusal_show (self->error_label, &self->error, message);
 }
 
 static void
 apply (SequinPropertiesPanel *self,
        SqEdit                *edit)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *label = g_strdup (sq_edit_get_label (edit));
-
-  if (sequin_document_apply (self->document, edit, &error))
-    {
-      show_error (self, NULL);
-      return;
-    }
-  {
-    /* TRANSLATORS: %s names an edit, like “Set Loop”; then the reason */
-    g_autofree char *message = g_strdup_printf (_("Could not %s: %s"), label, error->message);
-
-    show_error (self, message);
-  }
-  /* the controls show the clip again, not the refused value */
-  refresh (self);
+  /* after a refusal the controls show the clip again, not the refused value */
+  if (!sequin_apply_or_explain (self->document, edit, self->error_label, &self->error))
+    refresh (self);
 }
 
 /* TRUE when `a` and `b` show the same with `digits` decimals: a spin button
@@ -885,14 +868,7 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
   gtk_widget_set_margin_end (content, 12);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), content);
 
-  self->error_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->error_label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refused change"), -1);
+  self->error_label = sequin_refusal_label_new ();
   gtk_box_append (GTK_BOX (content), self->error_label);
 
   build_sl_body (self);

@@ -122,27 +122,8 @@ find_pose (GPtrArray  *names,
 
 /* ---- checks -------------------------------------------------------------- */
 
-static gboolean
-refuse (GError    **error,
-        SqErrorCode code,
-        const char *format,
-        ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-refuse (GError    **error,
-        SqErrorCode code,
-        const char *format,
-        ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, SQ_ERROR, code, msg);
-  return FALSE;
-}
+/* sets the error and gives FALSE, for `return refuse (…)` */
+#define refuse(error, code, ...) (g_set_error ((error), SQ_ERROR, (code), __VA_ARGS__), FALSE)
 
 /* A name the Sims files hold as one Latin-1 line; `empty_ok` for the KFD's
  * optional pose names */
@@ -170,18 +151,6 @@ check_line (const char *what,
 
 /* ---- the pose strip ------------------------------------------------------ */
 
-/* The key of `track` on frame `frame` (within a hundredth of a frame), -1
- * for none */
-static gssize
-key_on_frame (const SqTrack *track,
-              gint64         frame)
-{
-  double time = frame / SQ_SIMS_FPS, eps = 0.01 / SQ_SIMS_FPS;
-  gsize i = sq_track_lower_bound (track, time - eps, 0, track->n_keys);
-
-  return i < track->n_keys && fabs (sq_track_time (track, i) - time) <= eps ? (gssize) i : -1;
-}
-
 /* Rebuilds every track as the strip `src` (new pose k = old pose src[k],
  * at k/30 s), with its names and times, journalled */
 static void
@@ -205,7 +174,7 @@ rebuild_strip (SqEdit       *edit,
         _sq_edit_journal_joint (edit, clip, j);
         for (guint k = 0; k < m; k++)
           {
-            gssize i = key_on_frame (old, g_array_index (frames, gint64, src[k]));
+            gssize i = _sq_sims_key_on_frame (old, g_array_index (frames, gint64, src[k]));
             SqKey key, *put;
 
             if (i < 0)
@@ -514,15 +483,6 @@ sq_edit_sims_skill_duration_new (double ms)
 
 /* ---- the properties panel's view ---------------------------------------- */
 
-static const char *
-string_extra (const SqClip *clip,
-              const char   *key)
-{
-  GVariant *v = sq_props_get (clip->extra, key);
-
-  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : "";
-}
-
 void
 sq_sims_fields_get (const SqClip *clip,
                     SqSimsFields *out)
@@ -533,8 +493,8 @@ sq_sims_fields_get (const SqClip *clip,
   out->frames = sq_props_get_int (clip->extra, "frames", 0);
   out->sequence_length = sq_props_get_int (clip->extra, "sequence-length", 0);
   out->bounce = sq_props_get_bool (clip->extra, "bounce", FALSE);
-  out->start_pose = string_extra (clip, "start-pose");
-  out->end_pose = string_extra (clip, "end-pose");
-  out->skill = string_extra (clip, "skill");
-  out->skill_duration = g_ascii_strtod (string_extra (clip, "skill-duration"), NULL);
+  out->start_pose = _sq_sims_string_extra (clip, "start-pose", "");
+  out->end_pose = _sq_sims_string_extra (clip, "end-pose", "");
+  out->skill = _sq_sims_string_extra (clip, "skill", "");
+  out->skill_duration = g_ascii_strtod (_sq_sims_string_extra (clip, "skill-duration", ""), NULL);
 }

@@ -198,20 +198,38 @@ _sq_sims_track_value (const SqTrack *track,
           gsize          frame,
           double         v[4])
 {
-  double time = frame / SQ_SIMS_FPS;
-  gsize i;
+  gssize i;
 
   if (track->n_keys == 0)
     return FALSE;
-  i = sq_track_lower_bound (track, time - 0.01 / SQ_SIMS_FPS, 0, track->n_keys);
-  if (i < track->n_keys && fabs (sq_track_time (track, i) - time) <= 0.01 / SQ_SIMS_FPS)
+  if ((i = _sq_sims_key_on_frame (track, (gint64) frame)) >= 0)
     {
-      SqKey key = sq_track_key (track, i);
+      SqKey key = sq_track_key (track, (gsize) i);
       memcpy (v, key.v, sizeof key.v);
     }
   else
-    sq_track_sample (track, channel, time, v);
+    sq_track_sample (track, channel, frame / SQ_SIMS_FPS, v);
   return TRUE;
+}
+
+gssize
+_sq_sims_key_on_frame (const SqTrack *track,
+                       gint64         frame)
+{
+  double time = frame / SQ_SIMS_FPS, eps = 0.01 / SQ_SIMS_FPS;
+  gsize i = sq_track_lower_bound (track, time - eps, 0, track->n_keys);
+
+  return i < track->n_keys && fabs (sq_track_time (track, i) - time) <= eps ? (gssize) i : -1;
+}
+
+const char *
+_sq_sims_string_extra (const SqClip *clip,
+                       const char   *key,
+                       const char   *fallback)
+{
+  GVariant *v = sq_props_get (clip->extra, key);
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : fallback;
 }
 
 void
