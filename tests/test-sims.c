@@ -884,6 +884,8 @@ test_joint_names (void)
   g_assert_cmpint (sq_clip_find_joint (mapped, "LeftUpperArm"), >=, 0);
   g_assert_cmpint (sq_clip_find_joint (mapped, "mShoulderLeft"), <, 0);
   g_assert_true (tu_has_line (map_losses, "renamed: L_ARM1 → LeftUpperArm"));
+  g_assert_true (tu_has_line (map_losses, "joint “HEAD” left out (the joint map drops it)"));
+  g_assert_false (tu_has_line (map_losses, "mHead"));
   g_assert_true (tu_has_line (map_losses, "renamed: PELVIS → mPelvis"));
   g_assert_cmpuint (count_renames (map_losses), ==, 20);
 

@@ -1225,6 +1225,18 @@ report_renames (GPtrArray    *losses,
 
       if (sims == NULL)
         continue;
+      if (out_of_sims)
+        {
+          /* a map entry by the Sims name dropped the joint: say that name */
+          g_autofree char *dropped = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), name);
+
+          for (guint i = from; i < end; i++)
+            if (g_strcmp0 (losses->pdata[i], dropped) == 0)
+              {
+                g_free (losses->pdata[i]);
+                losses->pdata[i] = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), sims);
+              }
+        }
       for (guint i = from; i < end && !found; i++)
         {
           const char *r = sq_loss_renamed (losses->pdata[i]);
