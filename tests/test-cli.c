@@ -1000,8 +1000,8 @@ test_option_forms (void)
     g_assert_false (g_bytes_equal (got_a, got_c));
   }
   /* a value starting with "-"; "--" ends the options */
-  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", a, "--rescale", "-2", NULL), ==, 0);
-  g_assert_cmpint (run (NULL, NULL, "edit", "-o", b, "--rescale=-2", "--", sample (), NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", sample (), "-o", a, "--priority", "-1", NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", "-o", b, "--priority=-1", "--", sample (), NULL), ==, 0);
   {
     g_autoptr(GBytes) got_a = tu_read (a), got_b = tu_read (b);
     g_assert_true (g_bytes_equal (got_a, got_b));

@@ -18,34 +18,6 @@ sample (void)
   return tu_load_ok (bytes);
 }
 
-/* apply, check, undo (bitwise back), redo (same as first apply) */
-static void
-apply_undo_redo (SqClip *clip,
-                 SqEdit *edit,
-                 void  (*check) (const SqClip *before, const SqClip *after))
-{
-  g_autoptr(SqClip) before = sq_clip_copy (clip);
-  g_autoptr(SqClip) after = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_false (sq_clip_is_modified (clip));
-  g_assert_true (sq_edit_apply (edit, clip, &error));
-  g_assert_no_error (error);
-  g_assert_true (sq_clip_check (clip, NULL));
-  g_assert_true (sq_clip_is_modified (clip));
-  check (before, clip);
-  after = sq_clip_copy (clip);
-
-  sq_edit_undo (edit, clip);
-  g_assert_true (sq_clip_equal (before, clip));
-  g_assert_false (sq_clip_is_modified (clip));
-
-  g_assert_true (sq_edit_apply (edit, clip, &error));
-  g_assert_true (sq_clip_equal (after, clip));
-  sq_edit_undo (edit, clip);
-  g_assert_true (sq_clip_equal (before, clip));
-}
-
 static void
 check_invert_all (const SqClip *b,
                   const SqClip *a)
@@ -158,7 +130,7 @@ test_edits (void)
       g_autofree char *what = sq_edit_describe (cases[i].edit);
 
       g_test_message ("%s: %s", sq_edit_get_label (cases[i].edit), what);
-      apply_undo_redo (clip, cases[i].edit, cases[i].check);
+      tu_apply_undo_redo (clip, cases[i].edit, cases[i].check);
       sq_edit_free (cases[i].edit);
     }
 }
@@ -511,7 +483,7 @@ test_sl_edits (void)
       g_autofree char *what = sq_edit_describe (cases[i].edit);
 
       g_test_message ("%s: %s", sq_edit_get_label (cases[i].edit), what);
-      apply_undo_redo (clip, cases[i].edit, cases[i].check);
+      tu_apply_undo_redo (clip, cases[i].edit, cases[i].check);
       sq_edit_free (cases[i].edit);
     }
 
@@ -706,8 +678,8 @@ test_sl_constraint_edits (void)
   g_autoptr(SqEdit) e2 = sq_edit_sl_constraint_new (2, &add);
   g_autofree char *d1 = NULL, *d2 = NULL;
 
-  apply_undo_redo (clip, e1, check_constraint_set);
-  apply_undo_redo (clip, e2, check_constraint_add);
+  tu_apply_undo_redo (clip, e1, check_constraint_set);
+  tu_apply_undo_redo (clip, e2, check_constraint_add);
   d1 = sq_edit_describe (e1);
   d2 = sq_edit_describe (e2);
   g_assert_nonnull (strstr (d1, "constraint 2"));
@@ -1040,7 +1012,7 @@ test_frame_rate_and_set_name (void)
       g_autofree char *what = sq_edit_describe (cases[i].edit);
 
       g_test_message ("%s: %s", sq_edit_get_label (cases[i].edit), what);
-      apply_undo_redo (clip, cases[i].edit, cases[i].check);
+      tu_apply_undo_redo (clip, cases[i].edit, cases[i].check);
       g_assert_cmpfloat (clip->fps, ==, fps);
       sq_edit_free (cases[i].edit);
     }

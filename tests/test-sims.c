@@ -812,6 +812,105 @@ test_walk_to_anim_and_back (void)
   g_assert_cmpuint (from_bvh->n_joints, >=, 21);
 }
 
+/* The Sims bones in the shared joint table: names across the worlds, the
+ * renames reported by the Sims names, a user map by the Sims names */
+static guint
+count_renames (GPtrArray *losses)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < losses->len; i++)
+    n += sq_loss_renamed (losses->pdata[i]) != NULL;
+  return n;
+}
+
+static void
+test_joint_names (void)
+{
+  g_autofree char *text = build_walk (4);
+  g_autoptr(SqClip) walk = load_text_ok (text, "simpose-kfd");
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) back_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) map_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) in_losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqJointMap) out_map = sq_joint_map_new ();
+  g_autoptr(SqJointMap) in_map = sq_joint_map_new ();
+  g_autoptr(SqClip) bvh = NULL, back = NULL, mapped = NULL, sl = NULL, renamed_sl = NULL, in = NULL, plain = NULL;
+  g_autoptr(SqEdit) rename = sq_edit_rename_joint_new ("mHead", "Kopf");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bvh_bytes = NULL;
+  gssize head, plain_head;
+
+  /* the table, both ways */
+  g_assert_cmpstr (sq_joint_name_for_scheme ("L_ARM1", SQ_JOINT_SCHEME_AW_SEQ, 0), ==, "lfshoulder");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("PELVIS", SQ_JOINT_SCHEME_AW_DX, 0), ==, "aw_pelvis");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("L_ARM1", SQ_JOINT_SCHEME_SL, 0), ==, "mShoulderLeft");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("R_LEG1", SQ_JOINT_SCHEME_SL_BVH, 0), ==, "rShin");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("LeftArm", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_ARM1");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("lfshoulder", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_ARM1");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("Hips", SQ_JOINT_SCHEME_SIMS, 0), ==, "PELVIS");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("mChest", SQ_JOINT_SCHEME_SIMS, 0), ==, "SPINE2");
+  g_assert_cmpstr (sq_joint_name_for_scheme ("LeftHip", SQ_JOINT_SCHEME_SIMS, 0), ==, "L_LEG");
+  /* SPINE1 is no mocap Spine1: it has no counterpart */
+  g_assert_null (sq_joint_name_for_scheme ("SPINE1", SQ_JOINT_SCHEME_SL, 0));
+  g_assert_null (sq_joint_name_for_scheme ("ROOT", SQ_JOINT_SCHEME_AW_SEQ, 0));
+  g_assert_cmpstr (sq_joint_name_for_scheme ("ROOT", SQ_JOINT_SCHEME_SIMS, 0), ==, "ROOT");
+  g_assert_cmpstr (sq_sims_bone_sl_name (sq_sims_bone_index ("R_TOE0")), ==, "mFootRight");
+
+  /* out of the Sims: every rename says the Sims bone */
+  bvh_bytes = tu_save (walk, "bvh", losses);
+  bvh = tu_load_ok (bvh_bytes);
+  g_assert_true (tu_has_line (losses, "renamed: PELVIS → hip"));
+  g_assert_true (tu_has_line (losses, "renamed: L_ARM1 → lShldr"));
+  g_assert_true (tu_has_line (losses, "renamed: R_TOE0 → mFootRight"));
+  g_assert_false (tu_has_line (losses, "renamed: mPelvis"));
+  g_assert_cmpuint (count_renames (losses), ==, 21);
+  g_assert_cmpint (sq_clip_find_joint (bvh, "lShldr"), >=, 0);
+
+  /* and into them */
+  back = sq_convert (bvh, sq_format_by_id ("simpose-kfd"), NULL, back_losses, &error);
+  g_assert_no_error (error);
+  g_assert_true (tu_has_line (back_losses, "renamed: hip → PELVIS"));
+  g_assert_true (tu_has_line (back_losses, "renamed: lShldr → L_ARM1"));
+  g_assert_true (tu_has_line (back_losses, "renamed: mFootRight → R_TOE0"));
+  g_assert_cmpuint (count_renames (back_losses), ==, 21);
+
+  /* a user map by the Sims names: HEAD left out, L_ARM1 named */
+  sq_joint_map_add (out_map, "HEAD", NULL);
+  sq_joint_map_add (out_map, "L_ARM1", "LeftUpperArm");
+  mapped = sq_convert (walk, sq_format_by_id ("sl-anim"), out_map, map_losses, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "mHead"), <, 0);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "LeftUpperArm"), >=, 0);
+  g_assert_cmpint (sq_clip_find_joint (mapped, "mShoulderLeft"), <, 0);
+  g_assert_true (tu_has_line (map_losses, "renamed: L_ARM1 → LeftUpperArm"));
+  g_assert_true (tu_has_line (map_losses, "joint “HEAD” left out (the joint map drops it)"));
+  g_assert_false (tu_has_line (map_losses, "mHead"));
+  g_assert_true (tu_has_line (map_losses, "renamed: PELVIS → mPelvis"));
+  g_assert_cmpuint (count_renames (map_losses), ==, 20);
+
+  /* a map whose target is a Sims bone: "Kopf" turns the HEAD as mHead did */
+  sl = sq_convert (walk, sq_format_by_id ("sl-anim"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  renamed_sl = sq_clip_copy (sl);
+  g_assert_true (sq_edit_apply (rename, renamed_sl, NULL));
+  sq_joint_map_add (in_map, "Kopf", "HEAD");
+  in = sq_convert (renamed_sl, sq_format_by_id ("simpose-kfd"), in_map, in_losses, &error);
+  g_assert_no_error (error);
+  plain = sq_convert (sl, sq_format_by_id ("simpose-kfd"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tu_has_line (in_losses, "renamed: Kopf → HEAD"));
+  head = sq_clip_find_joint (in, "HEAD");
+  plain_head = sq_clip_find_joint (plain, "HEAD");
+  g_assert_cmpuint (in->joints[head].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 4);
+  for (gsize k = 0; k < 4; k++)
+    {
+      SqKey a = sq_track_key (&in->joints[head].tracks[SQ_CHANNEL_ROTATION], k);
+      SqKey b = sq_track_key (&plain->joints[plain_head].tracks[SQ_CHANNEL_ROTATION], k);
+      g_assert_cmpmem (a.v, sizeof a.v, b.v, sizeof b.v);
+    }
+}
+
 /* The preview's skeleton: the rest pose stands on its feet, left on the
  * left (SL axes: +X forward, +Y left, +Z up; metres) */
 static void
@@ -1000,6 +1099,291 @@ test_truncations_and_flips (void)
       }
 }
 
+/* ---- the world's edits: poses, KFD and skill fields --------------------------- */
+
+/* tu_apply_undo_redo, and the undone clip saves the bytes it saved before */
+static void
+sims_apply_undo_redo (SqClip     *clip,
+                      SqEdit     *edit,
+                      void      (*check) (const SqClip *before, const SqClip *after))
+{
+  g_autoptr(GPtrArray) c1 = NULL, c2 = NULL;
+  g_autoptr(GBytes) saved_before = save_with (clip, clip->format->id, &c1, NULL);
+  g_autoptr(GBytes) saved_undone = NULL;
+
+  tu_apply_undo_redo (clip, edit, check);
+  saved_undone = save_with (clip, clip->format->id, &c2, NULL);
+  assert_bytes_equal (saved_before, saved_undone);
+}
+
+static void
+assert_pose_names (const SqClip *clip,
+                   const char   *joined)
+{
+  g_auto(GStrv) names = sq_sims_pose_names (clip);
+  g_autofree char *got = g_strjoinv ("|", names);
+
+  g_assert_cmpstr (got, ==, joined);
+}
+
+static void
+assert_pose_times (const SqClip *clip,
+                   const char   *want)
+{
+  GVariant *v = sq_props_get (clip->extra, "pose-times");
+  g_autofree char *got = NULL;
+
+  g_assert_nonnull (v);
+  got = g_variant_print (v, FALSE);
+  g_assert_cmpstr (got, ==, want);
+}
+
+/* pose `to` of `after` holds pose `from` of `before` in every track */
+static void
+assert_same_pose (const SqClip *before,
+                  gsize         from,
+                  const SqClip *after,
+                  gsize         to)
+{
+  for (gsize j = 0; j < after->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *tb = &before->joints[j].tracks[c], *ta = &after->joints[j].tracks[c];
+
+        if (tb->n_keys == 0)
+          {
+            g_assert_cmpuint (ta->n_keys, ==, 0);
+            continue;
+          }
+        SqKey kb = sq_track_key (tb, from), ka = sq_track_key (ta, to);
+        g_assert_cmpfloat (ka.time, ==, to / 30.0);
+        g_assert_cmpmem (ka.v, sizeof ka.v, kb.v, sizeof kb.v);
+      }
+}
+
+static void
+check_rename (const SqClip *b,
+              const SqClip *a)
+{
+  assert_pose_names (a, "Stand|Sitting|Wave é");
+  assert_pose_times (a, "[0, 1, -1]");
+  assert_same_pose (b, 1, a, 1);
+}
+
+static void
+check_duplicate (const SqClip *b,
+                 const SqClip *a)
+{
+  assert_pose_names (a, "Stand|Sit down|Sit again|Wave é");
+  assert_pose_times (a, "[0, 1, 1, -1]");
+  assert_same_pose (b, 0, a, 0);
+  assert_same_pose (b, 1, a, 1);
+  assert_same_pose (b, 1, a, 2);
+  assert_same_pose (b, 2, a, 3);
+  g_assert_cmpfloat (a->duration, ==, 3 / 30.0);
+}
+
+static void
+check_delete (const SqClip *b,
+              const SqClip *a)
+{
+  assert_pose_names (a, "Sit down|Wave é");
+  assert_pose_times (a, "[1, -1]");
+  assert_same_pose (b, 1, a, 0);
+  assert_same_pose (b, 2, a, 1);
+  g_assert_cmpfloat (a->duration, ==, 1 / 30.0);
+  g_assert_cmpuint (a->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
+}
+
+static void
+check_move (const SqClip *b,
+            const SqClip *a)
+{
+  assert_pose_names (a, "Wave é|Stand|Sit down");
+  assert_pose_times (a, "[-1, 0, 1]");
+  assert_same_pose (b, 2, a, 0);
+  assert_same_pose (b, 0, a, 1);
+  assert_same_pose (b, 1, a, 2);
+}
+
+static void
+check_move_down (const SqClip *b,
+                 const SqClip *a)
+{
+  assert_pose_names (a, "Sit down|Stand|Wave é");
+  assert_same_pose (b, 0, a, 1);
+  assert_same_pose (b, 1, a, 0);
+}
+
+static void
+assert_refused (SqClip     *clip,
+                SqEdit     *edit,
+                const char *fragment)
+{
+  g_autoptr(SqClip) before = sq_clip_copy (clip);
+  g_autoptr(GError) error = NULL;
+  guint64 generation = clip->generation;
+
+  g_assert_false (sq_edit_apply (edit, clip, &error));
+  g_assert_nonnull (error);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, fragment);
+  g_assert_true (sq_clip_equal (before, clip));
+  g_assert_cmpuint (clip->generation, ==, generation);
+  sq_edit_free (edit);
+}
+
+static void
+test_pose_edits (void)
+{
+  g_autofree char *text = build_psl (5, "\r\n");
+  g_autofree char *latin1 = g_convert (text, -1, "ISO-8859-1", "UTF-8", NULL, NULL, NULL);
+  g_autoptr(SqClip) clip = load_text_ok (latin1, "simpose-psl");
+  g_autoptr(SqEdit) rename = sq_edit_sims_rename_pose_new ("Sit down", "Sitting");
+  g_autoptr(SqEdit) dup = sq_edit_sims_duplicate_pose_new ("Sit down", "Sit again");
+  g_autoptr(SqEdit) del = sq_edit_sims_delete_pose_new ("Stand");
+  g_autoptr(SqEdit) move = sq_edit_sims_move_pose_new ("Wave é", 0);
+  g_autoptr(SqEdit) down = sq_edit_sims_move_pose_new ("Stand", 1);
+  g_autoptr(SqClip) one = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *one_text = NULL;
+  GString *s;
+
+  assert_pose_names (clip, "Stand|Sit down|Wave é");
+  g_assert_cmpfloat (sq_sims_pose_time (clip, 2), ==, 2 / 30.0);
+  g_assert_cmpfloat (sq_sims_pose_time (clip, 3), ==, -1);
+  sims_apply_undo_redo (clip, rename, check_rename);
+  sims_apply_undo_redo (clip, dup, check_duplicate);
+  sims_apply_undo_redo (clip, del, check_delete);
+  sims_apply_undo_redo (clip, move, check_move);
+  sims_apply_undo_redo (clip, down, check_move_down);
+  g_assert_cmpstr (sq_edit_get_label (dup), ==, "Duplicate Pose");
+
+  /* the duplicated library saves as the grammar says: 4 poses, the copy's Time */
+  g_assert_true (sq_edit_apply (dup, clip, NULL));
+  out = save_with (clip, "simpose-psl", &companions, NULL);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL), "POSELIBRARY2 4 4\r\nStand\r\nTime 0\r\n"));
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (out, NULL), g_bytes_get_size (out), "\r\nSit again\r\nTime 1\r\n"));
+  sq_edit_undo (dup, clip);
+
+  /* refusals, each with its reason, the clip untouched */
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("Jump", "Hop"), "no pose “Jump”");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("Jump"), "no pose “Jump”");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("Stand", "Sit down"), "already named “Sit down”");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("Stand", "Stand"), "name of its own");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("Stand", "Wave é"), "already named");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("Stand", ""), "must not be empty");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("Stand", "two\nlines"), "line break");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("Stand", "Snow ☃"), "Latin-1");
+  assert_refused (clip, sq_edit_sims_move_pose_new ("Stand", 3), "no place 4");
+
+  /* a library of one pose keeps it */
+  s = g_string_new ("POSELIBRARY 1\nOnly\n");
+  put_pose (s, 0, 1, "\n");
+  one_text = g_string_free (s, FALSE);
+  one = load_text_ok (one_text, "simpose-psl");
+  assert_refused (one, sq_edit_sims_delete_pose_new ("Only"), "last pose");
+  /* pose edits are for libraries only */
+  {
+    static const gint64 times[] = { 0, 39 };
+    g_autofree char *kfd_text = build_kfd (40, times, 2, "");
+    g_autoptr(SqClip) kfd = load_text_ok (kfd_text, "simpose-kfd");
+    assert_refused (kfd, sq_edit_sims_delete_pose_new ("Pose 1"), "pose library");
+    g_assert_null (sq_sims_pose_names (kfd));
+  }
+}
+
+static void
+check_bounce_off (const SqClip *b,
+                  const SqClip *a)
+{
+  g_assert_true (sq_props_get_bool (b->extra, "bounce", FALSE));
+  g_assert_false (sq_props_get_bool (a->extra, "bounce", TRUE));
+  g_assert_cmpint (sq_props_get_int (a->extra, "sequence-length", 0), ==, 40);
+}
+
+static void
+check_start_pose (const SqClip *b,
+                  const SqClip *a)
+{
+  SqSimsFields f;
+
+  (void) b;
+  sq_sims_fields_get (a, &f);
+  g_assert_true (f.is_kfd);
+  g_assert_cmpstr (f.start_pose, ==, "Sit");
+  g_assert_cmpstr (f.end_pose, ==, "");
+  g_assert_cmpint (f.frames, ==, 40);
+}
+
+static void
+check_skill_name (const SqClip *b,
+                  const SqClip *a)
+{
+  SqSimsFields f;
+
+  (void) b;
+  sq_sims_fields_get (a, &f);
+  g_assert_true (f.is_skill);
+  g_assert_cmpstr (f.skill, ==, "a-dance");
+  g_assert_cmpfloat (f.skill_duration, ==, 66);
+}
+
+static void
+check_skill_duration (const SqClip *b,
+                      const SqClip *a)
+{
+  SqSimsFields f;
+
+  (void) b;
+  sq_sims_fields_get (a, &f);
+  g_assert_cmpfloat (f.skill_duration, ==, 1999.5);
+}
+
+static void
+test_field_edits (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *text = build_kfd (80, times, 4, "Stand up");
+  g_autoptr(SqClip) kfd = load_text_ok (text, "simpose-kfd");
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(SqClip) skill = load_skill (cfp);
+  g_autoptr(SqEdit) bounce = sq_edit_sims_kfd_bounce_new (FALSE);
+  g_autoptr(SqEdit) start = sq_edit_sims_kfd_pose_name_new (FALSE, "Sit");
+  g_autoptr(SqEdit) name = sq_edit_sims_skill_name_new ("a-dance");
+  g_autoptr(SqEdit) duration = sq_edit_sims_skill_duration_new (1999.5);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  const char *p;
+
+  sims_apply_undo_redo (kfd, bounce, check_bounce_off);
+  sims_apply_undo_redo (kfd, start, check_start_pose);
+  g_assert_true (sq_edit_apply (bounce, kfd, NULL));
+  g_assert_true (sq_edit_apply (start, kfd, NULL));
+  out = save_with (kfd, "simpose-kfd", &companions, NULL);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL), "KeyFrame 4 40 40\r\ns Sit\r\ne\r\nTime 0\r\n"));
+  g_clear_pointer (&out, g_bytes_unref);
+  g_clear_pointer (&companions, g_ptr_array_unref);
+
+  sims_apply_undo_redo (skill, name, check_skill_name);
+  sims_apply_undo_redo (skill, duration, check_skill_duration);
+  g_assert_true (sq_edit_apply (name, skill, NULL));
+  g_assert_true (sq_edit_apply (duration, skill, NULL));
+  out = save_with (skill, "sims-cmx", &companions, NULL);
+  p = g_strstr_len (g_bytes_get_data (out, NULL), g_bytes_get_size (out), "1\r\na-dance\r\nxskill-test\r\n1999.5\r\n");
+  g_assert_nonnull (p);
+  /* the keys are unchanged: the CFP keeps its bytes */
+  g_assert_cmpuint (companions->len, ==, 1);
+  assert_bytes_equal (((SqCompanion *) companions->pdata[0])->bytes, cfp);
+
+  assert_refused (skill, sq_edit_sims_skill_name_new (""), "must not be empty");
+  assert_refused (skill, sq_edit_sims_skill_duration_new (-1), "within 0");
+  assert_refused (skill, sq_edit_sims_kfd_bounce_new (TRUE), "KFD");
+  assert_refused (kfd, sq_edit_sims_skill_name_new ("x"), "skill");
+  assert_refused (kfd, sq_edit_sims_kfd_pose_name_new (TRUE, "a\rb"), "line break");
+}
+
 /* ---- the command line -------------------------------------------------------- */
 
 static int
@@ -1062,6 +1446,75 @@ test_cli_companion (void)
   g_rmdir (dir);
 }
 
+/* edit's Sims options make the core's edits: the same bytes as the core
+ * gives; a refused one exits 1 with its reason and writes nothing */
+static void
+test_cli_pose_edits (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-sims-XXXXXX", NULL);
+  g_autofree char *in = g_build_filename (dir, "lib.psl", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.psl", NULL);
+  g_autofree char *kfd_in = g_build_filename (dir, "in.kfd", NULL);
+  g_autofree char *kfd_out = g_build_filename (dir, "out.kfd", NULL);
+  g_autofree char *utf8 = build_psl (4, "\n");
+  g_autofree char *text = g_convert (utf8, -1, "ISO-8859-1", "UTF-8", NULL, NULL, NULL);
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *kfd_text = build_kfd (80, times, 4, "Stand up");
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-psl");
+  g_autoptr(SqEdit) e1 = sq_edit_sims_duplicate_pose_new ("Sit down", "Sit again");
+  g_autoptr(SqEdit) e2 = sq_edit_sims_move_pose_new ("Sit again", 0);
+  g_autoptr(SqEdit) e3 = sq_edit_sims_rename_pose_new ("Stand", "Standing");
+  g_autoptr(SqEdit) e4 = sq_edit_sims_delete_pose_new ("Wave é");
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) want = NULL;
+  g_autofree char *err = NULL, *got = NULL;
+  gsize n;
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (in, text, -1, NULL));
+  g_assert_true (g_file_set_contents (kfd_in, kfd_text, -1, NULL));
+  g_assert_true (sq_edit_apply (e1, clip, NULL) && sq_edit_apply (e2, clip, NULL) && sq_edit_apply (e3, clip, NULL)
+                 && sq_edit_apply (e4, clip, NULL));
+  want = save_with (clip, "simpose-psl", &companions, NULL);
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--duplicate-pose", "Sit down=Sit again",
+                            "--move-pose=Sit again=1", "--rename-pose", "Stand=Standing", "--delete-pose", "Wave é",
+                            NULL), ==, 0);
+  g_assert_true (g_file_get_contents (out, &got, &n, NULL));
+  g_assert_cmpmem (got, n, g_bytes_get_data (want, NULL), g_bytes_get_size (want));
+  g_assert_true (g_str_has_prefix (got, "POSELIBRARY 3\nSit again\nTime 0\n"));
+  g_unlink (out);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&got, g_free);
+
+  /* refused: exit 1, the reason, no output */
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--delete-pose", "Jump", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "no pose “Jump”"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--rename-pose", "Stand=Sit down", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "already named “Sit down”"));
+  g_clear_pointer (&err, g_free);
+  /* bad usage: exit 2 */
+  g_assert_cmpint (run_cli (&err, "edit", in, "-o", out, "--move-pose", "Stand", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--move-pose needs NAME=PLACE"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+
+  /* KFD fields */
+  g_assert_cmpint (run_cli (&err, "edit", kfd_in, "-o", kfd_out, "--no-bounce", "--start-pose", "",
+                            "--end-pose", "Sit", NULL), ==, 0);
+  g_assert_true (g_file_get_contents (kfd_out, &got, &n, NULL));
+  g_assert_true (g_str_has_prefix (got, "KeyFrame 4 40 40\r\ns\r\ne Sit\r\nTime 0\r\n"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&err, "edit", kfd_in, "-o", out, "--skill-name", "x", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "skill"));
+
+  g_unlink (kfd_out);
+  g_unlink (kfd_in);
+  g_unlink (in);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1082,8 +1535,12 @@ main (int    argc,
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
   g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/convert/joint-names", test_joint_names);
   g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
+  g_test_add_func ("/sims/edit/poses", test_pose_edits);
+  g_test_add_func ("/sims/edit/fields", test_field_edits);
+  g_test_add_func ("/sims/cli/pose-edits", test_cli_pose_edits);
   return g_test_run ();
 }

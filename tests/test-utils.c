@@ -313,3 +313,31 @@ tu_unpack (SqClip *clip)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       sq_track_unpack (&clip->joints[j].tracks[c]);
 }
+
+/* apply, check, undo (bitwise back), redo (same as first apply) */
+void
+tu_apply_undo_redo (SqClip *clip,
+                    SqEdit *edit,
+                    void  (*check) (const SqClip *before, const SqClip *after))
+{
+  g_autoptr(SqClip) before = sq_clip_copy (clip);
+  g_autoptr(SqClip) after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (sq_clip_is_modified (clip));
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, NULL));
+  g_assert_true (sq_clip_is_modified (clip));
+  check (before, clip);
+  after = sq_clip_copy (clip);
+
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+  g_assert_false (sq_clip_is_modified (clip));
+
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_true (sq_clip_equal (after, clip));
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+}

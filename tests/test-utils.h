@@ -43,5 +43,10 @@ void        tu_unpack     (SqClip *clip);
 GPtrArray  *tu_save_every_format (const SqClip *clip);
 void        tu_assert_same_saves (GPtrArray *a, GPtrArray *b);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
+/* Applies `edit` to the unmodified `clip` and checks it (`check` gets the
+ * clip before and after), undoes (bitwise back, unmodified), redoes (the
+ * same as the first apply) and undoes again */
+void        tu_apply_undo_redo (SqClip *clip, SqEdit *edit,
+                                void (*check) (const SqClip *before, const SqClip *after));
 /* The spec's text SEQ example (7 limbs) */
 extern const char tu_spec_example[];

@@ -374,6 +374,16 @@ MAKE (make_trim, sq_edit_trim_new (op->v[0], op->v[1]))
 MAKE (make_reverse, sq_edit_reverse_new ())
 MAKE (make_reduce, sq_edit_reduce_new (op->v[0], op->v[1]))
 MAKE (make_close_loop, sq_edit_close_loop_new ())
+MAKE (make_rename_pose, sq_edit_sims_rename_pose_new (op->text, op->text2))
+MAKE (make_duplicate_pose, sq_edit_sims_duplicate_pose_new (op->text, op->text2))
+MAKE (make_delete_pose, sq_edit_sims_delete_pose_new (op->text))
+MAKE (make_move_pose, sq_edit_sims_move_pose_new (op->text, (guint) (op->n - 1)))
+MAKE (make_bounce, sq_edit_sims_kfd_bounce_new (TRUE))
+MAKE (make_no_bounce, sq_edit_sims_kfd_bounce_new (FALSE))
+MAKE (make_start_pose, sq_edit_sims_kfd_pose_name_new (FALSE, op->text))
+MAKE (make_end_pose, sq_edit_sims_kfd_pose_name_new (TRUE, op->text))
+MAKE (make_skill_name, sq_edit_sims_skill_name_new (op->text))
+MAKE (make_skill_duration, sq_edit_sims_skill_duration_new (op->v[0]))
 
 /* ---- the table ---- */
 
@@ -450,6 +460,29 @@ static const CliOption motion_ops[] = {
     op_plain, 0, make_close_loop, 0, 0, NULL },
 };
 
+static const CliOption sims_ops[] = {
+  { "rename-pose", 0, REQUIRED, "OLD=NEW", "rename a pose of a pose library (.psl)",
+    op_rename, 0, make_rename_pose, 0, 0, "--rename-pose needs OLD=NEW" },
+  { "duplicate-pose", 0, REQUIRED, "NAME=NEW", "copy pose NAME as NEW, right after it",
+    op_rename, 0, make_duplicate_pose, 0, 0, "--duplicate-pose needs NAME=NEW" },
+  { "delete-pose", 0, REQUIRED, "NAME", "delete a pose (a library keeps at least one)",
+    op_text, 0, make_delete_pose, 0, 0, NULL },
+  { "move-pose", 0, REQUIRED, "NAME=PLACE", "move a pose to PLACE (1 = the first)",
+    op_joint_int, 0, make_move_pose, 1, G_MAXUINT, "--move-pose needs NAME=PLACE (1 = the first)" },
+  { "bounce", 0, NONE, NULL, "a KFD's SequenceLength: twice Frames (forward then back)",
+    op_plain, 0, make_bounce, 0, 0, NULL },
+  { "no-bounce", 0, NONE, NULL, "a KFD's SequenceLength: Frames",
+    op_plain, 0, make_no_bounce, 0, 0, NULL },
+  { "start-pose", 0, REQUIRED, "NAME", "a KFD's start pose name (\"\" for none)",
+    op_text, 0, make_start_pose, 0, 0, NULL },
+  { "end-pose", 0, REQUIRED, "NAME", "a KFD's end pose name (\"\" for none)",
+    op_text, 0, make_end_pose, 0, 0, NULL },
+  { "skill-name", 0, REQUIRED, "NAME", "a CMX skill's name",
+    op_text, 0, make_skill_name, 0, 0, NULL },
+  { "skill-duration", 0, REQUIRED, "MS", "a CMX skill's duration in milliseconds",
+    op_numbers, 0, make_skill_duration, 1, 1, "--skill-duration needs MS (milliseconds)" },
+};
+
 static const CliOption edit_options[] = {
   { "output", 'o', REQUIRED, "OUT", "the file to write (its companions beside it)",
     cli_set_text, G_STRUCT_OFFSET (CliRequest, out) },
@@ -463,6 +496,7 @@ static const CliSection edit_sections[] = {
   { "Second Life .anim fields (any clip keeps them; saved in .anim):", sl_ops, G_N_ELEMENTS (sl_ops) },
   { "BVH and .x time fields (SEQ and .anim have a fixed time base):", time_ops, G_N_ELEMENTS (time_ops) },
   { "motion (every format):", motion_ops, G_N_ELEMENTS (motion_ops) },
+  { "The Sims (pose libraries, KFD, CMX skills):", sims_ops, G_N_ELEMENTS (sims_ops) },
 };
 
 /* ---- the command ---- */

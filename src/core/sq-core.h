@@ -18,3 +18,4 @@
 #include "sq-pose.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
+#include "worlds/sq-sims-edit.h"

@@ -46,6 +46,7 @@ typedef enum
   EDIT_SET_FRAME_TIME,
   EDIT_DX_SET_NAME,
   EDIT_MOTION,         /* sq-motion.c */
+  EDIT_SIMS,           /* worlds/sq-sims-edit.c */
 } EditKind;
 
 /* sq-fields.h holds the Second Life limits and defaults */
@@ -82,6 +83,7 @@ struct _SqEdit
   SqSlConstraint constraint;
   gboolean  appended;  /* the constraint edit added one in its last apply */
   SqMotionOp motion;
+  int       world_op;  /* EDIT_SIMS: the world's own operation */
   char     *report;    /* what the last apply found worth telling, or NULL */
 
   /* journal of the last apply */
@@ -1125,6 +1127,11 @@ sq_edit_apply (SqEdit  *edit,
         return FALSE;   /* refused before any change */
       break;
 
+    case EDIT_SIMS:
+      if (!_sq_sims_edit_apply (edit, clip, error))
+        return FALSE;   /* refused before any change */
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -1216,6 +1223,7 @@ sq_edit_get_label (const SqEdit *edit)
     case EDIT_SET_FRAME_TIME: return _("Set Frame Time");
     case EDIT_DX_SET_NAME: return _("Set Animation Set Name");
     case EDIT_MOTION: return _sq_motion_label (edit->motion);
+    case EDIT_SIMS: return _sq_sims_edit_label (edit);
     default: g_assert_not_reached ();
     }
 }
@@ -1280,6 +1288,8 @@ sq_edit_describe (const SqEdit *edit)
                                         : g_strdup_printf (_("Name the animation set “%s”"), edit->new_name);
     case EDIT_MOTION:
       return _sq_motion_describe (edit->motion, edit->value);
+    case EDIT_SIMS:
+      return _sq_sims_edit_describe (edit);
     default:
       g_assert_not_reached ();
     }
@@ -1307,6 +1317,33 @@ _sq_edit_motion_op (const SqEdit *edit,
   params[0] = edit->value[0];
   params[1] = edit->value[1];
   return edit->motion;
+}
+
+SqEdit *
+_sq_edit_world_new (int         op,
+                    const char *name,
+                    const char *new_name,
+                    double      number)
+{
+  SqEdit *edit = edit_new (EDIT_SIMS);
+
+  edit->world_op = op;
+  edit->name = g_strdup (name);
+  edit->new_name = g_strdup (new_name);
+  edit->value[0] = number;
+  return edit;
+}
+
+int
+_sq_edit_world_op (const SqEdit *edit,
+                   const char  **name,
+                   const char  **new_name,
+                   double       *number)
+{
+  *name = edit->name;
+  *new_name = edit->new_name;
+  *number = edit->value[0];
+  return edit->world_op;
 }
 
 void

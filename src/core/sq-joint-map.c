@@ -6,6 +6,8 @@
  * (rest positions), 4 (ActiveWorlds tags, through sq-aw-skeleton.c). The
  * motion capture names are the ones in the CMU corpus files (Hips,
  * LeftHip, LeftCollar…) and the common Hips/Spine/LeftUpLeg/LeftArm set.
+ * The Sims' bones: formats.md 5.5 (ROOT, SPINE1, the toes' tips and the
+ * fingers have no counterpart: their parents carry their motion).
  */
 #define G_LOG_DOMAIN "sq-joint-map"
 
@@ -18,6 +20,7 @@
 #include "sq-error.h"
 #include "sq-joint-map.h"
 #include "sq-sl-skeleton.h"
+#include "worlds/sq-world-sims.h"
 
 /* One concept: the SL bone, the AW tag, and motion capture names
  * ('|'-separated, compared ignoring case). */
@@ -104,6 +107,25 @@ static const char * const sl_bvh_aliases[][2] = {
   { "mAnkleLeft", "lFoot" },
 };
 
+/* The Sims bones with a counterpart, and its Second Life bone */
+static const char * const sims_bones[][2] = {
+  { "PELVIS", "mPelvis" }, { "SPINE", "mTorso" }, { "SPINE2", "mChest" }, { "NECK", "mNeck" },
+  { "HEAD", "mHead" }, { "L_ARM", "mCollarLeft" }, { "L_ARM1", "mShoulderLeft" },
+  { "L_ARM2", "mElbowLeft" }, { "L_HAND", "mWristLeft" }, { "R_ARM", "mCollarRight" },
+  { "R_ARM1", "mShoulderRight" }, { "R_ARM2", "mElbowRight" }, { "R_HAND", "mWristRight" },
+  { "L_LEG", "mHipLeft" }, { "L_LEG1", "mKneeLeft" }, { "L_FOOT", "mAnkleLeft" }, { "L_TOE0", "mFootLeft" },
+  { "R_LEG", "mHipRight" }, { "R_LEG1", "mKneeRight" }, { "R_FOOT", "mAnkleRight" }, { "R_TOE0", "mFootRight" },
+};
+
+static const char *
+sims_bone_of_sl (const char *bone)
+{
+  for (gsize i = 0; bone != NULL && i < G_N_ELEMENTS (sims_bones); i++)
+    if (strcmp (sims_bones[i][1], bone) == 0)
+      return sims_bones[i][0];
+  return NULL;
+}
+
 static const Concept *
 concept_for_sl (const char *bone)
 {
@@ -140,8 +162,9 @@ mocap_matches (const char *list,
   return FALSE;
 }
 
-/* Second Life names first (exact, as the viewer), then ActiveWorlds
- * (ignoring case, as ActiveWorlds), then the motion capture names. */
+/* Second Life names first (exact, as the viewer), then The Sims' bones
+ * (exact), then ActiveWorlds (ignoring case, as ActiveWorlds), then the
+ * motion capture names. */
 gboolean
 sq_joint_concept_lookup (const char         *name,
                          SqJointLookupFlags  flags,
@@ -163,6 +186,19 @@ sq_joint_concept_lookup (const char         *name,
       out->sl_bone = bone;
       out->aw_tag = c ? c->tag : 0;
       return TRUE;
+    }
+  if (sq_sims_bone_index (name) >= 0)
+    {
+      /* a Sims bone without a counterpart stands for nothing elsewhere */
+      for (gsize i = 0; i < G_N_ELEMENTS (sims_bones); i++)
+        if (strcmp (sims_bones[i][0], name) == 0)
+          {
+            const Concept *c = concept_for_sl (sims_bones[i][1]);
+            out->sl_bone = c->sl;
+            out->aw_tag = c->tag;
+            return TRUE;
+          }
+      return FALSE;
     }
   tag = sq_aw_tag_for_name (name);
   if (tag != 0)
@@ -216,6 +252,8 @@ sq_joint_concept_name (const SqJointConcept *concept,
       if (concept->sl_bone == NULL)
         return NULL;
       return sl_bvh_alias (concept->sl_bone) ? sl_bvh_alias (concept->sl_bone) : concept->sl_bone;
+    case SQ_JOINT_SCHEME_SIMS:
+      return sims_bone_of_sl (concept->sl_bone);
     case SQ_JOINT_SCHEME_NONE:
     default:
       return NULL;
@@ -240,6 +278,8 @@ sq_joint_name_in_scheme (const char    *name,
       return g_ascii_strncasecmp (name, "aw_", 3) == 0 && sq_aw_tag_for_name (name) != 0;
     case SQ_JOINT_SCHEME_SL:
       return sq_sl_lookup_name (name, NULL) == SQ_SL_NAME_BONE;
+    case SQ_JOINT_SCHEME_SIMS:
+      return sq_sims_bone_index (name) >= 0;
     case SQ_JOINT_SCHEME_SL_BVH:
       switch (sq_sl_lookup_name (name, &bone))
         {
@@ -317,6 +357,13 @@ gsize
 sq_joint_map_size (const SqJointMap *map)
 {
   return map ? g_hash_table_size (map->entries) : 0;
+}
+
+const char *
+sq_joint_map_source_at (const SqJointMap *map,
+                        gsize             index)
+{
+  return map != NULL && index < map->order->len ? g_ptr_array_index (map->order, index) : NULL;
 }
 
 gboolean

@@ -5,9 +5,10 @@
  * One table of joint concepts (pelvis, left elbow, …) with the name each
  * naming scheme gives it: ActiveWorlds classic SEQ names (through
  * sq-aw-skeleton.h), the ActiveWorlds DirectX aw_ names, Second Life bones
- * and their BVH aliases (through sq-sl-skeleton.h), and the usual motion
- * capture names (Hips, Spine, LeftUpLeg… and the CMU files' LeftHip,
- * LeftCollar…). A user map file (sq_joint_map_parse) overrides the table.
+ * and their BVH aliases (through sq-sl-skeleton.h), The Sims' bones
+ * (PELVIS, L_ARM1…, formats.md 5.5), and the usual motion capture names
+ * (Hips, Spine, LeftUpLeg… and the CMU files' LeftHip, LeftCollar…). A
+ * user map file (sq_joint_map_parse) overrides the table.
  */
 #pragma once
 
@@ -24,6 +25,7 @@ typedef enum
   SQ_JOINT_SCHEME_AW_DX,      /* aw_pelvis, aw_lfshoulder … */
   SQ_JOINT_SCHEME_SL,         /* mPelvis, mShoulderLeft … */
   SQ_JOINT_SCHEME_SL_BVH,     /* hip, lShldr … where SL has a BVH alias, else the SL bone */
+  SQ_JOINT_SCHEME_SIMS,       /* PELVIS, SPINE, L_ARM1 … (The Sims' 29 bones, exact case) */
 } SqJointScheme;
 
 /* What a joint name stands for: a Second Life bone, an ActiveWorlds tag,
@@ -73,6 +75,10 @@ void         sq_joint_map_add           (SqJointMap        *map,
                                          const char        *source,
                                          const char        *target);
 gsize        sq_joint_map_size          (const SqJointMap  *map);
+/* The source of entry `index` (0 = the first, in file order), NULL past
+ * the end */
+const char  *sq_joint_map_source_at     (const SqJointMap  *map,
+                                         gsize              index);
 /* TRUE when the map has an entry for `source`; *target gets the new name,
  * or NULL when the joint is dropped. */
 gboolean     sq_joint_map_lookup        (const SqJointMap  *map,

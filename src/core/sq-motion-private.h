@@ -47,4 +47,22 @@ const char *_sq_motion_label         (SqMotionOp    op);
 char       *_sq_motion_describe      (SqMotionOp    op,
                                       const double  params[2]);
 
+/* ---- the Sims world's edits (worlds/sq-sims-edit.c) ---- */
+
+/* sq-edit.c: a world edit of operation `op` with its parameters, and them */
+SqEdit     *_sq_edit_world_new       (int           op,
+                                      const char   *name,
+                                      const char   *new_name,
+                                      double        number);
+int         _sq_edit_world_op        (const SqEdit *edit,
+                                      const char  **name,
+                                      const char  **new_name,
+                                      double       *number);
+/* worlds/sq-sims-edit.c */
+gboolean    _sq_sims_edit_apply      (SqEdit       *edit,
+                                      SqClip       *clip,
+                                      GError      **error);
+const char *_sq_sims_edit_label      (const SqEdit *edit);
+char       *_sq_sims_edit_describe   (const SqEdit *edit);
+
 G_END_DECLS

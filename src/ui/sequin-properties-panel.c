@@ -5,7 +5,9 @@
  *
  * One group per format that has fields of its own: Second Life .anim (base
  * and joint priorities, loop, ease, hand pose, emote, constraints), DirectX
- * .x (ticks per second, AnimationSet name), BVH (frame time). The document's
+ * .x (ticks per second, AnimationSet name), BVH (frame time), The Sims (a
+ * KFD's bounce and start/end pose names, a CMX skill's name and duration;
+ * their other fields are listed read only). The document's
  * own format comes first; the Second Life fields of any other clip sit in an
  * expander, since they are used when it is saved as .anim. Values are read
  * through sq-fields.h (what the writer would write, defaults included) and
@@ -391,6 +393,19 @@ field_row (const SqClip *clip,
   return TRUE;
 }
 
+/* A field the Sims groups edit, so not listed again */
+static gboolean
+is_sims_control (const SqClip *clip,
+                 const char   *key)
+{
+  static const char * const kfd[] = { "bounce", "start-pose", "end-pose", NULL };
+  static const char * const skill[] = { "skill", "skill-duration", NULL };
+  SqSimsFields f;
+
+  sq_sims_fields_get (clip, &f);
+  return (f.is_kfd && g_strv_contains (kfd, key)) || (f.is_skill && g_strv_contains (skill, key));
+}
+
 /* The fields of a format the groups above do not cover (the Sims' KFD,
  * PSL, CMX and SPS): each one a row, read only */
 static void
@@ -408,7 +423,7 @@ update_file_fields (SequinPropertiesPanel *self,
       g_autofree char *name = NULL;
       GtkWidget *label, *value;
 
-      if (!field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
+      if (is_sims_control (clip, key) || !field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
         continue;
       label = gtk_label_new (name);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -436,6 +451,22 @@ update_file_fields (SequinPropertiesPanel *self,
     }
   gtk_widget_set_visible (self->file_fields, row > 0);
   gtk_widget_set_visible (self->no_fields, self->other_format && row == 0);
+}
+
+static void
+update_sims (SequinPropertiesPanel *self,
+             const SqClip          *clip)
+{
+  SqSimsFields f;
+
+  sq_sims_fields_get (clip, &f);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], f.is_kfd);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], f.is_skill);
+  gtk_switch_set_active (GTK_SWITCH (self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE]), f.bounce);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_START_POSE, f.start_pose);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_END_POSE, f.end_pose);
+  set_entry (self, SEQUIN_PROPERTY_SIMS_SKILL_NAME, f.skill);
+  set_spin (self, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, f.skill_duration);
 }
 
 static void
@@ -473,6 +504,7 @@ refresh (SequinPropertiesPanel *self)
   set_spin (self, SEQUIN_PROPERTY_DX_TICKS, clip->fps);
   set_entry (self, SEQUIN_PROPERTY_DX_SET_NAME, sq_dx_set_name (clip));
   set_spin (self, SEQUIN_PROPERTY_BVH_FRAME_TIME, sq_clip_frame_time (clip));
+  update_sims (self, clip);
   update_file_fields (self, clip, clip->format != NULL && self->other_format);
   self->updating = FALSE;
 }
@@ -483,11 +515,7 @@ static void
 show_error (SequinPropertiesPanel *self,
             const char            *message)
 {
-  g_free (self->error);
-  self->error = g_strdup (message);
-  if (message != NULL)
-    gtk_label_set_text (GTK_LABEL (self->error_label), message);
-  gtk_widget_set_visible (self->error_label, message != NULL);
+  sequin_refusal_show (self->error_label, &self->error, message);
   /* the reason shows at the top of the panel: bring it into view, so a
    * refused value never just springs back */
   if (message != NULL)
@@ -498,22 +526,9 @@ static void
 apply (SequinPropertiesPanel *self,
        SqEdit                *edit)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *label = g_strdup (sq_edit_get_label (edit));
-
-  if (sequin_document_apply (self->document, edit, &error))
-    {
-      show_error (self, NULL);
-      return;
-    }
-  {
-    /* TRANSLATORS: %s names an edit, like “Set Loop”; then the reason */
-    g_autofree char *message = g_strdup_printf (_("Could not %s: %s"), label, error->message);
-
-    show_error (self, message);
-  }
-  /* the controls show the clip again, not the refused value */
-  refresh (self);
+  /* after a refusal the controls show the clip again, not the refused value */
+  if (!sequin_apply_or_explain (self->document, edit, self->error_label, &self->error))
+    refresh (self);
 }
 
 /* TRUE when `a` and `b` show the same with `digits` decimals: a spin button
@@ -574,6 +589,15 @@ spin_changed_cb (GtkSpinButton         *spin,
       if (!same_shown (value, sq_clip_frame_time (clip), digits))
         apply (self, sq_edit_set_frame_time_new (value));
       break;
+    case SEQUIN_PROPERTY_SIMS_SKILL_DURATION:
+      {
+        SqSimsFields sf;
+
+        sq_sims_fields_get (clip, &sf);
+        if (!same_shown (value, sf.skill_duration, digits))
+          apply (self, sq_edit_sims_skill_duration_new (value));
+      }
+      break;
     default:
       break;
     }
@@ -592,6 +616,21 @@ loop_changed_cb (GtkSwitch             *toggle,
   sq_sl_fields_get (clip, &f);
   if (gtk_switch_get_active (toggle) != f.loop)
     apply (self, sq_edit_sl_loop_new (gtk_switch_get_active (toggle), f.loop_in, f.loop_out));
+}
+
+static void
+bounce_changed_cb (GtkSwitch             *toggle,
+                   GParamSpec            *pspec,
+                   SequinPropertiesPanel *self)
+{
+  const SqClip *clip = current_clip (self);
+  SqSimsFields f;
+
+  if (self->updating || clip == NULL)
+    return;
+  sq_sims_fields_get (clip, &f);
+  if (f.is_kfd && gtk_switch_get_active (toggle) != f.bounce)
+    apply (self, sq_edit_sims_kfd_bounce_new (gtk_switch_get_active (toggle)));
 }
 
 static void
@@ -632,6 +671,18 @@ entry_commit (SequinPropertiesPanel *self,
     {
       if (g_strcmp0 (text, sq_dx_set_name (clip)) != 0)
         apply (self, sq_edit_dx_set_name_new (text));
+    }
+  else
+    {
+      SqSimsFields sf;
+      gboolean end = property == SEQUIN_PROPERTY_SIMS_END_POSE;
+
+      sq_sims_fields_get (clip, &sf);
+      if (property == SEQUIN_PROPERTY_SIMS_SKILL_NAME && sf.is_skill && g_strcmp0 (text, sf.skill) != 0)
+        apply (self, sq_edit_sims_skill_name_new (text));
+      else if ((property == SEQUIN_PROPERTY_SIMS_START_POSE || end) && sf.is_kfd
+               && g_strcmp0 (text, end ? sf.end_pose : sf.start_pose) != 0)
+        apply (self, sq_edit_sims_kfd_pose_name_new (end, text));
     }
 }
 
@@ -800,6 +851,39 @@ build_sl_body (SequinPropertiesPanel *self)
   gtk_box_append (GTK_BOX (self->sl_body), frame);
 }
 
+/* The Sims: a KFD's bounce and pose names, a CMX skill's name and duration */
+static void
+build_sims_groups (SequinPropertiesPanel *self,
+                   GtkWidget             *content)
+{
+  GtkWidget *grid = grid_new ();
+  GtkWidget *bounce = gtk_switch_new ();
+
+  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD] = group_new (_("SimPose-ium Keyframe Animation"));
+  gtk_widget_set_halign (bounce, GTK_ALIGN_START);
+  gtk_widget_set_valign (bounce, GTK_ALIGN_CENTER);
+  g_signal_connect (bounce, "notify::active", G_CALLBACK (bounce_changed_cb), self);
+  self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE] = bounce;
+  add_row (grid, 0, _("_Bounce"), _("Play forward, then back: SequenceLength is twice Frames"), bounce);
+  add_entry (self, grid, 1, SEQUIN_PROPERTY_SIMS_START_POSE, _("_Start pose"),
+             _("The pose the animation starts from, blank for none"));
+  add_entry (self, grid, 2, SEQUIN_PROPERTY_SIMS_END_POSE, _("E_nd pose"),
+             _("The pose the animation ends on, blank for none"));
+  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]), grid);
+  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]);
+
+  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL] = group_new (_("The Sims Skill"));
+  grid = grid_new ();
+  add_entry (self, grid, 0, SEQUIN_PROPERTY_SIMS_SKILL_NAME, _("S_kill"), _("The skill’s name in the CMX file"));
+  add_spin (self, grid, 1, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, _("Du_ration (ms)"),
+            _("The skill’s duration in milliseconds, as the CMX file gives it (edited keys write their own)"),
+            0, 1e9, 1, 1);
+  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]), grid);
+  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], FALSE);
+  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], FALSE);
+}
+
 static void
 sequin_properties_panel_init (SequinPropertiesPanel *self)
 {
@@ -817,15 +901,7 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
   gtk_widget_set_margin_end (content, 12);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), content);
 
-  /* an alert: screen readers say it as it appears */
-  self->error_label = g_object_new (GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->error_label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refused change"), -1);
+  self->error_label = sequin_refusal_label_new ();
   gtk_box_append (GTK_BOX (content), self->error_label);
 
   build_sl_body (self);
@@ -852,6 +928,8 @@ sequin_properties_panel_init (SequinPropertiesPanel *self)
             _("Seconds from one frame to the next"), 0.000001, 100, 0.001, 6);
   gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_BVH]), grid);
   gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_BVH]);
+
+  build_sims_groups (self, content);
 
   self->no_fields = note_new (_("This format has no fields beyond the header."));
   gtk_box_append (GTK_BOX (content), self->no_fields);

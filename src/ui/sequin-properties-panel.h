@@ -31,6 +31,11 @@ typedef enum
   SEQUIN_PROPERTY_DX_TICKS,          /* GtkSpinButton */
   SEQUIN_PROPERTY_DX_SET_NAME,       /* GtkEntry */
   SEQUIN_PROPERTY_BVH_FRAME_TIME,    /* GtkSpinButton */
+  SEQUIN_PROPERTY_SIMS_BOUNCE,       /* GtkSwitch: a KFD's SequenceLength twice Frames */
+  SEQUIN_PROPERTY_SIMS_START_POSE,   /* GtkEntry */
+  SEQUIN_PROPERTY_SIMS_END_POSE,     /* GtkEntry */
+  SEQUIN_PROPERTY_SIMS_SKILL_NAME,   /* GtkEntry */
+  SEQUIN_PROPERTY_SIMS_SKILL_DURATION, /* GtkSpinButton, ms */
   SEQUIN_N_PROPERTIES
 } SequinProperty;
 
@@ -40,6 +45,8 @@ typedef enum
   SEQUIN_PROPERTY_GROUP_SL_OTHER,    /* the SL fields of another format, in an expander */
   SEQUIN_PROPERTY_GROUP_DX,
   SEQUIN_PROPERTY_GROUP_BVH,
+  SEQUIN_PROPERTY_GROUP_SIMS_KFD,    /* SimPose-ium KFD documents */
+  SEQUIN_PROPERTY_GROUP_SIMS_SKILL,  /* CMX documents with a skill */
   SEQUIN_N_PROPERTY_GROUPS
 } SequinPropertyGroup;
 

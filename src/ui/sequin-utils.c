@@ -181,3 +181,51 @@ sequin_format_rate (double fps)
     return g_strdup_printf ("%.0f", n);
   return g_strdup_printf ("%g", fps);
 }
+
+GtkWidget *
+sequin_refusal_label_new (void)
+{
+  /* an alert: screen readers say it as it appears */
+  GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "error");
+  gtk_widget_set_visible (label, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refused change"), -1);
+  return label;
+}
+
+void
+sequin_refusal_show (GtkWidget   *label,
+                     char       **shown,
+                     const char  *message)
+{
+  g_free (*shown);
+  *shown = g_strdup (message);
+  if (message != NULL)
+    gtk_label_set_text (GTK_LABEL (label), message);
+  gtk_widget_set_visible (label, message != NULL);
+}
+
+gboolean
+sequin_apply_or_explain (SequinDocument  *document,
+                         SqEdit          *edit,
+                         GtkWidget       *label,
+                         char           **shown)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *what = g_strdup (sq_edit_get_label (edit));
+  g_autofree char *message = NULL;
+
+  if (sequin_document_apply (document, edit, &error))
+    {
+      sequin_refusal_show (label, shown, NULL);
+      return TRUE;
+    }
+  /* TRANSLATORS: %s names an edit, like “Set Loop”; then the reason */
+  message = g_strdup_printf (_("Could not %s: %s"), what, error->message);
+  sequin_refusal_show (label, shown, message);
+  return FALSE;
+}

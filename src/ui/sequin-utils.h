@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "sq-core.h"
+#include "sequin-document.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,20 @@ char           *sequin_format_rate           (double          fps);
  * every such button under `root`, leaving the label widget's name. Call it
  * after setting the buttons' labels. */
 void            sequin_accessible_single_names (GtkWidget    *root);
+
+/* A panel's line for a refused edit: wrapped, in the error style, named
+ * "Refused change", hidden until there is one */
+GtkWidget      *sequin_refusal_label_new     (void);
+/* Applies `edit` (taken) to `document`; a refusal shows "Could not LABEL:
+ * REASON" in `label` and keeps it in *shown, a success hides it (and sets
+ * *shown NULL). Returns whether the edit was applied. */
+gboolean        sequin_apply_or_explain      (SequinDocument *document,
+                                              SqEdit         *edit,
+                                              GtkWidget      *label,
+                                              char          **shown);
+/* Shows `message` in a refusal label (NULL hides it), a copy in *shown */
+void            sequin_refusal_show          (GtkWidget      *label,
+                                              char          **shown,
+                                              const char     *message);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
 #include "sequin-line-model.h"
+#include "sequin-pose-list.h"
 #include "sequin-preview.h"
 #include "sequin-properties-panel.h"
 #include "sequin-timeline.h"
@@ -49,6 +50,7 @@ struct _SequinWindow
   GtkStack            *sidebar_stack;
   SequinPropertiesPanel *properties_panel;
   SequinValidationPanel *validation_panel;
+  SequinPoseList      *pose_list;        /* the Poses page, shown for pose libraries */
   SequinPreview       *preview;
   GtkToggleButton     *play_button;
   GtkLabel            *play_time_label;

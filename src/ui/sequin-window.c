@@ -390,6 +390,7 @@ set_document (SequinWindow   *self,
   sequin_joint_tree_set_document (self->joint_tree, document);
   sequin_properties_panel_set_document (self->properties_panel, document);
   sequin_validation_panel_set_document (self->validation_panel, document);
+  sequin_pose_list_set_document (self->pose_list, document);
   sequin_timeline_set_clip (SEQUIN_TIMELINE (self->timeline),
                             document != NULL ? sequin_document_get_clip (document) : NULL);
   if (document != NULL)
@@ -466,6 +467,30 @@ timeline_key_selected_cb (SequinWindow *self,
   self->syncing = TRUE;
   sequin_joint_tree_select_key (self->joint_tree, joint, channel, key);
   self->syncing = FALSE;
+}
+
+/* A pose of a pose library was selected: the playhead goes to it, and the
+ * tree selects the current joint's key there (the ROOT's without one) */
+static void
+pose_selected_cb (SequinWindow *self,
+                  guint         index,
+                  double        time,
+                  gpointer      list)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  gssize joint = sequin_joint_tree_get_current_joint (self->joint_tree);
+  const SqTrack *track;
+  gsize k;
+
+  if (clip == NULL || clip->n_joints == 0 || time < 0)
+    return;
+  if (joint < 0 || (gsize) joint >= clip->n_joints)
+    joint = 0;
+  track = &clip->joints[joint].tracks[SQ_CHANNEL_ROTATION];
+  k = sq_track_lower_bound (track, time - 1e-6, 0, track->n_keys);
+  if (k < track->n_keys && fabs (sq_track_time (track, k) - time) <= 1e-6)
+    sequin_joint_tree_select_key (self->joint_tree, joint, SQ_CHANNEL_ROTATION, k);
+  sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), time);
 }
 
 /* A validation finding was activated: its joint, and its key when it names
@@ -1088,6 +1113,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   g_type_ensure (SEQUIN_TYPE_JOINT_TREE);
   g_type_ensure (SEQUIN_TYPE_PROPERTIES_PANEL);
   g_type_ensure (SEQUIN_TYPE_VALIDATION_PANEL);
+  g_type_ensure (SEQUIN_TYPE_POSE_LIST);
   g_type_ensure (SEQUIN_TYPE_PREVIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-window.ui");
@@ -1120,6 +1146,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, sidebar_stack);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, properties_panel);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, validation_panel);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, pose_list);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, preview);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_time_label);
@@ -1127,6 +1154,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, view_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tree_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, pose_selected_cb);
 
   _sequin_window_class_actions_init (klass);
 }

@@ -1002,26 +1002,16 @@ cfp_build (const SqClip *clip,
 }
 
 static const char *
-extra_string (const SqClip *clip,
-              const char   *key,
-              const char   *fallback)
-{
-  GVariant *v = sq_props_get (clip->extra, key);
-
-  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : fallback;
-}
-
-static const char *
 skill_name (const SqClip *clip)
 {
-  return extra_string (clip, "skill", clip->name[0] ? clip->name : "sequin-skill");
+  return _sq_sims_string_extra (clip, "skill", clip->name[0] ? clip->name : "sequin-skill");
 }
 
 /* the CFP's name without ".cfp": as read, else "xskill-" and the skill's name */
 static const char *
 cfp_base (const SqClip *clip)
 {
-  const char *name = extra_string (clip, "cfp", NULL);
+  const char *name = _sq_sims_string_extra (clip, "cfp", NULL);
   char *made;
 
   if (name != NULL && name[0] != '\0')
@@ -1125,11 +1115,11 @@ write_skill (GString       *out,
 
   _sq_sims_put_string (out, name, eol);
   _sq_sims_put_string (out, cfp_base (clip), eol);
-  g_string_append (out, kept ? extra_string (clip, "skill-duration", "0") : (dur = duration_text (frames)));
+  g_string_append (out, kept ? _sq_sims_string_extra (clip, "skill-duration", "0") : (dur = duration_text (frames)));
   g_string_append (out, eol);
-  g_string_append (out, extra_string (clip, "skill-distance", "0"));
+  g_string_append (out, _sq_sims_string_extra (clip, "skill-distance", "0"));
   g_string_append (out, eol);
-  g_string_append (out, extra_string (clip, "skill-moving", "0"));
+  g_string_append (out, _sq_sims_string_extra (clip, "skill-moving", "0"));
   g_string_append (out, eol);
   g_string_append_printf (out, "%" PRId64 "%s%" PRId64 "%s%u%s", t_count, eol, r_count, eol,
                           plan->len, eol);
@@ -1170,8 +1160,8 @@ cmx_write (const SqClip        *clip,
       g_string_free (out, TRUE);
       return _sq_pieces_new (g_bytes_ref (clip->source));
     }
-  _sq_sims_put_string (out, extra_string (clip, "comment", "// Character File. Written by Sequin"), eol);
-  _sq_sims_put_string (out, extra_string (clip, "version", "version 300"), eol);
+  _sq_sims_put_string (out, _sq_sims_string_extra (clip, "comment", "// Character File. Written by Sequin"), eol);
+  _sq_sims_put_string (out, _sq_sims_string_extra (clip, "version", "version 300"), eol);
   put_text (out, clip->extra, "skeletons", zeros);
   if (skill)
     {

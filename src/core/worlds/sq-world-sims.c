@@ -106,7 +106,7 @@ const SqSpace sq_space_sims = {
   .axis = { 1, 2, 0 },
   .sign = { -1, 1, 1 },
   .conjugate = TRUE,
-  .scheme = SQ_JOINT_SCHEME_NONE,
+  .scheme = SQ_JOINT_SCHEME_SIMS,
   .hierarchy = TRUE,
   .time_grid = SQ_SIMS_FPS,
 };
@@ -198,20 +198,38 @@ _sq_sims_track_value (const SqTrack *track,
           gsize          frame,
           double         v[4])
 {
-  double time = frame / SQ_SIMS_FPS;
-  gsize i;
+  gssize i;
 
   if (track->n_keys == 0)
     return FALSE;
-  i = sq_track_lower_bound (track, time - 0.01 / SQ_SIMS_FPS, 0, track->n_keys);
-  if (i < track->n_keys && fabs (sq_track_time (track, i) - time) <= 0.01 / SQ_SIMS_FPS)
+  if ((i = _sq_sims_key_on_frame (track, (gint64) frame)) >= 0)
     {
-      SqKey key = sq_track_key (track, i);
+      SqKey key = sq_track_key (track, (gsize) i);
       memcpy (v, key.v, sizeof key.v);
     }
   else
-    sq_track_sample (track, channel, time, v);
+    sq_track_sample (track, channel, frame / SQ_SIMS_FPS, v);
   return TRUE;
+}
+
+gssize
+_sq_sims_key_on_frame (const SqTrack *track,
+                       gint64         frame)
+{
+  double time = frame / SQ_SIMS_FPS, eps = 0.01 / SQ_SIMS_FPS;
+  gsize i = sq_track_lower_bound (track, time - eps, 0, track->n_keys);
+
+  return i < track->n_keys && fabs (sq_track_time (track, i) - time) <= eps ? (gssize) i : -1;
+}
+
+const char *
+_sq_sims_string_extra (const SqClip *clip,
+                       const char   *key,
+                       const char   *fallback)
+{
+  GVariant *v = sq_props_get (clip->extra, key);
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : fallback;
 }
 
 void
@@ -841,19 +859,28 @@ sq_sims_validate (const SqClip *clip,
 
 /* ---- across worlds: retargeting through the rest poses ------------------ */
 
-/* formats.md 5.5: the Sims bones that have a Second Life counterpart (the
- * others' motion is carried by their parents' on that side) */
-static const char * const sl_of_bone[SQ_SIMS_N_BONES] = {
-  [1] = "mPelvis", [2] = "mHipLeft", [3] = "mKneeLeft", [4] = "mAnkleLeft", [5] = "mFootLeft",
-  [8] = "mHipRight", [9] = "mKneeRight", [10] = "mAnkleRight", [11] = "mFootRight",
-  [14] = "mTorso", [16] = "mChest", [17] = "mNeck", [18] = "mHead",
-  [19] = "mCollarLeft", [20] = "mShoulderLeft", [21] = "mElbowLeft", [22] = "mWristLeft",
-  [24] = "mCollarRight", [25] = "mShoulderRight", [26] = "mElbowRight", [27] = "mWristRight",
-};
+/* formats.md 5.5: the Second Life bone of each Sims bone, NULL for those
+ * without one (the others' motion is carried by their parents' on that
+ * side); from the shared joint table (sq-joint-map.c), filled once */
+static const char *sl_of_bone[SQ_SIMS_N_BONES];
+
+static void
+ensure_sl_of_bone (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        sl_of_bone[b] = sq_joint_name_for_scheme (adult[b].name, SQ_JOINT_SCHEME_SL, 0);
+      g_once_init_leave (&done, 1);
+    }
+}
 
 const char *
 sq_sims_bone_sl_name (int bone)
 {
+  ensure_sl_of_bone ();
   return bone >= 0 && bone < SQ_SIMS_N_BONES ? sl_of_bone[bone] : NULL;
 }
 
@@ -1174,6 +1201,94 @@ sl_to_sims (const SqClip   *sl,
   return out;
 }
 
+/* The user's map for the Second Life clip a conversion goes through: a
+ * Sims bone's name, as a source (out of the Sims) or a target (into them),
+ * stands for its Second Life bone; NULL when nothing needs it */
+static SqJointMap *
+map_through_sl (const SqJointMap *map,
+                gboolean          out_of_sims)
+{
+  SqJointMap *sl = NULL;
+
+  for (gsize i = 0; i < sq_joint_map_size (map); i++)
+    {
+      const char *source = sq_joint_map_source_at (map, i), *target = NULL;
+      int b;
+
+      sq_joint_map_lookup (map, source, &target);
+      if (sl == NULL)
+        sl = sq_joint_map_new ();
+      if (out_of_sims && (b = sq_sims_bone_index (source)) >= 0 && sl_of_bone[b] != NULL)
+        source = sl_of_bone[b];
+      else if (!out_of_sims && target != NULL && (b = sq_sims_bone_index (target)) >= 0 && sl_of_bone[b] != NULL)
+        target = sl_of_bone[b];
+      sq_joint_map_add (sl, source, target);
+    }
+  return sl;
+}
+
+/* The rename lines from `from` on, as the user sees them: a Sims bone
+ * instead of its Second Life stand-in (`names`: the joints of the Second
+ * Life clip between); a joint renamed only by that step gets its line */
+static void
+report_renames (GPtrArray    *losses,
+                guint         from,
+                const SqClip *sl,
+                const SqClip *result,
+                gboolean      out_of_sims)
+{
+  guint end = losses != NULL ? losses->len : 0;
+
+  for (gsize j = 0; losses != NULL && j < sl->n_joints; j++)
+    {
+      const char *name = sl->joints[j].name;
+      int b = bone_of_sl (name);
+      const char *sims = b >= 0 ? adult[b].name : NULL;
+      gboolean found = FALSE;
+
+      if (sims == NULL)
+        continue;
+      if (out_of_sims)
+        {
+          /* a map entry by the Sims name dropped the joint: say that name */
+          g_autofree char *dropped = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), name);
+
+          for (guint i = from; i < end; i++)
+            if (g_strcmp0 (losses->pdata[i], dropped) == 0)
+              {
+                g_free (losses->pdata[i]);
+                losses->pdata[i] = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), sims);
+              }
+        }
+      for (guint i = from; i < end && !found; i++)
+        {
+          const char *r = sq_loss_renamed (losses->pdata[i]);
+          g_autofree char *tail = g_strconcat (" → ", name, NULL);
+          gsize n = strlen (name);
+          char *line = NULL;
+
+          if (r == NULL)
+            continue;
+          /* "mX → NEW" out of the Sims, "OLD → mX" into them */
+          if (out_of_sims && strncmp (r, name, n) == 0 && g_str_has_prefix (r + n, " → "))
+            line = g_strconcat (SQ_LOSS_RENAMED, sims, r + n, NULL);
+          else if (!out_of_sims && g_str_has_suffix (r, tail))
+            {
+              g_autofree char *old = g_strndup (r, strlen (r) - strlen (tail));
+              line = g_strconcat (SQ_LOSS_RENAMED, old, " → ", sims, NULL);
+            }
+          if (line != NULL)
+            {
+              g_free (losses->pdata[i]);
+              losses->pdata[i] = line;
+              found = TRUE;
+            }
+        }
+      if (!found && (!out_of_sims || sq_clip_find_joint (result, name) >= 0))
+        _sq_loss (losses, SQ_LOSS_RENAMED "%s → %s", out_of_sims ? sims : name, out_of_sims ? name : sims);
+    }
+}
+
 SqClip *
 _sq_sims_convert (const SqClip     *clip,
                   const SqFormat   *target,
@@ -1181,10 +1296,15 @@ _sq_sims_convert (const SqClip     *clip,
                   GPtrArray        *losses,
                   GError          **error)
 {
+  g_autoptr(SqJointMap) sl_map = NULL;
+  guint from;
+
+  ensure_sl_of_bone ();
   if (clip->format->space == &sq_space_sims)
     {
       /* Sims → Second Life's skeleton, then on to the target as any SL clip */
       g_autoptr(SqClip) sl = NULL;
+      SqClip *out;
 
       if (clip->n_joints == 0)
         {
@@ -1194,14 +1314,22 @@ _sq_sims_convert (const SqClip     *clip,
         }
       if ((sl = sims_to_sl (clip, losses, error)) == NULL)
         return NULL;
-      return sq_convert (sl, target, map, losses, error);
+      sl_map = map_through_sl (map, TRUE);
+      from = losses != NULL ? losses->len : 0;
+      if ((out = sq_convert (sl, target, sl_map, losses, error)) != NULL)
+        report_renames (losses, from, sl, out, TRUE);
+      return out;
     }
   else
     {
       /* anything → Second Life's skeleton (the usual conversion), then onto the Sims bones */
-      g_autoptr(SqClip) sl = clip->format == &_sq_format_sl_anim && sq_joint_map_size (map) == 0
-                             ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, map, losses, error);
+      g_autoptr(SqClip) sl = NULL;
+      SqClip *out;
 
+      sl_map = map_through_sl (map, FALSE);
+      from = losses != NULL ? losses->len : 0;
+      sl = clip->format == &_sq_format_sl_anim && sq_joint_map_size (sl_map) == 0
+           ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, sl_map, losses, error);
       if (sl == NULL)
         return NULL;
       if (target == &_sq_format_simpose_sps)
@@ -1210,6 +1338,8 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
           return NULL;
         }
-      return sl_to_sims (sl, target, losses, error);
+      if ((out = sl_to_sims (sl, target, losses, error)) != NULL)
+        report_renames (losses, from, sl, out, FALSE);
+      return out;
     }
 }

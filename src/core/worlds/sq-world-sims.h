@@ -95,6 +95,14 @@ gboolean _sq_sims_track_value         (const SqTrack *track,
                                        SqChannel      channel,
                                        gsize          frame,
                                        double         v[4]);
+/* The key of `track` on frame `frame` (within a hundredth of a frame), -1
+ * for none */
+gssize   _sq_sims_key_on_frame        (const SqTrack *track,
+                                       gint64         frame);
+/* A string extra of the clip, `fallback` when it has none */
+const char *_sq_sims_string_extra     (const SqClip *clip,
+                                       const char   *key,
+                                       const char   *fallback);
 /* The ROOT and PELVIS translations and 29 rotations (x y z w, as stored)
  * of the clip at frame `frame`: the keys there, or the tracks sampled */
 void     _sq_sims_pose_at             (const SqClip *clip,

@@ -1,0 +1,317 @@
+/* test-sims.c: the editor's Sims pages: a pose library's poses, the KFD's
+ * and the skill's fields
+ *
+ * Copyright 2026 The Sequin authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The test writes its own SimPose-ium files (to the spec's grammar), opens
+ * them in the window and drives the Poses page through its controls found
+ * by their accessible names, as assistive technology finds them; what it
+ * did is read back through the core: pose names, keys, the playhead, undo.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "sequin-test-ui.h"
+#include "sequin-window-private.h"
+
+/* ---- Files ------------------------------------------------------------------- */
+
+/* A pose: `seed` makes its values */
+static void
+put_pose (GString *s,
+          gint64   time,
+          int      seed)
+{
+  g_string_append_printf (s, "Time %" G_GINT64_FORMAT "\r\n", time);
+  g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", 0.01 * seed, 3.0 + 0.001 * seed, -0.5);
+  g_string_append_printf (s, "| %.6f %.6f %.6f |\r\n", -0.036678, 0.0, 0.002 * seed);
+  for (int b = 0; b < 29; b++)
+    {
+      double a = 0.01 * (b + seed);
+      g_string_append_printf (s, "| %.6f %.6f %.6f %.6f |\r\n", sin (a), 0.0, 0.0, cos (a));
+    }
+}
+
+static char *
+write_file (const char *name,
+            GString    *text)
+{
+  char *path = g_build_filename (sequin_test_tmpdir (), name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  g_string_free (text, TRUE);
+  return path;
+}
+
+static char *
+write_library (void)
+{
+  GString *s = g_string_new ("POSELIBRARY 3\r\n");
+
+  g_string_append (s, "Stand\r\n");
+  put_pose (s, 0, 1);
+  g_string_append (s, "Sit down\r\n");
+  put_pose (s, 0, 2);
+  g_string_append (s, "Wave\r\n");
+  put_pose (s, 0, 3);
+  return write_file ("library.psl", s);
+}
+
+static char *
+write_kfd (void)
+{
+  GString *s = g_string_new ("KeyFrame 2 10 20\r\ns Stand\r\ne\r\n");
+
+  put_pose (s, 0, 1);
+  put_pose (s, 9, 2);
+  return write_file ("bounce.kfd", s);
+}
+
+/* ---- Finding controls by their accessible names ------------------------------ */
+
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *label)
+{
+  g_autofree char *error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget),
+                                                               GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  return error == NULL;
+}
+
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *label)
+{
+  /* controls, not the labels beside them that show the same text; a
+   * mnemonic label names its control */
+  if (!GTK_IS_LABEL (widget) && has_label (widget, label))
+    return widget;
+  if (GTK_IS_LABEL (widget) && gtk_label_get_mnemonic_widget (GTK_LABEL (widget)) != NULL
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), label) == 0)
+    return gtk_label_get_mnemonic_widget (GTK_LABEL (widget));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+named (SequinWindow *window,
+       const char   *label)
+{
+  GtkWidget *w = find_named (GTK_WIDGET (window->pose_list), label);
+
+  if (w == NULL)
+    g_error ("no control named “%s” in the pose list", label);
+  return w;
+}
+
+static void
+click (SequinWindow *window,
+       const char   *label)
+{
+  GtkWidget *button = named (window, label);
+
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_true (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  sequin_test_flush ();
+}
+
+/* What a user does: a click on the pose's row */
+static void
+select_pose (SequinWindow *window,
+             const char   *name)
+{
+  GtkWidget *row = named (window, name);
+
+  g_assert_true (GTK_IS_LIST_BOX_ROW (row));
+  gtk_list_box_select_row (GTK_LIST_BOX (named (window, "Poses")), GTK_LIST_BOX_ROW (row));
+  sequin_test_flush ();
+}
+
+static void
+assert_poses (SequinWindow *window,
+              const char   *joined)
+{
+  g_auto(GStrv) names = sq_sims_pose_names (sequin_test_window_clip (window));
+  g_autofree char *got = g_strjoinv ("|", names);
+
+  g_assert_cmpstr (got, ==, joined);
+}
+
+static double
+playhead (SequinWindow *window)
+{
+  return sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
+}
+
+/* The ROOT's rotation W at pose `index` (the seed's cos (0.01 × seed)) */
+static double
+root_w (SequinWindow *window,
+        gsize         index)
+{
+  const SqClip *clip = sequin_test_window_clip (window);
+
+  return sq_track_key (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION], index).v[0];
+}
+
+static void
+action (SequinWindow *window,
+        const char   *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
+  sequin_test_flush ();
+}
+
+/* ---- Tests --------------------------------------------------------------------- */
+
+static void
+test_pose_list (void)
+{
+  g_autofree char *path = write_library ();
+  SequinWindow *window = sequin_test_window_new ();
+  GtkStackPage *page;
+  GtkEditable *entry;
+
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  page = gtk_stack_get_page (GTK_STACK (window->sidebar_stack), GTK_WIDGET (window->pose_list));
+  g_assert_true (gtk_stack_page_get_visible (page));
+  assert_poses (window, "Stand|Sit down|Wave");
+
+  /* selecting a pose moves the playhead (timeline, tree, preview) to it */
+  select_pose (window, "Wave");
+  g_assert_cmpfloat (fabs (playhead (window) - 2 / 30.0), <, 1e-9);
+  select_pose (window, "Sit down");
+  g_assert_cmpfloat (fabs (playhead (window) - 1 / 30.0), <, 1e-9);
+  entry = GTK_EDITABLE (named (window, "Pose name"));
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "Sit down");
+
+  /* duplicate: the copy after it, selected, the playhead on it */
+  click (window, "Duplicate Pose");
+  assert_poses (window, "Stand|Sit down|Sit down copy|Wave");
+  g_assert_cmpint (sequin_pose_list_get_selected (window->pose_list), ==, 2);
+  g_assert_cmpfloat (fabs (playhead (window) - 2 / 30.0), <, 1e-9);
+  g_assert_cmpfloat (root_w (window, 2), ==, root_w (window, 1));
+  g_assert_cmpfloat (root_w (window, 2), ==, 0.999800);  /* cos (0.02) to 6 decimals */
+
+  /* move it up and down */
+  click (window, "Move Pose Up");
+  assert_poses (window, "Stand|Sit down copy|Sit down|Wave");
+  g_assert_cmpint (sequin_pose_list_get_selected (window->pose_list), ==, 1);
+  click (window, "Move Pose Down");
+  click (window, "Move Pose Down");
+  assert_poses (window, "Stand|Sit down|Wave|Sit down copy");
+  g_assert_false (gtk_widget_get_sensitive (named (window, "Move Pose Down")));
+
+  /* rename through the name entry */
+  gtk_editable_set_text (entry, "Sitting");
+  g_signal_emit_by_name (gtk_editable_get_delegate (entry), "activate");
+  sequin_test_flush ();
+  assert_poses (window, "Stand|Sit down|Wave|Sitting");
+  /* a name another pose has: refused with the core's reason, nothing changed */
+  gtk_editable_set_text (entry, "Stand");
+  g_signal_emit_by_name (gtk_editable_get_delegate (entry), "activate");
+  sequin_test_flush ();
+  assert_poses (window, "Stand|Sit down|Wave|Sitting");
+  g_assert_nonnull (sequin_pose_list_get_error (window->pose_list));
+  g_assert_nonnull (strstr (sequin_pose_list_get_error (window->pose_list), "already named “Stand”"));
+
+  /* delete, and every step undoes and redoes */
+  select_pose (window, "Stand");
+  click (window, "Delete Pose");
+  assert_poses (window, "Sit down|Wave|Sitting");
+  g_assert_cmpfloat (root_w (window, 0), ==, 0.999800);
+  action (window, "win.undo");
+  assert_poses (window, "Stand|Sit down|Wave|Sitting");
+  action (window, "win.undo");
+  assert_poses (window, "Stand|Sit down|Wave|Sit down copy");
+  action (window, "win.undo");
+  action (window, "win.undo");
+  action (window, "win.undo");
+  action (window, "win.undo");
+  assert_poses (window, "Stand|Sit down|Wave");
+  g_assert_false (sequin_document_get_modified (window->document));
+  action (window, "win.redo");
+  assert_poses (window, "Stand|Sit down|Sit down copy|Wave");
+
+  /* a library keeps its last pose: the button is off */
+  action (window, "win.undo");
+  select_pose (window, "Wave");
+  click (window, "Delete Pose");
+  select_pose (window, "Sit down");
+  click (window, "Delete Pose");
+  assert_poses (window, "Stand");
+  g_assert_false (gtk_widget_get_sensitive (named (window, "Delete Pose")));
+
+  sequin_test_window_destroy (window);
+}
+
+static void
+test_kfd_fields (void)
+{
+  g_autofree char *path = write_kfd ();
+  SequinWindow *window = sequin_test_window_new ();
+  GtkWidget *bounce, *start;
+  GtkStackPage *page;
+  SqSimsFields f;
+
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  /* no Poses page for a KFD */
+  page = gtk_stack_get_page (GTK_STACK (window->sidebar_stack), GTK_WIDGET (window->pose_list));
+  g_assert_false (gtk_stack_page_get_visible (page));
+  g_assert_true (sequin_properties_panel_group_visible (window->properties_panel, SEQUIN_PROPERTY_GROUP_SIMS_KFD));
+  g_assert_false (sequin_properties_panel_group_visible (window->properties_panel, SEQUIN_PROPERTY_GROUP_SIMS_SKILL));
+
+  bounce = find_named (GTK_WIDGET (window->properties_panel), "Bounce");
+  g_assert_true (bounce == sequin_properties_panel_get_control (window->properties_panel, SEQUIN_PROPERTY_SIMS_BOUNCE));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (bounce)));
+  g_assert_true (gtk_widget_activate (bounce));
+  SEQUIN_TEST_WAIT_UNTIL (!gtk_switch_get_active (GTK_SWITCH (bounce)));
+  sequin_test_flush ();
+  sq_sims_fields_get (sequin_test_window_clip (window), &f);
+  g_assert_false (f.bounce);
+  g_assert_cmpint (f.sequence_length, ==, 10);
+
+  start = find_named (GTK_WIDGET (window->properties_panel), "Start pose");
+  g_assert_nonnull (start);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (start)), ==, "Stand");
+  gtk_editable_set_text (GTK_EDITABLE (start), "Sit");
+  g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (start)), "activate");
+  sequin_test_flush ();
+  sq_sims_fields_get (sequin_test_window_clip (window), &f);
+  g_assert_cmpstr (f.start_pose, ==, "Sit");
+
+  action (window, "win.undo");
+  action (window, "win.undo");
+  sq_sims_fields_get (sequin_test_window_clip (window), &f);
+  g_assert_true (f.bounce);
+  g_assert_cmpint (f.sequence_length, ==, 20);
+  g_assert_cmpstr (f.start_pose, ==, "Stand");
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (bounce)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (start)), ==, "Stand");
+
+  sequin_test_window_destroy (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/sims/pose-list", test_pose_list);
+  g_test_add_func ("/sims/kfd-fields", test_kfd_fields);
+
+  return g_test_run ();
+}
