@@ -150,18 +150,27 @@ def main():
         return 2
     cli, assimp = sys.argv[1], sys.argv[2]
     files = []
+    missing = 0
     for arg in sys.argv[3:]:
         if os.path.isdir(arg):
-            files += sorted(os.path.join(arg, f) for f in os.listdir(arg)
-                            if f.lower().endswith((".x", ".bvh")))
-        else:
+            found = sorted(os.path.join(arg, f) for f in os.listdir(arg)
+                           if f.lower().endswith((".x", ".bvh")))
+            if not found:
+                print(f"failed: {arg}: no .x or .bvh file in the folder")
+                missing += 1
+            files += found
+        elif os.path.isfile(arg):
             files.append(arg)
-    counts = {"ok": 0, "failed": 0, "skipped": 0}
+        else:
+            # a missing input is a failure, never a file Assimp "cannot read"
+            print(f"failed: {arg}: missing test input")
+            missing += 1
+    counts = {"ok": 0, "failed": missing, "skipped": 0}
     with tempfile.TemporaryDirectory() as workdir:
         for path in files:
             result, text = compare(cli, assimp, path, workdir)
             counts[result] += 1
-            print(f"{result}: {os.path.basename(path)}: {text}")
+            print(f"{result}: {path}: {text}")
     print(f"{counts['ok']} agree, {counts['failed']} differ, {counts['skipped']} skipped")
     return 1 if counts["failed"] or counts["ok"] == 0 else 0
 
