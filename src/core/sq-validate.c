@@ -76,15 +76,6 @@ sq_clip_check (const SqClip *clip,
 
 /* ---- ActiveWorlds ---------------------------------------------------------- */
 
-static void
-add_finding (GPtrArray  *findings,
-             SqSeverity  severity,
-             gssize      joint,
-             SqChannel   channel,
-             gssize      key,
-             const char *format,
-             ...) G_GNUC_PRINTF (6, 7);
-
 void
 _sq_add_finding_valist (GPtrArray  *findings,
                         SqSeverity  severity,
@@ -104,14 +95,14 @@ _sq_add_finding_valist (GPtrArray  *findings,
   g_ptr_array_add (findings, f);
 }
 
-static void
-add_finding (GPtrArray  *findings,
-             SqSeverity  severity,
-             gssize      joint,
-             SqChannel   channel,
-             gssize      key,
-             const char *format,
-             ...)
+void
+_sq_add_finding (GPtrArray  *findings,
+                 SqSeverity  severity,
+                 gssize      joint,
+                 SqChannel   channel,
+                 gssize      key,
+                 const char *format,
+                 ...)
 {
   va_list args;
 
@@ -163,11 +154,11 @@ validate_aw_dx_lines (GBytes    *source,
         bare = TRUE, end += 1;
       /* the last line may end without a line break */
       if (text_end - start > AW_DX_MAX_LINE && n_long++ < AW_DX_MAX_LINE_FINDINGS)
-        add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                      _("line %u is %zu characters long; ActiveWorlds reads at most %d"),
                      line, text_end - start, AW_DX_MAX_LINE);
       if (bare && !crlf && n_bad_end++ < AW_DX_MAX_LINE_FINDINGS)
-        add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                      d[text_end] == '\n' ? _("line %u ends with LF alone; ActiveWorlds needs CRLF line ends")
                                          : _("line %u ends with CR alone; ActiveWorlds needs CRLF line ends"),
                      line);
@@ -175,10 +166,10 @@ validate_aw_dx_lines (GBytes    *source,
       start = end;
     }
   if (n_long > AW_DX_MAX_LINE_FINDINGS)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("%zu more lines are longer than %d characters"), n_long - AW_DX_MAX_LINE_FINDINGS, AW_DX_MAX_LINE);
   if (n_bad_end > AW_DX_MAX_LINE_FINDINGS)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("%zu more lines do not end with CRLF"), n_bad_end - AW_DX_MAX_LINE_FINDINGS);
 }
 
@@ -196,19 +187,19 @@ validate_aw_dx (const SqClip *clip,
     by_tag[t] = -1;
 
   if ((v = sq_props_get (clip->extra, "header")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the first line is “%s”; ActiveWorlds needs exactly “%s” (saving writes it)"),
                  g_variant_get_string (v, NULL), AW_DX_HEADER);
   if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0)
-    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("the file holds %zu AnimationSets; ActiveWorlds plays only the first"),
                  g_variant_n_children (v) + 1);
   if (!(clip->fps >= AW_DX_MIN_TICKS && clip->fps <= AW_DX_MAX_TICKS))
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("AnimTicksPerSecond is %g; ActiveWorlds takes %d to %d"), clip->fps, AW_DX_MIN_TICKS,
                  AW_DX_MAX_TICKS);
   if (clip->n_joints == 0)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no limbs"));
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no limbs"));
 
   for (gsize j = 0; j < clip->n_joints; j++)
     {
@@ -217,11 +208,11 @@ validate_aw_dx (const SqClip *clip,
       guint tag = sq_aw_tag_for_name (joint->name);
 
       if (tag == 0 || tag > SQ_AW_MAX_TAG)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("limb “%s” is not an ActiveWorlds limb name (such as aw_pelvis or pelvis): "
                        "ActiveWorlds ignores it"), joint->name);
       else if (by_tag[tag] >= 0)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("limb “%s” is the same limb (tag %u) as “%s”"), joint->name, tag,
                      clip->joints[by_tag[tag]].name);
       else
@@ -236,18 +227,18 @@ validate_aw_dx (const SqClip *clip,
           const SqTrack *t = &joint->tracks[c];
 
           if (t->n_keys > 0 && sq_track_time (t, 0) != 0.0)
-            add_finding (findings, SQ_SEVERITY_WARNING, j, c, 0,
+            _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, c, 0,
                          _("limb “%s”: the first %s key is at tick %d; ActiveWorlds animations start at tick 0"),
                          joint->name,
                          c == SQ_CHANNEL_ROTATION ? _("rotation") : c == SQ_CHANNEL_SCALE ? _("scale") : _("position"),
                          sq_clip_time_to_frame (clip, sq_track_time (t, 0)));
         }
       if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_SCALE, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_SCALE, -1,
                      _("limb “%s”: %zu scale keys; ActiveWorlds does not support scale keys"),
                      joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
       if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 && tag != pelvis_tag)
-        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_TRANSLATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_TRANSLATION, -1,
                      _("limb “%s” has position keys: limbs other than the pelvis move only in ActiveWorlds "
                        "browsers from build 1176"), joint->name);
 
@@ -259,13 +250,13 @@ validate_aw_dx (const SqClip *clip,
           n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
           if (!isfinite (n) || n == 0)
             {
-              add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
+              _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                            _("limb “%s” rotation key %zu (tick %d) is not a rotation"),
                            joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
               continue;
             }
           if (fabs (n - 1.0) > 1e-3)
-            add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+            _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("limb “%s” rotation key %zu (tick %d): the quaternion's length is %.4f, not 1"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)), sqrt (n));
           if (k > 0)
@@ -278,7 +269,7 @@ validate_aw_dx (const SqClip *clip,
               /* interpolated as stored, the turn from one key to the next
                * is 2·acos(dot): more than 180° when the dot is negative */
               if (isfinite (dot) && dot < 0)
-                add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+                _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                              _("limb “%s” rotation keys %zu and %zu (ticks %d and %d) are %.1f° apart; "
                                "ActiveWorlds recommends less than 180° between keys"),
                              joint->name, k, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k - 1)),
@@ -289,13 +280,13 @@ validate_aw_dx (const SqClip *clip,
     }
 
   if (clip->n_joints > 0 && !have_pelvis)
-    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("there is no pelvis limb (aw_pelvis); ActiveWorlds animations should include it as the root"));
   if (n_limbs > AW_DX_MAX_LIMBS)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("%u distinct limbs; ActiveWorlds allows at most %d per model"), n_limbs, AW_DX_MAX_LIMBS);
   else if (n_limbs > AW_DX_SAFE_LIMBS)
-    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("%u distinct limbs; the DX animation page allows 64 but the Tag page only 62"), n_limbs);
 
   if (clip->source != NULL && !sq_clip_is_modified (clip))
@@ -317,7 +308,7 @@ validate_aw (const SqClip *clip,
       return;
     }
   if (clip->n_joints == 0)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
 
   for (gsize j = 0; j < clip->n_joints; j++)
     {
@@ -325,15 +316,15 @@ validate_aw (const SqClip *clip,
       const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
 
       if (sq_aw_joint_tag (joint->name) == 0)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” is not one of the 42 ActiveWorlds joint names: ActiveWorlds ignores it"),
                      joint->name);
       else if (sq_aw_joint_tag (joint->name) > 31 && sq_aw_joint_tag (joint->name) <= 42)
-        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” (tag %u) works only in ActiveWorlds 3.6 and later"),
                      joint->name, sq_aw_joint_tag (joint->name));
       if (j > 0 && sq_clip_find_joint (clip, joint->name) != (gssize) j)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” appears more than once"), joint->name);
 
       for (gsize k = 0; k < rot->n_keys; k++)
@@ -343,19 +334,19 @@ validate_aw (const SqClip *clip,
           double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
 
           if (!isfinite (n))
-            add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu (frame %d): the rotation is not a finite number"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
           else if (fabs (n - 1.0) > 1e-3)
-            add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+            _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu (frame %d): the quaternion's length is %.4f, not 1"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)), sqrt (n));
           if (sq_track_time (rot, k) < -1e-9)
-            add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu: frame %d is before the first frame"),
                          joint->name, k + 1, sq_clip_time_to_frame (clip, sq_track_time (rot, k)));
           else if (sq_track_time (rot, k) > last_frame_time + 1e-9)
-            add_finding (findings, text ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
+            _sq_add_finding (findings, text ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, k,
                          _("joint “%s” key %zu at %.3f s (frame %d) is after the end of the animation (%.3f s)"),
                          joint->name, k + 1, sq_track_time (rot, k),
                          sq_clip_time_to_frame (clip, sq_track_time (rot, k)), clip->duration);
@@ -364,24 +355,24 @@ validate_aw (const SqClip *clip,
       if (text)
         {
           if (rot->n_keys < 2)
-            add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
                          _("limb “%s” has %zu key(s); text SEQ needs at least two"),
                          joint->name, rot->n_keys);
           if (rot->n_keys > 0 && sq_track_time (rot, 0) != 0.0)
-            add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, 0,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, 0,
                          _("limb “%s”: the first key is at %.0f ms; text SEQ needs one at 0"),
                          joint->name, sq_track_time (rot, 0) * 1000.0);
           if (rot->n_keys > 0 && sq_track_time (rot, rot->n_keys - 1) <= 0.0)
-            add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, rot->n_keys - 1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, rot->n_keys - 1,
                          _("limb “%s” has no key after 0 ms"), joint->name);
           if ((gssize) j != root && joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
-            add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_SCALE, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_SCALE, -1,
                          _("limb “%s”: ActiveWorlds ignores scale keys"), joint->name);
         }
     }
 
   if (text && clip->duration <= 0)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the duration is 0 ms; text SEQ needs a key after 0"));
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the duration is 0 ms; text SEQ needs a key after 0"));
 
   if (!text)
     {
@@ -389,21 +380,21 @@ validate_aw (const SqClip *clip,
       gssize first = loc ? sq_track_find (loc, 0.0) : -1;
 
       if (!sq_props_get_bool (clip->extra, "blocks-present", TRUE) && (loc == NULL || loc->n_keys == 0))
-        add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
                      _("the file has no location blocks (like the wave animations): LifeForms cannot read it, ActiveWorlds can"));
       else if (first < 0 || (loc->present && loc->present[first] != SQ_PRESENT_ALL))
-        add_finding (findings, SQ_SEVERITY_ERROR, root, SQ_CHANNEL_TRANSLATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, root, SQ_CHANNEL_TRANSLATION, -1,
                      _("no location X, Y and Z for frame 1: ActiveWorlds places the avatar at random (use Set First Frame)"));
       else if (sq_track_key (loc, first).v[0] != 0 || sq_track_key (loc, first).v[1] != 0 || sq_track_key (loc, first).v[2] != 0)
-        add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_TRANSLATION, first,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_TRANSLATION, first,
                      _("the location at frame 1 is (%g, %g, %g), not (0, 0, 0)"),
                      sq_track_key (loc, first).v[0], sq_track_key (loc, first).v[1], sq_track_key (loc, first).v[2]);
       if (clip->root[0] != '\0' && g_ascii_strcasecmp (clip->root, "pelvis") != 0)
-        add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, root, SQ_CHANNEL_ROTATION, -1,
                      _("the root joint is called “%s”; ActiveWorlds animations call it “pelvis”"), clip->root);
       for (gsize j = 0; j < clip->n_joints; j++)
         if ((gssize) j != root && clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
-          add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_TRANSLATION, -1,
+          _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_TRANSLATION, -1,
                        _("joint “%s” has translations; only the root moves in binary SEQ"), clip->joints[j].name);
     }
 }
@@ -471,7 +462,7 @@ validate_sl_constraints (const SqClip *clip,
   if (count_v != NULL && g_variant_is_of_type (count_v, G_VARIANT_TYPE_INT32)
       && (v == NULL || g_variant_n_children (v) == 0))
     {
-      add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+      _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                    _("the constraint count %d is out of range: Second Life ignores the constraints"),
                    g_variant_get_int32 (count_v));
       return;
@@ -481,7 +472,7 @@ validate_sl_constraints (const SqClip *clip,
   n = g_variant_n_children (v);
   if (n > SL_MAX_CONSTRAINTS)
     {
-      add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+      _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                    _("%zu constraints, more than %d: Second Life ignores them all"), n, SL_MAX_CONSTRAINTS);
       return;
     }
@@ -505,21 +496,21 @@ validate_sl_constraints (const SqClip *clip,
       joint = bone ? sl_find_bone (clip, bone) : -1;
 
       if (chain > SL_MAX_SAFE_CHAIN)
-        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: chain length %u is more than %d; the viewer's arrays hold 4 joints "
                        "and it crashes or misplays"), i + 1, chain, SL_MAX_SAFE_CHAIN);
       if (chain > clip->n_joints)
-        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: chain length %u is more than the %zu joints of the animation"),
                      i + 1, chain, clip->n_joints);
       if (type > 1)
-        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: type %u is neither 0 (point) nor 1 (plane)"), i + 1, type);
       if (bone == NULL)
-        add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: the source volume “%s” is not a collision volume"), i + 1, src_name);
       if (strcmp (dst_name, "GROUND") != 0 && sq_sl_collision_volume_bone (dst_name) == NULL)
-        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: the target volume “%s” is neither GROUND nor a collision volume"),
                      i + 1, dst_name);
       for (int k = 0; k < 3; k++)
@@ -527,7 +518,7 @@ validate_sl_constraints (const SqClip *clip,
       for (int k = 0; k < 4; k++)
         finite = finite && isfinite (sl_f32 (e[k]));
       if (!finite)
-        add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                      _("constraint %zu: an offset, the direction or an ease time is not a finite number"), i + 1);
 
       /* the chain: the volume's bone and chain length more parents, each one
@@ -540,14 +531,14 @@ validate_sl_constraints (const SqClip *clip,
             {
               if (b == NULL)
                 {
-                  add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                  _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                                _("constraint %zu: the chain of %u from “%s” goes past the skeleton's root"),
                                i + 1, chain, src_name);
                   break;
                 }
               if (sl_find_bone (clip, b) < 0)
                 {
-                  add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
+                  _sq_add_finding (findings, SQ_SEVERITY_ERROR, joint, SQ_CHANNEL_ROTATION, -1,
                                _("constraint %zu: the chain from “%s” needs joint “%s”, which the animation "
                                  "does not have"), i + 1, src_name, b);
                   break;
@@ -577,42 +568,42 @@ validate_sl (const SqClip *clip,
     g_autoptr(GBytes) bytes = sq_save_bytes (clip, sq_format_by_id ("sl-anim"), &options, NULL, &error);
 
     if (bytes == NULL)
-      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+      _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                    _("the animation cannot be written as a Second Life animation: %s"), error->message);
     else if (g_bytes_get_size (bytes) > SL_MAX_SIZE)
-      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+      _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                    _("the animation is %zu bytes as a Second Life animation, more than the upload limit of "
                      "%d bytes"), g_bytes_get_size (bytes), SL_MAX_SIZE);
   }
 
   if (!isfinite (duration) || duration > SL_MAX_DURATION)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the animation lasts %.3f s; Second Life allows at most %.0f s"), clip->duration, SL_MAX_DURATION);
 
   if (base < -1)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the base priority %" PRId64 " is below -1: Second Life rejects the animation"), base);
   else if (base > SL_MAX_PRIORITY)
-    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("the base priority %" PRId64 " is above %d: Second Life uses %d"), base, SL_MAX_PRIORITY,
                  SL_MAX_PRIORITY);
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     if (!isfinite (sl_f32 (sq_props_get_double (x, fields[i], defaults[i]))))
-      add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the %s is not a finite number"),
+      _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the %s is not a finite number"),
                    g_dgettext (GETTEXT_PACKAGE, labels[i]));
 
   if (hand < 0 || hand > SL_NUM_HAND_POSES)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("hand pose %" PRId64 " is not one of 0–13: Second Life rejects the animation"), hand);
   else if (hand == SL_NUM_HAND_POSES)
-    add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("hand pose 14 is not one of 0–13; the viewer accepts it only through an off-by-one error"));
 
   if (clip->n_joints == 0)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1, _("the animation has no joints"));
   else if (clip->n_joints > SL_MAX_JOINTS)
-    add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the animation has %zu joints; Second Life allows at most %d"), clip->n_joints, SL_MAX_JOINTS);
 
   for (gsize j = 0; j < clip->n_joints; j++)
@@ -622,22 +613,22 @@ validate_sl (const SqClip *clip,
       SqSlNameKind kind = sq_sl_lookup_name (joint->name, NULL);
 
       if (kind == SQ_SL_NAME_SPECIAL)
-        add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” cannot be animated: Second Life rejects the animation"), joint->name);
       else if (kind == SQ_SL_NAME_UNKNOWN)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” is not a Second Life joint name: viewers ignore it, and the upload of the "
                        "file refuses it"), joint->name);
       if (j > 0 && sq_clip_find_joint (clip, joint->name) != (gssize) j)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” appears more than once"), joint->name);
 
       if (prio < -1)
-        add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s”: priority %" PRId64 " is below -1: Second Life rejects the animation"),
                      joint->name, prio);
       else if (prio > SL_MAX_PRIORITY)
-        add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s”: priority %" PRId64 " is above %d, the highest Second Life priority"),
                      joint->name, prio, SL_MAX_PRIORITY);
 
@@ -649,7 +640,7 @@ validate_sl (const SqClip *clip,
           if (c == SQ_CHANNEL_SCALE)
             {
               if (t->n_keys > 0)
-                add_finding (findings, SQ_SEVERITY_WARNING, j, c, -1,
+                _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, c, -1,
                              _("joint “%s”: %zu scale keys; Second Life animations have no scale"),
                              joint->name, t->n_keys);
               continue;
@@ -662,14 +653,14 @@ validate_sl (const SqClip *clip,
               if (!isfinite (time) || !isfinite (key->v[0]) || !isfinite (key->v[1]) || !isfinite (key->v[2])
                   || (rot && !isfinite (key->v[3])))
                 {
-                  add_finding (findings, SQ_SEVERITY_ERROR, j, c, k,
+                  _sq_add_finding (findings, SQ_SEVERITY_ERROR, j, c, k,
                                rot ? _("joint “%s” rotation key %zu: a number is not finite")
                                    : _("joint “%s” position key %zu: a number is not finite"),
                                joint->name, k + 1);
                   continue;
                 }
               if (time < -1e-9 || time > clip->duration + 1e-9)
-                add_finding (findings, rot ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, c, k,
+                _sq_add_finding (findings, rot ? SQ_SEVERITY_ERROR : SQ_SEVERITY_WARNING, j, c, k,
                              rot ? _("joint “%s” rotation key %zu at %.4f s is outside the animation (0–%.4f s)")
                                  : _("joint “%s” position key %zu at %.4f s is outside the animation (0–%.4f s); "
                                      "it is moved to the nearest end"),
@@ -684,7 +675,7 @@ validate_sl (const SqClip *clip,
                   else
                     memcpy (m, key->v, sizeof m);
                   if (fabs (m[0]) > SL_POS_RANGE || fabs (m[1]) > SL_POS_RANGE || fabs (m[2]) > SL_POS_RANGE)
-                    add_finding (findings, SQ_SEVERITY_WARNING, j, c, k,
+                    _sq_add_finding (findings, SQ_SEVERITY_WARNING, j, c, k,
                                  _("joint “%s” position key %zu (%g, %g, %g m) lies beyond ±5 m and is clamped"),
                                  joint->name, k + 1, m[0], m[1], m[2]);
                 }
@@ -721,7 +712,7 @@ validate_loop_seam (const SqClip *clip,
       sq_track_sample (t, SQ_CHANNEL_ROTATION, out, b);
       d = sq_quat_angle_between (a, b);
       if (d > SQ_LOOP_SEAM_DEGREES)
-        add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” is %.1f° away at the loop's end (%.3f s) from where the loop starts (%.3f s): "
                        "the loop jumps; Close the Loop removes the seam"),
                      clip->joints[j].name, d, out, in);
@@ -739,11 +730,11 @@ sq_validate_add_sl_loss (const SqClip *clip,
 
   if (loss == NULL)
     {
-      add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1, _("the .anim encoding's loss is unknown: %s"),
+      _sq_add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1, _("the .anim encoding's loss is unknown: %s"),
                    error->message);
       return;
     }
-  add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
+  _sq_add_finding (findings, SQ_SEVERITY_INFO, -1, 0, -1,
                _("saved as .anim, rotations move by up to %.3g° and positions by up to %.3g m"),
                loss->rotation, loss->translation);
   for (guint i = 0; i < loss->joints->len; i++)
@@ -753,7 +744,7 @@ sq_validate_add_sl_loss (const SqClip *clip,
 
       if (d->in_a && d->in_b
           && (d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES))
-        add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
                      _("joint “%s” saved as .anim: rotation off by up to %.3g° (at %.3f s), position by up to "
                        "%.3g m (at %.3f s)"),
                      d->name, d->rotation, d->rotation_time, d->translation, d->translation_time);

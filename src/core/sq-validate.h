@@ -56,6 +56,13 @@ void        sq_validate_add_sl_loss (const SqClip *clip,
 gboolean    sq_findings_have_errors (GPtrArray   *findings);
 const char * const *sq_validate_targets (void);
 /* For the worlds' validators: one finding appended to `findings` */
+void        _sq_add_finding         (GPtrArray   *findings,
+                                     SqSeverity   severity,
+                                     gssize       joint,
+                                     SqChannel    channel,
+                                     gssize       key,
+                                     const char  *format,
+                                     ...) G_GNUC_PRINTF (6, 7);
 void        _sq_add_finding_valist  (GPtrArray   *findings,
                                      SqSeverity   severity,
                                      gssize       joint,

@@ -624,31 +624,6 @@ _sq_sims_put_string (GString    *out,
 
 /* ---- validation (validate --target sims) ------------------------------ */
 
-static void
-add (GPtrArray  *findings,
-     SqSeverity  severity,
-     gssize      joint,
-     SqChannel   channel,
-     gssize      key,
-     const char *format,
-     ...) G_GNUC_PRINTF (6, 7);
-
-static void
-add (GPtrArray  *findings,
-     SqSeverity  severity,
-     gssize      joint,
-     SqChannel   channel,
-     gssize      key,
-     const char *format,
-     ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  _sq_add_finding_valist (findings, severity, joint, channel, key, format, args);
-  va_end (args);
-}
-
 /* KFD: NumberOfKeys ≤ Frames, SequenceLength = Frames or 2 × Frames,
  * poses from 0 to Frames − 1 */
 static void
@@ -661,17 +636,17 @@ validate_kfd (const SqClip *clip,
   gint64 seq = sq_props_get_int (clip->extra, "sequence-length", n_frames);
 
   if ((gint64) frames->len > n_frames)
-    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
          _("%u poses but Frames is %" PRId64 ": NumberOfKeys must not exceed Frames"), frames->len, n_frames);
   if (seq != n_frames && seq != 2 * n_frames)
-    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
          _("SequenceLength %" PRId64 " is neither Frames (%" PRId64 ") nor twice Frames (a bounce)"),
          seq, n_frames);
   if (frames->len > 0 && g_array_index (frames, gint64, 0) != 0)
-    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
          _("the first pose is at Time %" PRId64 ", not 0"), g_array_index (frames, gint64, 0));
   if (frames->len > 0 && g_array_index (frames, gint64, frames->len - 1) != n_frames - 1)
-    add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
          _("the last pose is at Time %" PRId64 ", not Frames − 1 = %" PRId64),
          g_array_index (frames, gint64, frames->len - 1), n_frames - 1);
 }
@@ -686,13 +661,13 @@ validate_psl (const SqClip *clip,
   GVariant *subsets = sq_props_get (clip->extra, "subsets");
 
   if (names != NULL && g_variant_n_children (names) != frames->len)
-    add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
          _("%zu pose names for %u poses: the writer names the others “Pose n” or drops the extra names"),
          g_variant_n_children (names), frames->len);
   for (gsize i = 0; i < frames->len; i++)
     if (g_array_index (frames, gint64, i) != (gint64) i)
       {
-        add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
              _("the poses are not at consecutive frames (pose %zu is at frame %" PRId64 ")"),
              i + 1, g_array_index (frames, gint64, i));
         break;
@@ -706,7 +681,7 @@ validate_psl (const SqClip *clip,
       g_variant_get_child (subsets, i, "(&s&s)", &name, &mask);
       ok = strlen (mask) == SQ_SIMS_MASK_LEN && strspn (mask, "01") == SQ_SIMS_MASK_LEN;
       if (!ok)
-        add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
              _("subset “%s”: the mask “%s” is not %d characters 0 or 1"), name, mask, SQ_SIMS_MASK_LEN);
     }
 }
@@ -734,15 +709,15 @@ validate_sps (const SqClip *clip,
           g_variant_get_child (tree, k, "(xxxxxx@as)", &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &anims);
           x[6] = (gint64) g_variant_n_children (anims);
           if (x[3] < 1 || g_hash_table_contains (ids, &x[3]))
-            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                  _("tree %zu, node %zu: the id %" PRId64 " is not a new id of 1 or more"), t + 1, k + 1, x[3]);
           else
             g_hash_table_add (ids, &x[3]);
           if (x[0] < -1 || x[0] > 5)
-            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                  _("tree %zu, node %zu: unknown node type %" PRId64), t + 1, k + 1, x[0]);
           if (x[0] == 4 && (x[4] >= 0) + (x[5] >= 0) > x[6])
-            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                  _("tree %zu, Action node %" PRId64 ": M %" PRId64 " and N %" PRId64
                    " use %d animations but the node names %" PRId64),
                  t + 1, x[3], x[4], x[5], (x[4] >= 0) + (x[5] >= 0), x[6]);
@@ -752,11 +727,11 @@ validate_sps (const SqClip *clip,
           gint64 *x = &v[k * 7];
 
           if (x[1] != 0 && !g_hash_table_contains (ids, &x[1]))
-            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                  _("tree %zu, node %" PRId64 ": its parent %" PRId64 " is no node of the tree"),
                  t + 1, x[3], x[1]);
           if (x[2] != 0 && !g_hash_table_contains (ids, &x[2]))
-            add (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
+            _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, SQ_CHANNEL_ROTATION, -1,
                  _("tree %zu, node %" PRId64 ": its sibling %" PRId64 " is no node of the tree"),
                  t + 1, x[3], x[2]);
         }
@@ -778,15 +753,15 @@ validate_bones (const SqClip *clip,
 
       if (b < 0)
         {
-          add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+          _sq_add_finding (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, -1,
                _("joint “%s” is not one of the 29 bones of the Sims skeleton"), joint->name);
           continue;
         }
       if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 && b > 1)
-        add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_TRANSLATION, 0,
+        _sq_add_finding (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_TRANSLATION, 0,
              _("joint “%s” has translations: only ROOT and PELVIS translate"), joint->name);
       if (joint->tracks[SQ_CHANNEL_SCALE].n_keys > 0)
-        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_SCALE, 0,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_SCALE, 0,
              _("joint “%s” has scale keys: the Sims formats have none"), joint->name);
       for (gsize k = 0; k < rot->n_keys; k++)
         {
@@ -796,20 +771,20 @@ validate_bones (const SqClip *clip,
           /* the CFP coding is lossy: the game's own skills are unit within 0.2 % */
           if (!(fabs (n - 1) <= 5e-3))
             {
-              add (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, (gssize) k,
+              _sq_add_finding (findings, SQ_SEVERITY_ERROR, (gssize) j, SQ_CHANNEL_ROTATION, (gssize) k,
                    _("joint “%s” rotation key %zu is not a unit quaternion (length %g)"), joint->name, k + 1, n);
               break;
             }
         }
       /* a pose holds all 29 rotations: each bone a key at every pose */
       if (poses && rot->n_keys != frames->len)
-        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
              _("joint “%s” has %zu rotation keys for %u poses: the others are interpolated when written"),
              joint->name, rot->n_keys, frames->len);
     }
   for (int b = 0; poses && b < SQ_SIMS_N_BONES; b++)
     if (sq_clip_find_joint (clip, adult[b].name) < 0)
-      add (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
+      _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, SQ_CHANNEL_ROTATION, -1,
            _("bone “%s” is missing: a pose is written with its rest rotation"), adult[b].name);
 }
 
@@ -825,11 +800,11 @@ validate_skill (const SqClip *clip,
       gsize nt = joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys, nr = joint->tracks[SQ_CHANNEL_ROTATION].n_keys;
 
       if (nt > 0 && nr > 0 && nt != nr)
-        add (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_WARNING, (gssize) j, SQ_CHANNEL_ROTATION, -1,
              _("motion “%s” has %zu translations and %zu rotations: a motion has one frame count"),
              joint->name, nt, nr);
       if (frames >= 0 && ((nt > 0 && (gint64) nt != frames) || (nr > 0 && (gint64) nr != frames)))
-        add (findings, SQ_SEVERITY_INFO, (gssize) j, SQ_CHANNEL_ROTATION, -1,
+        _sq_add_finding (findings, SQ_SEVERITY_INFO, (gssize) j, SQ_CHANNEL_ROTATION, -1,
              _("motion “%s” was %" PRId64 " frames and is written with its keys' count"), joint->name, frames);
     }
 }
