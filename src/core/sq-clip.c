@@ -14,7 +14,8 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-math.h"
-#include "sq-private.h"
+#include "sq-clip-private.h"
+#include "sq-memory.h"
 
 /* ---- property lists ---------------------------------------------------- */
 
@@ -633,8 +634,6 @@ sq_joint_copy (SqJoint       *dest,
 static guint64 next_generation = 1;
 G_LOCK_DEFINE_STATIC (generation);
 
-guint64 _sq_clip_new_generation (void);
-
 guint64
 _sq_clip_new_generation (void)
 {
@@ -644,6 +643,17 @@ _sq_clip_new_generation (void)
   g = next_generation++;
   G_UNLOCK (generation);
   return g;
+}
+
+void
+_sq_clip_mark_source (SqClip         *clip,
+                      const SqFormat *format,
+                      GBytes         *bytes)
+{
+  clip->format = format;
+  g_clear_pointer (&clip->source, g_bytes_unref);
+  clip->source = g_bytes_ref (bytes);
+  clip->source_generation = clip->generation;
 }
 
 SqClip *
