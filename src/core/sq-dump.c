@@ -12,7 +12,7 @@
 #include "sq-dump.h"
 #include "sq-format.h"
 #include "sq-math.h"
-#include "sq-private.h"
+#include "sq-json.h"
 
 void
 sq_clip_summarize (const SqClip  *clip,

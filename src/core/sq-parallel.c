@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "sq-parallel.h"
-#include "sq-private.h"
+#include "sq-memory.h"
 
 #define SQ_PARALLEL_MAX_THREADS 4
 
