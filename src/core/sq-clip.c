@@ -305,7 +305,7 @@ sq_track_grow (SqTrack *track,
   track->keys = sq_keys_alloc (track->keys, track->n_keys, want);
   if (track->present != NULL)
     track->present = g_renew (guint8, track->present, want);
-  if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow (SQ_PERF) */
+  if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow */
     track->alt = _sq_huge_realloc (track->alt, track->n_keys * 4 * sizeof (double), want * 4 * sizeof (double));
   track->alloc = want;
 }
@@ -541,7 +541,7 @@ sq_track_ensure_alt (SqTrack *track)
   if (track->alt != NULL)
     return;
   sq_track_unpack (track);
-  track->alt = _sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));   /* (SQ_PERF) */
+  track->alt = _sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));
   for (gsize i = 0; i < track->n_keys * 4; i++)
     track->alt[i] = NAN;
 }

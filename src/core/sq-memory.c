@@ -38,7 +38,7 @@ _sq_huge_realloc (void  *old,
 }
 
 /* An empty byte array with room for `reserved` bytes, in huge pages when
- * that is large (_sq_huge_realloc): the output of a writer (SQ_PERF). */
+ * that is large (_sq_huge_realloc): the output of a writer. */
 GByteArray *
 _sq_byte_array_sized_new (gsize reserved)
 {

@@ -455,7 +455,7 @@ static const char digit_pairs[] =
 /* Eight decimal digits of n (below 10^8, zeros in front) at o, without a
  * division per digit: the two halves of four digits, then their pairs,
  * then single digits are split in the lanes of one 64-bit word, first
- * digit in the lowest byte (SQ_PERF). n / 100 is (n · 10486) >> 20 below
+ * digit in the lowest byte. n / 100 is (n · 10486) >> 20 below
  * 10^4 and n / 10 is (n · 103) >> 10 below 100; no lane carries into the
  * next. */
 static inline guint64
@@ -481,7 +481,7 @@ put_8_digits (char    *o,
 
 /* Exactly `w` digits of v (v < 10^w, 1 <= w <= 17; zeros in front) at o,
  * in at most three stores of words built in registers, first to last
- * (SQ_PERF: no digit is written twice or moved); up to eight bytes after
+ * (no digit is written twice or moved); up to eight bytes after
  * them may be overwritten. */
 static inline void
 put_width (char    *o,
@@ -1098,7 +1098,7 @@ format_g (char   *buf,
   /* does the text read back as v? Its value is d · 10^(e - prec + 1),
    * computed as the parser would (Clinger, or the extended path).
    * Seventeen significant digits, correctly rounded, always read back as
-   * the double they came from: no need to check (SQ_PERF) */
+   * the double they came from: no need to check */
   if (prec < 17)
     {
       int sc = e - prec + 1;
@@ -1226,8 +1226,8 @@ reads_back (guint64  c,
  * 17 digits and a binary fraction; the three roundings all come from q
  * and the fraction (exactly, ties to even as printf rounds), and whether
  * each reads back is decided on the same integers (reads_back) instead of
- * by reading it back (SQ_PERF: three passes of round-and-parse were most
- * of the time of writing a .x file). For about 1e-9 <= a < 1e16; FALSE
+ * by reading it back (three passes of rounding and reading back
+ * would cost far more). For about 1e-9 <= a < 1e16; FALSE
  * outside that, where format_g's passes serve. *d gets `*prec` digits,
  * the first one for 10^*e. */
 /* q with its last digits, worth `unit` (10 or 100), rounded off as printf
@@ -1327,7 +1327,7 @@ _sq_append_shortest (GString *s,
       double a = fabs (v);
       int e, nd;
       guint64 d;
-      /* the text goes straight into room made beforehand (SQ_PERF) */
+      /* the text goes straight into room made beforehand */
       char *buf = string_room (s, sizeof tmp);
 
       if (shortest_one_pass (a, &d, &nd, &e))
@@ -1361,8 +1361,7 @@ _sq_append_shortest (GString *s,
  * most `decimals` decimals, or with nine significant digits, reads back
  * only when it is the shortest one, padded (two such texts would lie
  * closer together than the rounding interval is wide), so one pass serves
- * where a rounding, a reading back and then the shortest were three
- * (SQ_PERF). */
+ * where a rounding, a reading back and then the shortest were three. */
 void
 _sq_append_fixed_or_shortest (GString *s,
                               double   v,

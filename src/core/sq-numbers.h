@@ -62,7 +62,7 @@ _sq_mul_64 (guint64  a,
  * 53 bits is certain unless the bits below them are exactly a midpoint, or
  * one unit below it, in those 128 bits (about one number in 2^60). The
  * result is a normal double: at least 1e-64, below 2^64 · 1e64. No division,
- * which costs more than the rest here (SQ_PERF). */
+ * which costs more than the rest here. */
 static inline gboolean
 _sq_scale_128 (guint64  mant,
                int      exp10,
@@ -142,7 +142,7 @@ _sq_digits_value0 (guint64 w,
 /* The usual number (a sign, up to 7 digits, an optional point and up to 16
  * decimals, 19 digits at most, no exponent) when 32 bytes can be read from
  * `tok`, as _sq_scan_double_in reads it: inline, so that a reader's loop
- * keeps its constants in registers (SQ_PERF). NULL for any other shape:
+ * keeps its constants in registers. NULL for any other shape:
  * then _sq_scan_double_in decides. */
 static inline const char *
 _sq_scan_double_short (const char *tok,

@@ -43,7 +43,7 @@ _sq_track_to_grid (const SqTrack *track,
           continue;
         }
       /* the nearest step, halves up: floor without the library call
-       * (truncation, one less below zero) (SQ_PERF) */
+       * (truncation, one less below zero) */
       r = (double) (gint64) (t + 0.5);
       if (r > t + 0.5)
         r -= 1;

@@ -119,7 +119,7 @@ lexer_skip_space (Lexer *lx)
   return nl;
 }
 
-/* the blanks that end a token: space, tab, LF, CR, VT, FF (SQ_PERF) */
+/* the blanks that end a token: space, tab, LF, CR, VT, FF */
 static const guint8 blank_table[256] = {
   [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1,
 };
@@ -788,7 +788,7 @@ store_frames (JointPlan    *plans,
 }
 
 /* Digits after the '.' of a number token (0 without a '.'; meaningless
- * with an exponent). SQ_PERF: the '.' is looked for in the token's first
+ * with an exponent). The '.' is looked for in the token's first
  * eight bytes at once (a zero-byte test on the word XOR '.'; its lowest hit
  * is exact), the usual place for it; byte by byte otherwise. */
 static inline int
@@ -1078,7 +1078,7 @@ read_frames (Stretch  *s,
                * one only for a value the padding cannot hold (a fuzzer
                * found 0.01e-50 written back as 1e-52, then read as 0
                * decimals). Only a value that would lower the setting is
-               * looked at for an exponent (SQ_PERF) */
+               * looked at for an exponent */
               {
                 int d = token_decimals (tok, tok_len, data + len);
 
@@ -1149,7 +1149,7 @@ read_part (gsize    k,
   Stretch *s = &p->s[k];
 
   /* the part's keys made present at once, which costs less than a fault
-   * a page (SQ_PERF: a thread that does it meanwhile costs more, with
+   * a page (a thread doing it meanwhile would cost more, with
    * every processor reading a part) */
   for (guint j = 0; j < s->m->n_plans && s->first < s->last; j++)
     {
@@ -1201,7 +1201,7 @@ cut_parts (const char *data,
 
 /* Reads the frames (from lx, the end of the Frame Time line) in the
  * n_parts parts cut_parts made, on several threads, each taking the next
- * part (SQ_PERF: the numbers are most of the reading). Part k starts at the frame its first line
+ * part (the numbers are most of the reading). Part k starts at the frame its first line
  * would hold with one frame a line, told by the LFs before it; it reads
  * up to the next part's first frame. That is right when each part
  * before has exactly its frames, then only blanks and line ends, and no
@@ -1803,7 +1803,7 @@ alt_still_exact (const SqTrack  *rot,
 /* The keys of each track on the frame grid and, for rotations, which keys
  * their kept angles still give: track i is joint i / 2's (in written
  * order) rotation when i is even, its translation when odd. Tracks on
- * several threads when there are many keys (SQ_PERF: a fifth of writing a
+ * several threads when there are many keys (this is a fifth of writing a
  * big unedited file), each with losses of its own, put in track order. */
 typedef struct
 {
@@ -1835,7 +1835,7 @@ grid_track (gsize    i,
 }
 
 /* The frame lines of a clip, a run of frames at a time: a big clip's runs
- * are printed on several threads (SQ_PERF: printing the numbers is nearly
+ * are printed on several threads (printing the numbers is nearly
  * all of writing), each into a part of its own, and the parts joined in
  * order. An item reads only what is shared and never changes while the
  * items run (the clip, the channels, the steps on the frame grid, the
@@ -1909,8 +1909,8 @@ write_frames (gsize      item,
     cursor[i] = first_step_from (fw->steps[i], first);
 
   /* a block of frames at a time: its values joint by joint, each track
-   * read in order, then its lines (SQ_PERF: frame by frame, reading
-   * every joint's tracks at once missed the cache) */
+   * read in order, then its lines (frame by frame, reading
+   * every joint's tracks at once misses the cache) */
   for (gint64 f0 = first; f0 < end; f0 += (gint64) fw->block_frames)
     {
       gint64 f1 = MIN (end, f0 + (gint64) fw->block_frames);

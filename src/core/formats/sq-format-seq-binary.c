@@ -270,7 +270,7 @@ typedef struct
 
 /* Run on several threads for a large file (sq-parallel.h). Keys whose
  * frames strictly increase stay in the file's records (the caller packs
- * the track: SQ_PERF, a key costs no memory and no decoding until it is
+ * the track: a key costs no memory and no decoding until it is
  * asked for); others are decoded into the track to be sorted. */
 static void
 read_rotation_keys (gsize    item,
@@ -743,7 +743,7 @@ seq_binary_write (const SqClip        *clip,
 {
   gsize reserved = output_size (clip);
   g_autoptr(GByteArray) out = _sq_byte_array_sized_new (reserved);
-  /* a second thread makes the output's fresh pages present (SQ_PERF) */
+  /* a second thread makes the output's fresh pages present */
   g_autoptr(SqPrefault) prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
   gssize root = sq_clip_get_root_index (clip);
   GVariant *v;
@@ -801,7 +801,7 @@ seq_binary_write (const SqClip        *clip,
       if (rotation_kept_as_read (rot))
         {
           /* the keys are still the records read: the output refers to
-           * them as they are (SQ_PERF) */
+           * them as they are */
           sq_put_be32 (out, SEQ_ROT_SIZE);
           sq_put_be32 (out, rot->n_keys);
           _sq_refer (refs, out->len, rot->packed_bytes, rot->packed, rot->n_keys * 20);
@@ -858,7 +858,7 @@ seq_binary_write (const SqClip        *clip,
           sq_put_be32 (out, SEQ_LOC_SIZE);
           count_pos = out->len;
           sq_put_be32 (out, 0);
-          /* room for every key at once; cut to what was written after (SQ_PERF) */
+          /* room for every key at once; cut to what was written after */
           w = sq_grow (out, n * 8);
           for (gsize k = 0; k < n; k++)
             {
