@@ -14,7 +14,8 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-math.h"
-#include "sq-private.h"
+#include "sq-clip-private.h"
+#include "sq-memory.h"
 
 /* ---- property lists ---------------------------------------------------- */
 
@@ -304,7 +305,7 @@ sq_track_grow (SqTrack *track,
   track->keys = sq_keys_alloc (track->keys, track->n_keys, want);
   if (track->present != NULL)
     track->present = g_renew (guint8, track->present, want);
-  if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow (SQ_PERF) */
+  if (track->alt != NULL)    /* 4 doubles a key: less than a key, no overflow */
     track->alt = _sq_huge_realloc (track->alt, track->n_keys * 4 * sizeof (double), want * 4 * sizeof (double));
   track->alloc = want;
 }
@@ -540,7 +541,7 @@ sq_track_ensure_alt (SqTrack *track)
   if (track->alt != NULL)
     return;
   sq_track_unpack (track);
-  track->alt = _sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));   /* (SQ_PERF) */
+  track->alt = _sq_huge_realloc (NULL, 0, MAX (track->alloc, 1) * 4 * sizeof (double));
   for (gsize i = 0; i < track->n_keys * 4; i++)
     track->alt[i] = NAN;
 }
@@ -633,8 +634,6 @@ sq_joint_copy (SqJoint       *dest,
 static guint64 next_generation = 1;
 G_LOCK_DEFINE_STATIC (generation);
 
-guint64 _sq_clip_new_generation (void);
-
 guint64
 _sq_clip_new_generation (void)
 {
@@ -644,6 +643,17 @@ _sq_clip_new_generation (void)
   g = next_generation++;
   G_UNLOCK (generation);
   return g;
+}
+
+void
+_sq_clip_mark_source (SqClip         *clip,
+                      const SqFormat *format,
+                      GBytes         *bytes)
+{
+  clip->format = format;
+  g_clear_pointer (&clip->source, g_bytes_unref);
+  clip->source = g_bytes_ref (bytes);
+  clip->source_generation = clip->generation;
 }
 
 SqClip *

@@ -13,8 +13,8 @@
 #include "sq-diff.h"
 #include "sq-error.h"
 #include "sq-format.h"
+#include "sq-json.h"
 #include "sq-motion.h"
-#include "sq-private.h"
 
 static void
 joint_diff_clear (gpointer data)

@@ -19,7 +19,7 @@
 #include <math.h>
 
 #include "sq-fields.h"
-#include "sq-private.h"
+#include "sq-encoding.h"
 
 /* LLHandMotion's poses in enum order (formats.md 1.7) */
 static const char * const hand_poses[SQ_SL_N_HAND_POSES] = {

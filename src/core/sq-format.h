@@ -114,6 +114,7 @@ struct _SqFormat
   const SqSpace *space;
 };
 
+/* The table of formats, lookup and detection (sq-format-registry.c) */
 const SqFormat * const *sq_formats               (gsize          *n_formats);
 const SqFormat         *sq_format_by_id          (const char     *id);
 const SqFormat         *sq_format_for_filename   (const char     *filename,
@@ -123,6 +124,8 @@ const SqFormat         *sq_format_detect         (GBytes         *bytes,
 const char             *sq_format_get_name       (const SqFormat *format);
 gboolean                sq_format_can_write      (const SqFormat *format);
 
+/* Loading and saving, above the table (sq-load-save.c) */
+
 /* Reads a clip; `format` NULL means detect it from the content, then the name. */
 SqClip                 *sq_load_bytes            (GBytes              *bytes,
                                                   const char          *filename,
@@ -131,8 +134,7 @@ SqClip                 *sq_load_bytes            (GBytes              *bytes,
                                                   GError             **error);
 /* Writes a clip in `format`, as pieces (GBytes) whose concatenation, in
  * order, is the file: records the clip still holds as they were read are
- * not copied but come as slices of the bytes they were read from (SQ_PERF:
- * saving then copies nothing of them but into the file, and holds no
+ * not copied but come as slices of the bytes they were read from (saving then copies nothing of them but into the file, and holds no
  * second copy of them). An unedited clip saved in its own format gives back
  * exactly the bytes it was read from. `losses` (may be NULL) receives what
  * `format` cannot hold. */

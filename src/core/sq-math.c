@@ -69,8 +69,8 @@ sq_axis_angle_to_quat (const double aa[4],
   double s;
 
   /* the half angle's sine and cosine in degrees, as for Euler angles (exact
-   * at whole quarter turns, under 1 ulp; SQ_PERF: libm's sincos was 9 % of
-   * reading a text SEQ) */
+   * at whole quarter turns, under 1 ulp, and cheaper than libm's sincos,
+   * which reading a text SEQ calls for every key) */
   sq_sincos_half_deg (aa[3], &s, &q[0]);
   if (len > 0.0 && isfinite (len))
     {
@@ -189,8 +189,8 @@ sq_format_double (char  *buf,
 
 /* ---- Euler angles (BVH channel orders) --------------------------------- */
 
-/* sin and cos of half of `deg` degrees, |deg| / 2 <= 1e9 (SQ_PERF: libm's
- * sincos was 13% of reading a BVH file). The half angle is reduced exactly
+/* sin and cos of half of `deg` degrees, |deg| / 2 <= 1e9 (cheaper than
+ * libm's sincos, which reading a BVH file calls for every angle). The half angle is reduced exactly
  * by whole quarter turns in degrees (so 90, 180, 360 ... give exact 0 and
  * ±1), then r·π/180 is formed as u + e (r split so r_hi·C_HI is exact) and
  * the polynomials, Chebyshev fits made for this file (mpmath chebyfit on
@@ -294,7 +294,7 @@ sq_sincos_half_deg (double  deg,
   sq_sincos_half_deg_table (deg, s_out, c_out);
 }
 
-/* qi ⊗ qj ⊗ qk for three distinct axes i, j, k (SQ_PERF: the usual BVH
+/* qi ⊗ qj ⊗ qk for three distinct axes i, j, k (the usual BVH
  * case) written out, from the half-angle sines and cosines; the zero terms
  * of the general products left out, which gives the same numbers. eps: +1
  * when e_i × e_j = e_k, −1 otherwise. + 0.0 turns −0 into +0. */
@@ -369,7 +369,7 @@ sq_euler_to_quat (const double *angles,
 /* On x86-64 with GCC, copies of this function for AVX-512 and AVX2
  * processors, chosen when the program starts (function multi-versioning;
  * the plain SSE2 copy everywhere else): eight or four lanes instead of two,
- * 2x faster (SQ_PERF). Every copy rounds each operation the same way, as
+ * 2x faster. Every copy rounds each operation the same way, as
  * ISO C mode (c_std=c11) keeps GCC from fusing multiplies and adds, so all
  * give the same bits (test-bvh compares them with sq_euler_to_quat). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && defined(__linux__) \
@@ -391,7 +391,7 @@ sq_euler_to_quat_n (const double *angles,
   gsize done = 0;
 
   /* blocks of SQ_EULER_BLOCK rotations, each step a loop over the block
-   * that the compiler turns into vector operations (SQ_PERF) */
+   * that the compiler turns into vector operations */
   if (sq_axes_distinct (axes, n))
     {
       int i = axes[0], j = axes[1], k = axes[2];

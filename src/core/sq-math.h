@@ -15,7 +15,7 @@ double   sq_float_bits_to_double (guint32 bits);
 guint32  sq_double_to_float_bits_slow (double value);
 
 /* The single-precision bits of `value` (NaN payloads kept): inline for the
- * writers' loops, the NaN case out of line (SQ_PERF) */
+ * writers' loops, the NaN case out of line */
 static inline guint32
 sq_double_to_float_bits (double value)
 {

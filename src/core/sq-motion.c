@@ -18,11 +18,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "sq-error.h"
 #include "sq-format.h"
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-motion-private.h"
-#include "sq-private.h"
 
 /* two times this close (seconds) are one */
 #define TIME_EPSILON 1e-9

@@ -4,7 +4,7 @@
  *
  * A large file's keys land in freshly mapped memory, and the kernel zeroes
  * every page on its first write: for a 50 MB binary SEQ that is about half
- * of the reading time (SQ_PERF). Decoding the joints of such a file on
+ * of the reading time. Decoding the joints of such a file on
  * several threads shares the page faults and the decoding among the cores.
  * Readers first walk the file's structure on one thread (checking every
  * count against the bytes left, allocating every track), then decode the
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "sq-parallel.h"
-#include "sq-private.h"
+#include "sq-memory.h"
 
 #define SQ_PARALLEL_MAX_THREADS 4
 
@@ -206,7 +206,7 @@ typedef struct
 } Parts;
 
 /* Room for `room` more bytes (and the NUL) in `s`, in huge pages when that
- * is large (_sq_huge_realloc: SQ_PERF, big outputs otherwise spend much of
+ * is large (_sq_huge_realloc: big outputs otherwise spend much of
  * their time in page faults). GString's buffer is plain malloc memory, as
  * GLib grows and frees it. */
 static void
@@ -224,7 +224,7 @@ string_reserve (GString *s,
 /* The calling thread takes items from the front and prints them straight
  * into the output, in order; the others take them from the back, each
  * into a string of its own, which follows the front ones as a piece of
- * the output (SQ_PERF: every part printed apart and then copied made the output's
+ * the output (printing every part apart and then copying it would make the output's
  * bytes twice, in fresh pages twice). */
 static gpointer
 run_parts (gpointer data,
@@ -477,7 +477,7 @@ _sq_pieces_join (GPtrArray *pieces)
   if (total == 0)
     return g_bytes_new (NULL, 0);
   /* in pieces of 4 MB, so that a large output is copied on several
-   * threads, each making its own fresh pages present (SQ_PERF) */
+   * threads, each making its own fresh pages present */
   out = _sq_huge_realloc (NULL, 0, total);
   for (guint i = 0; i < pieces->len; i++)
     {

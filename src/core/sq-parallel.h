@@ -135,8 +135,8 @@ GPtrArray *_sq_pieces_new  (GBytes       *bytes);
 gsize      _sq_pieces_size (GPtrArray    *pieces);
 /* The pieces as one buffer (a single piece is given back as it is); a
  * large one is copied in pieces of 4 MB on several threads, each making
- * the pages it fills present itself (SQ_PERF: one thread copying while
- * another only made fresh pages present left half of the work on one side). */
+ * the pages it fills present itself (one thread copying while
+ * another only makes fresh pages present leaves half of the work on one side). */
 GBytes    *_sq_pieces_join (GPtrArray    *pieces);
 
 /* For tests: the threshold instead of SQ_PARALLEL_MIN_BYTES (G_MAXSIZE: never

@@ -7,11 +7,12 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "sq-fields.h"
 #include "sq-math.h"
-#include "sq-private.h"
+#include "sq-encoding.h"
 #include "sq-sl-skeleton.h"
 #include "sq-convert.h"
 #include "sq-validate.h"

@@ -119,7 +119,7 @@ lexer_skip_space (Lexer *lx)
   return nl;
 }
 
-/* the blanks that end a token: space, tab, LF, CR, VT, FF (SQ_PERF) */
+/* the blanks that end a token: space, tab, LF, CR, VT, FF */
 static const guint8 blank_table[256] = {
   [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1,
 };
@@ -294,6 +294,258 @@ vec3_variant (const double v[3])
   return g_variant_new ("(ddd)", v[0], v[1], v[2]);
 }
 
+/* "End Site [name] { OFFSET x y z }" after "End": the End Site of joint
+ * `top`, kept in its extras; a second one is an error. */
+static gboolean
+read_end_site (Lexer   *lx,
+               SqClip  *clip,
+               gint32   top,
+               GError **error)
+{
+  double off[3];
+  guint line = lx->tok_line, col = lx->tok_col;
+
+  if (!lexer_next (lx) || !tok_is (lx, "Site"))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Site” after “End”"));
+      return FALSE;
+    }
+  do
+    if (!lexer_next (lx))
+      {
+        error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
+        return FALSE;
+      }
+  while (!tok_is (lx, "{") && !lx->newline_before);
+  if (!tok_is (lx, "{"))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
+      return FALSE;
+    }
+  if (!lexer_next (lx) || !tok_is (lx, "OFFSET"))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“OFFSET”"));
+      return FALSE;
+    }
+  for (guint c = 0; c < 3; c++)
+    if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
+      return FALSE;
+  if (!lexer_next (lx) || !tok_is (lx, "}"))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“}” closing the End Site"));
+      return FALSE;
+    }
+  if (sq_props_get (clip->joints[top].extra, "end-site") != NULL)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, line, col,
+                            _("joint “%s” has a second End Site"), clip->joints[top].name);
+      return FALSE;
+    }
+  sq_props_set (clip->joints[top].extra, "end-site", vec3_variant (off));
+  return TRUE;
+}
+
+/* The name after ROOT or JOINT (at kw_line:kw_col): the rest of its line
+ * up to a "{", which may also start the next line. Returns the name, NULL
+ * on an error; where it stands goes into info. */
+static char *
+read_joint_name (Lexer     *lx,
+                 guint      kw_line,
+                 guint      kw_col,
+                 JointInfo *info,
+                 GError   **error)
+{
+  const char *name_start, *name_end;
+  gboolean brace_on_line = FALSE;
+
+  if (!lexer_next (lx) || lx->newline_before)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
+                            _("a joint name must follow ROOT or JOINT on its line"));
+      return NULL;
+    }
+  name_start = name_end = lx->tok;
+  for (;;)
+    {
+      if (tok_is (lx, "{"))
+        {
+          brace_on_line = TRUE;
+          break;
+        }
+      name_end = lx->tok + lx->tok_len;
+      {
+        gsize save_pos = lx->pos, save_ls = lx->line_start;
+        guint save_line = lx->line;
+        gboolean nl = lexer_skip_space (lx);
+
+        lx->pos = save_pos;
+        lx->line = save_line;
+        lx->line_start = save_ls;
+        if (nl || lx->pos >= lx->len)
+          break;
+      }
+      lexer_next (lx);
+    }
+  if (name_end == name_start)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
+                            _("a joint name must follow ROOT or JOINT on its line"));
+      return NULL;
+    }
+  info->name_at = name_start - lx->data;
+  info->name_len = name_end - name_start;
+  if (!brace_on_line && (!lexer_next (lx) || !tok_is (lx, "{")))
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{” after the joint name"));
+      return NULL;
+    }
+  return tok_dup (name_start, name_end - name_start);
+}
+
+/* "CHANNELS n name…" after its keyword: up to six distinct channels */
+static gboolean
+read_channels (Lexer      *lx,
+               const char *name,
+               Channels   *ch,
+               GError    **error)
+{
+  gint64 n;
+  guint seen = 0;
+
+  if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, &n) || n < 0 || n > 6)
+    {
+      error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a channel count from 0 to 6"));
+      return FALSE;
+    }
+  for (gint64 c = 0; c < n; c++)
+    {
+      int code;
+
+      if (!lexer_next (lx) || (code = channel_code (lx->tok, lx->tok_len)) < 0)
+        {
+          error_at_token (lx, error, SQ_ERROR_SYNTAX,
+                          _("a channel name (Xposition … Zrotation)"));
+          return FALSE;
+        }
+      if (seen & (1u << code))
+        {
+          sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lx->tok_line, lx->tok_col,
+                                _("joint “%s” lists %s twice"), name, channel_names[code]);
+          return FALSE;
+        }
+      seen |= 1u << code;
+      ch->codes[ch->n++] = code;
+    }
+  channels_index (ch);
+  return TRUE;
+}
+
+/* OFFSET and CHANNELS, in either order, before the children; a missing
+ * OFFSET is 0 0 0 with a warning. */
+static gboolean
+read_offset_and_channels (Lexer      *lx,
+                          SqClip     *clip,
+                          const char *name,
+                          guint       kw_line,
+                          double      off[3],
+                          Channels   *ch,
+                          GError    **error)
+{
+  gboolean have_offset = FALSE, have_channels = FALSE;
+
+  for (guint part = 0; part < 2; part++)
+    {
+      gsize save_pos = lx->pos, save_ls = lx->line_start;
+      guint save_line = lx->line;
+
+      lexer_next (lx);
+      if (tok_is (lx, "OFFSET") && !have_offset)
+        {
+          for (guint c = 0; c < 3; c++)
+            if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
+              return FALSE;
+          have_offset = TRUE;
+        }
+      else if (tok_is (lx, "CHANNELS") && !have_channels)
+        {
+          if (!read_channels (lx, name, ch, error))
+            return FALSE;
+          have_channels = TRUE;
+        }
+      else
+        {
+          /* not ours: read it again as a child or "}" */
+          lx->pos = save_pos;
+          lx->line = save_line;
+          lx->line_start = save_ls;
+          break;
+        }
+    }
+  if (!have_offset)
+    sq_clip_add_warning (clip, _("line %u: joint “%s” has no OFFSET; 0 0 0 is used"), kw_line, name);
+  return TRUE;
+}
+
+/* A ROOT or JOINT after its keyword, up to its children: the joint is
+ * added to the clip under the top of `stack`, then pushed on it; the
+ * first one names the clip's root. */
+static gboolean
+read_joint (Lexer      *lx,
+            SqClip     *clip,
+            GArray     *stack,
+            GHashTable *names,
+            GArray     *infos,
+            gsize      *n_values,
+            gboolean    first,
+            guint       max_joints,
+            GError    **error)
+{
+  guint kw_line = lx->tok_line, kw_col = lx->tok_col;
+  g_autofree char *name = NULL;
+  SqJoint *joint;
+  JointInfo info = { 0 };
+  gint32 index;
+  double off[3] = { 0, 0, 0 };
+
+  if (stack->len >= BVH_MAX_DEPTH)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
+                            _("joints nested more than %d levels deep"), BVH_MAX_DEPTH);
+      return FALSE;
+    }
+  if (clip->n_joints >= max_joints)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
+                            _("more than %u joints"), max_joints);
+      return FALSE;
+    }
+  name = read_joint_name (lx, kw_line, kw_col, &info, error);
+  if (name == NULL)
+    return FALSE;
+  if (!g_hash_table_add (names, g_strdup (name)))
+    sq_clip_add_warning (clip, _("line %u: joint “%s” appears more than once; edits by name act on the first"),
+                         kw_line, name);
+  if (!read_offset_and_channels (lx, clip, name, kw_line, off, &info.ch, error))
+    return FALSE;
+
+  index = (gint32) clip->n_joints;
+  joint = sq_clip_add_joint (clip, name);
+  sq_props_set (joint->extra, "parent",
+                g_variant_new_int32 (stack->len ? g_array_index (stack, gint32, stack->len - 1) : -1));
+  sq_props_set (joint->extra, "offset", vec3_variant (off));
+  sq_props_set (joint->extra, "channels", channels_variant (&info.ch));
+  info.first_value = *n_values;
+  *n_values += info.ch.n;
+  g_array_append_val (infos, info);
+  g_array_append_val (stack, index);
+  if (first)
+    {
+      g_free (clip->root);
+      clip->root = g_strdup (name);
+    }
+  return TRUE;
+}
+
 /* Reads from HIERARCHY up to and including the MOTION keyword into `clip`
  * (joints with their extras) and `infos`. */
 static gboolean
@@ -356,48 +608,8 @@ read_hierarchy (Lexer        *lx,
         }
       else if (tok_is (lx, "End"))
         {
-          /* End Site [name] { OFFSET x y z } */
-          double off[3];
-          gint32 top = g_array_index (stack, gint32, stack->len - 1);
-          guint line = lx->tok_line, col = lx->tok_col;
-
-          if (!lexer_next (lx) || !tok_is (lx, "Site"))
-            {
-              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Site” after “End”"));
-              goto out;
-            }
-          do
-            if (!lexer_next (lx))
-              {
-                error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
-                goto out;
-              }
-          while (!tok_is (lx, "{") && !lx->newline_before);
-          if (!tok_is (lx, "{"))
-            {
-              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
-              goto out;
-            }
-          if (!lexer_next (lx) || !tok_is (lx, "OFFSET"))
-            {
-              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“OFFSET”"));
-              goto out;
-            }
-          for (guint c = 0; c < 3; c++)
-            if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
-              goto out;
-          if (!lexer_next (lx) || !tok_is (lx, "}"))
-            {
-              error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“}” closing the End Site"));
-              goto out;
-            }
-          if (sq_props_get (clip->joints[top].extra, "end-site") != NULL)
-            {
-              sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, line, col,
-                                    _("joint “%s” has a second End Site"), clip->joints[top].name);
-              goto out;
-            }
-          sq_props_set (clip->joints[top].extra, "end-site", vec3_variant (off));
+          if (!read_end_site (lx, clip, g_array_index (stack, gint32, stack->len - 1), error))
+            goto out;
           continue;
         }
       else if (!tok_is (lx, "JOINT"))
@@ -406,151 +618,9 @@ read_hierarchy (Lexer        *lx,
           goto out;
         }
 
-      /* ROOT or JOINT: the name is the rest of the line */
-      {
-        guint kw_line = lx->tok_line, kw_col = lx->tok_col;
-        const char *name_start, *name_end;
-        gboolean brace_on_line = FALSE;
-        g_autofree char *name = NULL;
-        SqJoint *joint;
-        JointInfo info = { 0 };
-        gint32 index;
-        gboolean have_offset = FALSE, have_channels = FALSE;
-        double off[3] = { 0, 0, 0 };
-
-        if (stack->len >= BVH_MAX_DEPTH)
-          {
-            sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
-                                  _("joints nested more than %d levels deep"), BVH_MAX_DEPTH);
-            goto out;
-          }
-        if (clip->n_joints >= max_joints)
-          {
-            sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, kw_line, kw_col,
-                                  _("more than %u joints"), max_joints);
-            goto out;
-          }
-        if (!lexer_next (lx) || lx->newline_before)
-          {
-            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
-                                  _("a joint name must follow ROOT or JOINT on its line"));
-            goto out;
-          }
-        name_start = name_end = lx->tok;
-        for (;;)
-          {
-            if (tok_is (lx, "{"))
-              {
-                brace_on_line = TRUE;
-                break;
-              }
-            name_end = lx->tok + lx->tok_len;
-            {
-              gsize save_pos = lx->pos, save_ls = lx->line_start;
-              guint save_line = lx->line;
-              gboolean nl = lexer_skip_space (lx);
-
-              lx->pos = save_pos;
-              lx->line = save_line;
-              lx->line_start = save_ls;
-              if (nl || lx->pos >= lx->len)
-                break;
-            }
-            lexer_next (lx);
-          }
-        if (name_end == name_start)
-          {
-            sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
-                                  _("a joint name must follow ROOT or JOINT on its line"));
-            goto out;
-          }
-        name = tok_dup (name_start, name_end - name_start);
-        info.name_at = name_start - lx->data;
-        info.name_len = name_end - name_start;
-        if (!brace_on_line && (!lexer_next (lx) || !tok_is (lx, "{")))
-          {
-            error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{” after the joint name"));
-            goto out;
-          }
-        if (!g_hash_table_add (names, g_strdup (name)))
-          sq_clip_add_warning (clip, _("line %u: joint “%s” appears more than once; edits by name act on the first"),
-                               kw_line, name);
-
-        /* OFFSET and CHANNELS, in either order, before the children */
-        for (guint part = 0; part < 2; part++)
-          {
-            gsize save_pos = lx->pos, save_ls = lx->line_start;
-            guint save_line = lx->line;
-
-            lexer_next (lx);
-            if (tok_is (lx, "OFFSET") && !have_offset)
-              {
-                for (guint c = 0; c < 3; c++)
-                  if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
-                    goto out;
-                have_offset = TRUE;
-              }
-            else if (tok_is (lx, "CHANNELS") && !have_channels)
-              {
-                gint64 n;
-                guint seen = 0;
-
-                if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, &n) || n < 0 || n > 6)
-                  {
-                    error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a channel count from 0 to 6"));
-                    goto out;
-                  }
-                for (gint64 c = 0; c < n; c++)
-                  {
-                    int code;
-
-                    if (!lexer_next (lx) || (code = channel_code (lx->tok, lx->tok_len)) < 0)
-                      {
-                        error_at_token (lx, error, SQ_ERROR_SYNTAX,
-                                        _("a channel name (Xposition … Zrotation)"));
-                        goto out;
-                      }
-                    if (seen & (1u << code))
-                      {
-                        sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, lx->tok_line, lx->tok_col,
-                                              _("joint “%s” lists %s twice"), name, channel_names[code]);
-                        goto out;
-                      }
-                    seen |= 1u << code;
-                    info.ch.codes[info.ch.n++] = code;
-                  }
-                channels_index (&info.ch);
-                have_channels = TRUE;
-              }
-            else
-              {
-                /* not ours: read it again as a child or "}" */
-                lx->pos = save_pos;
-                lx->line = save_line;
-                lx->line_start = save_ls;
-                break;
-              }
-          }
-        if (!have_offset)
-          sq_clip_add_warning (clip, _("line %u: joint “%s” has no OFFSET; 0 0 0 is used"), kw_line, name);
-
-        index = (gint32) clip->n_joints;
-        joint = sq_clip_add_joint (clip, name);
-        sq_props_set (joint->extra, "parent",
-                      g_variant_new_int32 (stack->len ? g_array_index (stack, gint32, stack->len - 1) : -1));
-        sq_props_set (joint->extra, "offset", vec3_variant (off));
-        sq_props_set (joint->extra, "channels", channels_variant (&info.ch));
-        info.first_value = n_values;
-        n_values += info.ch.n;
-        g_array_append_val (infos, info);
-        g_array_append_val (stack, index);
-        if (!have_root)
-          {
-            g_free (clip->root);
-            clip->root = g_strdup (name);
-          }
-        have_root = TRUE;
-      }
+      if (!read_joint (lx, clip, stack, names, infos, &n_values, !have_root, max_joints, error))
+        goto out;
+      have_root = TRUE;
     }
   ok = TRUE;
 out:
@@ -718,7 +788,7 @@ store_frames (JointPlan    *plans,
 }
 
 /* Digits after the '.' of a number token (0 without a '.'; meaningless
- * with an exponent). SQ_PERF: the '.' is looked for in the token's first
+ * with an exponent). The '.' is looked for in the token's first
  * eight bytes at once (a zero-byte test on the word XOR '.'; its lowest hit
  * is exact), the usual place for it; byte by byte otherwise. */
 static inline int
@@ -1008,7 +1078,7 @@ read_frames (Stretch  *s,
                * one only for a value the padding cannot hold (a fuzzer
                * found 0.01e-50 written back as 1e-52, then read as 0
                * decimals). Only a value that would lower the setting is
-               * looked at for an exponent (SQ_PERF) */
+               * looked at for an exponent */
               {
                 int d = token_decimals (tok, tok_len, data + len);
 
@@ -1079,7 +1149,7 @@ read_part (gsize    k,
   Stretch *s = &p->s[k];
 
   /* the part's keys made present at once, which costs less than a fault
-   * a page (SQ_PERF: a thread that does it meanwhile costs more, with
+   * a page (a thread doing it meanwhile would cost more, with
    * every processor reading a part) */
   for (guint j = 0; j < s->m->n_plans && s->first < s->last; j++)
     {
@@ -1131,7 +1201,7 @@ cut_parts (const char *data,
 
 /* Reads the frames (from lx, the end of the Frame Time line) in the
  * n_parts parts cut_parts made, on several threads, each taking the next
- * part (SQ_PERF: the numbers are most of the reading). Part k starts at the frame its first line
+ * part (the numbers are most of the reading). Part k starts at the frame its first line
  * would hold with one frame a line, told by the LFs before it; it reads
  * up to the next part's first frame. That is right when each part
  * before has exactly its frames, then only blanks and line ends, and no
@@ -1236,76 +1306,37 @@ nul_error (const char *data,
   return NULL;
 }
 
-static SqClip *
-bvh_read (GBytes              *bytes,
-          const SqLoadOptions *options,
-          GError             **error)
+/* The line end of the Frame Time line (which ends at `pos`), kept for
+ * writing back */
+static void
+read_line_end (SqClip     *clip,
+               const char *data,
+               gsize       len,
+               gsize       pos)
 {
-  g_autoptr(SqClip) clip = sq_clip_new ();
-  g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
-  g_autoptr(SqPrefault) prefault = NULL;    /* stopped before the clip goes */
-  g_autoptr(GBytes) angles = NULL;          /* the rotations' records */
-  gsize len;
-  const char *data = g_bytes_get_data (bytes, &len);
-  guint max_joints = options->max_joints ? options->max_joints : 65536;
-  Lexer lx;
-  gint64 n_frames;
-  double ft;
-  gsize n_values = 0, motion_start;
-  guint frames_line, frames_col, n_parts;
-  g_autofree gsize *cuts = NULL;
+  gsize p = pos;
+  const char *eol = "\n";
 
-  /* A NUL byte anywhere makes the file unreadable, whatever else is wrong
-   * with it. Looked for only when reading fails, and at the end outside the
-   * frames, whose values have none when they read (SQ_PERF: a pass over
-   * the file saved) */
-  lexer_init (&lx, data, len);
-  if (!read_hierarchy (&lx, clip, infos, max_joints, error))
-    return nul_error (data, len, error);
-  for (guint j = 0; j < infos->len; j++)
-    n_values += g_array_index (infos, JointInfo, j).ch.n;
+  while (p < len && (data[p] == ' ' || data[p] == '\t'))
+    p++;
+  if (p < len && data[p] == '\r')
+    eol = p + 1 < len && data[p + 1] == '\n' ? "\r\n" : "\r";
+  sq_props_set (clip->extra, "line-end", g_variant_new_string (eol));
+}
 
-  if (!read_frames_header (&lx, clip, &n_frames, &ft, &frames_line, &frames_col, error))
-    return nul_error (data, len, error);
-  motion_start = lx.pos;
-
-  /* every value takes at least two bytes (a digit and a separator), every
-   * frame at least a line end */
-  if ((n_values > 0 && (guint64) n_frames > (len - lx.pos) / 2 / n_values + 1)
-      || (n_values == 0 && (guint64) n_frames > len - lx.pos))
-    {
-      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, frames_line, frames_col,
-                            _("Frames: %" PRId64 " of %zu values each needs more than the %zu bytes left"),
-                            n_frames, n_values, len - lx.pos);
-      return nul_error (data, len, error);
-    }
-
-  clip->fps = 1.0 / ft;
-  clip->frame_base = 0;
-  clip->duration = n_frames > 1 ? (double) (n_frames - 1) * ft : 0.0;
-  sq_props_set (clip->extra, "frames", g_variant_new_uint32 ((guint32) n_frames));
-
-  /* the line end of the Frame Time line */
-  {
-    gsize p = lx.pos;
-    const char *eol = "\n";
-
-    while (p < len && (data[p] == ' ' || data[p] == '\t'))
-      p++;
-    if (p < len && data[p] == '\r')
-      eol = p + 1 < len && data[p + 1] == '\n' ? "\r\n" : "\r";
-    sq_props_set (clip->extra, "line-end", g_variant_new_string (eol));
-  }
-
-  /* one plan a joint, made once (SQ_PERF): where its values sit in a
-   * frame, its tracks, reserved for every frame (the frame count is
-   * checked against the bytes left above) */
-  g_autofree JointPlan *plans = g_new0 (JointPlan, MAX (clip->n_joints, 1));
+/* One plan a joint with channels, made once so that the frames' loop
+ * looks nothing up: where its values sit in a frame, its tracks, reserved
+ * for every frame (the frame count is checked against the bytes left),
+ * and where its angles go in `angles`. Returns how many plans there are. */
+static guint
+make_plans (SqClip       *clip,
+            GArray       *infos,
+            gint64        n_frames,
+            GBytes       *angles,
+            JointPlan    *plans)
+{
+  double *next_angles = (double *) g_bytes_get_data (angles, NULL);
   guint n_plans = 0;
-  double *next_angles;
-
-  angles = rotation_records (infos, n_frames);
-  next_angles = (double *) g_bytes_get_data (angles, NULL);
 
   for (guint j = 0; j < clip->n_joints; j++)
     {
@@ -1347,6 +1378,151 @@ bvh_read (GBytes              *bytes,
             sq_track_ensure_present (plan->pos);
         }
     }
+  return n_plans;
+}
+
+/* The keys' pages (positions and angles) made present on another thread
+ * while the frames are read on this one (sq-parallel.h) */
+static SqPrefault *
+prefault_plans (const JointPlan *plans,
+                guint            n_plans,
+                GBytes          *angles,
+                gsize            len)
+{
+  g_autoptr(GPtrArray) ranges = g_ptr_array_new ();
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gsize size;
+
+  for (guint j = 0; j < n_plans; j++)
+    {
+      if (plans[j].pos != NULL)
+        {
+          size = plans[j].pos->alloc * sizeof (SqKey);
+          g_ptr_array_add (ranges, plans[j].pos->keys);
+          g_array_append_val (sizes, size);
+        }
+    }
+  size = g_bytes_get_size (angles);
+  g_ptr_array_add (ranges, (gpointer) g_bytes_get_data (angles, NULL));
+  g_array_append_val (sizes, size);
+  return _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
+}
+
+/* The layout the frames were written with (separator, trail, decimals),
+ * kept for writing back while it was regular */
+static void
+keep_layout (SqClip       *clip,
+             const Layout *layout)
+{
+  if (layout->ok && layout->sep != NULL)
+    sq_props_set (clip->extra, "value-sep", bytes_variant (layout->sep, layout->sep_len));
+  if (layout->ok && layout->trail != NULL && layout->trail_len > 0)
+    sq_props_set (clip->extra, "line-trail", bytes_variant (layout->trail, layout->trail_len));
+  if (layout->ok && layout->decimals >= 0)
+    sq_props_set (clip->extra, "decimals", g_variant_new_int32 (layout->decimals));
+  if (!layout->ok)
+    sq_props_set (clip->extra, "irregular-layout", g_variant_new_boolean (TRUE));
+}
+
+/* What follows the last frame's line end (without values, the frames are
+ * empty lines): a missing final line end and any tail are kept, text in
+ * the tail is reported. */
+static void
+read_tail (SqClip      *clip,
+           const char  *data,
+           gsize        len,
+           const Lexer *lx,
+           gsize        n_values,
+           gint64       n_frames)
+{
+  gsize p = lx->pos;
+  gint64 ends = 1 + (n_values == 0 ? n_frames : 0);
+  gboolean final_eol = TRUE;
+
+  for (gint64 e = 0; e < ends; e++)
+    {
+      gsize q = p;
+      while (q < len && (data[q] == ' ' || data[q] == '\t'))
+        q++;
+      if (q < len && (data[q] == '\r' || data[q] == '\n'))
+        p = q + ((data[q] == '\r' && q + 1 < len && data[q + 1] == '\n') ? 2 : 1);
+      else
+        {
+          /* the spaces ending the last line are its line-trail */
+          if (e == 0 && n_values > 0)
+            p = q;
+          final_eol = FALSE;
+          break;
+        }
+    }
+  if (!final_eol)
+    sq_props_set (clip->extra, "no-final-line-end", g_variant_new_boolean (TRUE));
+  if (p < len)
+    {
+      Lexer rest = *lx;
+
+      sq_props_set (clip->extra, "tail", bytes_variant (data + p, len - p));
+      if (lexer_next (&rest))
+        sq_clip_add_warning (clip, _("line %u: text after the %" PRId64 " frames the header announces is ignored "
+                                     "(kept for saving)"),
+                             rest.tok_line, n_frames);
+    }
+}
+
+static SqClip *
+bvh_read (GBytes              *bytes,
+          const SqLoadOptions *options,
+          GError             **error)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
+  g_autoptr(SqPrefault) prefault = NULL;    /* stopped before the clip goes */
+  g_autoptr(GBytes) angles = NULL;          /* the rotations' records */
+  g_autofree JointPlan *plans = NULL;
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  guint max_joints = options->max_joints ? options->max_joints : 65536;
+  Lexer lx;
+  gint64 n_frames;
+  double ft;
+  gsize n_values = 0, motion_start;
+  guint frames_line, frames_col, n_parts, n_plans;
+  g_autofree gsize *cuts = NULL;
+
+  /* A NUL byte anywhere makes the file unreadable, whatever else is wrong
+   * with it. Looked for only when reading fails, and at the end outside the
+   * frames, whose values have none when they read: a pass over the file
+   * saved. */
+  lexer_init (&lx, data, len);
+  if (!read_hierarchy (&lx, clip, infos, max_joints, error))
+    return nul_error (data, len, error);
+  for (guint j = 0; j < infos->len; j++)
+    n_values += g_array_index (infos, JointInfo, j).ch.n;
+
+  if (!read_frames_header (&lx, clip, &n_frames, &ft, &frames_line, &frames_col, error))
+    return nul_error (data, len, error);
+  motion_start = lx.pos;
+
+  /* every value takes at least two bytes (a digit and a separator), every
+   * frame at least a line end */
+  if ((n_values > 0 && (guint64) n_frames > (len - lx.pos) / 2 / n_values + 1)
+      || (n_values == 0 && (guint64) n_frames > len - lx.pos))
+    {
+      sq_set_error_at_line (error, SQ_ERROR_LIMIT_EXCEEDED, frames_line, frames_col,
+                            _("Frames: %" PRId64 " of %zu values each needs more than the %zu bytes left"),
+                            n_frames, n_values, len - lx.pos);
+      return nul_error (data, len, error);
+    }
+
+  clip->fps = 1.0 / ft;
+  clip->frame_base = 0;
+  clip->duration = n_frames > 1 ? (double) (n_frames - 1) * ft : 0.0;
+  sq_props_set (clip->extra, "frames", g_variant_new_uint32 ((guint32) n_frames));
+  read_line_end (clip, data, len, lx.pos);
+
+  plans = g_new0 (JointPlan, MAX (clip->n_joints, 1));
+  angles = rotation_records (infos, n_frames);
+  n_plans = make_plans (clip, infos, n_frames, angles, plans);
 
   /* the frames cut in parts for several threads, when the file is large
    * enough and the processors more than one (sq-parallel.h): four parts a
@@ -1360,30 +1536,9 @@ bvh_read (GBytes              *bytes,
     n_parts = cut_parts (data, len, motion_start, n_parts, cuts);
 
   /* on one thread, the keys' pages made present on another one while the
-   * frames are read (sq-parallel.h); stopped before the tracks can go */
-  {
-    g_autoptr(GPtrArray) ranges = g_ptr_array_new ();
-    g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
-
-    for (guint j = 0; j < n_plans; j++)
-      {
-        if (plans[j].pos != NULL)
-          {
-            gsize size = plans[j].pos->alloc * sizeof (SqKey);
-
-            g_ptr_array_add (ranges, plans[j].pos->keys);
-            g_array_append_val (sizes, size);
-          }
-      }
-    {
-      gsize size = g_bytes_get_size (angles);
-
-      g_ptr_array_add (ranges, (gpointer) g_bytes_get_data (angles, NULL));
-      g_array_append_val (sizes, size);
-    }
-    if (n_parts < 2)
-      prefault = _sq_prefault_start (len, ranges->pdata, (const gsize *) (gpointer) sizes->data, ranges->len);
-  }
+   * frames are read; stopped before the tracks can go */
+  if (n_parts < 2)
+    prefault = prefault_plans (plans, n_plans, angles, len);
 
   {
     Motion m = { data, len, plans, n_plans, n_values, n_frames, ft };
@@ -1408,57 +1563,12 @@ bvh_read (GBytes              *bytes,
         if (plans[j].pos != NULL)
           plans[j].pos->n_keys = n_frames;
       }
-
-    if (layout.ok && layout.sep != NULL)
-      sq_props_set (clip->extra, "value-sep", bytes_variant (layout.sep, layout.sep_len));
-    if (layout.ok && layout.trail != NULL && layout.trail_len > 0)
-      sq_props_set (clip->extra, "line-trail", bytes_variant (layout.trail, layout.trail_len));
-    if (layout.ok && layout.decimals >= 0)
-      sq_props_set (clip->extra, "decimals", g_variant_new_int32 (layout.decimals));
-    if (!layout.ok)
-      sq_props_set (clip->extra, "irregular-layout", g_variant_new_boolean (TRUE));
+    keep_layout (clip, &layout);
   }
 
   if (memchr (data, '\0', motion_start) != NULL || memchr (data + lx.pos, '\0', len - lx.pos) != NULL)
     return nul_error (data, len, error);
-
-  /* what follows the last frame's line end (without values, the frames
-   * are empty lines) */
-  {
-    gsize p = lx.pos;
-    gint64 ends = 1 + (n_values == 0 ? n_frames : 0);
-    gboolean final_eol = TRUE;
-
-    for (gint64 e = 0; e < ends; e++)
-      {
-        gsize q = p;
-        while (q < len && (data[q] == ' ' || data[q] == '\t'))
-          q++;
-        if (q < len && (data[q] == '\r' || data[q] == '\n'))
-          p = q + ((data[q] == '\r' && q + 1 < len && data[q + 1] == '\n') ? 2 : 1);
-        else
-          {
-            /* the spaces ending the last line are its line-trail */
-            if (e == 0 && n_values > 0)
-              p = q;
-            final_eol = FALSE;
-            break;
-          }
-      }
-    if (!final_eol)
-      sq_props_set (clip->extra, "no-final-line-end", g_variant_new_boolean (TRUE));
-    if (p < len)
-      {
-        Lexer rest = lx;
-
-        sq_props_set (clip->extra, "tail", bytes_variant (data + p, len - p));
-        if (lexer_next (&rest))
-          sq_clip_add_warning (clip, _("line %u: text after the %" PRId64 " frames the header announces is ignored "
-                                       "(kept for saving)"),
-                               rest.tok_line, n_frames);
-      }
-  }
-
+  read_tail (clip, data, len, &lx, n_values, n_frames);
   return g_steal_pointer (&clip);
 }
 
@@ -1693,7 +1803,7 @@ alt_still_exact (const SqTrack  *rot,
 /* The keys of each track on the frame grid and, for rotations, which keys
  * their kept angles still give: track i is joint i / 2's (in written
  * order) rotation when i is even, its translation when odd. Tracks on
- * several threads when there are many keys (SQ_PERF: a fifth of writing a
+ * several threads when there are many keys (this is a fifth of writing a
  * big unedited file), each with losses of its own, put in track order. */
 typedef struct
 {
@@ -1725,7 +1835,7 @@ grid_track (gsize    i,
 }
 
 /* The frame lines of a clip, a run of frames at a time: a big clip's runs
- * are printed on several threads (SQ_PERF: printing the numbers is nearly
+ * are printed on several threads (printing the numbers is nearly
  * all of writing), each into a part of its own, and the parts joined in
  * order. An item reads only what is shared and never changes while the
  * items run (the clip, the channels, the steps on the frame grid, the
@@ -1799,8 +1909,8 @@ write_frames (gsize      item,
     cursor[i] = first_step_from (fw->steps[i], first);
 
   /* a block of frames at a time: its values joint by joint, each track
-   * read in order, then its lines (SQ_PERF: frame by frame, reading
-   * every joint's tracks at once missed the cache) */
+   * read in order, then its lines (frame by frame, reading
+   * every joint's tracks at once misses the cache) */
   for (gint64 f0 = first; f0 < end; f0 += (gint64) fw->block_frames)
     {
       gint64 f1 = MIN (end, f0 + (gint64) fw->block_frames);
@@ -1900,48 +2010,38 @@ write_frames (gsize      item,
   fw->not_numbers[item] = not_numbers;
 }
 
-static GPtrArray *
-bvh_write_with_layout (const SqClip        *clip,
-                       const SqSaveOptions *options G_GNUC_UNUSED,
-                       GPtrArray           *losses,
-                       GError             **error)
+/* Where each joint stands in the file: written position → clip index
+ * (depth first), the parent as a written position, the depth, and the
+ * CHANNELS list. */
+typedef struct
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GArray) refs = _sq_refs_new ();
-  gsize n = clip->n_joints;
-  g_autofree gint32 *order = g_new0 (gint32, MAX (n, 1));    /* written position → clip index */
-  g_autofree gint32 *parents = g_new0 (gint32, MAX (n, 1));  /* parent as a written position */
-  g_autofree guint *depths = g_new0 (guint, MAX (n, 1));
-  g_autofree Channels *chans = g_new0 (Channels, MAX (n, 1));
-  g_autofree gint32 *clip_parent = g_new0 (gint32, MAX (n, 1));
-  g_autofree gint32 *written_at = g_new0 (gint32, MAX (n, 1));
-  const char *eol;
-  double ft = 0;
-  gsize len;
-  const char *p;
-  g_autoptr(GString) kept_text = NULL;
-  gint64 n_frames = 0;
-  int decimals = 6;
+  gsize     n;
+  gint32   *order;
+  gint32   *parents;
+  guint    *depths;
+  Channels *chans;
+} WriteTree;
+
+/* The line end the clip was read with, LF for a clip from elsewhere */
+static const char *
+write_line_end (const SqClip *clip)
+{
+  GVariant *v = sq_props_get (clip->extra, "line-end");
+  const char *s = v && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : "\n";
+
+  return strcmp (s, "\r\n") == 0 ? "\r\n" : strcmp (s, "\r") == 0 ? "\r" : "\n";
+}
+
+/* The tree: parents from the extras when they point backwards; other roots
+ * go under the first one, which is returned. */
+static gint32
+write_parents (const SqClip *clip,
+               gint32       *clip_parent,
+               GPtrArray    *losses)
+{
   gint32 first_root = -1;
-  guint max_depth = 0;
 
-  if (n == 0)
-    {
-      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                           _("A BVH file needs at least one joint"));
-      return NULL;
-    }
-
-  /* line end */
-  {
-    GVariant *v = sq_props_get (clip->extra, "line-end");
-    const char *s = v && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING) ? g_variant_get_string (v, NULL) : "\n";
-    eol = strcmp (s, "\r\n") == 0 ? "\r\n" : strcmp (s, "\r") == 0 ? "\r" : "\n";
-  }
-
-  /* the tree: parents from the extras when they point backwards; other
-   * roots go under the first one */
-  for (gsize j = 0; j < n; j++)
+  for (gsize j = 0; j < clip->n_joints; j++)
     {
       GVariant *v = sq_props_get (clip->joints[j].extra, "parent");
       gint32 par = -1;
@@ -1963,63 +2063,75 @@ bvh_write_with_layout (const SqClip        *clip,
         }
       clip_parent[j] = par;
     }
-  /* depth-first order, children in clip order, without recursion */
-  {
-    g_autofree gint32 *first_child = g_new (gint32, n);
-    g_autofree gint32 *next_sibling = g_new (gint32, n);
-    g_autofree gint32 *last_child = g_new (gint32, n);
-    g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
-    gsize w = 0;
+  return first_root;
+}
 
-    for (gsize j = 0; j < n; j++)
-      first_child[j] = next_sibling[j] = last_child[j] = -1;
-    for (gsize j = 0; j < n; j++)
-      if (clip_parent[j] >= 0)
-        {
-          gint32 par = clip_parent[j];
-          if (last_child[par] < 0)
-            first_child[par] = (gint32) j;
-          else
-            next_sibling[last_child[par]] = (gint32) j;
-          last_child[par] = (gint32) j;
-        }
-    g_array_append_val (stack, first_root);
-    while (stack->len > 0)
+/* The depth-first order, children in clip order, without recursion:
+ * fills t->order, t->parents and t->depths; returns the deepest depth. */
+static guint
+write_order (WriteTree    *t,
+             const gint32 *clip_parent,
+             gint32        first_root)
+{
+  gsize n = t->n;
+  g_autofree gint32 *written_at = g_new0 (gint32, MAX (n, 1));
+  g_autofree gint32 *first_child = g_new (gint32, n);
+  g_autofree gint32 *next_sibling = g_new (gint32, n);
+  g_autofree gint32 *last_child = g_new (gint32, n);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
+  gsize w = 0;
+  guint max_depth = 0;
+
+  for (gsize j = 0; j < n; j++)
+    first_child[j] = next_sibling[j] = last_child[j] = -1;
+  for (gsize j = 0; j < n; j++)
+    if (clip_parent[j] >= 0)
       {
-        gint32 j = g_array_index (stack, gint32, stack->len - 1);
-        g_array_set_size (stack, stack->len - 1);
-        written_at[j] = (gint32) w;
-        order[w] = j;
-        parents[w] = clip_parent[j] >= 0 ? written_at[clip_parent[j]] : -1;
-        depths[w] = clip_parent[j] >= 0 ? depths[parents[w]] + 1 : 0;
-        max_depth = MAX (max_depth, depths[w]);
-        w++;
-        /* push children in reverse so the first comes out first */
-        {
-          g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (gint32));
-          for (gint32 c = first_child[j]; c >= 0; c = next_sibling[c])
-            g_array_append_val (kids, c);
-          for (guint k = kids->len; k > 0; k--)
-            g_array_append_val (stack, g_array_index (kids, gint32, k - 1));
-        }
+        gint32 par = clip_parent[j];
+        if (last_child[par] < 0)
+          first_child[par] = (gint32) j;
+        else
+          next_sibling[last_child[par]] = (gint32) j;
+        last_child[par] = (gint32) j;
       }
-    g_assert (w == n);
-  }
-  if (max_depth >= BVH_MAX_DEPTH)
+  g_array_append_val (stack, first_root);
+  while (stack->len > 0)
     {
-      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                   _("The joints are nested %u levels deep; BVH files Sequin writes stay below %d"),
-                   max_depth + 1, BVH_MAX_DEPTH);
-      return NULL;
+      gint32 j = g_array_index (stack, gint32, stack->len - 1);
+      g_array_set_size (stack, stack->len - 1);
+      written_at[j] = (gint32) w;
+      t->order[w] = j;
+      t->parents[w] = clip_parent[j] >= 0 ? written_at[clip_parent[j]] : -1;
+      t->depths[w] = clip_parent[j] >= 0 ? t->depths[t->parents[w]] + 1 : 0;
+      max_depth = MAX (max_depth, t->depths[w]);
+      w++;
+      /* push children in reverse so the first comes out first */
+      {
+        g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (gint32));
+        for (gint32 c = first_child[j]; c >= 0; c = next_sibling[c])
+          g_array_append_val (kids, c);
+        for (guint k = kids->len; k > 0; k--)
+          g_array_append_val (stack, g_array_index (kids, gint32, k - 1));
+      }
     }
+  g_assert (w == n);
+  return max_depth;
+}
 
-  /* channels */
-  for (gsize w = 0; w < n; w++)
+/* Each joint's CHANNELS list: the one it was read with, else its position
+ * channels when it has translation keys and its rotation channels (ZXY);
+ * keys no channel can carry are reported. */
+static void
+write_channels (const SqClip    *clip,
+                const WriteTree *t,
+                GPtrArray       *losses)
+{
+  for (gsize w = 0; w < t->n; w++)
     {
-      const SqJoint *joint = &clip->joints[order[w]];
+      const SqJoint *joint = &clip->joints[t->order[w]];
       gboolean has_rot = joint->tracks[SQ_CHANNEL_ROTATION].n_keys > 0;
       gboolean has_pos = joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0;
-      Channels *ch = &chans[w];
+      Channels *ch = &t->chans[w];
 
       if (!channels_from_props (joint->extra, ch))
         {
@@ -2042,326 +2154,364 @@ bvh_write_with_layout (const SqClip        *clip,
         _sq_loss (losses, _("joint “%s”: %zu scale keys (BVH has no scale channels)"),
                   joint->name, joint->tracks[SQ_CHANNEL_SCALE].n_keys);
     }
+}
 
-  /* frame time */
-  {
-    GVariant *v = sq_props_get (clip->extra, "frame-time");
-    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE)
-        && g_variant_get_double (v) > 0 && 1.0 / g_variant_get_double (v) == clip->fps)
-      ft = g_variant_get_double (v);
-    else if (clip->fps > 0 && isfinite (clip->fps) && 1.0 / clip->fps >= 1e-6 && 1.0 / clip->fps <= 3600.0)
-      ft = 1.0 / clip->fps;
-    else
+/* The frame time read with the clip while it still gives the clip's rate,
+ * else 1 / fps; FALSE when the rate gives none a BVH file can hold. */
+static gboolean
+write_frame_time (const SqClip *clip,
+                  double       *ft,
+                  GError      **error)
+{
+  GVariant *v = sq_props_get (clip->extra, "frame-time");
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE)
+      && g_variant_get_double (v) > 0 && 1.0 / g_variant_get_double (v) == clip->fps)
+    *ft = g_variant_get_double (v);
+  else if (clip->fps > 0 && isfinite (clip->fps) && 1.0 / clip->fps >= 1e-6 && 1.0 / clip->fps <= 3600.0)
+    *ft = 1.0 / clip->fps;
+  else
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("The frame rate %g does not give a BVH frame time"), clip->fps);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The number of decimals the clip was read with, else 6 */
+static int
+write_decimals (const SqClip *clip)
+{
+  GVariant *v = sq_props_get (clip->extra, "decimals");
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32)
+      && g_variant_get_int32 (v) >= 0 && g_variant_get_int32 (v) <= 17)
+    return g_variant_get_int32 (v);
+  return 6;
+}
+
+/* Every joint's keys on the frame grid (two tracks a joint: rotation,
+ * translation), on several threads when there are many. */
+static void
+write_grid (const SqClip    *clip,
+            const WriteTree *t,
+            double           ft,
+            GArray         **kept,
+            GArray         **steps,
+            guint8         **alt_exact,
+            GPtrArray       *losses)
+{
+  gsize n = t->n;
+  GridWrite g = { clip, t->order, t->chans, 1.0 / ft, kept, steps, _sq_item_losses_new (losses, n * 2), alt_exact };
+  g_autofree gsize *costs = g_new (gsize, n * 2);
+
+  /* the bytes of keys read, and of kept angles */
+  for (gsize i = 0; i < n * 2; i++)
+    {
+      const SqTrack *track = &clip->joints[t->order[i / 2]].tracks[i % 2 == 0 ? SQ_CHANNEL_ROTATION
+                                                                              : SQ_CHANNEL_TRANSLATION];
+
+      costs[i] = track->n_keys * (sizeof (SqKey) + (track->alt != NULL ? 4 * sizeof (double) : 0));
+    }
+  _sq_parallel_items (n * 2, costs, grid_track, &g);
+  _sq_item_losses_merge (losses, g.losses, n * 2);
+}
+
+/* How many frames to write: up to the last key and the duration; keys
+ * before time 0 and a duration off the frame grid are reported. Sets
+ * *ascending when every track's steps rise. */
+static gint64
+write_frame_count (const SqClip *clip,
+                   gsize         n_tracks,
+                   GArray      **steps,
+                   double        ft,
+                   gboolean     *ascending_out,
+                   GPtrArray    *losses)
+{
+  gboolean any_key = FALSE, ascending = TRUE;
+  gint64 last = -1, n_frames;
+  guint negative = 0;
+  double d;
+
+  for (gsize i = 0; i < n_tracks; i++)
+    {
+      GArray *st = steps[i];
+      gsize first = 0;
+
+      while (first < st->len && g_array_index (st, gint64, first) < 0)
+        {
+          first++;
+          negative++;
+        }
+      /* the steps of a track sorted by time ascend, which the frames
+       * written in runs rely on; were a track not sorted, one pass
+       * writes it as before */
+      for (gsize k = first + 1; k < st->len && ascending; k++)
+        ascending = g_array_index (st, gint64, k - 1) < g_array_index (st, gint64, k);
+      if (st->len > 0)
+        {
+          any_key = TRUE;
+          last = MAX (last, g_array_index (st, gint64, st->len - 1));
+        }
+    }
+  if (negative > 0)
+    _sq_loss (losses, _("%u keys before time 0 left out (BVH frames start at 0)"), negative);
+
+  d = floor (clip->duration / ft + 0.5);
+  if (!(d >= 0 && d < 1e9))
+    d = 0;
+  if (any_key || clip->duration > 0)
+    n_frames = MAX (last + 1, (gint64) d + 1);
+  else
+    n_frames = MIN (sq_props_get_uint (clip->extra, "frames", 0), 1);
+  if (fabs (d * ft - clip->duration) > 1e-9 * MAX (1.0, clip->duration) && clip->duration > 0)
+    _sq_loss (losses, _("the duration %.6f s is rounded to whole frames of %.6g s"), clip->duration, ft);
+  *ascending_out = ascending;
+  return n_frames;
+}
+
+/* A joint's End Site block at `depth` + 1 */
+static void
+append_end_site (GString      *out,
+                 guint         depth,
+                 const double  v[3],
+                 const char   *eol)
+{
+  append_indent (out, depth + 1);
+  g_string_append (out, "End Site");
+  g_string_append (out, eol);
+  append_indent (out, depth + 1);
+  g_string_append_c (out, '{');
+  g_string_append (out, eol);
+  append_indent (out, depth + 2);
+  g_string_append (out, "OFFSET");
+  append_vec3 (out, v);
+  g_string_append (out, eol);
+  append_indent (out, depth + 1);
+  g_string_append_c (out, '}');
+  g_string_append (out, eol);
+}
+
+/* The HIERARCHY section through the MOTION line, written anew from the
+ * tree (names that cannot stand on a BVH line are reported). */
+static void
+append_hierarchy (GString         *out,
+                  const SqClip    *clip,
+                  const WriteTree *t,
+                  const char      *eol,
+                  GPtrArray       *losses)
+{
+  gsize n = t->n;
+
+  g_string_append (out, "HIERARCHY");
+  g_string_append (out, eol);
+  for (gsize w = 0; w < n; w++)
+    {
+      const SqJoint *joint = &clip->joints[t->order[w]];
+      const Channels *ch = &t->chans[w];
+      guint depth = t->depths[w];
+      gboolean changed;
+      g_autofree char *name = sanitize_name (joint->name, &changed);
+      double v[3];
+
+      if (changed)
+        _sq_loss (losses, _("joint “%s”: the name cannot stand on a BVH line as it is; written as “%s”"),
+                  joint->name, name);
+      append_indent (out, depth);
+      g_string_append (out, depth == 0 ? "ROOT " : "JOINT ");
+      g_string_append (out, name);
+      g_string_append (out, eol);
+      append_indent (out, depth);
+      g_string_append_c (out, '{');
+      g_string_append (out, eol);
+      append_indent (out, depth + 1);
+      g_string_append (out, "OFFSET");
+      if (!props_vec3 (joint->extra, "offset", v))
+        v[0] = v[1] = v[2] = 0.0;
+      append_vec3 (out, v);
+      g_string_append (out, eol);
+      append_indent (out, depth + 1);
+      g_string_append_printf (out, "CHANNELS %u", ch->n);
+      for (guint c = 0; c < ch->n; c++)
+        {
+          g_string_append_c (out, ' ');
+          g_string_append (out, channel_names[ch->codes[c]]);
+        }
+      g_string_append (out, eol);
+      /* a leaf: its End Site, or one at 0 0 0 for a clip from another format */
+      if (props_vec3 (joint->extra, "end-site", v)
+          || ((w + 1 == n || t->depths[w + 1] <= depth)
+              && sq_props_get (joint->extra, "channels") == NULL
+              && (v[0] = v[1] = v[2] = 0.0, TRUE)))
+        append_end_site (out, depth, v, eol);
+      /* close this joint and the ancestors the next one leaves */
       {
-        g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                     _("The frame rate %g does not give a BVH frame time"), clip->fps);
-        return NULL;
+        guint next_depth = w + 1 < n ? t->depths[w + 1] : 0;
+        for (guint d = depth + 1; d > next_depth; d--)
+          {
+            append_indent (out, d - 1);
+            g_string_append_c (out, '}');
+            g_string_append (out, eol);
+          }
+      }
+    }
+  g_string_append (out, "MOTION");
+  g_string_append (out, eol);
+}
+
+/* "Frames: N", the line end and "Frame Time: T", keeping the gaps and the
+ * frame time's text the clip was read with while they still say the same */
+static void
+append_frames_header (GString      *out,
+                      const SqClip *clip,
+                      gint64        n_frames,
+                      double        ft,
+                      const char   *eol)
+{
+  const char *p;
+  gsize len;
+  gboolean kept_head = FALSE;
+  double kept_ft;
+
+  g_string_append (out, "Frames:");
+  p = props_bytes (clip->extra, "frames-gap", &len);
+  if (p != NULL && all_blank (p, len, 1))
+    g_string_append_len (out, p, len);
+  else
+    g_string_append_c (out, ' ');
+  g_string_append_printf (out, "%" PRId64, n_frames);
+
+  /* the kept "<line end>Frame Time:<gap>" while it is only that */
+  p = props_bytes (clip->extra, "frame-time-head", &len);
+  if (p != NULL)
+    {
+      gsize i = 0, k;
+      while (i < len && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+      k = i;
+      while (k < len && (p[k] == '\r' || p[k] == '\n'))
+        k++;
+      if (k > i && k - i <= 2 && len - k >= 11 && g_ascii_strncasecmp (p + k, "Frame Time:", 11) == 0
+          && all_blank (p + k + 11, len - k - 11, 1))
+        kept_head = TRUE;
+    }
+  if (kept_head)
+    g_string_append_len (out, p, len);
+  else
+    {
+      g_string_append (out, eol);
+      g_string_append (out, "Frame Time: ");
+    }
+
+  p = props_bytes (clip->extra, "frame-time-text", &len);
+  if (p != NULL && _sq_parse_double (p, len, &kept_ft) && kept_ft == ft)
+    g_string_append_len (out, p, len);
+  else
+    {
+      /* the shortest text that reads back as this frame time */
+      char buf[SQ_DOUBLE_BUF];
+      g_string_append (out, sq_format_double (buf, sizeof buf, ft));
+    }
+}
+
+/* The frame lines, in runs on several threads when the text is large
+ * enough and every track's steps ascend. fw holds the layout; its
+ * separators, runs and counters are set here. Returns the values that are
+ * not numbers; lost_axis (n) receives each joint's lost rotations. */
+static guint
+append_frames (GString     *out,
+               GArray      *refs,
+               FramesWrite *fw,
+               gboolean     ascending,
+               guint       *lost_axis)
+{
+  const SqClip *clip = fw->clip;
+  gsize n = fw->n, n_values = fw->n_values, block_frames = fw->block_frames;
+  gint64 n_frames = fw->n_frames;
+  gboolean final_eol = !sq_props_get_bool (clip->extra, "no-final-line-end", FALSE);
+  gsize n_blocks = (gsize) ((n_frames + (gint64) block_frames - 1) / (gint64) block_frames);
+  gsize line_bytes, text_bytes, n_items = 1;
+  guint threads, not_numbers = 0;
+
+  fw->sep = props_bytes (clip->extra, "value-sep", &fw->sep_len);
+  if (fw->sep == NULL || !all_blank (fw->sep, fw->sep_len, 1))
+    fw->sep = " ", fw->sep_len = 1;
+  fw->trail = props_bytes (clip->extra, "line-trail", &fw->trail_len);
+  if (fw->trail == NULL || !all_blank (fw->trail, fw->trail_len, 0))
+    fw->trail = "", fw->trail_len = 0;
+
+  /* about what a line takes: values of up to four digits before the
+   * point with their separators, the line end and the trail */
+  line_bytes = n_values * (fw->decimals + 6 + fw->sep_len) + strlen (fw->eol) + fw->trail_len;
+  text_bytes = (gsize) n_frames * line_bytes;
+  threads = _sq_parallel_threads (MIN (text_bytes, G_MAXSIZE / SQ_PARALLEL_PRINT_WEIGHT)
+                                  * SQ_PARALLEL_PRINT_WEIGHT);
+  /* worth several threads: runs of a whole number of blocks, enough
+   * that the threads' shares come out about even (the threads take
+   * runs in turn, _sq_parallel_parts) */
+  if (ascending && n_blocks > 1 && threads > 1)
+    {
+      gsize want = MIN (MAX ((gsize) BVH_RUNS_PER_THREAD * threads, text_bytes / BVH_WRITE_RUN_BYTES), n_blocks);
+      gsize run_blocks = (n_blocks + want - 1) / want;
+
+      fw->item_frames = (gint64) (run_blocks * block_frames);
+      n_items = (gsize) ((n_frames + fw->item_frames - 1) / fw->item_frames);
+    }
+  fw->not_numbers = g_new0 (guint, n_items);
+  fw->lost_axis = g_new0 (guint, n_items * n);
+
+  /* room at once for about what the frames take and what follows them
+   * (the last line end, a blank, the tail), in huge pages when that is
+   * large, so that the text is not copied as it grows; the runs other
+   * threads print are pieces of their own, and the pages the text does
+   * not reach are never touched */
+  {
+    gsize tail_len, want;
+
+    props_bytes (clip->extra, "tail", &tail_len);
+    want = out->len + text_bytes + strlen (fw->eol) + 1 + tail_len + 1;
+    if (want > out->allocated_len)
+      {
+        out->str = _sq_huge_realloc (out->str, out->len + 1, want);
+        out->allocated_len = want;
       }
   }
-
-  {
-    GVariant *v = sq_props_get (clip->extra, "decimals");
-    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32)
-        && g_variant_get_int32 (v) >= 0 && g_variant_get_int32 (v) <= 17)
-      decimals = g_variant_get_int32 (v);
-  }
-
-  /* the keys on the frame grid */
-  {
-    g_autofree GArray **kept = g_new0 (GArray *, n * 2);
-    g_autofree GArray **steps = g_new0 (GArray *, n * 2);
-    gboolean any_key = FALSE, ascending = TRUE;
-    gint64 last = -1;
-    guint negative = 0;
-    gsize n_values = 0, block_frames;
-    guint not_numbers = 0;
-    g_autofree guint *lost_axis = g_new0 (guint, n);
-    g_autofree guint8 **alt_exact = g_new0 (guint8 *, n);
-
+  /* one run: straight into the text, on this thread */
+  if (n_items == 1)
+    write_frames (0, out, NULL, fw);
+  else
     {
-      GridWrite g = { clip, order, chans, 1.0 / ft, kept, steps, _sq_item_losses_new (losses, n * 2), alt_exact };
-      g_autofree gsize *costs = g_new (gsize, n * 2);
+      g_autofree gsize *costs = g_new (gsize, n_items);
 
-      /* the bytes of keys read, and of kept angles */
-      for (gsize i = 0; i < n * 2; i++)
-        {
-          const SqTrack *track = &clip->joints[order[i / 2]].tracks[i % 2 == 0 ? SQ_CHANNEL_ROTATION
-                                                                                  : SQ_CHANNEL_TRANSLATION];
-
-          costs[i] = track->n_keys * (sizeof (SqKey) + (track->alt != NULL ? 4 * sizeof (double) : 0));
-        }
-      _sq_parallel_items (n * 2, costs, grid_track, &g);
-      _sq_item_losses_merge (losses, g.losses, n * 2);
-    }
-    for (gsize i = 0; i < n * 2; i++)
-      {
-        GArray *st = steps[i];
-        gsize first = 0;
-
-        while (first < st->len && g_array_index (st, gint64, first) < 0)
-          {
-            first++;
-            negative++;
-          }
-        /* the steps of a track sorted by time ascend, which the frames
-         * written in runs rely on; were a track not sorted, one pass
-         * writes it as before */
-        for (gsize k = first + 1; k < st->len && ascending; k++)
-          ascending = g_array_index (st, gint64, k - 1) < g_array_index (st, gint64, k);
-        if (st->len > 0)
-          {
-            any_key = TRUE;
-            last = MAX (last, g_array_index (st, gint64, st->len - 1));
-          }
-      }
-    if (negative > 0)
-      _sq_loss (losses, _("%u keys before time 0 left out (BVH frames start at 0)"), negative);
-
-    {
-      double d = floor (clip->duration / ft + 0.5);
-      if (!(d >= 0 && d < 1e9))
-        d = 0;
-      if (any_key || clip->duration > 0)
-        n_frames = MAX (last + 1, (gint64) d + 1);
-      else
-        n_frames = MIN (sq_props_get_uint (clip->extra, "frames", 0), 1);
-      if (fabs (d * ft - clip->duration) > 1e-9 * MAX (1.0, clip->duration) && clip->duration > 0)
-        _sq_loss (losses, _("the duration %.6f s is rounded to whole frames of %.6g s"), clip->duration, ft);
-    }
-    for (gsize w = 0; w < n; w++)
-      n_values += chans[w].n;
-    if ((guint64) n_frames * MAX (n_values, 1) > BVH_MAX_WRITE_VALUES)
-      {
-        g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                     _("%" PRId64 " frames of %zu values is more than Sequin writes in a BVH file (%d values)"),
-                     n_frames, n_values, BVH_MAX_WRITE_VALUES);
-        for (gsize i = 0; i < n * 2; i++)
-          {
-            g_array_unref (kept[i]);
-            g_array_unref (steps[i]);
-          }
-        for (gsize w = 0; w < n; w++)
-          g_free (alt_exact[w]);
-        return NULL;
-      }
-
-    /* the hierarchy: the kept text while it still says the same, but for
-     * the names of renamed joints */
-    p = props_bytes (clip->extra, "hierarchy-text", &len);
-    if (p != NULL && (kept_text = kept_hierarchy (clip, p, len, order, parents, chans, losses)) != NULL)
-      g_string_append_len (out, kept_text->str, kept_text->len);
-    else
-      {
-        g_string_append (out, "HIERARCHY");
-        g_string_append (out, eol);
-        for (gsize w = 0; w < n; w++)
-          {
-            const SqJoint *joint = &clip->joints[order[w]];
-            gboolean changed;
-            g_autofree char *name = sanitize_name (joint->name, &changed);
-            double v[3];
-
-            if (changed)
-              _sq_loss (losses, _("joint “%s”: the name cannot stand on a BVH line as it is; written as “%s”"),
-                        joint->name, name);
-            append_indent (out, depths[w]);
-            g_string_append (out, depths[w] == 0 ? "ROOT " : "JOINT ");
-            g_string_append (out, name);
-            g_string_append (out, eol);
-            append_indent (out, depths[w]);
-            g_string_append_c (out, '{');
-            g_string_append (out, eol);
-            append_indent (out, depths[w] + 1);
-            g_string_append (out, "OFFSET");
-            if (!props_vec3 (joint->extra, "offset", v))
-              v[0] = v[1] = v[2] = 0.0;
-            append_vec3 (out, v);
-            g_string_append (out, eol);
-            append_indent (out, depths[w] + 1);
-            g_string_append_printf (out, "CHANNELS %u", chans[w].n);
-            for (guint c = 0; c < chans[w].n; c++)
-              {
-                g_string_append_c (out, ' ');
-                g_string_append (out, channel_names[chans[w].codes[c]]);
-              }
-            g_string_append (out, eol);
-            /* a leaf: its End Site, or one at 0 0 0 for a clip from another format */
-            if (props_vec3 (joint->extra, "end-site", v)
-                || ((w + 1 == n || depths[w + 1] <= depths[w])
-                    && sq_props_get (joint->extra, "channels") == NULL
-                    && (v[0] = v[1] = v[2] = 0.0, TRUE)))
-              {
-                append_indent (out, depths[w] + 1);
-                g_string_append (out, "End Site");
-                g_string_append (out, eol);
-                append_indent (out, depths[w] + 1);
-                g_string_append_c (out, '{');
-                g_string_append (out, eol);
-                append_indent (out, depths[w] + 2);
-                g_string_append (out, "OFFSET");
-                append_vec3 (out, v);
-                g_string_append (out, eol);
-                append_indent (out, depths[w] + 1);
-                g_string_append_c (out, '}');
-                g_string_append (out, eol);
-              }
-            /* close this joint and the ancestors the next one leaves */
-            {
-              guint next_depth = w + 1 < n ? depths[w + 1] : 0;
-              for (guint d = depths[w] + 1; d > next_depth; d--)
-                {
-                  append_indent (out, d - 1);
-                  g_string_append_c (out, '}');
-                  g_string_append (out, eol);
-                }
-            }
-          }
-        g_string_append (out, "MOTION");
-        g_string_append (out, eol);
-      }
-
-    g_string_append (out, "Frames:");
-    p = props_bytes (clip->extra, "frames-gap", &len);
-    if (p != NULL && all_blank (p, len, 1))
-      g_string_append_len (out, p, len);
-    else
-      g_string_append_c (out, ' ');
-    g_string_append_printf (out, "%" PRId64, n_frames);
-    p = props_bytes (clip->extra, "frame-time-head", &len);
-    {
-      /* the kept "<line end>Frame Time:<gap>" while it is only that */
-      gboolean kept_head = FALSE;
-      if (p != NULL)
-        {
-          gsize i = 0, k;
-          while (i < len && (p[i] == ' ' || p[i] == '\t'))
-            i++;
-          k = i;
-          while (k < len && (p[k] == '\r' || p[k] == '\n'))
-            k++;
-          if (k > i && k - i <= 2 && len - k >= 11 && g_ascii_strncasecmp (p + k, "Frame Time:", 11) == 0
-              && all_blank (p + k + 11, len - k - 11, 1))
-            kept_head = TRUE;
-        }
-      if (kept_head)
-        g_string_append_len (out, p, len);
-      else
-        {
-          g_string_append (out, eol);
-          g_string_append (out, "Frame Time: ");
-        }
-    }
-    {
-      double kept_ft;
-      p = props_bytes (clip->extra, "frame-time-text", &len);
-      if (p != NULL && _sq_parse_double (p, len, &kept_ft) && kept_ft == ft)
-        g_string_append_len (out, p, len);
-      else
-        {
-          /* the shortest text that reads back as this frame time */
-          char buf[SQ_DOUBLE_BUF];
-          g_string_append (out, sq_format_double (buf, sizeof buf, ft));
-        }
-    }
-
-    /* the frames */
-    /* the values of a block of frames, up to 256 KB */
-    block_frames = CLAMP (32768 / MAX (n_values, 1), 1, 256);
-    {
-      gboolean final_eol = !sq_props_get_bool (clip->extra, "no-final-line-end", FALSE);
-      FramesWrite fw = {
-        .clip = clip, .order = order, .chans = chans, .kept = kept, .steps = steps, .alt_exact = alt_exact,
-        .n = n, .n_values = n_values, .block_frames = block_frames,
-        .n_frames = n_frames, .item_frames = n_frames, .ft = ft, .decimals = decimals, .eol = eol,
-      };
-      gsize n_blocks = (gsize) ((n_frames + (gint64) block_frames - 1) / (gint64) block_frames);
-      gsize line_bytes, text_bytes, n_items = 1;
-      guint threads;
-
-      fw.sep = props_bytes (clip->extra, "value-sep", &fw.sep_len);
-      if (fw.sep == NULL || !all_blank (fw.sep, fw.sep_len, 1))
-        fw.sep = " ", fw.sep_len = 1;
-      fw.trail = props_bytes (clip->extra, "line-trail", &fw.trail_len);
-      if (fw.trail == NULL || !all_blank (fw.trail, fw.trail_len, 0))
-        fw.trail = "", fw.trail_len = 0;
-
-      /* about what a line takes: values of up to four digits before the
-       * point with their separators, the line end and the trail */
-      line_bytes = n_values * (decimals + 6 + fw.sep_len) + strlen (eol) + fw.trail_len;
-      text_bytes = (gsize) n_frames * line_bytes;
-      threads = _sq_parallel_threads (MIN (text_bytes, G_MAXSIZE / SQ_PARALLEL_PRINT_WEIGHT)
-                                      * SQ_PARALLEL_PRINT_WEIGHT);
-      /* worth several threads: runs of a whole number of blocks, enough
-       * that the threads' shares come out about even (the threads take
-       * runs in turn, _sq_parallel_parts) */
-      if (ascending && n_blocks > 1 && threads > 1)
-        {
-          gsize want = MIN (MAX ((gsize) BVH_RUNS_PER_THREAD * threads, text_bytes / BVH_WRITE_RUN_BYTES), n_blocks);
-          gsize run_blocks = (n_blocks + want - 1) / want;
-
-          fw.item_frames = (gint64) (run_blocks * block_frames);
-          n_items = (gsize) ((n_frames + fw.item_frames - 1) / fw.item_frames);
-        }
-      fw.not_numbers = g_new0 (guint, n_items);
-      fw.lost_axis = g_new0 (guint, n_items * n);
-
-      /* room at once for about what the frames take and what follows
-       * them (the last line end, a blank, the tail), in huge pages when
-       * that is large: the text is not copied as it grows (SQ_PERF); the
-       * runs other threads print are pieces of their own, and the pages
-       * the text does not reach are never touched */
-      {
-        gsize tail_len, want;
-
-        props_bytes (clip->extra, "tail", &tail_len);
-        want = out->len + text_bytes + strlen (eol) + 1 + tail_len + 1;
-        if (want > out->allocated_len)
-          {
-            out->str = _sq_huge_realloc (out->str, out->len + 1, want);
-            out->allocated_len = want;
-          }
-      }
-      /* one run: straight into the text, on this thread */
-      if (n_items == 1)
-        write_frames (0, out, NULL, &fw);
-      else
-        {
-          g_autofree gsize *costs = g_new (gsize, n_items);
-
-          for (gsize i = 0; i < n_items; i++)
-            costs[i] = (gsize) (MIN (n_frames, (gint64) (i + 1) * fw.item_frames) - (gint64) i * fw.item_frames)
-                       * line_bytes * SQ_PARALLEL_PRINT_WEIGHT;
-          _sq_parallel_parts (n_items, costs, write_frames, &fw, out, refs, NULL);
-        }
       for (gsize i = 0; i < n_items; i++)
-        {
-          not_numbers += fw.not_numbers[i];
-          for (gsize w = 0; w < n; w++)
-            lost_axis[w] += fw.lost_axis[i * n + w];
-        }
-      g_free (fw.not_numbers);
-      g_free (fw.lost_axis);
-
-      if (final_eol || n_frames == 0)
-        g_string_append (out, eol);
+        costs[i] = (gsize) (MIN (n_frames, (gint64) (i + 1) * fw->item_frames) - (gint64) i * fw->item_frames)
+                   * line_bytes * SQ_PARALLEL_PRINT_WEIGHT;
+      _sq_parallel_parts (n_items, costs, write_frames, fw, out, refs, NULL);
     }
-    if (not_numbers > 0)
-      _sq_loss (losses, _("%u values that are not numbers (NaN or infinite) written as 0"), not_numbers);
-    for (gsize w = 0; w < n; w++)
-      if (lost_axis[w] > 0)
-        _sq_loss (losses, _("joint “%s”: %u rotations turn about an axis its CHANNELS list lacks; that part is lost"),
-                  clip->joints[order[w]].name, lost_axis[w]);
+  for (gsize i = 0; i < n_items; i++)
+    {
+      not_numbers += fw->not_numbers[i];
+      for (gsize w = 0; w < n; w++)
+        lost_axis[w] += fw->lost_axis[i * n + w];
+    }
+  g_clear_pointer (&fw->not_numbers, g_free);
+  g_clear_pointer (&fw->lost_axis, g_free);
 
-    for (gsize i = 0; i < n * 2; i++)
-      {
-        g_array_unref (kept[i]);
-        g_array_unref (steps[i]);
-      }
-    for (gsize w = 0; w < n; w++)
-      g_free (alt_exact[w]);
-  }
+  if (final_eol || n_frames == 0)
+    g_string_append (out, fw->eol);
+  return not_numbers;
+}
 
-  p = props_bytes (clip->extra, "tail", &len);
+/* What followed the frames in the file read, kept as it was */
+static void
+append_tail (GString      *out,
+             GArray       *refs,
+             const SqClip *clip)
+{
+  gsize len;
+  const char *p = props_bytes (clip->extra, "tail", &len);
+
   if (p != NULL && len > 0)
     {
       /* without a final line end the tail follows the last value on its
@@ -2373,8 +2523,134 @@ bvh_write_with_layout (const SqClip        *clip,
         g_string_append_c (out, ' ');
       g_string_append_len (out, p, len);
     }
+}
 
-  /* the text itself, not a copy of it (SQ_PERF) */
+static void
+free_grid (gsize     n,
+           GArray  **kept,
+           GArray  **steps,
+           guint8  **alt_exact)
+{
+  for (gsize i = 0; i < n * 2; i++)
+    {
+      g_array_unref (kept[i]);
+      g_array_unref (steps[i]);
+    }
+  for (gsize w = 0; w < n; w++)
+    g_free (alt_exact[w]);
+}
+
+/* The body: the hierarchy (kept text or anew), the frames header and the
+ * frames, from keys already on the frame grid. FALSE when the frames are
+ * more than a BVH file Sequin writes may hold. */
+static gboolean
+append_body (GString         *out,
+             GArray          *refs,
+             const SqClip    *clip,
+             const WriteTree *t,
+             FramesWrite     *fw,
+             gboolean         ascending,
+             GPtrArray       *losses,
+             GError         **error)
+{
+  gsize n = t->n, len;
+  g_autofree guint *lost_axis = g_new0 (guint, n);
+  g_autoptr(GString) kept_text = NULL;
+  const char *p;
+  guint not_numbers;
+
+  for (gsize w = 0; w < n; w++)
+    fw->n_values += t->chans[w].n;
+  if ((guint64) fw->n_frames * MAX (fw->n_values, 1) > BVH_MAX_WRITE_VALUES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("%" PRId64 " frames of %zu values is more than Sequin writes in a BVH file (%d values)"),
+                   fw->n_frames, fw->n_values, BVH_MAX_WRITE_VALUES);
+      return FALSE;
+    }
+
+  /* the hierarchy: the kept text while it still says the same, but for
+   * the names of renamed joints */
+  p = props_bytes (clip->extra, "hierarchy-text", &len);
+  if (p != NULL && (kept_text = kept_hierarchy (clip, p, len, t->order, t->parents, t->chans, losses)) != NULL)
+    g_string_append_len (out, kept_text->str, kept_text->len);
+  else
+    append_hierarchy (out, clip, t, fw->eol, losses);
+  append_frames_header (out, clip, fw->n_frames, fw->ft, fw->eol);
+
+  /* the values of a block of frames, up to 256 KB */
+  fw->block_frames = CLAMP (32768 / MAX (fw->n_values, 1), 1, 256);
+  fw->item_frames = fw->n_frames;
+  not_numbers = append_frames (out, refs, fw, ascending, lost_axis);
+  if (not_numbers > 0)
+    _sq_loss (losses, _("%u values that are not numbers (NaN or infinite) written as 0"), not_numbers);
+  for (gsize w = 0; w < n; w++)
+    if (lost_axis[w] > 0)
+      _sq_loss (losses, _("joint “%s”: %u rotations turn about an axis its CHANNELS list lacks; that part is lost"),
+                clip->joints[t->order[w]].name, lost_axis[w]);
+  return TRUE;
+}
+
+static GPtrArray *
+bvh_write_with_layout (const SqClip        *clip,
+                       const SqSaveOptions *options G_GNUC_UNUSED,
+                       GPtrArray           *losses,
+                       GError             **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GArray) refs = _sq_refs_new ();
+  gsize n = clip->n_joints;
+  g_autofree gint32 *order = g_new0 (gint32, MAX (n, 1));
+  g_autofree gint32 *parents = g_new0 (gint32, MAX (n, 1));
+  g_autofree guint *depths = g_new0 (guint, MAX (n, 1));
+  g_autofree Channels *chans = g_new0 (Channels, MAX (n, 1));
+  g_autofree gint32 *clip_parent = g_new0 (gint32, MAX (n, 1));
+  WriteTree t = { n, order, parents, depths, chans };
+  const char *eol;
+  double ft = 0;
+  gboolean ascending, ok;
+  guint max_depth;
+
+  if (n == 0)
+    {
+      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                           _("A BVH file needs at least one joint"));
+      return NULL;
+    }
+
+  eol = write_line_end (clip);
+  max_depth = write_order (&t, clip_parent, write_parents (clip, clip_parent, losses));
+  if (max_depth >= BVH_MAX_DEPTH)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("The joints are nested %u levels deep; BVH files Sequin writes stay below %d"),
+                   max_depth + 1, BVH_MAX_DEPTH);
+      return NULL;
+    }
+  write_channels (clip, &t, losses);
+  if (!write_frame_time (clip, &ft, error))
+    return NULL;
+
+  /* the keys on the frame grid */
+  {
+    g_autofree GArray **kept = g_new0 (GArray *, n * 2);
+    g_autofree GArray **steps = g_new0 (GArray *, n * 2);
+    g_autofree guint8 **alt_exact = g_new0 (guint8 *, n);
+    FramesWrite fw = {
+      .clip = clip, .order = order, .chans = chans, .kept = kept, .steps = steps, .alt_exact = alt_exact,
+      .n = n, .ft = ft, .decimals = write_decimals (clip), .eol = eol,
+    };
+
+    write_grid (clip, &t, ft, kept, steps, alt_exact, losses);
+    fw.n_frames = write_frame_count (clip, n * 2, steps, ft, &ascending, losses);
+    ok = append_body (out, refs, clip, &t, &fw, ascending, losses, error);
+    free_grid (n, kept, steps, alt_exact);
+    if (!ok)
+      return NULL;
+  }
+  append_tail (out, refs, clip);
+
+  /* the text itself as the bytes written, not a copy of it */
   return _sq_pieces_take (g_string_free_to_bytes (g_steal_pointer (&out)), g_steal_pointer (&refs));
 }
 

@@ -28,7 +28,7 @@
  * decomposed into the three). Key time = tick / AnimTicksPerSecond (30 when
  * the file has none; the value is clip->fps). Names are Latin-1.
  * The keys of each AnimationKey are read after the rest of the file, the
- * blocks of a large one on several threads (dx_read_pass, SQ_PERF); a file
+ * blocks of a large one on several threads (dx_read_pass); a file
  * that does not allow it (a "}" in a comment among keys) is read in order.
  *
  * Writing: "xof 0303txt 0032", CRLF, two-space indents, AnimTicksPerSecond
@@ -99,7 +99,7 @@ typedef struct
   gsize       ind_len;
 } Lexer;
 
-/* 1: a blank; 2: ends a word (blanks and the punctuation) (SQ_PERF) */
+/* 1: a blank; 2: ends a word (blanks and the punctuation) */
 static const guint8 char_class[256] = {
   [' '] = 3, ['\t'] = 3, ['\r'] = 3, ['\n'] = 3, ['\f'] = 3, ['\v'] = 3,
   ['{'] = 2, ['}'] = 2, [';'] = 2, [','] = 2, ['"'] = 2,
@@ -718,8 +718,7 @@ skip_blanks_seps (const char *p,
   return p;
 }
 
-/* A key of the usual shape read straight from the text, without tokens
- * (SQ_PERF): "tick; count; v1, …, vcount" with any blanks, line ends and
+/* A key of the usual shape read straight from the text, without tokens: "tick; count; v1, …, vcount" with any blanks, line ends and
  * runs of ';' ',' between, plain digits for tick and count, numbers the
  * parser takes whole, each field ended where a word ends. FALSE, with the
  * lexer untouched, for anything else (a comment, a sign, "#IND", an error),
@@ -813,7 +812,7 @@ set_key (SqKey        *key,
 }
 
 /* The next key of a track: in the room reserved for the AnimationKey's
- * keys without a call, else by sq_track_append (SQ_PERF). */
+ * keys without a call, else by sq_track_append. */
 static inline SqKey *
 next_key (SqTrack *track,
           double   time)
@@ -829,7 +828,7 @@ next_key (SqTrack *track,
 
 /* From p: the first "}" before end (or end), with the LF and CR bytes
  * before it and whether a NUL byte is among them. One pass at the speed of
- * the memory (SQ_PERF): with SSE2 (every x86-64), 64 bytes at a time while
+ * the memory: with SSE2 (every x86-64), 64 bytes at a time while
  * none is a "}" or a NUL, counting in byte lanes (up to 4 × 63 each); byte
  * by byte for the group that stops it and the last bytes. */
 static const char *

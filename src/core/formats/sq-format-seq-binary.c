@@ -270,7 +270,7 @@ typedef struct
 
 /* Run on several threads for a large file (sq-parallel.h). Keys whose
  * frames strictly increase stay in the file's records (the caller packs
- * the track: SQ_PERF, a key costs no memory and no decoding until it is
+ * the track: a key costs no memory and no decoding until it is
  * asked for); others are decoded into the track to be sorted. */
 static void
 read_rotation_keys (gsize    item,
@@ -302,62 +302,56 @@ read_rotation_keys (gsize    item,
   job->track->n_keys = job->n_keys;
 }
 
-static SqClip *
-seq_binary_read (GBytes              *bytes,
-                 const SqLoadOptions *options,
-                 GError             **error)
+/* The header: signature, frame count, joint count, model and root names.
+ * Sets the clip's rate, duration, name, root and the fields kept for
+ * writing back; *n_joints is checked against the bytes left and the
+ * limit. */
+static gboolean
+read_header (SqReader            *r,
+             SqClip              *clip,
+             const SqLoadOptions *options,
+             guint32             *n_joints,
+             GError             **error)
 {
-  g_autoptr(SqClip) clip = sq_clip_new ();
-  SqReader r = { 0 };
-  guint32 magic, n_joints, n_blocks = 0;
-  guint16 total_frames;
   g_autoptr(GVariant) model_raw = NULL, root_raw = NULL;
-  LocAxis axes[3] = { { 0 } };
-  guint n_loc = 0;
-  GVariantBuilder blocks;
-  gboolean have_raw_blocks = FALSE, blocks_present;
+  guint32 magic;
+  guint16 total_frames;
   gsize count_offset;
   guint max_joints = options->max_joints ? options->max_joints : 65536;
-  gboolean ok = FALSE;
-  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (RotationJob));
-  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (gsize));
 
-  r.data = g_bytes_get_data (bytes, &r.len);
-  g_variant_builder_init (&blocks, G_VARIANT_TYPE ("a(uaiay)"));
-
-  if (!sq_reader_be32 (&r, &magic, N_("the signature"), error))
-    goto out;
+  if (!sq_reader_be32 (r, &magic, N_("the signature"), error))
+    return FALSE;
   if (magic != SEQ_MAGIC_A && magic != SEQ_MAGIC_B)
     {
       sq_set_error_at_offset (error, SQ_ERROR_BAD_MAGIC, 0,
                               _("signature %08X is not a binary SEQ (7F7F7F79 or 7F7F7F7A)"), magic);
-      goto out;
+      return FALSE;
     }
-  if (!sq_reader_be16 (&r, &total_frames, N_("the frame count"), error))
-    goto out;
-  count_offset = r.pos;
-  if (!sq_reader_be32 (&r, &n_joints, N_("the joint count"), error))
-    goto out;
+  if (!sq_reader_be16 (r, &total_frames, N_("the frame count"), error))
+    return FALSE;
+  count_offset = r->pos;
+  if (!sq_reader_be32 (r, n_joints, N_("the joint count"), error))
+    return FALSE;
   {
     char *model = NULL, *root = NULL;
 
-    if (!read_name_field (&r, N_("the model name"), &model, &model_raw, error))
-      goto out;
+    if (!read_name_field (r, N_("the model name"), &model, &model_raw, error))
+      return FALSE;
     g_free (clip->name);
     clip->name = model;
-    if (!read_name_field (&r, N_("the root joint name"), &root, &root_raw, error))
-      goto out;
+    if (!read_name_field (r, N_("the root joint name"), &root, &root_raw, error))
+      return FALSE;
     g_free (clip->root);
     clip->root = root;
   }
   /* a joint takes at least 10 bytes: name length, record size, key count */
-  if (!sq_reader_check_count (&r, n_joints, 10, count_offset, N_("joint"), error))
-    goto out;
-  if (n_joints > max_joints)
+  if (!sq_reader_check_count (r, *n_joints, 10, count_offset, N_("joint"), error))
+    return FALSE;
+  if (*n_joints > max_joints)
     {
       sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, count_offset,
-                              _("%u joints, more than the limit of %u"), n_joints, max_joints);
-      goto out;
+                              _("%u joints, more than the limit of %u"), *n_joints, max_joints);
+      return FALSE;
     }
 
   clip->fps = SEQ_FPS;
@@ -370,45 +364,60 @@ seq_binary_read (GBytes              *bytes,
     sq_props_set (clip->extra, "model-field", model_raw);
   if (root_raw)
     sq_props_set (clip->extra, "root-field", root_raw);
+  return TRUE;
+}
+
+/* The joint records: each joint's name and where its rotation keys lie;
+ * then the keys of every joint checked for order and packed (or decoded
+ * and sorted) on several threads when there are many. */
+static gboolean
+read_joints (SqReader *r,
+             SqClip   *clip,
+             GBytes   *bytes,
+             guint32   n_joints,
+             GError  **error)
+{
+  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (RotationJob));
+  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (gsize));
 
   for (guint32 j = 0; j < n_joints; j++)
     {
       g_autofree char *name = NULL;
       g_autoptr(GVariant) raw = NULL;
       guint32 size, n_keys;
-      gsize size_offset, keys_offset;
+      gsize size_offset, keys_offset, count_offset;
       SqJoint *joint;
 
-      if (!read_name_field (&r, N_("a joint name"), &name, &raw, error))
-        goto out;
-      size_offset = r.pos;
-      if (!sq_reader_be32 (&r, &size, N_("a joint's record size"), error))
-        goto out;
+      if (!read_name_field (r, N_("a joint name"), &name, &raw, error))
+        return FALSE;
+      size_offset = r->pos;
+      if (!sq_reader_be32 (r, &size, N_("a joint's record size"), error))
+        return FALSE;
       if (size != SEQ_ROT_SIZE)
         {
           sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
                                   _("joint “%s”: record size %u, expected 16 (a quaternion)"), name, size);
-          goto out;
+          return FALSE;
         }
-      count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &n_keys, N_("a joint's key count"), error)
-          || !sq_reader_check_count (&r, n_keys, 4 + SEQ_ROT_SIZE, count_offset, N_("key"), error))
-        goto out;
+      count_offset = r->pos;
+      if (!sq_reader_be32 (r, &n_keys, N_("a joint's key count"), error)
+          || !sq_reader_check_count (r, n_keys, 4 + SEQ_ROT_SIZE, count_offset, N_("key"), error))
+        return FALSE;
 
       if (sq_clip_find_joint (clip, name) >= 0)
         sq_clip_add_warning (clip, _("joint “%s” appears more than once; edits by name act on the first"), name);
       joint = sq_clip_add_joint (clip, name);
       if (raw)
         sq_props_set (joint->extra, "name-field", raw);
-      keys_offset = r.pos;
+      keys_offset = r->pos;
       {
-        RotationJob job = { clip->n_joints - 1, NULL, r.data + r.pos, n_keys, keys_offset, TRUE };
+        RotationJob job = { clip->n_joints - 1, NULL, r->data + r->pos, n_keys, keys_offset, TRUE };
         gsize cost = (gsize) n_keys * 20;
 
         g_array_append_val (jobs, job);
         g_array_append_val (costs, cost);
       }
-      r.pos += (gsize) n_keys * 20;
+      r->pos += (gsize) n_keys * 20;
     }
 
   /* the joints are all there now (their array no longer moves): check
@@ -427,101 +436,172 @@ seq_binary_read (GBytes              *bytes,
       if (job->ordered)
         sq_track_pack (job->track, &rotation_codec, bytes, job->p, job->n_keys, 0.0);
       else if (!finish_track (clip, job->track, joint->name, _("rotation"), job->offset, 20, error))
-        goto out;
+        return FALSE;
     }
+  return TRUE;
+}
 
-  blocks_present = sq_reader_left (&r) > 0;
+/* Location block b (one axis: frame and float of each key), sorted by
+ * frame when it is not; two keys for one frame are an error. */
+static gboolean
+read_location_block (SqReader *r,
+                     SqClip   *clip,
+                     guint32   b,
+                     guint32   size,
+                     guint32   count,
+                     gsize     size_offset,
+                     gsize     count_offset,
+                     LocAxis  *axis,
+                     GError  **error)
+{
+  gboolean sorted = TRUE;
+
+  if (size != SEQ_LOC_SIZE)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
+                              _("location block %u: record size %u, expected 4 (a float)"), b + 1, size);
+      return FALSE;
+    }
+  axis->keys = g_new (LocKey, MAX (count, 1));
+  axis->n = count;
+  for (guint32 k = 0; k < count; k++)
+    {
+      const guint8 *p = r->data + r->pos;
+      axis->keys[k].frame = (gint32) sq_read_be32 (p);
+      axis->keys[k].value = sq_float_bits_to_double (sq_read_be32 (p + 4));
+      if (k > 0 && axis->keys[k].frame <= axis->keys[k - 1].frame)
+        sorted = FALSE;
+      r->pos += 8;
+    }
+  if (!sorted)
+    {
+      sq_clip_add_warning (clip, _("location block %u is not in frame order; it is sorted"), b + 1);
+      g_qsort_with_data (axis->keys, axis->n, sizeof (LocKey), loc_key_compare, NULL);
+    }
+  for (gsize k = 1; k < axis->n; k++)
+    if (axis->keys[k].frame == axis->keys[k - 1].frame)
+      {
+        sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, count_offset + 4,
+                                _("location block %u has two keys for frame %d"), b + 1,
+                                axis->keys[k].frame);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* A block past the three location blocks, kept as it is (frames and
+ * payload) to be written back */
+static void
+read_raw_block (SqReader        *r,
+                guint32          size,
+                guint32          count,
+                GVariantBuilder *blocks)
+{
+  g_autofree gint32 *frames = g_new (gint32, MAX (count, 1));
+  GByteArray *payload = g_byte_array_sized_new (count * size);
+
+  for (guint32 k = 0; k < count; k++)
+    {
+      frames[k] = (gint32) sq_read_be32 (r->data + r->pos);
+      g_byte_array_append (payload, r->data + r->pos + 4, size);
+      r->pos += 4 + size;
+    }
+  g_variant_builder_add (blocks, "(u@ai@ay)", size,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, frames, count, sizeof (gint32)),
+                         g_variant_new_from_data (G_VARIANT_TYPE_BYTESTRING, payload->data, payload->len,
+                                                  TRUE, (GDestroyNotify) g_byte_array_unref, payload));
+}
+
+/* The blocks after the joints, when there are any: the first three are
+ * the root's location axes (into axes, *n_loc of them), the others are
+ * kept as they are. */
+static gboolean
+read_blocks (SqReader *r,
+             SqClip   *clip,
+             LocAxis   axes[3],
+             guint    *n_loc,
+             GError  **error)
+{
+  GVariantBuilder blocks;
+  gboolean have_raw_blocks = FALSE, blocks_present;
+  guint32 n_blocks = 0;
+  gsize count_offset;
+
+  blocks_present = sq_reader_left (r) > 0;
   if (blocks_present)
     {
-      count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &n_blocks, N_("the block count"), error)
-          || !sq_reader_check_count (&r, n_blocks, 8, count_offset, N_("block"), error))
-        goto out;
+      count_offset = r->pos;
+      if (!sq_reader_be32 (r, &n_blocks, N_("the block count"), error)
+          || !sq_reader_check_count (r, n_blocks, 8, count_offset, N_("block"), error))
+        return FALSE;
     }
   else
     sq_props_set (clip->extra, "blocks-present", g_variant_new_boolean (FALSE));
 
+  g_variant_builder_init (&blocks, G_VARIANT_TYPE ("a(uaiay)"));
   for (guint32 b = 0; b < n_blocks; b++)
     {
       guint32 size, count;
-      gsize size_offset = r.pos;
+      gsize size_offset = r->pos;
 
-      if (!sq_reader_be32 (&r, &size, N_("a block's record size"), error))
-        goto out;
-      count_offset = r.pos;
-      if (!sq_reader_be32 (&r, &count, N_("a block's record count"), error))
-        goto out;
+      if (!sq_reader_be32 (r, &size, N_("a block's record size"), error))
+        goto fail;
+      count_offset = r->pos;
+      if (!sq_reader_be32 (r, &count, N_("a block's record count"), error))
+        goto fail;
       if (size > SEQ_MAX_RECORD)
         {
           sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
                                   _("block %u: record size %u is larger than %u"), b + 1, size, SEQ_MAX_RECORD);
-          goto out;
+          goto fail;
         }
-      if (!sq_reader_check_count (&r, count, 4 + (gsize) size, count_offset, N_("block record"), error))
-        goto out;
+      if (!sq_reader_check_count (r, count, 4 + (gsize) size, count_offset, N_("block record"), error))
+        goto fail;
 
       if (b < 3)
         {
-          LocAxis *axis = &axes[b];
-          gboolean sorted = TRUE;
-
-          if (size != SEQ_LOC_SIZE)
-            {
-              sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, size_offset,
-                                      _("location block %u: record size %u, expected 4 (a float)"), b + 1, size);
-              goto out;
-            }
-          axis->keys = g_new (LocKey, MAX (count, 1));
-          axis->n = count;
-          for (guint32 k = 0; k < count; k++)
-            {
-              const guint8 *p = r.data + r.pos;
-              axis->keys[k].frame = (gint32) sq_read_be32 (p);
-              axis->keys[k].value = sq_float_bits_to_double (sq_read_be32 (p + 4));
-              if (k > 0 && axis->keys[k].frame <= axis->keys[k - 1].frame)
-                sorted = FALSE;
-              r.pos += 8;
-            }
-          n_loc = b + 1;
-          if (!sorted)
-            {
-              sq_clip_add_warning (clip, _("location block %u is not in frame order; it is sorted"), b + 1);
-              g_qsort_with_data (axis->keys, axis->n, sizeof (LocKey), loc_key_compare, NULL);
-            }
-          for (gsize k = 1; k < axis->n; k++)
-            if (axis->keys[k].frame == axis->keys[k - 1].frame)
-              {
-                sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, count_offset + 4,
-                                        _("location block %u has two keys for frame %d"), b + 1,
-                                        axis->keys[k].frame);
-                goto out;
-              }
+          *n_loc = b + 1;
+          if (!read_location_block (r, clip, b, size, count, size_offset, count_offset, &axes[b], error))
+            goto fail;
         }
       else
         {
-          g_autofree gint32 *frames = g_new (gint32, MAX (count, 1));
-          GByteArray *payload = g_byte_array_sized_new (count * size);
-
-          for (guint32 k = 0; k < count; k++)
-            {
-              frames[k] = (gint32) sq_read_be32 (r.data + r.pos);
-              g_byte_array_append (payload, r.data + r.pos + 4, size);
-              r.pos += 4 + size;
-            }
-          g_variant_builder_add (&blocks, "(u@ai@ay)", size,
-                                 g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, frames, count, sizeof (gint32)),
-                                 g_variant_new_from_data (G_VARIANT_TYPE_BYTESTRING, payload->data, payload->len,
-                                                          TRUE, (GDestroyNotify) g_byte_array_unref, payload));
+          read_raw_block (r, size, count, &blocks);
           have_raw_blocks = TRUE;
         }
     }
 
-  if (blocks_present && n_loc != 3)
-    sq_props_set (clip->extra, "location-blocks", g_variant_new_uint32 (n_loc));
+  if (blocks_present && *n_loc != 3)
+    sq_props_set (clip->extra, "location-blocks", g_variant_new_uint32 (*n_loc));
   if (have_raw_blocks)
     sq_props_set (clip->extra, "blocks", g_variant_builder_end (&blocks));
   else
     g_variant_builder_clear (&blocks);
+  return TRUE;
+
+fail:
+  g_variant_builder_clear (&blocks);
+  return FALSE;
+}
+
+static SqClip *
+seq_binary_read (GBytes              *bytes,
+                 const SqLoadOptions *options,
+                 GError             **error)
+{
+  g_autoptr(SqClip) clip = sq_clip_new ();
+  SqReader r = { 0 };
+  guint32 n_joints;
+  LocAxis axes[3] = { { 0 } };
+  guint n_loc = 0;
+  gboolean ok = FALSE;
+
+  r.data = g_bytes_get_data (bytes, &r.len);
+
+  if (!read_header (&r, clip, options, &n_joints, error)
+      || !read_joints (&r, clip, bytes, n_joints, error)
+      || !read_blocks (&r, clip, axes, &n_loc, error))
+    goto out;
 
   if (sq_reader_left (&r) > 0)
     {
@@ -552,12 +632,7 @@ seq_binary_read (GBytes              *bytes,
 out:
   for (guint a = 0; a < 3; a++)
     g_free (axes[a].keys);
-  if (!ok)
-    {
-      g_variant_builder_clear (&blocks);
-      return NULL;
-    }
-  return g_steal_pointer (&clip);
+  return ok ? g_steal_pointer (&clip) : NULL;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -668,7 +743,7 @@ seq_binary_write (const SqClip        *clip,
 {
   gsize reserved = output_size (clip);
   g_autoptr(GByteArray) out = _sq_byte_array_sized_new (reserved);
-  /* a second thread makes the output's fresh pages present (SQ_PERF) */
+  /* a second thread makes the output's fresh pages present */
   g_autoptr(SqPrefault) prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
   gssize root = sq_clip_get_root_index (clip);
   GVariant *v;
@@ -726,7 +801,7 @@ seq_binary_write (const SqClip        *clip,
       if (rotation_kept_as_read (rot))
         {
           /* the keys are still the records read: the output refers to
-           * them as they are (SQ_PERF) */
+           * them as they are */
           sq_put_be32 (out, SEQ_ROT_SIZE);
           sq_put_be32 (out, rot->n_keys);
           _sq_refer (refs, out->len, rot->packed_bytes, rot->packed, rot->n_keys * 20);
@@ -783,7 +858,7 @@ seq_binary_write (const SqClip        *clip,
           sq_put_be32 (out, SEQ_LOC_SIZE);
           count_pos = out->len;
           sq_put_be32 (out, 0);
-          /* room for every key at once; cut to what was written after (SQ_PERF) */
+          /* room for every key at once; cut to what was written after */
           w = sq_grow (out, n * 8);
           for (gsize k = 0; k < n; k++)
             {

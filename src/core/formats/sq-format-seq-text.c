@@ -199,7 +199,7 @@ parse_limb_header (const char *line,
  * them together in file order with the limb count of the header, as one pass
  * from the start would meet them. With a part per processor, a thread more
  * making the keys' pages present ahead (_sq_prefault_start) did not pay
- * (SQ_PERF, 2 cores); nor does a pass for NUL bytes over the whole file,
+ * on two cores; nor does a pass for NUL bytes over the whole file,
  * which fail every key line: the parts look for them in the other lines,
  * and seq_text_read when the reading fails. */
 
@@ -378,7 +378,7 @@ finish_limb (Part     *part,
              FailKind  kind)
 {
   /* every channel's keys share the rotation keys' times, checked as they
-   * came: rising times have no two alike (SQ_PERF) */
+   * came: rising times have no two alike */
   for (guint c = 0; c < SQ_N_CHANNELS && (times & TIMES_NOT_RISING); c++)
     {
       SqTrack *track = &joint->tracks[c];
@@ -399,7 +399,7 @@ finish_limb (Part     *part,
 }
 
 /* The next key of a track: in the room reserved for the limb's frames
- * without a call, else by sq_track_append (SQ_PERF). The caller sets v. */
+ * without a call, else by sq_track_append. The caller sets v. */
 static inline SqKey *
 next_key (SqTrack *track,
           double   time)
@@ -464,7 +464,7 @@ static const guint8 field_end[256] = {
 };
 
 /* A key line of the usual shape read straight from the buffer, without
- * finding its end first (SQ_PERF): separators, the time in whole
+ * finding its end first: separators, the time in whole
  * milliseconds, 7 or 10 numbers, each field ended by a separator or the
  * line end (LF, CRLF or a lone CR, as _sq_lines_next takes them). Returns
  * the number of fields and where the next line starts; 0 for anything
@@ -556,8 +556,8 @@ is_limb_header (const char *line,
 }
 
 /* The pages of the next POPULATE_KEYS keys of a long limb made present at
- * once before they are written (SQ_PERF: 5-10 % less time for a 50 MB
- * file than a fault per page; a chunk at a time, so that a frame count
+ * once before they are written (cheaper than a fault per
+ * page; a chunk at a time, so that a frame count
  * larger than the file holds costs no memory). Returns the key count at
  * which to call it again. */
 #define POPULATE_KEYS 8192
@@ -786,7 +786,7 @@ typedef enum
 {
   MERGE_OK,
   MERGE_FAILED,
-  MERGE_MISMATCH            /* parts that do not meet: never, but then read in one */
+  MERGE_MISMATCH            /* parts that do not meet: the file is read again in one part */
 } MergeResult;
 
 /* The parts' limbs, warnings and first error into `clip`, in file order,
@@ -880,7 +880,8 @@ merge_parts (SqClip  *clip,
 }
 
 /* The header, then the limbs in parts (`one_part`: all on this thread).
- * Sets *mismatch when parts did not meet (never; see merge_parts). */
+ * Sets *mismatch when parts did not meet: the parts are cut so that they
+ * do, and should one not, the caller reads the file again in one part. */
 static SqClip *
 read_text (GBytes              *bytes,
            const SqLoadOptions *options,
@@ -1058,7 +1059,7 @@ typedef struct
   gssize idx[3];       /* the key of each channel written on this line, or -1 */
 } Line;
 
-/* The values of the line being written (SQ_PERF: kept apart from Line, so
+/* The values of the line being written (kept apart from Line, so
  * that the lines of a big clip take a fifth of the memory) */
 typedef struct
 {
@@ -1225,7 +1226,7 @@ write_limb (gsize      l,
 
 /* The first pass, one joint: its channels' keys on the millisecond grid,
  * merged into lines (NULL when the joint has no keys), with losses of its
- * own; joints on several threads (SQ_PERF: a fifth of writing a big clip),
+ * own; joints on several threads (this pass is a fifth of writing a big clip),
  * put back in joint order */
 typedef struct
 {

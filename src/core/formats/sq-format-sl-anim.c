@@ -22,7 +22,7 @@
  * differ from those keeps the raw codes of its keys in SqTrack.alt as
  * {time, x, y, z}, written back while they still decode to exactly the key.
  * Only keys an edit changed are quantised again (to the nearest code). Other
- * tracks keep no codes: a key costs the model 40 bytes, not 72 (SQ_PERF).
+ * tracks keep no codes: a key costs the model 40 bytes, not 72.
  * Volume name fields keep their 16 raw bytes, names that are not UTF-8 keep
  * their raw bytes.
  */
@@ -285,7 +285,7 @@ exact_value_code (double v, double half_scale, double range)
   if (v == 0)
     return 32767;
   /* rounded by truncation of c + 0.5 (c is not negative there): rint is a
-   * library call on the baseline x86-64 (SQ_PERF) */
+   * library call on the baseline x86-64 */
   c = (v + range) * half_scale;
   return c > -0.5 && c < SL_U16MAX + 0.5 ? (guint) (c + 0.5) : SL_NO_CODE;
 }
@@ -591,7 +591,7 @@ typedef struct
 
 /* Run on several threads for a large file (sq-parallel.h); it touches only
  * its own track. Records whose times strictly increase stay as they are
- * (the caller packs the track: SQ_PERF, a key then costs no memory and no
+ * (the caller packs the track: a key then costs no memory and no
  * decoding until it is asked for); others are decoded to be put in order. */
 static void
 decode_keys (gsize    item,
@@ -957,7 +957,7 @@ key_codes (WriteState    *st,
       const double *alt = &track->alt[k * 4];
       gboolean ok = TRUE;
 
-      /* in range, then whole: the cast is exact there (SQ_PERF: no floor) */
+      /* in range, then whole: the cast is exact there (no floor call) */
       for (int c = 0; c < 4; c++)
         if (!(alt[c] >= 0 && alt[c] <= SL_U16MAX && alt[c] == (double) (guint) alt[c]))
           ok = FALSE;
@@ -1027,7 +1027,7 @@ write_track (WriteState    *st,
   if (track_kept_as_read (st, track, channel))
     {
       /* the keys are still the records read, for this duration: they are
-       * written back as they are, which is what key_codes gives (SQ_PERF) */
+       * written back as they are, which is what key_codes gives */
       put_le32 (out, (guint32) track->n_keys);
       if (st->refs != NULL)
         _sq_refer (st->refs, out->len, track->packed_bytes, track->packed, track->n_keys * SL_KEY_SIZE);
@@ -1036,7 +1036,7 @@ write_track (WriteState    *st,
       return;
     }
   put_le32 (out, 0);
-  /* room for every key at once; cut to what was written after (SQ_PERF) */
+  /* room for every key at once; cut to what was written after */
   wpos = out->len;
   if (!st->old)
     g_byte_array_set_size (out, wpos + track->n_keys * 8);
@@ -1289,7 +1289,7 @@ sl_write (const SqClip        *clip,
               && track_kept_as_read (&st, &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION);
   reserved = output_size (clip, as_read);
   out = _sq_byte_array_sized_new (reserved);
-  /* a second thread makes the output's fresh pages present (SQ_PERF) */
+  /* a second thread makes the output's fresh pages present */
   prefault = _sq_prefault_start (reserved, (void * const *) &out->data, &reserved, 1);
 
   if (clip->name != NULL && clip->name[0] != '\0')
@@ -1321,8 +1321,7 @@ sl_write (const SqClip        *clip,
   {
     if (as_read)
       {
-        /* every track is its records as read: the output refers to them
-         * (SQ_PERF) */
+        /* every track is its records as read: the output refers to them */
         st.refs = refs;
         for (gsize j = 0; j < clip->n_joints; j++)
           write_joint_to (&st, out, &clip->joints[j], losses);

@@ -1,252 +1,18 @@
-/* sq-util.c: text scanning, encodings and time grids shared by the formats
+/* sq-numbers.c: decimal numbers read and printed exactly, without the locale
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#define G_LOG_DOMAIN "sq-util"
+#define G_LOG_DOMAIN "sq-numbers"
 
 #include "config.h"
 
 #include <float.h>
-#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "sq-math.h"
-#include "sq-private.h"
-
-char *
-_sq_latin1_to_utf8 (const guint8 *data,
-                    gsize         len)
-{
-  GString *s = g_string_sized_new (len + 1);
-
-  for (gsize i = 0; i < len; i++)
-    g_string_append_unichar (s, data[i]);
-  return g_string_free (s, FALSE);
-}
-
-gboolean
-_sq_utf8_to_latin1 (const char *utf8,
-                    GByteArray *out)
-{
-  gboolean ok = TRUE;
-
-  for (const char *p = utf8; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char_validated (p, -1);
-      guint8 b;
-
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          /* not UTF-8: cannot happen for names the core made, but be safe */
-          b = '?';
-          ok = FALSE;
-          g_byte_array_append (out, &b, 1);
-          break;
-        }
-      if (c > 0xff)
-        {
-          b = '?';
-          ok = FALSE;
-        }
-      else
-        b = (guint8) c;
-      g_byte_array_append (out, &b, 1);
-    }
-  return ok;
-}
-
-void
-_sq_clip_mark_source (SqClip         *clip,
-                      const SqFormat *format,
-                      GBytes         *bytes)
-{
-  clip->format = format;
-  g_clear_pointer (&clip->source, g_bytes_unref);
-  clip->source = g_bytes_ref (bytes);
-  clip->source_generation = clip->generation;
-}
-
-void
-_sq_loss (GPtrArray  *losses,
-          const char *format,
-          ...)
-{
-  va_list args;
-
-  if (losses == NULL)
-    return;
-  va_start (args, format);
-  g_ptr_array_add (losses, g_strdup_vprintf (format, args));
-  va_end (args);
-}
-
-GArray *
-_sq_track_to_grid (const SqTrack *track,
-                   double         rate,
-                   gint64         base,
-                   double         lossless_rate,
-                   const char    *joint,
-                   const char    *what,
-                   GArray       **steps_out,
-                   GPtrArray     *losses)
-{
-  GArray *kept = g_array_sized_new (FALSE, FALSE, sizeof (gsize), track->n_keys);
-  GArray *steps = g_array_sized_new (FALSE, FALSE, sizeof (gint64), track->n_keys);
-  gsize *k_out = (gsize *) (void *) kept->data;
-  gint64 *s_out = (gint64 *) (void *) steps->data;
-  gsize n = 0;
-  guint rounded = 0, dropped = 0, outside = 0;
-  double first_rounded = 0.0, first_dropped = 0.0;
-
-  for (gsize i = 0; i < track->n_keys; i++)
-    {
-      double time = sq_track_time (track, i);
-      double t = time * rate;
-      double r;
-      gint64 step;
-
-      if (!(t > -2e9 && t < 2e9))
-        {
-          outside++;
-          continue;
-        }
-      /* the nearest step, halves up: floor without the library call
-       * (truncation, one less below zero) (SQ_PERF) */
-      r = (double) (gint64) (t + 0.5);
-      if (r > t + 0.5)
-        r -= 1;
-      if (G_UNLIKELY (fabs (t - r) > 1e-6)
-          && !(lossless_rate > 0
-               && fabs (time * lossless_rate - floor (time * lossless_rate + 0.5)) < 1e-6))
-        {
-          if (rounded++ == 0)
-            first_rounded = time;
-        }
-      step = (gint64) r + base;
-      if (n > 0 && s_out[n - 1] == step)
-        {
-          /* two keys on one step: the first one stays */
-          if (dropped++ == 0)
-            first_dropped = time;
-          continue;
-        }
-      k_out[n] = i;
-      s_out[n] = step;
-      n++;
-    }
-  g_array_set_size (kept, n);
-  g_array_set_size (steps, n);
-
-  if (rounded > 0)
-    _sq_loss (losses, _("joint “%s”: %u %s key times rounded to the nearest 1/%g s (first at %.6g s)"),
-              joint, rounded, what, rate, first_rounded);
-  if (dropped > 0)
-    _sq_loss (losses, _("joint “%s”: %u %s keys dropped because they fall on the same step as another key (first at %.6g s)"),
-              joint, dropped, what, first_dropped);
-  if (outside > 0)
-    _sq_loss (losses, _("joint “%s”: %u %s keys dropped because their time is out of range"),
-              joint, outside, what);
-
-  *steps_out = steps;
-  return kept;
-}
-
-void
-_sq_lines_init (SqLines    *lines,
-                const char *data,
-                gsize       len)
-{
-  memset (lines, 0, sizeof *lines);
-  lines->data = data;
-  lines->len = len;
-}
-
-/* Large arrays (a long track of a big file, a writer's output) are placed
- * on 2 MiB boundaries and offered to transparent huge pages: reading or
- * writing a 100 MB file otherwise spends much of its time in page faults.
- * The memory is ordinary malloc memory for g_free and g_renew. */
-void *
-_sq_huge_realloc (void  *old,
-                 gsize  old_bytes,
-                 gsize  bytes)
-{
-#ifdef MADV_HUGEPAGE
-  const gsize huge = 2u << 20;
-  void *mem = NULL;
-
-  if (bytes >= huge && posix_memalign (&mem, huge, bytes) == 0)
-    {
-      madvise (mem, bytes, MADV_HUGEPAGE);
-      if (old != NULL)
-        memcpy (mem, old, old_bytes);
-      g_free (old);
-      return mem;
-    }
-#endif
-  return g_realloc (old, bytes);
-}
-
-/* An empty byte array with room for `reserved` bytes, in huge pages when
- * that is large (_sq_huge_realloc): the output of a writer (SQ_PERF). */
-GByteArray *
-_sq_byte_array_sized_new (gsize reserved)
-{
-  GByteArray *array;
-
-  if (reserved < (2u << 20) || reserved > G_MAXUINT)
-    return g_byte_array_sized_new (MIN (reserved, G_MAXUINT));
-  array = g_byte_array_new_take (_sq_huge_realloc (NULL, 0, reserved), reserved);
-  g_byte_array_set_size (array, 0);   /* keeps the room */
-  return array;
-}
-
-/* Next line, accepting LF, CRLF and lone CR line ends. */
-gboolean
-_sq_lines_next (SqLines *lines)
-{
-  const char *start, *end, *nl, *cr;
-
-  if (lines->pos >= lines->len)
-    return FALSE;
-
-  start = lines->data + lines->pos;
-  end = lines->data + lines->len;
-  /* the next LF is remembered, so files with lone CRs stay linear */
-  if (lines->next_nl == NULL || lines->next_nl < start)
-    {
-      lines->next_nl = memchr (start, '\n', end - start);
-      if (lines->next_nl == NULL)
-        lines->next_nl = end;
-    }
-  nl = lines->next_nl < end ? lines->next_nl : NULL;
-  cr = memchr (start, '\r', (nl ? nl : end) - start);
-  lines->cur = start;
-  if (cr != NULL)
-    {
-      /* CRLF, or a lone CR ending the line */
-      lines->cur_len = cr - start;
-      lines->pos = (cr + 1 == nl ? nl + 1 : cr + 1) - lines->data;
-    }
-  else if (nl != NULL)
-    {
-      lines->cur_len = nl - start;
-      lines->pos = nl + 1 - lines->data;
-    }
-  else
-    {
-      lines->cur_len = end - start;
-      lines->pos = lines->len;
-    }
-  lines->line++;
-  return TRUE;
-}
-
-const guint8 _sq_sep_table[256] = {
-  [' '] = 1, ['\t'] = 1, [','] = 1, [';'] = 1, ['\v'] = 1, ['\f'] = 1,
-};
+#include "sq-numbers.h"
 
 const guint64 _sq_pow10_u64[20] = {
   G_GUINT64_CONSTANT (1), G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100), G_GUINT64_CONSTANT (1000),
@@ -689,7 +455,7 @@ static const char digit_pairs[] =
 /* Eight decimal digits of n (below 10^8, zeros in front) at o, without a
  * division per digit: the two halves of four digits, then their pairs,
  * then single digits are split in the lanes of one 64-bit word, first
- * digit in the lowest byte (SQ_PERF). n / 100 is (n · 10486) >> 20 below
+ * digit in the lowest byte. n / 100 is (n · 10486) >> 20 below
  * 10^4 and n / 10 is (n · 103) >> 10 below 100; no lane carries into the
  * next. */
 static inline guint64
@@ -715,7 +481,7 @@ put_8_digits (char    *o,
 
 /* Exactly `w` digits of v (v < 10^w, 1 <= w <= 17; zeros in front) at o,
  * in at most three stores of words built in registers, first to last
- * (SQ_PERF: no digit is written twice or moved); up to eight bytes after
+ * (no digit is written twice or moved); up to eight bytes after
  * them may be overwritten. */
 static inline void
 put_width (char    *o,
@@ -1332,7 +1098,7 @@ format_g (char   *buf,
   /* does the text read back as v? Its value is d · 10^(e - prec + 1),
    * computed as the parser would (Clinger, or the extended path).
    * Seventeen significant digits, correctly rounded, always read back as
-   * the double they came from: no need to check (SQ_PERF) */
+   * the double they came from: no need to check */
   if (prec < 17)
     {
       int sc = e - prec + 1;
@@ -1460,8 +1226,8 @@ reads_back (guint64  c,
  * 17 digits and a binary fraction; the three roundings all come from q
  * and the fraction (exactly, ties to even as printf rounds), and whether
  * each reads back is decided on the same integers (reads_back) instead of
- * by reading it back (SQ_PERF: three passes of round-and-parse were most
- * of the time of writing a .x file). For about 1e-9 <= a < 1e16; FALSE
+ * by reading it back (three passes of rounding and reading back
+ * would cost far more). For about 1e-9 <= a < 1e16; FALSE
  * outside that, where format_g's passes serve. *d gets `*prec` digits,
  * the first one for 10^*e. */
 /* q with its last digits, worth `unit` (10 or 100), rounded off as printf
@@ -1561,7 +1327,7 @@ _sq_append_shortest (GString *s,
       double a = fabs (v);
       int e, nd;
       guint64 d;
-      /* the text goes straight into room made beforehand (SQ_PERF) */
+      /* the text goes straight into room made beforehand */
       char *buf = string_room (s, sizeof tmp);
 
       if (shortest_one_pass (a, &d, &nd, &e))
@@ -1595,8 +1361,7 @@ _sq_append_shortest (GString *s,
  * most `decimals` decimals, or with nine significant digits, reads back
  * only when it is the shortest one, padded (two such texts would lie
  * closer together than the rounding interval is wide), so one pass serves
- * where a rounding, a reading back and then the shortest were three
- * (SQ_PERF). */
+ * where a rounding, a reading back and then the shortest were three. */
 void
 _sq_append_fixed_or_shortest (GString *s,
                               double   v,
