@@ -932,6 +932,101 @@ is_leaf (int b)
   return TRUE;
 }
 
+/* The rest poses differ (the Sims stand with their arms down, Second
+ * Life's avatar with its arms out), so a bone is retargeted by its
+ * direction: each mapped bone and the bone it points at, in both skeletons
+ * (a bone without a tip here takes its parent's alignment) */
+static const struct
+{
+  const char *bone, *tip, *sl_tip;
+} tips[] = {
+  { "PELVIS", "SPINE", "mTorso" }, { "SPINE", "SPINE2", "mChest" },
+  { "SPINE2", "NECK", "mNeck" }, { "NECK", "HEAD", "mHead" },
+  { "L_LEG", "L_LEG1", "mKneeLeft" }, { "L_LEG1", "L_FOOT", "mAnkleLeft" },
+  { "L_FOOT", "L_TOE0", "mFootLeft" }, { "L_TOE0", "L_TOE01", "mToeLeft" },
+  { "R_LEG", "R_LEG1", "mKneeRight" }, { "R_LEG1", "R_FOOT", "mAnkleRight" },
+  { "R_FOOT", "R_TOE0", "mFootRight" }, { "R_TOE0", "R_TOE01", "mToeRight" },
+  { "L_ARM", "L_ARM1", "mShoulderLeft" }, { "L_ARM1", "L_ARM2", "mElbowLeft" },
+  { "L_ARM2", "L_HAND", "mWristLeft" }, { "L_HAND", "L_FINGER0", "mHandMiddle1Left" },
+  { "R_ARM", "R_ARM1", "mShoulderRight" }, { "R_ARM1", "R_ARM2", "mElbowRight" },
+  { "R_ARM2", "R_HAND", "mWristRight" }, { "R_HAND", "R_FINGER0", "mHandMiddle1Right" },
+};
+
+/* The shortest rotation taking direction u onto direction v */
+static void
+rotation_between (const double u[3],
+                  const double v[3],
+                  double       q[4])
+{
+  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
+  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
+  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
+  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
+  if (q[0] < 1e-9)
+    {
+      /* opposite: half a turn about any axis across u */
+      double a[3] = { -u[1], u[0], 0 };
+      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
+
+      if (la < 1e-9)
+        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
+      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
+    }
+  sq_quat_normalize (q);
+}
+
+/* Per bone, the world rotation that takes its Second Life counterpart at
+ * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
+ * world turn from its rest, applied after it, gives the SL bone's world
+ * rotation, so the limb points the same way in both (identity for the
+ * bones without a counterpart) */
+static double align[SQ_SIMS_N_BONES][4];
+
+static void
+ensure_align (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+
+      rest_local (rl, rt);
+      chain (rl, rt, rw, rp);
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          int p = adult[b].parent;
+
+          align[b][0] = 1, align[b][1] = align[b][2] = align[b][3] = 0;
+          if (sl_of_bone[b] == NULL)
+            continue;
+          /* parents come first: a bone without a tip takes its parent's */
+          if (p >= 0 && sl_of_bone[p] != NULL)
+            memcpy (align[b], align[p], sizeof align[b]);
+          for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
+            {
+              double from[3], to[3], sl[3], sl_tip[3];
+              int tip = sq_sims_bone_index (tips[i].tip);
+
+              if (!g_str_equal (tips[i].bone, adult[b].name)
+                  || !sq_sl_bone_rest_position (sl_of_bone[b], sl)
+                  || !sq_sl_bone_rest_position (tips[i].sl_tip, sl_tip))
+                continue;
+              for (int k = 0; k < 3; k++)
+                {
+                  from[k] = sl_tip[k] - sl[k];
+                  to[k] = rp[tip][k] - rp[b][k];
+                }
+              rotation_between (from, to, align[b]);
+            }
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
 /* Does the bone turn away from its rest rotation in the clip? */
 static gboolean
 bone_moves (const SqClip *clip,
@@ -1006,8 +1101,11 @@ sims_to_sl (const SqClip *clip,
       chain (local, trans, w, pos);
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
         {
+          double turn[4];
+
           sq_quat_conjugate (rw[b], inv);
-          sq_quat_multiply (w[b], inv, d[b]);
+          sq_quat_multiply (w[b], inv, turn);
+          sq_quat_multiply (turn, align[b], d[b]);
           sq_quat_normalize (d[b]);
         }
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
@@ -1126,9 +1224,12 @@ sl_to_sims (const SqClip   *sl,
 
           if (sl_of_bone[b] != NULL)
             {
-              double d[4];
+              double d[4], unalign[4], turn[4];
+
               sl_world (sl, chains[b], n_chain[b], t, d);
-              sq_quat_multiply (d, rw[b], w[b]);
+              sq_quat_conjugate (align[b], unalign);
+              sq_quat_multiply (d, unalign, turn);
+              sq_quat_multiply (turn, rw[b], w[b]);
             }
           else if (p >= 0)
             {
@@ -1275,6 +1376,7 @@ _sq_sims_convert (const SqClip     *clip,
   guint from;
 
   ensure_sl_of_bone ();
+  ensure_align ();
   if (clip->format->space == &sq_space_sims)
     {
       /* Sims → Second Life's skeleton, then on to the target as any SL clip */
