@@ -812,6 +812,175 @@ test_walk_to_anim_and_back (void)
   g_assert_cmpuint (from_bvh->n_joints, >=, 21);
 }
 
+/* The walk skill of tests/data/sims (make-walk.py): walk.cmx and its
+ * xskill-walk.cfp, read as the CLI reads them */
+static GBytes *
+data_file (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &text, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (text, len);
+}
+
+static SqClip *
+load_walk_skill (void)
+{
+  g_autoptr(GBytes) cmx = data_file ("walk.cmx");
+  g_autoptr(GBytes) cfp = data_file ("xskill-walk.cfp");
+  g_autoptr(GError) error = NULL;
+  Companion c = { "xskill-walk.cfp", cfp, 0 };
+  SqClip *clip = load_with (cmx, &c, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  g_assert_cmpstr (clip->format->id, ==, "sims-cmx");
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES);
+  return clip;
+}
+
+/* The unit direction from joint `a` to joint `b` of a posed skeleton */
+static void
+bone_direction (const SqClip *clip,
+                const double *points,
+                const char   *a,
+                const char   *b,
+                double        out[3])
+{
+  gssize i = sq_clip_find_joint (clip, a), j = sq_clip_find_joint (clip, b);
+  double len = 0;
+
+  g_assert_cmpint (i, >=, 0);
+  g_assert_cmpint (j, >=, 0);
+  for (int k = 0; k < 3; k++)
+    {
+      out[k] = points[3 * j + k] - points[3 * i + k];
+      len += out[k] * out[k];
+    }
+  g_assert_cmpfloat (len, >, 1e-8);
+  for (int k = 0; k < 3; k++)
+    out[k] /= sqrt (len);
+}
+
+/* The largest angle (degrees), over every frame, between the limbs of the
+ * Sims clip and those of its conversion (posed on its own skeleton, `lag`
+ * frames later): the same motion on another skeleton points every limb
+ * the same way in the world */
+static double
+worst_limb_angle (const SqClip *sims,
+                  const SqClip *other,
+                  const char   *names[][4],
+                  gsize         n_names,
+                  int           lag)
+{
+  g_autoptr(SqPose) a = sq_pose_new (sims);
+  g_autoptr(SqPose) b = sq_pose_new (other);
+  g_autofree double *pa = g_new (double, 3 * sims->n_joints);
+  g_autofree double *pb = g_new (double, 3 * other->n_joints);
+  double worst = 0;
+
+  for (int f = 0; f <= (int) floor (sims->duration * SQ_SIMS_FPS + 0.5); f++)
+    {
+      sq_pose_evaluate (a, sims, f / SQ_SIMS_FPS, pa);
+      sq_pose_evaluate (b, other, (f + lag) / SQ_SIMS_FPS, pb);
+      for (gsize i = 0; i < n_names; i++)
+        {
+          double u[3], v[3];
+
+          bone_direction (sims, pa, names[i][0], names[i][1], u);
+          bone_direction (other, pb, names[i][2], names[i][3], v);
+          worst = MAX (worst, acos (CLAMP (u[0] * v[0] + u[1] * v[1] + u[2] * v[2], -1, 1)) * 180 / G_PI);
+        }
+    }
+  return worst;
+}
+
+/* The built walk skill (arms down at rest, as every Sim) converted to
+ * .anim and BVH swings the same limbs the same way on Second Life's
+ * skeleton (arms out at rest), passes the SL checks, and comes back to a
+ * CMX skill within the .anim quantum */
+static void
+test_walk_skill_retargeted (void)
+{
+  static const char *anim_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "mShoulderLeft", "mElbowLeft" }, { "L_ARM2", "L_HAND", "mElbowLeft", "mWristLeft" },
+    { "R_ARM1", "R_ARM2", "mShoulderRight", "mElbowRight" }, { "R_ARM2", "R_HAND", "mElbowRight", "mWristRight" },
+    { "L_LEG", "L_LEG1", "mHipLeft", "mKneeLeft" }, { "L_LEG1", "L_FOOT", "mKneeLeft", "mAnkleLeft" },
+    { "R_LEG", "R_LEG1", "mHipRight", "mKneeRight" }, { "R_LEG1", "R_FOOT", "mKneeRight", "mAnkleRight" },
+    { "SPINE2", "NECK", "mChest", "mNeck" }, { "NECK", "HEAD", "mNeck", "mHead" },
+  };
+  static const char *bvh_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "lShldr", "lForeArm" }, { "L_ARM2", "L_HAND", "lForeArm", "lHand" },
+    { "R_ARM1", "R_ARM2", "rShldr", "rForeArm" }, { "R_ARM2", "R_HAND", "rForeArm", "rHand" },
+    { "L_LEG", "L_LEG1", "lThigh", "lShin" }, { "L_LEG1", "L_FOOT", "lShin", "lFoot" },
+    { "R_LEG", "R_LEG1", "rThigh", "rShin" }, { "R_LEG1", "R_FOOT", "rShin", "rFoot" },
+    { "SPINE2", "NECK", "chest", "neck" }, { "NECK", "HEAD", "neck", "head" },
+  };
+  g_autoptr(SqClip) walk = load_walk_skill ();
+  g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", NULL);
+  g_autoptr(GBytes) bvh = tu_save (walk, "bvh", NULL);
+  g_autoptr(SqClip) sl = tu_load_ok (anim);
+  g_autoptr(SqClip) from_bvh = tu_load_ok (bvh);
+  g_autoptr(GPtrArray) findings = sq_validate (sl, "sl", NULL);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) cmx = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *p = g_new (double, 3 * SQ_SIMS_N_BONES);
+  g_autoptr(SqPose) pose = sq_pose_new (walk);
+  double worst = 0, arm_swing = 0;
+  Companion c = { "xskill-walk.cfp", NULL, 0 };
+
+  g_assert_false (sq_findings_have_errors (findings));
+  /* the walk swings the arms down by the body, not held out */
+  for (int f = 0; f < 30; f++)
+    {
+      double u[3];
+
+      sq_pose_evaluate (pose, walk, f / SQ_SIMS_FPS, p);
+      bone_direction (walk, p, "L_ARM1", "L_ARM2", u);
+      g_assert_cmpfloat (u[2], <, -0.85);
+      arm_swing = MAX (arm_swing, fabs (u[0]));
+    }
+  g_assert_cmpfloat (arm_swing, >, 0.25);
+  g_assert_cmpfloat (worst_limb_angle (walk, sl, anim_limbs, G_N_ELEMENTS (anim_limbs), 0), <, 1.0);
+  /* the BVH's frame 0 is its rest pose: the walk starts at frame 1 */
+  g_assert_cmpfloat (worst_limb_angle (walk, from_bvh, bvh_limbs, G_N_ELEMENTS (bvh_limbs), 1), <, 1.0);
+
+  /* and back to a skill: every key within the .anim quantum */
+  cmx = save_with (sl, "sims-cmx", &companions, NULL);
+  g_assert_cmpuint (companions->len, ==, 1);
+  c.name = ((SqCompanion *) companions->pdata[0])->name;
+  c.bytes = ((SqCompanion *) companions->pdata[0])->bytes;
+  back = load_with (cmx, &c, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (back);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    for (int c2 = 0; c2 < 2; c2++)
+      {
+        SqChannel ch = c2 == 0 ? SQ_CHANNEL_ROTATION : SQ_CHANNEL_TRANSLATION;
+        const SqTrack *x = &walk->joints[b].tracks[ch], *y = &back->joints[b].tracks[ch];
+        int n = ch == SQ_CHANNEL_ROTATION ? 4 : 3;
+
+        g_assert_cmpuint (y->n_keys, ==, x->n_keys);
+        for (gsize k = 0; k < x->n_keys; k++)
+          {
+            SqKey kx = sq_track_key (x, k), ky = sq_track_key (y, k);
+            double dot = 0;
+
+            for (int i = 0; i < n; i++)
+              dot += kx.v[i] * ky.v[i];
+            for (int i = 0; i < n; i++)
+              worst = MAX (worst, fabs (kx.v[i] - (n == 4 && dot < 0 ? -ky.v[i] : ky.v[i])));
+          }
+      }
+  g_assert_cmpfloat (worst, <, 2e-3);
+}
+
 /* The Sims bones in the shared joint table: names across the worlds, the
  * renames reported by the Sims names, a user map by the Sims names */
 static guint
@@ -1535,6 +1704,7 @@ main (int    argc,
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
   g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/convert/walk-skill-retargeted", test_walk_skill_retargeted);
   g_test_add_func ("/sims/convert/joint-names", test_joint_names);
   g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
