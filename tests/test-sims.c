@@ -497,6 +497,77 @@ test_cmx_skeleton (void)
   assert_bytes_equal (out, bytes);
 }
 
+/* A skeleton's edits are written: a renamed bone (and its children's
+ * parent lines), a turned bone, a deleted bone; the other lines as read,
+ * and an unedited skeleton written anew gives the same bytes */
+static void
+test_cmx_skeleton_edits (void)
+{
+  static const char *invert[] = { "HIPS", NULL };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (skeleton_cmx, strlen (skeleton_cmx));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_with (bytes, NULL, &error);
+  g_autoptr(SqEdit) rename = sq_edit_rename_joint_new ("PELVIS", "HIPS");
+  g_autoptr(SqEdit) turn = sq_edit_invert_xz_new (invert);
+  g_autoptr(SqEdit) del = sq_edit_delete_joint_new ("HEAD");
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) same = NULL, renamed = NULL, turned = NULL, deleted = NULL;
+  g_autofree char *renamed_text = NULL, *turned_text = NULL, *deleted_text = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqKey k;
+
+  g_assert_no_error (error);
+  same = save_with (clip, "sims-cmx", &companions, NULL);
+  assert_bytes_equal (same, bytes);
+
+  g_assert_true (sq_edit_apply (rename, clip, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  renamed = save_with (clip, "sims-cmx", &companions, losses);
+  g_assert_cmpuint (losses->len, ==, 0);
+  renamed_text = g_strndup (g_bytes_get_data (renamed, NULL), g_bytes_get_size (renamed));
+  /* the bone's line and its child's parent line, nothing else */
+  g_assert_cmpstr (renamed_text, ==,
+                   "// Character File. Copyright 1997, Maxis Inc.\n"
+                   "version 300\n"
+                   "1\n"
+                   "tiny\n"
+                   "3\n"
+                   "ROOT\nNULL\n0\n| 0 3 0 |\n| 0 0 0 1 |\n1\n1\n0\n0\n0\n"
+                   "HIPS\nROOT\n1\n1\nname\ntiny\n| 0.5 0 0 |\n| 0.5 0.5 0.5 -0.5 |\n1\n1\n0\n0\n0\n"
+                   "HEAD\nHIPS\n0\n| 1 0 0 |\n| 0 0.707107 0 0.707107 |\n0\n1\n1\n700000\n0.05\n"
+                   "0\n"
+                   "0\n");
+
+  /* a turned bone gets its rotation line written anew */
+  g_assert_true (sq_edit_apply (turn, clip, &error));
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  turned = save_with (clip, "sims-cmx", &companions, NULL);
+  back = load_with (turned, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->joints[1].name, ==, "HIPS");
+  k = key_of (back, "HIPS", SQ_CHANNEL_ROTATION, 0);
+  g_assert_cmpfloat (k.v[0], ==, -0.5);
+  g_assert_cmpfloat (k.v[1], ==, -0.5);
+  g_assert_cmpfloat (k.v[2], ==, 0.5);
+  g_assert_cmpfloat (k.v[3], ==, -0.5);
+  turned_text = g_strndup (g_bytes_get_data (turned, NULL), g_bytes_get_size (turned));
+  g_assert_nonnull (strstr (turned_text, "\n| -0.5 0.5 -0.5 -0.5 |\n"));
+  g_clear_pointer (&back, sq_clip_free);
+
+  /* a deleted bone leaves the skeleton, the count follows */
+  g_assert_true (sq_edit_apply (del, clip, &error));
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  deleted = save_with (clip, "sims-cmx", &companions, NULL);
+  back = load_with (deleted, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->n_joints, ==, 2);
+  g_assert_cmpint (sq_clip_find_joint (back, "HEAD"), <, 0);
+  deleted_text = g_strndup (g_bytes_get_data (deleted, NULL), g_bytes_get_size (deleted));
+  g_assert_nonnull (strstr (deleted_text, "tiny\n2\nROOT\n"));
+}
+
 /* ---- SimPose-ium poses ------------------------------------------------------ */
 
 /* A pose with Time `time`: translations and 29 rotations derived from `seed` */
@@ -1697,6 +1768,7 @@ main (int    argc,
   g_test_add_func ("/sims/cmx/cfp-errors", test_cmx_cfp_errors);
   g_test_add_func ("/sims/cmx/skeleton", test_cmx_skeleton);
   g_test_add_func ("/sims/cmx/more-skills", test_cmx_more_skills);
+  g_test_add_func ("/sims/cmx/skeleton-edits", test_cmx_skeleton_edits);
   g_test_add_data_func ("/sims/psl/v4", GINT_TO_POINTER (4), test_psl);
   g_test_add_data_func ("/sims/psl/v5", GINT_TO_POINTER (5), test_psl);
   g_test_add_func ("/sims/kfd/bounce", test_kfd);
