@@ -16,6 +16,7 @@
 
 #include "test-utils.h"
 #include "sq-core.h"
+#include "sq-numbers.h"
 #include "worlds/sq-world-sims.h"
 
 /* ---- builders ----------------------------------------------------------- */
@@ -1192,6 +1193,76 @@ test_preview_rest_pose (void)
   g_assert_cmpfloat_with_epsilon (p[22 * 3 + 2], 2.875 / 3, 3e-3);
 }
 
+/* ---- the writers' numbers ------------------------------------------------------- */
+
+static guint fixed_checked;
+
+static void
+check_fixed (double v)
+{
+  char want[400];
+  GString *got = g_string_new (NULL);
+
+  g_ascii_formatd (want, sizeof want, "%.6f", v);
+  _sq_append_fixed (got, v, 6);
+  if (strcmp (got->str, want) != 0)
+    g_error ("%.17g: “%s”, printf gives “%s”", v, got->str, want);
+  g_string_free (got, TRUE);
+  fixed_checked++;
+}
+
+/* The Sims text writers print six decimals with the core's printer: the
+ * same text as "%.6f" for every kind of value (signs, -0, ties, values
+ * next to ties, floats, subnormals, large values) */
+static void
+test_six_decimals (void)
+{
+  GRand *rand = g_rand_new_with_seed (1607);
+  static const double special[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, 1e-6, 5e-7, -5e-7, 4.9999999999999998e-7, 1.5e-6, 2.5e-6, 0.9999995, 0.99999949999999,
+    999999.9999995, 1e14, -1e14, 123456789012.345678, 9.999999999999e14, 1.8446744073709552e13, 1.8e13, 2e13,
+    4.9406564584124654e-324, -2.2250738585072014e-308, 1e-300, 0.000001234567, 3.01362, -0.706899, 1e15 - 1,
+  };
+
+  fixed_checked = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (special); i++)
+    {
+      check_fixed (special[i]);
+      check_fixed (nextafter (special[i], INFINITY));
+      check_fixed (nextafter (special[i], -INFINITY));
+    }
+  /* exact ties at the seventh decimal: (2m + 1) / 2^k, k >= 7, and their neighbours */
+  for (int k = 7; k <= 24; k++)
+    for (int m = 0; m < 4000; m++)
+      {
+        double v = ldexp (2.0 * m + 1, -k) * (m % 7 == 0 ? 1 : 1 + g_rand_int_range (rand, 0, 1000));
+
+        check_fixed (v);
+        check_fixed (-v);
+        check_fixed (nextafter (v, 0));
+        check_fixed (nextafter (v, INFINITY));
+      }
+  /* decimals that end in 5 at the seventh place, as a person types them */
+  for (int m = 0; m < 20000; m++)
+    {
+      double v = (m * 10 + 5) / 1e7 * (1 + g_rand_int_range (rand, 0, 5000));
+
+      check_fixed (v);
+      check_fixed (-v);
+    }
+  /* values of every size, and floats (what quaternions and offsets are) */
+  for (int i = 0; i < 200000; i++)
+    {
+      double e = g_rand_double_range (rand, -14, 15);
+      double v = pow (10, e) * (g_rand_boolean (rand) ? -1 : 1);
+
+      check_fixed (v);
+      check_fixed ((float) g_rand_double_range (rand, -1, 1));
+    }
+  g_rand_free (rand);
+  g_assert_cmpuint (fixed_checked, >, 700000);
+}
+
 /* ---- validate --target sims ---------------------------------------------------- */
 
 static gboolean
@@ -1775,6 +1846,7 @@ main (int    argc,
   g_test_add_func ("/sims/kfd/errors", test_kfd_errors);
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
+  g_test_add_func ("/sims/numbers/six-decimals", test_six_decimals);
   g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
   g_test_add_func ("/sims/convert/walk-skill-retargeted", test_walk_skill_retargeted);
   g_test_add_func ("/sims/convert/joint-names", test_joint_names);

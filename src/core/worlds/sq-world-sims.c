@@ -575,7 +575,10 @@ put_floats (GString      *out,
       /* not a number: 0; a value too large for six decimals in a line: %g */
       double x = isfinite (v[i]) ? v[i] : 0.0;
 
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (x) < 1e15 ? "%.6f" : "%g", x));
+      if (fabs (x) < 1e15)
+        _sq_append_fixed (out, x, 6);     /* the text of "%.6f" */
+      else
+        g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%g", x));
     }
   g_string_append (out, " |");
   g_string_append (out, eol);
