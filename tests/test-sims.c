@@ -1595,14 +1595,129 @@ test_pose_edits (void)
   one_text = g_string_free (s, FALSE);
   one = load_text_ok (one_text, "simpose-psl");
   assert_refused (one, sq_edit_sims_delete_pose_new ("Only"), "last pose");
-  /* pose edits are for libraries only */
+  /* a KFD's poses go by their frames, not by a library's names */
   {
     static const gint64 times[] = { 0, 39 };
     g_autofree char *kfd_text = build_kfd (40, times, 2, "");
     g_autoptr(SqClip) kfd = load_text_ok (kfd_text, "simpose-kfd");
-    assert_refused (kfd, sq_edit_sims_delete_pose_new ("Pose 1"), "pose library");
-    g_assert_null (sq_sims_pose_names (kfd));
+    assert_refused (kfd, sq_edit_sims_delete_pose_new ("Pose 1"), "no pose at frame");
+    assert_pose_names (kfd, "0|39");
   }
+}
+
+/* KFD poses: key `to` of `after`, at `frame`, holds key `from` of `before` */
+static void
+assert_kfd_pose (const SqClip *before,
+                 gsize         from,
+                 const SqClip *after,
+                 gsize         to,
+                 gint64        frame)
+{
+  for (gsize j = 0; j < after->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *tb = &before->joints[j].tracks[c], *ta = &after->joints[j].tracks[c];
+        SqKey kb, ka;
+
+        if (tb->n_keys == 0)
+          continue;
+        kb = sq_track_key (tb, from);
+        ka = sq_track_key (ta, to);
+        g_assert_cmpfloat (ka.time, ==, frame / 30.0);
+        g_assert_cmpmem (ka.v, sizeof ka.v, kb.v, sizeof kb.v);
+      }
+}
+
+static void
+check_kfd_retime (const SqClip *b,
+                  const SqClip *a)
+{
+  assert_pose_names (a, "0|12|25|39");
+  assert_kfd_pose (b, 1, a, 1, 12);
+  assert_kfd_pose (b, 2, a, 2, 25);
+}
+
+static void
+check_kfd_duplicate (const SqClip *b,
+                     const SqClip *a)
+{
+  assert_pose_names (a, "0|10|17|25|39");
+  assert_kfd_pose (b, 1, a, 1, 10);
+  assert_kfd_pose (b, 1, a, 2, 17);
+  assert_kfd_pose (b, 2, a, 3, 25);
+  assert_kfd_pose (b, 3, a, 4, 39);
+}
+
+static void
+check_kfd_delete (const SqClip *b,
+                  const SqClip *a)
+{
+  assert_pose_names (a, "0|25|39");
+  assert_kfd_pose (b, 2, a, 1, 25);
+  assert_kfd_pose (b, 3, a, 2, 39);
+}
+
+static void
+check_kfd_move (const SqClip *b,
+                const SqClip *a)
+{
+  /* the pose at 25 goes first; every place keeps its frame */
+  assert_pose_names (a, "0|10|25|39");
+  assert_kfd_pose (b, 2, a, 0, 0);
+  assert_kfd_pose (b, 0, a, 1, 10);
+  assert_kfd_pose (b, 1, a, 2, 25);
+  assert_kfd_pose (b, 3, a, 3, 39);
+}
+
+/* A KFD's poses are named by their frames; the pose edits keep its times
+ * strictly increasing from the first pose to the last */
+static void
+test_kfd_pose_edits (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *text = build_kfd (40, times, 4, "");
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-kfd");
+  g_autoptr(SqEdit) retime = sq_edit_sims_rename_pose_new ("10", "12");
+  g_autoptr(SqEdit) dup = sq_edit_sims_duplicate_pose_new ("10", "17");
+  g_autoptr(SqEdit) del = sq_edit_sims_delete_pose_new ("10");
+  g_autoptr(SqEdit) move = sq_edit_sims_move_pose_new ("25", 0);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GPtrArray) findings = NULL;
+  g_autofree char *out_text = NULL;
+
+  g_assert_true (sq_sims_poses_are_frames (clip));
+  g_assert_false (sq_sims_is_pose_library (clip));
+  assert_pose_names (clip, "0|10|25|39");
+  g_assert_cmpfloat (sq_sims_pose_time (clip, 2), ==, 25 / 30.0);
+  sims_apply_undo_redo (clip, retime, check_kfd_retime);
+  sims_apply_undo_redo (clip, dup, check_kfd_duplicate);
+  sims_apply_undo_redo (clip, del, check_kfd_delete);
+  sims_apply_undo_redo (clip, move, check_kfd_move);
+
+  /* the copy saves as the grammar says: one more key, its Time, valid */
+  g_assert_true (sq_edit_apply (dup, clip, NULL));
+  out = save_with (clip, "simpose-kfd", &companions, NULL);
+  out_text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  g_assert_true (g_str_has_prefix (out_text, "KeyFrame 5 40 40\r\n"));
+  g_assert_nonnull (strstr (out_text, "\r\nTime 17\r\n"));
+  back = tu_load_ok (out);
+  findings = sq_validate (back, "sims", NULL);
+  g_assert_false (sq_findings_have_errors (findings));
+  sq_edit_undo (dup, clip);
+
+  /* refusals, each with its reason, the clip untouched */
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("11"), "no pose at frame “11”");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("Pose 1"), "no pose at frame");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("0"), "first");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("39"), "last");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("0", "3"), "first");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("10", "25"), "not between frames 0 and 25");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("10", "ten"), "no frame number");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("10", "25"), "has a pose already");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("10", "39"), "not between");
+  assert_refused (clip, sq_edit_sims_move_pose_new ("10", 4), "no place 5");
 }
 
 static void
@@ -1854,6 +1969,7 @@ main (int    argc,
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
   g_test_add_func ("/sims/edit/poses", test_pose_edits);
+  g_test_add_func ("/sims/edit/kfd-poses", test_kfd_pose_edits);
   g_test_add_func ("/sims/edit/fields", test_field_edits);
   g_test_add_func ("/sims/cli/pose-edits", test_cli_pose_edits);
   return g_test_run ();
