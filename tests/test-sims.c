@@ -992,7 +992,17 @@ test_walk_skill_retargeted (void)
     { "R_LEG", "R_LEG1", "rThigh", "rShin" }, { "R_LEG1", "R_FOOT", "rShin", "rFoot" },
     { "SPINE2", "NECK", "chest", "neck" }, { "NECK", "HEAD", "neck", "head" },
   };
+  static const char *aw_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "lfshoulder", "lfelbow" }, { "L_ARM2", "L_HAND", "lfelbow", "lfwrist" },
+    { "R_ARM1", "R_ARM2", "rtshoulder", "rtelbow" }, { "R_ARM2", "R_HAND", "rtelbow", "rtwrist" },
+    { "L_LEG", "L_LEG1", "lfhip", "lfknee" }, { "L_LEG1", "L_FOOT", "lfknee", "lfankle" },
+    { "R_LEG", "R_LEG1", "rthip", "rtknee" }, { "R_LEG1", "R_FOOT", "rtknee", "rtankle" },
+    { "NECK", "HEAD", "neck", "head" },
+  };
   g_autoptr(SqClip) walk = load_walk_skill ();
+  g_autoptr(GBytes) seq = tu_save (walk, "seq-binary", NULL);
+  g_autoptr(SqClip) aw = tu_load_ok (seq);
+  g_autoptr(SqClip) aw_back = NULL;
   g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", NULL);
   g_autoptr(GBytes) bvh = tu_save (walk, "bvh", NULL);
   g_autoptr(SqClip) sl = tu_load_ok (anim);
@@ -1022,6 +1032,18 @@ test_walk_skill_retargeted (void)
   g_assert_cmpfloat (worst_limb_angle (walk, sl, anim_limbs, G_N_ELEMENTS (anim_limbs), 0), <, 1.0);
   /* the BVH's frame 0 is its rest pose: the walk starts at frame 1 */
   g_assert_cmpfloat (worst_limb_angle (walk, from_bvh, bvh_limbs, G_N_ELEMENTS (bvh_limbs), 1), <, 1.0);
+  /* ActiveWorlds' avatars stand with their arms down: the same limbs on them */
+  g_assert_cmpfloat (worst_limb_angle (walk, aw, aw_limbs, G_N_ELEMENTS (aw_limbs), 0), <, 1.0);
+  /* and back from ActiveWorlds */
+  aw_back = sq_convert (aw, sq_format_by_id ("simpose-kfd"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  {
+    static const char *sims_limbs[][4] = {
+      { "L_ARM1", "L_ARM2", "L_ARM1", "L_ARM2" }, { "R_ARM2", "R_HAND", "R_ARM2", "R_HAND" },
+      { "L_LEG1", "L_FOOT", "L_LEG1", "L_FOOT" }, { "NECK", "HEAD", "NECK", "HEAD" },
+    };
+    g_assert_cmpfloat (worst_limb_angle (walk, aw_back, sims_limbs, G_N_ELEMENTS (sims_limbs), 0), <, 1.0);
+  }
 
   /* and back to a skill: every key within the .anim quantum */
   cmx = save_with (sl, "sims-cmx", &companions, NULL);

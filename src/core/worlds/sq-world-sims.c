@@ -985,8 +985,38 @@ rotation_between (const double u[3],
  * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
  * world turn from its rest, applied after it, gives the SL bone's world
  * rotation, so the limb points the same way in both (identity for the
- * bones without a counterpart) */
-static double align[SQ_SIMS_N_BONES][4];
+ * bones without a counterpart). align[REST_AW]: the same onto
+ * ActiveWorlds' rest, which is Second Life's with the arms hanging
+ * (sq_aw_rest_arms_down: below the shoulders turned 90° about the forward
+ * axis), for conversions to and from ActiveWorlds. */
+enum { REST_SL, REST_AW, N_RESTS };
+static double align[N_RESTS][SQ_SIMS_N_BONES][4];
+
+/* The direction from SL bone `bone` to `tip` at rest, in the given rest */
+static gboolean
+rest_direction (const char *bone,
+                const char *tip,
+                int         rest,
+                double      out[3])
+{
+  double a[3], b[3];
+  int side = g_str_has_suffix (bone, "Left") ? 1 : -1;
+
+  if (!sq_sl_bone_rest_position (bone, a) || !sq_sl_bone_rest_position (tip, b))
+    return FALSE;
+  for (int k = 0; k < 3; k++)
+    out[k] = b[k] - a[k];
+  /* below a shoulder: the shoulder, elbow and wrist's bones hang */
+  if (rest == REST_AW && (g_str_has_prefix (bone, "mShoulder") || g_str_has_prefix (bone, "mElbow")
+                          || g_str_has_prefix (bone, "mWrist")))
+    {
+      double y = out[1], z = out[2];
+
+      out[1] = side * z;
+      out[2] = -side * y;
+    }
+  return TRUE;
+}
 
 static void
 ensure_align (void)
@@ -999,35 +1029,41 @@ ensure_align (void)
 
       rest_local (rl, rt);
       chain (rl, rt, rw, rp);
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          int p = adult[b].parent;
+      for (int r = 0; r < N_RESTS; r++)
+        for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+          {
+            int p = adult[b].parent;
 
-          align[b][0] = 1, align[b][1] = align[b][2] = align[b][3] = 0;
-          if (sl_of_bone[b] == NULL)
-            continue;
-          /* parents come first: a bone without a tip takes its parent's */
-          if (p >= 0 && sl_of_bone[p] != NULL)
-            memcpy (align[b], align[p], sizeof align[b]);
-          for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
-            {
-              double from[3], to[3], sl[3], sl_tip[3];
-              int tip = sq_sims_bone_index (tips[i].tip);
+            align[r][b][0] = 1, align[r][b][1] = align[r][b][2] = align[r][b][3] = 0;
+            if (sl_of_bone[b] == NULL)
+              continue;
+            /* parents come first: a bone without a tip takes its parent's */
+            if (p >= 0 && sl_of_bone[p] != NULL)
+              memcpy (align[r][b], align[r][p], sizeof align[r][b]);
+            for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
+              {
+                double from[3], to[3];
+                int tip = sq_sims_bone_index (tips[i].tip);
 
-              if (!g_str_equal (tips[i].bone, adult[b].name)
-                  || !sq_sl_bone_rest_position (sl_of_bone[b], sl)
-                  || !sq_sl_bone_rest_position (tips[i].sl_tip, sl_tip))
-                continue;
-              for (int k = 0; k < 3; k++)
-                {
-                  from[k] = sl_tip[k] - sl[k];
+                if (!g_str_equal (tips[i].bone, adult[b].name)
+                    || !rest_direction (sl_of_bone[b], tips[i].sl_tip, r, from))
+                  continue;
+                for (int k = 0; k < 3; k++)
                   to[k] = rp[tip][k] - rp[b][k];
-                }
-              rotation_between (from, to, align[b]);
-            }
-        }
+                rotation_between (from, to, align[r][b]);
+              }
+          }
       g_once_init_leave (&done, 1);
     }
+}
+
+/* The rest the other world's skeleton stands in */
+static int
+rest_of (const SqFormat *format)
+{
+  SqJointScheme scheme = format->space != NULL ? format->space->scheme : SQ_JOINT_SCHEME_NONE;
+
+  return scheme == SQ_JOINT_SCHEME_AW_SEQ || scheme == SQ_JOINT_SCHEME_AW_DX ? REST_AW : REST_SL;
 }
 
 /* Does the bone turn away from its rest rotation in the clip? */
@@ -1059,6 +1095,7 @@ bone_moves (const SqClip *clip,
  * from its rest position. Keys on the 1/30 s grid. */
 static SqClip *
 sims_to_sl (const SqClip *clip,
+            int           rest,
             GPtrArray    *losses,
             GError      **error)
 {
@@ -1108,7 +1145,7 @@ sims_to_sl (const SqClip *clip,
 
           sq_quat_conjugate (rw[b], inv);
           sq_quat_multiply (w[b], inv, turn);
-          sq_quat_multiply (turn, align[b], d[b]);
+          sq_quat_multiply (turn, align[rest][b], d[b]);
           sq_quat_normalize (d[b]);
         }
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
@@ -1189,6 +1226,7 @@ sl_world (const SqClip *sl,
 static SqClip *
 sl_to_sims (const SqClip   *sl,
             const SqFormat *format,
+            int             rest,
             GPtrArray      *losses,
             GError        **error)
 {
@@ -1230,7 +1268,7 @@ sl_to_sims (const SqClip   *sl,
               double d[4], unalign[4], turn[4];
 
               sl_world (sl, chains[b], n_chain[b], t, d);
-              sq_quat_conjugate (align[b], unalign);
+              sq_quat_conjugate (align[rest][b], unalign);
               sq_quat_multiply (d, unalign, turn);
               sq_quat_multiply (turn, rw[b], w[b]);
             }
@@ -1392,7 +1430,7 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
           return NULL;
         }
-      if ((sl = sims_to_sl (clip, losses, error)) == NULL)
+      if ((sl = sims_to_sl (clip, rest_of (target), losses, error)) == NULL)
         return NULL;
       sl_map = map_through_sl (map, TRUE);
       from = losses != NULL ? losses->len : 0;
@@ -1418,7 +1456,7 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
           return NULL;
         }
-      if ((out = sl_to_sims (sl, target, losses, error)) != NULL)
+      if ((out = sl_to_sims (sl, target, rest_of (clip->format), losses, error)) != NULL)
         report_renames (losses, from, sl, out, FALSE);
       return out;
     }
