@@ -186,7 +186,7 @@ def main():
     cfp += code([q[d] for d in range(4) for q in rotations])
     duration = round(FRAMES * 1000 / 30) - 1
 
-    lines = ['// Character File. Copyright 1997, Maxis Inc.', 'version 300', '0', '0', '1',
+    lines = ['// Character File. Written for the tests of Sequin', 'version 300', '0', '0', '1',
              'walk', 'xskill-walk', str(duration), '2.5', '1',
              str(len(translations)), str(len(rotations)), str(n)]
     for b, (name, *_) in enumerate(SKELETON):
