@@ -52,7 +52,9 @@ append_takes (GString      *out,
         g_string_append_printf (out, "“%s”", takes[i]);
       else
         g_string_append (out, _("(no name)"));
-      g_string_append (out, i == take ? _(" (this one)\n") : "\n");
+      if (i == take)
+        g_string_append (out, _(" (this one)"));
+      g_string_append_c (out, '\n');
     }
 }
 
