@@ -38,6 +38,36 @@ shows (GtkWidget  *widget,
   return FALSE;
 }
 
+/* With SEQUIN_SCREENSHOT_DIR set: `widget` as it is drawn now, into that
+ * folder as `name` (to look at; the test does not need it) */
+static void
+maybe_screenshot (GtkWidget  *widget,
+                  const char *name)
+{
+  const char *dir = g_getenv ("SEQUIN_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderNode *node;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  if (dir == NULL)
+    return;
+  sequin_test_settle (300);
+  path = g_build_filename (dir, name, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("wrote %s", path);
+}
+
 /* The take chooser open now, or NULL */
 static SequinTakeDialog *
 find_take_dialog (void)
@@ -158,6 +188,7 @@ test_choose_set (void)
   dialog = find_take_dialog ();
   g_assert_nonnull (dialog);
   sequin_take_dialog_select (dialog, 1);
+  maybe_screenshot (GTK_WIDGET (dialog), "take-dialog.png");
   gtk_widget_activate (find_button (GTK_WIDGET (dialog), "_Show"));
   SEQUIN_TEST_WAIT_UNTIL (sequin_test_window_clip (window)->take == 1);
   sequin_test_flush ();
@@ -184,6 +215,7 @@ test_choose_set (void)
     first_key = sequin_format_vector (key.v, 4, 6);
   }
   g_assert_true (shows (GTK_WIDGET (window->joint_tree), first_key));
+  maybe_screenshot (GTK_WIDGET (window), "take-2-window.png");
 
   /* unsaved changes: asked first; Cancel keeps them, Discard reads set 3 */
   sequin_test_activate (window, "win.invert-xz-all");
