@@ -34,6 +34,11 @@ sq_clip_check (const SqClip *clip,
     FAIL ("frame rate %g is not positive", clip->fps);
   if (clip->extra == NULL || clip->warnings == NULL || clip->n_joints > clip->joints_alloc)
     FAIL ("clip bookkeeping is inconsistent");
+  if (clip->takes != NULL && clip->take >= g_strv_length (clip->takes))
+    FAIL ("take %u is not one of the file's %u", clip->take, g_strv_length (clip->takes));
+  for (guint i = 0; clip->takes != NULL && clip->takes[i] != NULL; i++)
+    if (!g_utf8_validate (clip->takes[i], -1, NULL))
+      FAIL ("the name of take %u is not UTF-8", i);
 
   for (gsize j = 0; j < clip->n_joints; j++)
     {
