@@ -481,7 +481,7 @@ set_take (const CliOption *option,
 
 const CliOption cli_take_option =
   { "take", 0, CLI_ARG_REQUIRED, "N",
-    "read the file's Nth animation, from 1 (a .x's AnimationSets; `info` lists them)", set_take, 0,
+    "read the file's Nth animation, from 1 (a .x's AnimationSets, a CMX's skills; `info` lists them)", set_take, 0,
     NULL, 0, 0, "--take needs N, a whole number from 1" };
 
 const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS] = {
@@ -523,7 +523,7 @@ static const CliSection validate_sections[] = {
 static const CliCommandSpec info_command = {
   "info", "FILE…", (const char *[]) { "info [--take N] FILE…", NULL },
   "Shows what a file holds: its format, joints, frames, duration and fields.",
-  "A file of several animations (a .x of several AnimationSets) lists them as Takes;\n"
+  "A file of several animations (a .x's AnimationSets, a CMX's skills) lists them as Takes;\n"
   "--take N shows the Nth (from 1) instead of the first, in every command that reads one.\n"
   "Of many FILEs, each is read on its own core; the output comes in the order given.", info_sections, G_N_ELEMENTS (info_sections), cmd_info,
 };
