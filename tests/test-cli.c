@@ -1087,7 +1087,7 @@ test_takes (void)
   g_clear_pointer (&out, g_free);
   /* into a format of one animation: the other sets are reported lost */
   g_assert_cmpint (run (NULL, &err, "convert", "--take", "2", wuson, bvh, NULL), ==, 0);
-  g_assert_nonnull (strstr (err, "lost: 2 further AnimationSet(s)"));
+  g_assert_nonnull (strstr (err, "lost: 2 other AnimationSet(s) of the file"));
   g_clear_pointer (&err, g_free);
 
   g_assert_cmpint (run (NULL, &err, "info", "--take", "4", wuson, NULL), ==, 1);

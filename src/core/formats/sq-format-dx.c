@@ -2338,7 +2338,7 @@ dx_describe_field (const char *key,
                               a ? _("open") : _("closed"), b ? _("linear") : _("spline"));
     }
   if (g_str_equal (key, "other_sets"))
-    return g_strdup_printf (_("%zu further AnimationSet(s)"), g_variant_n_children (value));
+    return g_strdup_printf (_("%zu other AnimationSet(s) of the file"), g_variant_n_children (value));
   if (g_str_equal (key, "other_objects"))
     {
       GString *s = g_string_new (_("frames, meshes and other templates:"));
