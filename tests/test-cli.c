@@ -1068,6 +1068,7 @@ test_takes (void)
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (run (&out, NULL, "validate", "--take", "2", wuson, NULL), ==, 1);
   g_assert_nonnull (strstr (out, "AnimTicksPerSecond is 4800"));
+  g_assert_nonnull (strstr (out, "the file holds 3 AnimationSets and this is set 2; ActiveWorlds plays only the first"));
   g_clear_pointer (&out, g_free);
 
   /* unedited: the file as it was; edited: the other sets kept, not lost */

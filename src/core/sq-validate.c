@@ -196,10 +196,14 @@ validate_aw_dx (const SqClip *clip,
     _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the first line is “%s”; ActiveWorlds needs exactly “%s” (saving writes it)"),
                  g_variant_get_string (v, NULL), AW_DX_HEADER);
-  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0)
+  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0 && clip->take == 0)
     _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("the file holds %zu AnimationSets; ActiveWorlds plays only the first"),
                  g_variant_n_children (v) + 1);
+  else if (v != NULL && g_variant_n_children (v) > 0)
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("the file holds %zu AnimationSets and this is set %u; ActiveWorlds plays only the first"),
+                 g_variant_n_children (v) + 1, clip->take + 1);
   if (!(clip->fps >= AW_DX_MIN_TICKS && clip->fps <= AW_DX_MAX_TICKS))
     _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("AnimTicksPerSecond is %g; ActiveWorlds takes %d to %d"), clip->fps, AW_DX_MIN_TICKS,
