@@ -18,6 +18,21 @@
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
+/* the question or error shown now over the window (one at a time) */
+void
+_sequin_window_show_message (SequinWindow *self,
+                             GtkWidget    *dialog)
+{
+  g_assert (SEQUIN_IS_WINDOW (self));
+
+  if (self->message_dialog != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
+  self->message_dialog = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
+  sequin_accessible_single_names (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 void
 _sequin_window_actions_update (SequinWindow *self)
 {
