@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "sequin-diff-lane.h"
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
 #include "sequin-line-model.h"
@@ -59,6 +60,7 @@ struct _SequinWindow
 
   /* Borrowed references */
   GtkWidget           *timeline;         /* SequinTimeline, in timeline_box */
+  GtkWidget           *diff_lane;        /* SequinDiffLane under it, shown while comparing */
   GtkWidget           *message_dialog;   /* the question or error shown now, if any */
   SequinEditDialog    *edit_dialog;      /* the edit dialog open now, if any */
 

@@ -1207,6 +1207,10 @@ sequin_window_init (SequinWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
                                   -1);
   gtk_box_append (self->timeline_box, self->timeline);
+  /* Compare With… fills and shows it */
+  self->diff_lane = sequin_diff_lane_new (SEQUIN_TIMELINE (self->timeline));
+  gtk_widget_set_visible (self->diff_lane, FALSE);
+  gtk_box_append (self->timeline_box, self->diff_lane);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "joint-selected", G_CALLBACK (timeline_joint_selected_cb),
