@@ -180,7 +180,7 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
 {
   SequinDiffLane *self = SEQUIN_DIFF_LANE (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  double left, time, top = 6, bottom = height - 4;
+  double left, time, top = 18, bottom = height - 4;
   g_autofree char *label = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   GdkRGBA fg, curve, playhead;
@@ -202,18 +202,27 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
   if (self->n > 0)
     draw_curve (self, cr, &curve, left, width, top, bottom);
 
-  /* the name column: the joint, its value at the playhead, the scale */
+  /* the name column: the joint and its value at the playhead; the scale
+   * (the curve's top) at the top left of the curve */
   if (self->n > 0)
-    /* TRANSLATORS: the difference lane's name column: joint, degrees at the playhead, largest */
-    label = g_strdup_printf (_("Δ %s\n%.1f° (max %.3g°)"), self->joint, sequin_diff_lane_value_at (self, time),
-                             self->most);
+    {
+      /* TRANSLATORS: the top of the difference lane's curve, in degrees */
+      g_autofree char *scale = g_strdup_printf (_("max %.3g°"), self->most);
+      g_autoptr(PangoLayout) top_label = gtk_widget_create_pango_layout (widget, scale);
+
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
+      cairo_move_to (cr, left + 4, 1);
+      pango_cairo_show_layout (cr, top_label);
+      /* TRANSLATORS: the difference lane's name column: joint, degrees at the playhead */
+      label = g_strdup_printf (_("Δ %s\n%.1f°"), self->joint, sequin_diff_lane_value_at (self, time));
+    }
   else
     label = g_strdup (_("Δ no joint"));
   layout = gtk_widget_create_pango_layout (widget, label);
   pango_layout_set_width (layout, (int) MAX (left - 8, 10) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.8);
-  cairo_move_to (cr, 6, top - 2);
+  cairo_move_to (cr, 6, 4);
   pango_cairo_show_layout (cr, layout);
 
   {
