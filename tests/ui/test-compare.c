@@ -217,11 +217,65 @@ test_compare_follows (void)
   sequin_test_window_destroy (window);
 }
 
+/* two formats: the wave sample as binary SEQ against its BVH; the list,
+ * ghost and lane pair joints through the joint maps, as `diff` does */
+static void
+test_compare_across_formats (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *seq = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
+  g_autofree char *bvh = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.bvh", NULL);
+  g_autoptr(SqClip) other = sequin_test_load_clip (bvh);
+  g_autoptr(GError) error = NULL;
+  SequinCompareWindow *compare;
+  const SqClip *clip;
+  const char *joint = NULL;
+  gssize selected, current;
+  gsize n;
+  guint both;
+
+  g_assert_nonnull (other);
+  sequin_test_window_open (window, seq);
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  sequin_test_flush ();
+  clip = sequin_test_window_clip (window);
+  compare = sequin_compare_window_new (window, other, "wave.bvh", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  sequin_test_flush ();
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), >, 0);
+
+  /* the lane: the joint most apart that both have, named as diff names it */
+  for (both = 0; both < sequin_compare_window_get_n_rows (compare); both++)
+    if (strstr (sequin_compare_window_get_row_text (compare, both), ": rotation ") != NULL)
+      break;
+  g_assert_cmpuint (both, <, sequin_compare_window_get_n_rows (compare));
+  curve_max (window, &joint);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_row_text (compare, both), joint));
+  /* the ghost: the BVH on its own skeleton; the selected joint's counterpart lit */
+  g_assert_nonnull (sequin_preview_get_reference (window->preview, &n, NULL));
+  g_assert_cmpuint (n, ==, other->n_joints);
+  g_assert_cmpuint (ghost_triangles (window), >, 0);
+  sequin_compare_window_activate_row (compare, both);
+  sequin_test_flush ();
+  current = sequin_joint_tree_get_current_joint (window->joint_tree);
+  g_assert_cmpint (current, >=, 0);
+  sequin_preview_get_reference (window->preview, &n, &selected);
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpstr (sq_joint_name_for_scheme (clip->joints[current].name, SQ_JOINT_SCHEME_SL, 0), ==,
+                   sq_joint_name_for_scheme (other->joints[selected].name, SQ_JOINT_SCHEME_SL, 0));
+
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare/follows-the-document", test_compare_follows);
+  g_test_add_func ("/compare/across-formats", test_compare_across_formats);
   return g_test_run ();
 }
