@@ -141,9 +141,15 @@ test_compare_follows (void)
   summary = g_strdup (sequin_compare_window_get_summary (compare));
   row0 = g_strdup (sequin_compare_window_get_row_text (compare, 0));
 
-  /* the ghost: the reference posed at the playhead, drawn see-through */
+  /* the ghost: the reference posed at the playhead, drawn see-through by
+   * the renderer in use (OpenGL when there is a context), and by cairo */
   time = sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
   assert_ghost_at (window, other, time);
+  gtk_widget_queue_draw (GTK_WIDGET (window->preview));
+  sequin_test_settle (300);
+  g_test_message ("the preview drew with OpenGL: %s", sequin_preview_has_rendered (window->preview) ? "yes" : "no");
+  if (sequin_preview_has_rendered (window->preview))
+    g_assert_cmpuint (sequin_preview_get_drawn_reference (window->preview), >, 0);
   g_assert_cmpuint (ghost_triangles (window), >, 0);
   /* the lane: the joint most apart (none selected), its largest value the list's */
   g_assert_true (gtk_widget_get_visible (window->diff_lane));
