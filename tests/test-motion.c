@@ -902,6 +902,66 @@ test_sl_loss (void)
   }
 }
 
+/* one joint's difference over time: its largest value over the key times
+ * is the comparison's, a joint in one clip only is refused, a name in
+ * Second Life's spelling finds the joint it stands for */
+static void
+test_diff_curve (void)
+{
+  g_autoptr(SqClip) a = built_clip ();
+  g_autoptr(SqClip) b = sq_clip_copy (a);
+  g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) aw = sq_clip_new ();
+  double times[61], rotation[61], translation[61];
+  guint compared = 0;
+  double at;
+
+  g_assert_true (sq_edit_apply (mirror, b, &error));
+  diff = sq_diff_clips (a, b, &error);
+  g_assert_no_error (error);
+  for (int i = 0; i <= 60; i++)
+    times[i] = i / 30.0;   /* every key time of built_clip () */
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+      double most_r = 0, most_t = 0;
+
+      if (!d->in_a || !d->in_b)
+        continue;
+      g_assert_true (sq_diff_joint_curve (a, b, d->name, times, 61, rotation, translation, &error));
+      g_assert_no_error (error);
+      for (int k = 0; k <= 60; k++)
+        {
+          most_r = MAX (most_r, rotation[k]);
+          most_t = MAX (most_t, translation[k]);
+        }
+      g_assert_cmpfloat (fabs (most_r - d->rotation), <, 1e-9);
+      g_assert_cmpfloat (fabs (most_t - d->translation), <, 1e-9);
+      at = d->rotation_time;
+      g_assert_true (sq_diff_joint_curve (a, b, d->name, &at, 1, rotation, NULL, NULL));
+      g_assert_cmpfloat (fabs (rotation[0] - d->rotation), <, 1e-9);
+      g_assert_cmpint (sq_diff_find_joint (a, d->name), ==, sq_clip_find_joint (a, d->name));
+      compared++;
+    }
+  g_assert_cmpuint (compared, ==, a->n_joints);
+  /* mirrored: the left arm's rise is now the right's, 90° apart at 1 s */
+  at = 1.0;
+  g_assert_true (sq_diff_joint_curve (a, b, "mShoulderLeft", &at, 1, rotation, NULL, NULL));
+  g_assert_cmpfloat (fabs (rotation[0] - 90.0), <, 1e-6);
+
+  g_assert_false (sq_diff_joint_curve (a, b, "mNoSuchJoint", times, 1, rotation, NULL, &error));
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "mNoSuchJoint"));
+
+  sq_clip_add_joint (aw, "head");
+  sq_clip_add_joint (aw, "pelvis");
+  g_assert_cmpint (sq_diff_find_joint (aw, "pelvis"), ==, 1);
+  g_assert_cmpint (sq_diff_find_joint (aw, sq_joint_name_for_scheme ("pelvis", SQ_JOINT_SCHEME_SL, 0)), ==, 1);
+  g_assert_cmpint (sq_diff_find_joint (aw, "mNoSuchJoint"), ==, -1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -924,5 +984,6 @@ main (int    argc,
   g_test_add_func ("/motion/loop-seam", test_loop_seam);
   g_test_add_func ("/motion/angle-between", test_angle_between);
   g_test_add_func ("/motion/sl-loss", test_sl_loss);
+  g_test_add_func ("/motion/diff-curve", test_diff_curve);
   return g_test_run ();
 }

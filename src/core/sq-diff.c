@@ -33,6 +33,24 @@ sq_diff_free (SqDiff *diff)
   g_free (diff);
 }
 
+/* How far apart two tracks are at `t`, the values interpolated as the
+ * clips play them: degrees for rotations, distance for translations */
+static double
+track_diff_at (const SqTrack *a,
+               const SqTrack *b,
+               SqChannel      channel,
+               double         t)
+{
+  double va[4], vb[4];
+
+  sq_track_sample (a, channel, t, va);
+  sq_track_sample (b, channel, t, vb);
+  if (channel == SQ_CHANNEL_ROTATION)
+    return sq_quat_angle_between (va, vb);
+  return sqrt ((va[0] - vb[0]) * (va[0] - vb[0]) + (va[1] - vb[1]) * (va[1] - vb[1])
+               + (va[2] - vb[2]) * (va[2] - vb[2]));
+}
+
 /* The largest difference between two tracks over the union of their key
  * times; *at gets where it is */
 static double
@@ -49,17 +67,11 @@ track_diff (const SqTrack *a,
     {
       double ta = i < a->n_keys ? sq_track_time (a, i) : INFINITY;
       double tb = k < b->n_keys ? sq_track_time (b, k) : INFINITY;
-      double t = MIN (ta, tb), va[4], vb[4], d;
+      double t = MIN (ta, tb), d;
 
       i += ta == t;
       k += tb == t;
-      sq_track_sample (a, channel, t, va);
-      sq_track_sample (b, channel, t, vb);
-      if (channel == SQ_CHANNEL_ROTATION)
-        d = sq_quat_angle_between (va, vb);
-      else
-        d = sqrt ((va[0] - vb[0]) * (va[0] - vb[0]) + (va[1] - vb[1]) * (va[1] - vb[1])
-                  + (va[2] - vb[2]) * (va[2] - vb[2]));
+      d = track_diff_at (a, b, channel, t);
       if (!(d <= worst))   /* NaN counts as the worst */
         {
           worst = isnan (d) ? INFINITY : d;
@@ -67,6 +79,81 @@ track_diff (const SqTrack *a,
         }
     }
   return worst;
+}
+
+/* The clips as they are compared: as they are within one format, else
+ * both converted into Second Life's (its bone names, metres); *a and *b
+ * point at the ones to compare, *owned_a and *owned_b hold conversions */
+static gboolean
+comparable (const SqClip **a,
+            const SqClip **b,
+            SqClip       **owned_a,
+            SqClip       **owned_b,
+            GError       **error)
+{
+  const SqFormat *sl = sq_format_by_id ("sl-anim");
+
+  *owned_a = *owned_b = NULL;
+  if ((*a)->format == (*b)->format || (*a)->format == NULL || (*b)->format == NULL)
+    return TRUE;
+  if ((*a)->format != sl && (*a = *owned_a = sq_convert (*a, sl, NULL, NULL, error)) == NULL)
+    return FALSE;
+  if ((*b)->format != sl && (*b = *owned_b = sq_convert (*b, sl, NULL, NULL, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
+gssize
+sq_diff_find_joint (const SqClip *clip,
+                    const char   *name)
+{
+  gssize j;
+
+  g_return_val_if_fail (clip != NULL && name != NULL, -1);
+  j = sq_clip_find_joint (clip, name);
+  for (gsize k = 0; j < 0 && k < clip->n_joints; k++)
+    if (g_strcmp0 (sq_joint_name_for_scheme (clip->joints[k].name, SQ_JOINT_SCHEME_SL, 0), name) == 0)
+      j = (gssize) k;
+  return j;
+}
+
+gboolean
+sq_diff_joint_curve (const SqClip *a,
+                     const SqClip *b,
+                     const char   *name,
+                     const double *times,
+                     gsize         n,
+                     double       *rotation,
+                     double       *translation,
+                     GError      **error)
+{
+  g_autoptr(SqClip) owned_a = NULL;
+  g_autoptr(SqClip) owned_b = NULL;
+  gssize ja, jb;
+
+  g_return_val_if_fail (a != NULL && b != NULL && name != NULL, FALSE);
+  g_return_val_if_fail (n == 0 || times != NULL, FALSE);
+  if (!comparable (&a, &b, &owned_a, &owned_b, error))
+    return FALSE;
+  ja = sq_clip_find_joint (a, name);
+  jb = sq_clip_find_joint (b, name);
+  if (ja < 0 || jb < 0)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("“%s” is not in both animations"), name);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      const SqJoint *ka = &a->joints[ja], *kb = &b->joints[jb];
+
+      if (rotation != NULL)
+        rotation[i] = track_diff_at (&ka->tracks[SQ_CHANNEL_ROTATION], &kb->tracks[SQ_CHANNEL_ROTATION],
+                                     SQ_CHANNEL_ROTATION, times[i]);
+      if (translation != NULL)
+        translation[i] = track_diff_at (&ka->tracks[SQ_CHANNEL_TRANSLATION], &kb->tracks[SQ_CHANNEL_TRANSLATION],
+                                        SQ_CHANNEL_TRANSLATION, times[i]);
+    }
+  return TRUE;
 }
 
 SqDiff *
@@ -79,16 +166,8 @@ sq_diff_clips (const SqClip *a,
   SqDiff *diff;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
-  /* two formats meet in Second Life's space: its bone names, metres */
-  if (a->format != b->format && a->format != NULL && b->format != NULL)
-    {
-      const SqFormat *sl = sq_format_by_id ("sl-anim");
-
-      if (a->format != sl && (a = converted_a = sq_convert (a, sl, NULL, NULL, error)) == NULL)
-        return NULL;
-      if (b->format != sl && (b = converted_b = sq_convert (b, sl, NULL, NULL, error)) == NULL)
-        return NULL;
-    }
+  if (!comparable (&a, &b, &converted_a, &converted_b, error))
+    return NULL;
 
   diff = g_new0 (SqDiff, 1);
   diff->joints = g_array_new (FALSE, TRUE, sizeof (SqJointDiff));

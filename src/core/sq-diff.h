@@ -43,6 +43,26 @@ typedef struct
 SqDiff   *sq_diff_clips   (const SqClip *a,
                            const SqClip *b,
                            GError      **error);
+/* The joint of `clip` (one of the two compared) that a SqJointDiff's
+ * `name` stands for: the same name, or across formats the joint whose
+ * Second Life name it is (through the joint maps); -1 when none */
+gssize    sq_diff_find_joint  (const SqClip *clip,
+                               const char   *name);
+/* How far apart joint `name` (a SqJointDiff's name) of the two clips is
+ * at each of `n` times, as sq_diff_clips measures it (across formats both
+ * converted into Second Life's conventions): `rotation` (may be NULL)
+ * gets degrees, `translation` (may be NULL) the distance. Its largest
+ * value over the union of both joints' key times is the SqJointDiff's.
+ * FALSE with an error when the joint is not in both clips or a
+ * conversion fails. */
+gboolean  sq_diff_joint_curve (const SqClip *a,
+                               const SqClip *b,
+                               const char   *name,
+                               const double *times,
+                               gsize         n,
+                               double       *rotation,
+                               double       *translation,
+                               GError      **error);
 /* TRUE when no joint is in one clip only, the durations agree and every
  * joint is within `degrees` and `distance` */
 gboolean  sq_diff_within  (const SqDiff *diff,

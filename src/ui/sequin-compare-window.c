@@ -3,23 +3,31 @@
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The window's animation against another file through the core's
- * comparison (sq_diff_clips: each joint's largest rotation and translation
- * difference over both clips' key times; two formats meet in Second Life's
- * space). A summary line and a row per joint, the largest difference
- * first; activating a row selects its joint and the time of its largest
- * difference in the main window.
+ * The window's animation against another file (the reference) through the
+ * core's comparison (sq_diff_clips: each joint's largest rotation and
+ * translation difference over both clips' key times; two formats meet in
+ * Second Life's space). While it is open: a summary line and a row per
+ * joint, the largest difference first (activating a row selects its joint
+ * and the time of its largest difference in the main window); the
+ * reference as a ghost in the preview; under the timeline, the selected
+ * joint's difference over time (sq_diff_joint_curve). All of it is
+ * computed again after every edit, undo and redo of the document. Closing
+ * the window (or Stop Comparing) ends the comparison.
  */
 #define G_LOG_DOMAIN "sequin-compare-window"
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sequin-compare-window.h"
 #include "sequin-timeline.h"
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
+
+/* the lane's samples: the clip's frames, at most this many */
+#define LANE_MAX_SAMPLES 4000
 
 struct _SequinCompareWindow
 {
@@ -27,8 +35,12 @@ struct _SequinCompareWindow
 
   GtkLabel     *summary;
   GtkListBox   *list;
+  GtkWidget    *ghost_toggle;
   SequinWindow *window;       /* weak: the compare window goes with it */
-  SqDiff       *diff;
+  GSignalGroup *document_signals;
+  SqClip       *reference;    /* the file compared with, as read */
+  char         *reference_name;
+  SqDiff       *diff;         /* NULL when the comparison failed */
   GArray       *order;        /* guint: row → index into diff->joints */
   GPtrArray    *texts;        /* char *: each row's text */
   char         *summary_text;
@@ -71,18 +83,12 @@ row_text (const SqJointDiff *d,
                           d->rotation_time, d->translation, d->translation_time);
 }
 
-/* The window's joint a row names: the same name, or (across formats, where
- * the comparison speaks Second Life's names) the joint that maps to it */
-static gssize
-find_joint (const SqClip *clip,
-            const char   *name)
+static const SqClip *
+document_clip (SequinCompareWindow *self)
 {
-  gssize j = sq_clip_find_joint (clip, name);
+  SequinDocument *document = self->window != NULL ? sequin_window_get_document (self->window) : NULL;
 
-  for (gsize k = 0; j < 0 && k < clip->n_joints; k++)
-    if (g_strcmp0 (sq_joint_name_for_scheme (clip->joints[k].name, SQ_JOINT_SCHEME_SL, 0), name) == 0)
-      j = (gssize) k;
-  return j;
+  return document != NULL ? sequin_document_get_clip (document) : NULL;
 }
 
 void
@@ -94,10 +100,10 @@ sequin_compare_window_activate_row (SequinCompareWindow *self,
   gssize joint;
 
   g_return_if_fail (row < self->order->len);
-  if (self->window == NULL || (clip = sequin_document_get_clip (sequin_window_get_document (self->window))) == NULL)
+  if ((clip = document_clip (self)) == NULL || self->diff == NULL)
     return;
   d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, row));
-  joint = find_joint (clip, d->name);
+  joint = sq_diff_find_joint (clip, d->name);
   if (joint >= 0)
     sequin_joint_tree_select_joint (self->window->joint_tree, (gsize) joint);
   if (d->in_a && d->in_b)
@@ -132,15 +138,189 @@ sequin_compare_window_get_summary (SequinCompareWindow *self)
   return self->summary_text;
 }
 
+/* ---- the difference lane ---- */
+
+/* The joint the lane shows: the one selected in the window when both
+ * clips have it, else the one most apart */
+static const SqJointDiff *
+lane_joint (SequinCompareWindow *self,
+            const SqClip        *clip)
+{
+  gssize current = sequin_joint_tree_get_current_joint (self->window->joint_tree);
+  const SqJointDiff *first = NULL;
+
+  for (guint r = 0; r < self->order->len; r++)
+    {
+      const SqJointDiff *d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, r));
+
+      if (!d->in_a || !d->in_b)
+        continue;
+      if (current >= 0 && sq_diff_find_joint (clip, d->name) == current)
+        return d;
+      if (first == NULL)
+        first = d;
+    }
+  return first;
+}
+
+static int
+by_value (gconstpointer a,
+          gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* ascending, without repeats: the clip's frames over both durations and
+ * both joints' key times (where the comparison finds its largest value) */
+static GArray *
+lane_times (const SqClip *clip,
+            const SqClip *reference,
+            const char   *name,
+            double        duration)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
+  const SqClip *clips[2] = { clip, reference };
+  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
+  gsize n = (gsize) MIN (floor (duration * fps + 1e-6) + 1, (double) LANE_MAX_SAMPLES);
+  guint kept = 0;
+
+  n = MAX (n, 2);
+  for (gsize i = 0; i < n; i++)
+    {
+      double t = duration * i / (n - 1);
+      g_array_append_val (times, t);
+    }
+  for (int c = 0; c < 2; c++)
+    {
+      gssize j = sq_diff_find_joint (clips[c], name);
+
+      for (int ch = 0; j >= 0 && ch < SQ_N_CHANNELS; ch++)
+        {
+          const SqTrack *track = &clips[c]->joints[j].tracks[ch];
+
+          for (gsize k = 0; k < track->n_keys && k < LANE_MAX_SAMPLES; k++)
+            {
+              double t = sq_track_time (track, k);
+              g_array_append_val (times, t);
+            }
+        }
+    }
+  g_array_sort (times, by_value);
+  for (guint i = 0; i < times->len; i++)
+    if (kept == 0 || g_array_index (times, double, i) != g_array_index (times, double, kept - 1))
+      g_array_index (times, double, kept++) = g_array_index (times, double, i);
+  g_array_set_size (times, kept);
+  return times;
+}
+
+static void
+update_lane (SequinCompareWindow *self)
+{
+  SequinDiffLane *lane;
+  const SqClip *clip = document_clip (self);
+  const SqJointDiff *d;
+  g_autoptr(GArray) times = NULL;
+  g_autofree double *degrees = NULL;
+
+  if (self->window == NULL)
+    return;
+  lane = SEQUIN_DIFF_LANE (self->window->diff_lane);
+  gtk_widget_set_visible (GTK_WIDGET (lane), TRUE);
+  if (clip == NULL || self->diff == NULL || (d = lane_joint (self, clip)) == NULL)
+    {
+      sequin_diff_lane_set_curve (lane, NULL, NULL, NULL, 0);
+      return;
+    }
+  times = lane_times (clip, self->reference, d->name, MAX (self->diff->duration_a, self->diff->duration_b));
+  degrees = g_new (double, MAX (times->len, 1));
+  if (!sq_diff_joint_curve (clip, self->reference, d->name, (const double *) (gpointer) times->data, times->len,
+                            degrees, NULL, NULL))
+    {
+      sequin_diff_lane_set_curve (lane, NULL, NULL, NULL, 0);
+      return;
+    }
+  sequin_diff_lane_set_curve (lane, d->name, (const double *) (gpointer) times->data, degrees, times->len);
+}
+
+/* ---- the comparison, again after every change of the document ---- */
+
+static void
+recompute (SequinCompareWindow *self)
+{
+  const SqClip *clip = document_clip (self);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *child;
+
+  g_clear_pointer (&self->diff, sq_diff_free);
+  g_clear_pointer (&self->summary_text, g_free);
+  g_array_set_size (self->order, 0);
+  g_ptr_array_set_size (self->texts, 0);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, child);
+
+  if (clip == NULL)
+    g_set_error_literal (&error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("There is no animation to compare"));
+  else
+    self->diff = sq_diff_clips (clip, self->reference, &error);
+  if (self->diff == NULL)
+    {
+      self->summary_text = g_strdup (error->message);
+      gtk_label_set_text (self->summary, self->summary_text);
+      update_lane (self);
+      return;
+    }
+  for (guint i = 0; i < self->diff->joints->len; i++)
+    g_array_append_val (self->order, i);
+  g_array_sort_with_data (self->order, by_difference, self->diff);
+
+  self->summary_text = g_strdup_printf (_("Largest difference: rotation %.3g°, translation %.3g. "
+                                          "Duration %.3f s here, %.3f s in %s."),
+                                        self->diff->rotation, self->diff->translation, self->diff->duration_a,
+                                        self->diff->duration_b, self->reference_name);
+  gtk_label_set_text (self->summary, self->summary_text);
+  for (guint r = 0; r < self->order->len; r++)
+    {
+      const SqJointDiff *d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, r));
+      char *text = row_text (d, self->reference_name);
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_set_margin_top (label, 4);
+      gtk_widget_set_margin_bottom (label, 4);
+      gtk_list_box_append (self->list, label);
+      g_ptr_array_add (self->texts, text);
+    }
+  update_lane (self);
+}
+
+/* the main window without the comparison: no ghost, no lane */
+static void
+stop_comparing (SequinCompareWindow *self)
+{
+  if (self->window == NULL)
+    return;
+  sequin_preview_set_reference (self->window->preview, NULL, NULL);
+  sequin_diff_lane_set_curve (SEQUIN_DIFF_LANE (self->window->diff_lane), NULL, NULL, NULL, 0);
+  gtk_widget_set_visible (self->window->diff_lane, FALSE);
+  g_signal_handlers_disconnect_by_data (self->window->joint_tree, self);
+  g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
+  self->window = NULL;
+}
+
 static void
 sequin_compare_window_dispose (GObject *object)
 {
   SequinCompareWindow *self = SEQUIN_COMPARE_WINDOW (object);
 
-  if (self->window != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
-  self->window = NULL;
+  stop_comparing (self);
+  if (self->document_signals != NULL)
+    g_signal_group_set_target (self->document_signals, NULL);
+  g_clear_object (&self->document_signals);
   g_clear_pointer (&self->diff, sq_diff_free);
+  g_clear_pointer (&self->reference, sq_clip_free);
+  g_clear_pointer (&self->reference_name, g_free);
   g_clear_pointer (&self->order, g_array_unref);
   g_clear_pointer (&self->texts, g_ptr_array_unref);
   g_clear_pointer (&self->summary_text, g_free);
@@ -160,6 +340,8 @@ static void
 sequin_compare_window_init (SequinCompareWindow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *stop = gtk_button_new_with_mnemonic (_("_Stop Comparing"));
   GtkWidget *scroll = gtk_scrolled_window_new ();
 
   gtk_window_set_default_size (GTK_WINDOW (self), 520, 420);
@@ -171,6 +353,16 @@ sequin_compare_window_init (SequinCompareWindow *self)
   gtk_label_set_wrap (self->summary, TRUE);
   gtk_label_set_xalign (self->summary, 0);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
+
+  self->ghost_toggle = gtk_check_button_new_with_mnemonic (_("Show _Ghost in the Preview"));
+  gtk_widget_set_tooltip_text (self->ghost_toggle,
+                               _("Draw the animation compared with, see-through, over the skeleton in the preview"));
+  gtk_widget_set_hexpand (self->ghost_toggle, TRUE);
+  gtk_box_append (GTK_BOX (controls), self->ghost_toggle);
+  gtk_widget_set_tooltip_text (stop, _("Close the comparison: the ghost and the difference lane go"));
+  g_signal_connect_swapped (stop, "clicked", G_CALLBACK (gtk_window_destroy), self);
+  gtk_box_append (GTK_BOX (controls), stop);
+  gtk_box_append (GTK_BOX (box), controls);
 
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_activate_on_single_click (self->list, FALSE);
@@ -184,6 +376,9 @@ sequin_compare_window_init (SequinCompareWindow *self)
 
   self->order = g_array_new (FALSE, FALSE, sizeof (guint));
   self->texts = g_ptr_array_new_with_free_func (g_free);
+  self->document_signals = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (recompute), self);
+  sequin_accessible_single_names (box);
 }
 
 SequinCompareWindow *
@@ -203,36 +398,25 @@ sequin_compare_window_new (SequinWindow *window,
       g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("There is no animation to compare"));
       return NULL;
     }
+  /* refused before the window opens: two clips that cannot be compared */
   if ((diff = sq_diff_clips (clip, other, error)) == NULL)
     return NULL;
 
   /* TRANSLATORS: %s is the name of the file compared with */
   title = g_strdup_printf (_("Compared With %s"), other_name);
-  self = g_object_new (SEQUIN_TYPE_COMPARE_WINDOW, "transient-for", window, "title", title, NULL);
+  self = g_object_new (SEQUIN_TYPE_COMPARE_WINDOW, "transient-for", window, "destroy-with-parent", TRUE,
+                       "title", title, NULL);
   self->window = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
-  self->diff = g_steal_pointer (&diff);
-  for (guint i = 0; i < self->diff->joints->len; i++)
-    g_array_append_val (self->order, i);
-  g_array_sort_with_data (self->order, by_difference, self->diff);
+  self->reference = sq_clip_copy (other);
+  self->reference_name = g_strdup (other_name);
 
-  self->summary_text = g_strdup_printf (_("Largest difference: rotation %.3g°, translation %.3g. "
-                                          "Duration %.3f s here, %.3f s in %s."),
-                                        self->diff->rotation, self->diff->translation, self->diff->duration_a,
-                                        self->diff->duration_b, other_name);
-  gtk_label_set_text (self->summary, self->summary_text);
-  for (guint r = 0; r < self->order->len; r++)
-    {
-      const SqJointDiff *d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, r));
-      char *text = row_text (d, other_name);
-      GtkWidget *label = gtk_label_new (text);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_set_margin_top (label, 4);
-      gtk_widget_set_margin_bottom (label, 4);
-      gtk_list_box_append (self->list, label);
-      g_ptr_array_add (self->texts, text);
-    }
+  sequin_preview_set_reference (window->preview, self->reference, other_name);
+  g_object_bind_property (window->preview, "show-reference", self->ghost_toggle, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (window->joint_tree, "selection-changed", G_CALLBACK (update_lane), self);
+  g_signal_group_set_target (self->document_signals, document);
+  recompute (self);
   return self;
 }
 

@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "sq-convert.h"
+#include "sq-diff.h"
 #include "sq-pose.h"
 #include "sequin-preview-mesh.h"
 #include "sequin-preview.h"
@@ -36,6 +37,7 @@ typedef struct
   GArray *grid;                 /* lines: the floor grid and the axes */
   GArray *figure;               /* triangles, opaque */
   GArray *ghosts;               /* triangles, translucent: the onion skins */
+  GArray *reference;            /* triangles, translucent: the clip compared with */
   GArray *trail;                /* lines: the selected joint's path */
   GArray *marks;                /* points: its keys on the path */
 } Scene;
@@ -71,6 +73,17 @@ struct _SequinPreview
   gboolean   show_onion;
   gboolean   show_trail;
 
+  /* the clip compared with (Compare With…), drawn as a ghost on its own
+   * skeleton at the playhead's time */
+  SqClip    *ref_clip;          /* a copy, NULL when not comparing */
+  char      *ref_name;
+  SqPose    *ref_pose;
+  gsize      ref_n;
+  gssize    *ref_parents;
+  double    *ref_points;        /* 3 per joint, metres, Y up */
+  gssize     ref_selected;      /* the selected joint's counterpart, or -1 */
+  gboolean   show_reference;
+
   /* camera */
   double     target[3];
   double     yaw, pitch;        /* radians */
@@ -97,10 +110,10 @@ struct _SequinPreview
   gboolean   rendered;
 
   Scene      scene;
-  guint      drawn[3];          /* figure, ghost triangles and trail vertices of the last draw */
+  guint      drawn[4];          /* figure, ghost triangles, trail vertices, reference triangles of the last draw */
 };
 
-enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, N_PROPS };
+enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, PROP_SHOW_REFERENCE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SequinPreview, sequin_preview, GTK_TYPE_WIDGET)
@@ -363,6 +376,13 @@ sequin_preview_get_drawn (SequinPreview *self,
   *trail_vertices = self->drawn[2];
 }
 
+guint
+sequin_preview_get_drawn_reference (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), 0);
+  return self->drawn[3];
+}
+
 gboolean
 sequin_preview_has_rendered (SequinPreview *self)
 {
@@ -375,19 +395,107 @@ sequin_preview_has_rendered (SequinPreview *self)
 /* the pose at `time` on the preview's axes: Second Life's X forward,
  * Y left, Z up become the view's Z, X, Y (Y up) */
 static void
+pose_with (const SqPose *pose,
+           gsize         n,
+           const SqClip *clip,
+           double        time,
+           double       *sl,
+           double       *out)
+{
+  sq_pose_evaluate (pose, clip, time, sl);
+  for (gsize j = 0; j < n; j++)
+    {
+      out[j * 3 + 0] = sl[j * 3 + 1];
+      out[j * 3 + 1] = sl[j * 3 + 2];
+      out[j * 3 + 2] = sl[j * 3 + 0];
+    }
+}
+
+static void
 pose_at (SequinPreview *self,
          const SqClip  *clip,
          double         time,
          double        *sl,
          double        *out)
 {
-  sq_pose_evaluate (self->pose, clip, time, sl);
-  for (gsize j = 0; j < self->n; j++)
+  pose_with (self->pose, self->n, clip, time, sl, out);
+}
+
+/* The reference's joint standing for the figure's joint `selected`: the
+ * same name, or the one both map to in Second Life's names (as the
+ * comparison pairs them, sq_diff_find_joint) */
+static gssize
+reference_counterpart (SequinPreview *self,
+                       const SqClip  *clip,
+                       gssize         selected)
+{
+  const char *name, *sl;
+  gssize j;
+
+  if (self->ref_clip == NULL || selected < 0 || (gsize) selected >= clip->n_joints)
+    return -1;
+  name = clip->joints[selected].name;
+  if ((j = sq_diff_find_joint (self->ref_clip, name)) >= 0)
+    return j;
+  sl = sq_joint_name_for_scheme (name, SQ_JOINT_SCHEME_SL, 0);
+  return sl != NULL ? sq_diff_find_joint (self->ref_clip, sl) : -1;
+}
+
+/* the reference posed at the playhead */
+static void
+update_reference (SequinPreview *self)
+{
+  g_autofree double *sl = NULL;
+
+  if (self->ref_pose == NULL)
+    return;
+  sl = g_new (double, 3 * self->ref_n);
+  pose_with (self->ref_pose, self->ref_n, self->ref_clip, self->time, sl, self->ref_points);
+}
+
+static void
+clear_reference (SequinPreview *self)
+{
+  g_clear_pointer (&self->ref_clip, sq_clip_free);
+  g_clear_pointer (&self->ref_name, g_free);
+  g_clear_pointer (&self->ref_pose, sq_pose_free);
+  g_clear_pointer (&self->ref_parents, g_free);
+  g_clear_pointer (&self->ref_points, g_free);
+  self->ref_n = 0;
+  self->ref_selected = -1;
+}
+
+void
+sequin_preview_set_reference (SequinPreview *self,
+                              const SqClip  *reference,
+                              const char    *name)
+{
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+
+  clear_reference (self);
+  if (reference != NULL && reference->n_joints > 0)
     {
-      out[j * 3 + 0] = sl[j * 3 + 1];
-      out[j * 3 + 1] = sl[j * 3 + 2];
-      out[j * 3 + 2] = sl[j * 3 + 0];
+      self->ref_clip = sq_clip_copy (reference);
+      self->ref_name = g_strdup (name);
+      self->ref_pose = sq_pose_new (self->ref_clip);
+      self->ref_n = self->ref_clip->n_joints;
+      self->ref_parents = g_memdup2 (sq_pose_get_parents (self->ref_pose), self->ref_n * sizeof (gssize));
+      self->ref_points = g_new (double, 3 * self->ref_n);
+      update_reference (self);
     }
+  queue_draws (self);
+}
+
+const double *
+sequin_preview_get_reference (SequinPreview *self,
+                              gsize         *n,
+                              gssize        *selected)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  *n = self->ref_n;
+  if (selected != NULL)
+    *selected = self->ref_selected;
+  return self->ref_points;
 }
 
 /* The clip's nearest key times before and after `time` (any joint, any
@@ -570,6 +678,8 @@ sequin_preview_set_clip (SequinPreview *self,
     g_autofree double *view = g_new (double, 3 * self->n);
     update_trail (self, clip, sl, view);
   }
+  self->ref_selected = reference_counterpart (self, clip, self->selected);
+  update_reference (self);
   if (!self->framed)
     sequin_preview_reset_view (self);
   queue_draws (self);
@@ -581,6 +691,7 @@ typedef struct
 {
   GdkRGBA fg;
   float   bone[4], joint[4], selected[4], grid[4], axis[3][4], onion[2][4], trail[4], mark[4];
+  float   reference[4], reference_selected[4];
 } Colors;
 
 static void
@@ -623,6 +734,9 @@ lookup_colors (SequinPreview *self,
   set_color (c->onion[ONION_PREVIOUS], "#f66151", 0.28f);
   set_color (c->onion[ONION_NEXT], "#33d17a", 0.28f);
   set_color (c->trail, dark ? "#f9f06b" : "#c64600", 0.85f);
+  /* the clip compared with: see-through violet, its selected joint stronger */
+  set_color (c->reference, dark ? "#dc8add" : "#9141ac", 0.38f);
+  set_color (c->reference_selected, dark ? "#ffa348" : "#e66100", 0.55f);
   set_color (c->mark, dark ? "#f9f06b" : "#c64600", 1);
 }
 
@@ -693,23 +807,27 @@ build_grid (SequinPreview *self,
  * `highlight` (-1 for none) is drawn in the selection colour, with the
  * bones it turns; `tint` (NULL for none) colours a whole onion skin. */
 static guint
-build_figure (SequinPreview *self,
-              const double  *points,
-              gssize         highlight,
-              const float   *tint,
-              const Colors  *c,
-              GArray        *out)
+build_skeleton (SequinPreview *self,
+                gsize          n,
+                const gssize  *parents,
+                const double  *points,
+                gssize         highlight,
+                const float   *tint,
+                const float   *tint_highlight,
+                const Colors  *c,
+                GArray        *out)
 {
   double unit = self->size > 0 ? self->size : 1;
   guint before = out->len;
+  const float *hl = tint_highlight != NULL ? tint_highlight : c->selected;
 
-  for (gsize i = 0; i < self->n; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      gssize p = self->parents[i];
+      gssize p = parents[i];
       const double *head, *tail;
       double len;
 
-      if (p < 0 || (gsize) p >= self->n)
+      if (p < 0 || (gsize) p >= n)
         continue;
       head = &points[p * 3];
       tail = &points[i * 3];
@@ -718,18 +836,19 @@ build_figure (SequinPreview *self,
       len = sqrt ((tail[0] - head[0]) * (tail[0] - head[0]) + (tail[1] - head[1]) * (tail[1] - head[1])
                   + (tail[2] - head[2]) * (tail[2] - head[2]));
       sequin_mesh_bone (out, head, tail, MIN (len * 0.22, unit * 0.06),
-                        tint != NULL ? tint : p == highlight ? c->selected : c->bone);
+                        p == highlight ? (tint == NULL || tint_highlight != NULL ? hl : tint)
+                        : tint != NULL ? tint : c->bone);
     }
-  for (gsize i = 0; i < self->n; i++)
+  for (gsize i = 0; i < n; i++)
     {
       const double *at = &points[i * 3];
-      gssize p = self->parents[i];
+      gssize p = parents[i];
       double r = unit * ((gssize) i == highlight ? 0.016 : 0.008);
 
       if (!point_finite (at))
         continue;
       /* no bigger than the bone it ends, so fingers stay apart */
-      if (p >= 0 && (gsize) p < self->n && point_finite (&points[p * 3]) && (gssize) i != highlight)
+      if (p >= 0 && (gsize) p < n && point_finite (&points[p * 3]) && (gssize) i != highlight)
         {
           const double *q = &points[p * 3];
           double len = sqrt ((at[0] - q[0]) * (at[0] - q[0]) + (at[1] - q[1]) * (at[1] - q[1])
@@ -738,9 +857,24 @@ build_figure (SequinPreview *self,
             r = MIN (r, len * 0.25);
         }
       sequin_mesh_ball (out, at, r,
-                        tint != NULL ? tint : (gssize) i == highlight ? c->selected : c->joint);
+                        (gssize) i == highlight ? (tint == NULL || tint_highlight != NULL ? hl : tint)
+                        : tint != NULL ? tint : c->joint);
     }
   return (out->len - before) / SEQUIN_MESH_FLOATS / 3;
+}
+
+/* One figure of the clip shown: `highlight` (-1 for none) in the selection
+ * colour, with the bones it turns; `tint` (NULL for none) colours a whole
+ * onion skin */
+static guint
+build_figure (SequinPreview *self,
+              const double  *points,
+              gssize         highlight,
+              const float   *tint,
+              const Colors  *c,
+              GArray        *out)
+{
+  return build_skeleton (self, self->n, self->parents, points, highlight, tint, NULL, c, out);
 }
 
 /* The trail: a line through the samples, fading away from the playhead,
@@ -778,9 +912,10 @@ build_scene (SequinPreview *self,
   g_array_set_size (s->grid, 0);
   g_array_set_size (s->figure, 0);
   g_array_set_size (s->ghosts, 0);
+  g_array_set_size (s->reference, 0);
   g_array_set_size (s->trail, 0);
   g_array_set_size (s->marks, 0);
-  self->drawn[0] = self->drawn[1] = self->drawn[2] = 0;
+  self->drawn[0] = self->drawn[1] = self->drawn[2] = self->drawn[3] = 0;
 
   build_grid (self, c, s->grid);
   if (self->n == 0)
@@ -789,6 +924,9 @@ build_scene (SequinPreview *self,
   for (int k = 0; k < 2 && self->show_onion; k++)
     if (self->onion[k] != NULL)
       self->drawn[1] += build_figure (self, self->onion[k], -1, c->onion[k], c, s->ghosts);
+  if (self->show_reference && self->ref_points != NULL)
+    self->drawn[3] = build_skeleton (self, self->ref_n, self->ref_parents, self->ref_points, self->ref_selected,
+                                     c->reference, c->reference_selected, c, s->reference);
   if (self->show_trail)
     build_trail (self, c, s->trail, s->marks);
   self->drawn[2] = s->trail->len / SEQUIN_MESH_FLOATS;
@@ -1016,7 +1154,8 @@ gl_draw_scene (SequinPreview *self,
                int            scale)
 {
   Scene *s = &self->scene;
-  gsize offset = 0, total = s->grid->len + s->figure->len + s->ghosts->len + s->trail->len + s->marks->len;
+  gsize offset = 0, total = s->grid->len + s->figure->len + s->ghosts->len + s->reference->len + s->trail->len
+                            + s->marks->len;
 
   glBindVertexArray (self->vao);
   glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
@@ -1031,6 +1170,7 @@ gl_draw_scene (SequinPreview *self,
   draw_part (s->grid, GL_LINES, &offset);
   glDepthMask (GL_FALSE);
   draw_part (s->ghosts, GL_TRIANGLES, &offset);
+  draw_part (s->reference, GL_TRIANGLES, &offset);
   glEnable (GL_DEPTH_TEST);
   glDepthMask (GL_TRUE);
   draw_part (s->figure, GL_TRIANGLES, &offset);
@@ -1263,6 +1403,7 @@ sequin_preview_draw_cairo (SequinPreview *self,
   cairo_set_line_width (cr, 1);
   cairo_lines (cr, self->scene.grid, &mvp, width, height);
   cairo_triangles (cr, self->scene.ghosts, &mvp, light, width, height);
+  cairo_triangles (cr, self->scene.reference, &mvp, light, width, height);
   cairo_triangles (cr, self->scene.figure, &mvp, light, width, height);
   cairo_set_line_width (cr, 1.5);
   cairo_lines (cr, self->scene.trail, &mvp, width, height);
@@ -1404,6 +1545,16 @@ snapshot_labels (SequinPreview *self,
     pango_layout_get_pixel_size (layout, &lw, &lh);
     draw_text (snapshot, layout, 10, height - lh - 8, &dim);
   }
+  if (self->show_reference && self->ref_points != NULL && self->ref_name != NULL)
+    {
+      /* TRANSLATORS: over the preview: %s is the file compared with, drawn see-through */
+      g_autofree char *text = g_strdup_printf (_("Ghost: %s"), self->ref_name);
+      g_autoptr(PangoLayout) ghost = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      GdkRGBA color = { c.reference[0], c.reference[1], c.reference[2], 1 };
+
+      /* top left, clear of the toggles at the top right */
+      draw_text (snapshot, ghost, 10, 8, &color);
+    }
   gtk_snapshot_pop (snapshot);
 }
 
@@ -1509,6 +1660,9 @@ sequin_preview_get_property (GObject    *object,
     case PROP_MOTION_TRAIL:
       g_value_set_boolean (value, self->show_trail);
       break;
+    case PROP_SHOW_REFERENCE:
+      g_value_set_boolean (value, self->show_reference);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1530,6 +1684,9 @@ sequin_preview_set_property (GObject      *object,
       break;
     case PROP_MOTION_TRAIL:
       field = &self->show_trail;
+      break;
+    case PROP_SHOW_REFERENCE:
+      field = &self->show_reference;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1559,9 +1716,11 @@ sequin_preview_finalize (GObject *object)
   SequinPreview *self = SEQUIN_PREVIEW (object);
 
   clear_figure (self);
+  clear_reference (self);
   g_array_unref (self->scene.grid);
   g_array_unref (self->scene.figure);
   g_array_unref (self->scene.ghosts);
+  g_array_unref (self->scene.reference);
   g_array_unref (self->scene.trail);
   g_array_unref (self->scene.marks);
   G_OBJECT_CLASS (sequin_preview_parent_class)->finalize (object);
@@ -1596,6 +1755,10 @@ sequin_preview_class_init (SequinPreviewClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MOTION_TRAIL] =
     g_param_spec_boolean ("motion-trail", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the ghost of the clip compared with, while there is one */
+  properties[PROP_SHOW_REFERENCE] =
+    g_param_spec_boolean ("show-reference", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1661,6 +1824,9 @@ sequin_preview_init (SequinPreview *self)
   self->scene.grid = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.figure = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.ghosts = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.reference = g_array_new (FALSE, FALSE, sizeof (float));
+  self->show_reference = TRUE;
+  self->ref_selected = -1;
   self->scene.trail = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.marks = g_array_new (FALSE, FALSE, sizeof (float));
   self->selected = -1;

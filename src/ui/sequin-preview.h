@@ -34,6 +34,21 @@ void       sequin_preview_set_clip     (SequinPreview *self,
                                         const SqClip  *clip,
                                         double         time,
                                         gssize         selected);
+/* Compare With…: `reference` (copied; NULL stops) drawn as a see-through
+ * ghost on its own skeleton, posed at the time of the figure, the
+ * counterpart of the selected joint (the same name, or through the joint
+ * maps as sq-diff pairs them) highlighted; `name` labels it. The property
+ * "show-reference" hides and shows it. */
+void       sequin_preview_set_reference (SequinPreview *self,
+                                         const SqClip  *reference,
+                                         const char    *name);
+/* for tests: the ghost as posed (3 per joint, NULL when not comparing) and
+ * its highlighted joint */
+const double *sequin_preview_get_reference (SequinPreview *self,
+                                            gsize         *n,
+                                            gssize        *selected);
+/* for tests: triangles of the ghost in the last draw (either renderer) */
+guint      sequin_preview_get_drawn_reference (SequinPreview *self);
 /* frames the whole figure: the camera looks at its centre from a distance
  * where all of it fits */
 void       sequin_preview_reset_view   (SequinPreview *self);

@@ -31,58 +31,8 @@
 
 #include "sequin-timeline.h"
 #include "sequin-timeline-private.h"
+#include "sequin-timeline-draw.h"
 #include "sequin-utils.h"
-
-#define LANE_H          24.0
-#define RULER_H         40.0
-#define RULER_SPLIT     20.0      /* seconds above, frames below */
-#define PAD_X           10.0      /* space before time 0 */
-#define PAD_END         40.0      /* space after the end, for the last labels */
-#define NAME_INDENT     18.0      /* room for the root badge */
-#define NAMES_W_MIN     96.0
-#define NAMES_W_MAX     220.0
-#define NAMES_MEASURED  2000      /* names measured for the column width */
-#define RUN_GAP         2.0       /* marks this close (px) merge into a band */
-#define HIT_SLOP        3.0       /* px added to a mark's radius for hits */
-#define WHEEL_STEP      48.0      /* px per wheel click */
-#define ZOOM_WHEEL      1.25      /* zoom factor per wheel click */
-#define ZOOM_DEFAULT    120.0
-#define ZOOM_FIT_MAX    1500.0    /* a new short clip is not blown up beyond this */
-
-struct _SequinTimeline
-{
-  GtkWidget           parent_instance;
-
-  /* Borrowed references */
-  const SqClip       *clip;
-
-  /* Owned references */
-  GtkAdjustment      *hadjustment;
-  GtkAdjustment      *vadjustment;
-
-  GtkScrollablePolicy hscroll_policy;
-  GtkScrollablePolicy vscroll_policy;
-
-  double              time;
-  double              zoom;
-  double              extent;        /* max (duration, last key time) */
-  gboolean            fit_pending;   /* zoom to fit once there is a size */
-
-  gssize              sel_joint;     /* -1: no selection */
-  SqChannel           sel_channel;
-  gssize              sel_key;
-
-  double              names_w;       /* 0: to be measured */
-  guint               names_font_hash;
-
-  double              pointer_x;
-  double              pointer_y;
-
-  gboolean            scrubbing;
-  double              drag_start_x;
-  gboolean            on_key;        /* the playhead snapped to a key off the frames */
-  gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
-};
 
 enum {
   PROP_0,
@@ -128,23 +78,23 @@ channel_name (SqChannel channel)
     }
 }
 
-static double
-clip_fps (const SqClip *clip)
+double
+_sequin_timeline_clip_fps (const SqClip *clip)
 {
   if (clip != NULL && isfinite (clip->fps) && clip->fps > 0)
     return clip->fps;
   return 30.0;
 }
 
-static int
-clip_frame_base (const SqClip *clip)
+int
+_sequin_timeline_clip_frame_base (const SqClip *clip)
 {
   return clip != NULL ? clip->frame_base : 0;
 }
 
-static int
-frame_of (const SqClip *clip,
-          double        time)
+int
+_sequin_timeline_frame_of (const SqClip *clip,
+                           double        time)
 {
   if (clip != NULL && isfinite (clip->fps) && clip->fps > 0)
     return sq_clip_time_to_frame (clip, time);
@@ -159,33 +109,33 @@ static double
 fractional_frame (const SqClip *clip,
                   double        time)
 {
-  return time * clip_fps (clip) + clip_frame_base (clip);
+  return time * _sequin_timeline_clip_fps (clip) + _sequin_timeline_clip_frame_base (clip);
 }
 
 static gboolean
 is_on_frame (const SqClip *clip,
              double        time)
 {
-  double f = time * clip_fps (clip);
+  double f = time * _sequin_timeline_clip_fps (clip);
 
   return fabs (f - floor (f + 0.5)) < ON_FRAME_EPS;
 }
 
 /* first index >= from whose time is >= t */
-static gsize
-lower_bound (const SqTrack *track,
-             double         t,
-             gsize          from)
+gsize
+_sequin_timeline_lower_bound (const SqTrack *track,
+                              double         t,
+                              gsize          from)
 {
   return sq_track_lower_bound (track, t, from, track->n_keys);
 }
 
 /* the same, searching forward from `from` by doubling steps: cheap when the
  * answer is near, as it is when walking a track column by column */
-static gsize
-gallop (const SqTrack *track,
-        double         t,
-        gsize          from)
+gsize
+_sequin_timeline_gallop (const SqTrack *track,
+                         double         t,
+                         gsize          from)
 {
   gsize lo = from, hi, step = 1;
 
@@ -222,7 +172,7 @@ nearest_key_time (const SqClip *clip,
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       {
         const SqTrack *track = &clip->joints[j].tracks[c];
-        gsize k = lower_bound (track, t, 0);
+        gsize k = _sequin_timeline_lower_bound (track, t, 0);
 
         for (gsize i = k > 0 ? k - 1 : 0; i <= k && i < track->n_keys; i++)
           {
@@ -249,10 +199,10 @@ joint_rows (const SqJoint *joint,
 }
 
 /* row index of a channel in its joint's lane, and the number of rows */
-static guint
-channel_row (const SqJoint *joint,
-             SqChannel      channel,
-             guint         *n_rows)
+guint
+_sequin_timeline_channel_row (const SqJoint *joint,
+                              SqChannel      channel,
+                              guint         *n_rows)
 {
   SqChannel rows[SQ_N_CHANNELS];
   guint n = joint_rows (joint, rows);
@@ -265,19 +215,19 @@ channel_row (const SqJoint *joint,
   return row;
 }
 
-static double
-mark_radius (guint n_rows)
+double
+_sequin_timeline_mark_radius (guint n_rows)
 {
   return n_rows <= 1 ? 5.5 : n_rows == 2 ? 4.5 : 3.5;
 }
 
 /* Half the width of a mark: narrower than its height when frames are close,
  * so that marks of keys on neighbouring frames do not overlap. */
-static double
-mark_half_width (SequinTimeline *self,
-                 double          r)
+double
+_sequin_timeline_mark_half_width (SequinTimeline *self,
+                                  double          r)
 {
-  return CLAMP (self->zoom / clip_fps (self->clip) / 2 - 0.5, 1.0, r);
+  return CLAMP (self->zoom / _sequin_timeline_clip_fps (self->clip) / 2 - 0.5, 1.0, r);
 }
 
 static double
@@ -292,14 +242,14 @@ hoffset (SequinTimeline *self)
   return gtk_adjustment_get_value (self->hadjustment);
 }
 
-static double
-voffset (SequinTimeline *self)
+double
+_sequin_timeline_voffset (SequinTimeline *self)
 {
   return gtk_adjustment_get_value (self->vadjustment);
 }
 
-static void
-ensure_names_width (SequinTimeline *self)
+void
+_sequin_timeline_ensure_names_width (SequinTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   PangoContext *context = gtk_widget_get_pango_context (widget);
@@ -349,7 +299,7 @@ configure_adjustments (SequinTimeline *self,
 
   if (self->hadjustment == NULL || self->vadjustment == NULL)
     return;   /* disposed */
-  ensure_names_width (self);
+  _sequin_timeline_ensure_names_width (self);
   page_w = MAX (0.0, gtk_widget_get_width (GTK_WIDGET (self)) - self->names_w);
   page_h = lanes_height (self);
   upper_h = self->clip != NULL ? self->clip->n_joints * LANE_H : 0;
@@ -366,8 +316,8 @@ configure_adjustments (SequinTimeline *self,
 
 /* the selection still names a key of the clip (it always should, as long as
  * the owner calls sequin_timeline_clip_changed() after every edit) */
-static gboolean
-has_selection (SequinTimeline *self)
+gboolean
+_sequin_timeline_has_selection (SequinTimeline *self)
 {
   return self->clip != NULL
          && self->sel_joint >= 0 && (gsize) self->sel_joint < self->clip->n_joints
@@ -377,15 +327,15 @@ has_selection (SequinTimeline *self)
 
 /* What the playhead is on: "frame 15", "key at frame 15.43" (snapped to a
  * key between frames) or "frame 15.43" (between frames, as when playing) */
-static char *
-position_text (SequinTimeline *self)
+char *
+_sequin_timeline_position_text (SequinTimeline *self)
 {
   if (sequin_clip_counts_ticks (self->clip))
     /* Translators: the tick under the playhead (a .x counts time in ticks) */
-    return g_strdup_printf (_("tick %d"), frame_of (self->clip, self->time));
+    return g_strdup_printf (_("tick %d"), _sequin_timeline_frame_of (self->clip, self->time));
   if (self->clip == NULL || is_on_frame (self->clip, self->time))
     /* Translators: the frame number under the playhead */
-    return g_strdup_printf (_("frame %d"), frame_of (self->clip, self->time));
+    return g_strdup_printf (_("frame %d"), _sequin_timeline_frame_of (self->clip, self->time));
   if (self->on_key)
     /* Translators: the playhead is on a key between two frames; %.2f is its frame number with a fraction */
     return g_strdup_printf (_("key at frame %.2f"), fractional_frame (self->clip, self->time));
@@ -399,7 +349,7 @@ sequin_timeline_describe_time (SequinTimeline *self)
   g_autofree char *where = NULL;
 
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), NULL);
-  where = position_text (self);
+  where = _sequin_timeline_position_text (self);
   /* Translators: the playhead's time and what it is on ("frame 15") */
   return g_strdup_printf (_("%.3f s, %s"), self->time, where);
 }
@@ -413,7 +363,7 @@ update_accessible (SequinTimeline *self)
   value_text = sequin_timeline_describe_time (self);
   g_string_append_printf (text, _("Playhead at %s"), value_text);
 
-  if (has_selection (self))
+  if (_sequin_timeline_has_selection (self))
     {
       const SqJoint *joint = &self->clip->joints[self->sel_joint];
       const SqKey key_value = sq_track_key (&joint->tracks[self->sel_channel], self->sel_key), *key = &key_value;
@@ -422,7 +372,7 @@ update_accessible (SequinTimeline *self)
       /* Translators: "selected: pelvis rotation key 5 at frame 12" */
       g_string_append_printf (text, _("selected: %s %s key %zd at frame %d"),
                               joint->name, channel_name (self->sel_channel),
-                              self->sel_key, frame_of (self->clip, key->time));
+                              self->sel_key, _sequin_timeline_frame_of (self->clip, key->time));
     }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -489,7 +439,7 @@ static void
 set_time_snapped (SequinTimeline *self,
                   double          seconds)
 {
-  double fps = clip_fps (self->clip);
+  double fps = _sequin_timeline_clip_fps (self->clip);
   double frame, key;
   gboolean to_key;
 
@@ -532,7 +482,7 @@ _sequin_timeline_lanes_x (SequinTimeline *self)
 {
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
 
-  ensure_names_width (self);
+  _sequin_timeline_ensure_names_width (self);
   return self->names_w;
 }
 
@@ -565,8 +515,8 @@ _sequin_timeline_y_for_key (SequinTimeline *self,
   g_return_val_if_fail (self->clip != NULL && joint < self->clip->n_joints, 0);
   g_return_val_if_fail (channel < SQ_N_CHANNELS, 0);
 
-  row = channel_row (&self->clip->joints[joint], channel, &n_rows);
-  return RULER_H + joint * LANE_H - voffset (self) + LANE_H * (row + 0.5) / n_rows;
+  row = _sequin_timeline_channel_row (&self->clip->joints[joint], channel, &n_rows);
+  return RULER_H + joint * LANE_H - _sequin_timeline_voffset (self) + LANE_H * (row + 0.5) / n_rows;
 }
 
 double
@@ -580,7 +530,7 @@ double
 _sequin_timeline_get_voffset (SequinTimeline *self)
 {
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), 0);
-  return voffset (self);
+  return _sequin_timeline_voffset (self);
 }
 
 /* ---- hit testing --------------------------------------------------------- */
@@ -615,7 +565,7 @@ sequin_timeline_key_at (SequinTimeline *self,
       || y < RULER_H || y >= gtk_widget_get_height (GTK_WIDGET (self)))
     return FALSE;
 
-  lane_y = y - RULER_H + voffset (self);
+  lane_y = y - RULER_H + _sequin_timeline_voffset (self);
   lane = (gssize) floor (lane_y / LANE_H);
   if (lane < 0 || (gsize) lane >= self->clip->n_joints)
     return FALSE;
@@ -627,12 +577,12 @@ sequin_timeline_key_at (SequinTimeline *self,
   row = MIN ((guint) floor ((lane_y - lane * LANE_H) / (LANE_H / n_rows)), n_rows - 1);
   track = &j->tracks[rows[row]];
 
-  r = mark_radius (n_rows);
+  r = _sequin_timeline_mark_radius (n_rows);
   t = _sequin_timeline_time_at_x (self, x);
-  tol = (mark_half_width (self, r) + HIT_SLOP) / self->zoom;
+  tol = (_sequin_timeline_mark_half_width (self, r) + HIT_SLOP) / self->zoom;
 
   /* the nearest key on either side of t */
-  i = lower_bound (track, t, 0);
+  i = _sequin_timeline_lower_bound (track, t, 0);
   if (i < track->n_keys && sq_track_time (track, i) - t <= tol)
     {
       best = i;
@@ -652,577 +602,6 @@ sequin_timeline_key_at (SequinTimeline *self,
   return TRUE;
 }
 
-/* ---- drawing ------------------------------------------------------------- */
-
-typedef struct
-{
-  GdkRGBA fg;
-  GdkRGBA bg;
-  GdkRGBA accent;      /* backgrounds */
-  GdkRGBA accent_fg;   /* lines and marks on the view background */
-  GdkRGBA channel[SQ_N_CHANNELS];
-  GdkRGBA playhead;
-} Colors;
-
-static void
-set_source (cairo_t       *cr,
-            const GdkRGBA *color,
-            double         alpha)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
-}
-
-static void
-lookup_colors (SequinTimeline *self,
-               Colors         *colors)
-{
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (self));
-  gboolean dark;
-
-  /* gtk_widget_get_color() is GTK 4.10; the style context is what 4.8 has */
-  gtk_style_context_get_color (style, &colors->fg);
-  dark = 0.299 * colors->fg.red + 0.587 * colors->fg.green + 0.114 * colors->fg.blue > 0.5;
-
-  if (!gtk_style_context_lookup_color (style, "view_bg_color", &colors->bg)
-      && !gtk_style_context_lookup_color (style, "theme_base_color", &colors->bg))
-    gdk_rgba_parse (&colors->bg, dark ? "#1e1e1e" : "#ffffff");
-  if (!gtk_style_context_lookup_color (style, "accent_bg_color", &colors->accent)
-      && !gtk_style_context_lookup_color (style, "theme_selected_bg_color", &colors->accent))
-    gdk_rgba_parse (&colors->accent, "#3584e4");
-  if (!gtk_style_context_lookup_color (style, "accent_color", &colors->accent_fg))
-    colors->accent_fg = colors->accent;
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  /* GNOME palette: blue, orange, green, red; lighter shades on dark themes */
-  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_ROTATION], dark ? "#62a0ea" : "#1c71d8");
-  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_TRANSLATION], dark ? "#ffa348" : "#e66100");
-  gdk_rgba_parse (&colors->channel[SQ_CHANNEL_SCALE], dark ? "#57e389" : "#26a269");
-  gdk_rgba_parse (&colors->playhead, dark ? "#ff7b63" : "#e01b24");
-}
-
-/* One mark, or a band from xs to xe, added to the current path; w is the
- * half width of a mark, r its half height. */
-static void
-add_mark (cairo_t   *cr,
-          SqChannel  channel,
-          double     xs,
-          double     xe,
-          double     cy,
-          double     w,
-          double     r)
-{
-  /* thin marks (dense keys) are pixel-aligned bars whatever the channel:
-   * they look the same at that size and cairo fills boxes much faster */
-  if (w <= 2)
-    {
-      double y0 = round (cy - r), y1 = round (cy + r);
-
-      cairo_rectangle (cr, floor (xs - w), y0, ceil (xe + w) - floor (xs - w), y1 - y0);
-      return;
-    }
-
-  switch (channel)
-    {
-    case SQ_CHANNEL_ROTATION:       /* diamond */
-      cairo_move_to (cr, xs - w, cy);
-      cairo_line_to (cr, xs, cy - r);
-      cairo_line_to (cr, xe, cy - r);
-      cairo_line_to (cr, xe + w, cy);
-      cairo_line_to (cr, xe, cy + r);
-      cairo_line_to (cr, xs, cy + r);
-      cairo_close_path (cr);
-      break;
-
-    case SQ_CHANNEL_TRANSLATION:    /* square */
-      w = MIN (w, r * 0.8);
-      r *= 0.8;
-      cairo_rectangle (cr, xs - w, cy - r, xe - xs + 2 * w, 2 * r);
-      break;
-
-    case SQ_CHANNEL_SCALE:          /* triangle */
-    case SQ_N_CHANNELS:
-    default:
-      cairo_move_to (cr, xs, cy - r);
-      cairo_line_to (cr, xe, cy - r);
-      cairo_line_to (cr, xe + w, cy + 0.8 * r);
-      cairo_line_to (cr, xs - w, cy + 0.8 * r);
-      cairo_close_path (cr);
-      break;
-    }
-}
-
-/* Adds the marks of the keys of `track` whose x lies in [x0, x1] to the path:
- * one per pixel column, neighbours closer than RUN_GAP merged into bands. */
-static void
-add_track_marks (cairo_t       *cr,
-                 const SqTrack *track,
-                 SqChannel      channel,
-                 double         origin,
-                 double         zoom,
-                 double         x0,
-                 double         x1,
-                 double         cy,
-                 double         w,
-                 double         r)
-{
-  double run_start = 0, run_end = 0;
-  gboolean in_run = FALSE;
-  gsize i;
-
-  i = lower_bound (track, (x0 - origin) / zoom, 0);
-  while (i < track->n_keys)
-    {
-      double x = origin + sq_track_time (track, i) * zoom;
-      double column, xc;
-
-      if (x > x1)
-        break;
-      column = floor (x);
-      xc = column + 0.5;
-      if (in_run && xc - run_end <= RUN_GAP)
-        run_end = xc;
-      else
-        {
-          if (in_run)
-            add_mark (cr, channel, run_start, run_end, cy, w, r);
-          run_start = run_end = xc;
-          in_run = TRUE;
-        }
-      /* the first key of the next pixel column */
-      i = gallop (track, (column + 1 - origin) / zoom, i + 1);
-    }
-  if (in_run)
-    add_mark (cr, channel, run_start, run_end, cy, w, r);
-}
-
-/* The smallest step of the 1-2-5 series (times `unit`) at least `min`. */
-static double
-nice_step (double min,
-           double unit)
-{
-  double base = pow (10, floor (log10 (MAX (min / unit, 1e-9))));
-
-  for (;;)
-    {
-      static const double mult[] = { 1, 2, 5 };
-
-      for (guint i = 0; i < G_N_ELEMENTS (mult); i++)
-        if (base * mult[i] * unit >= min)
-          return base * mult[i] * unit;
-      base *= 10;
-    }
-}
-
-static void
-format_seconds (char   *buf,
-                gsize   size,
-                double  t,
-                int     decimals)
-{
-  /* Translators: a time on the ruler, in seconds */
-  g_snprintf (buf, size, _("%.*f s"), decimals, t);
-}
-
-static void
-draw_ruler (SequinTimeline *self,
-            cairo_t        *cr,
-            const Colors   *colors,
-            PangoLayout    *small,
-            double          width)
-{
-  double left = self->names_w;
-  double fps = clip_fps (self->clip);
-  int base = clip_frame_base (self->clip);
-  double t_start = MAX (0.0, _sequin_timeline_time_at_x (self, left));
-  double t_end = MIN (self->extent, _sequin_timeline_time_at_x (self, width));
-  double end_x = MIN (width, _sequin_timeline_x_for_time (self, self->extent));
-  char buf[64];
-  int label_w, label_h, decimals;
-  double step, fstep, minor;
-  long f_first, f_last;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, left, 0, width - left, RULER_H);
-  cairo_clip (cr);
-
-  set_source (cr, &colors->fg, 0.05);
-  cairo_paint (cr);
-
-  /* seconds: the smallest step that leaves room for the widest label
-   * written with as many decimals as that step needs */
-  step = nice_step (24 / self->zoom, 0.001);
-  for (;;)
-    {
-      decimals = (int) CLAMP (ceil (-log10 (step) - 1e-9), 0, 3);
-      format_seconds (buf, sizeof buf, MAX (self->extent, 10.0), decimals);
-      pango_layout_set_text (small, buf, -1);
-      pango_layout_get_pixel_size (small, &label_w, &label_h);
-      if (label_w + 16 <= step * self->zoom)
-        break;
-      step = nice_step (step * 1.5, 0.001);
-    }
-
-  for (double k = ceil (t_start / step - 1e-9); k * step <= t_end + 1e-9; k++)
-    {
-      double t = k * step + 0.0;   /* never -0 */
-      double x = floor (_sequin_timeline_x_for_time (self, t)) + 0.5;
-
-      set_source (cr, &colors->fg, 0.35);
-      cairo_move_to (cr, x, 2);
-      cairo_line_to (cr, x, RULER_SPLIT);
-      cairo_stroke (cr);
-
-      format_seconds (buf, sizeof buf, t, decimals);
-      pango_layout_set_text (small, buf, -1);
-      set_source (cr, &colors->fg, 0.8);
-      cairo_move_to (cr, x + 3, (RULER_SPLIT - label_h) / 2 + 1);
-      pango_cairo_show_layout (cr, small);
-    }
-
-  /* frames: labels on multiples of the step, minor ticks in between */
-  g_snprintf (buf, sizeof buf, "%d", frame_of (self->clip, self->extent) + 10);
-  pango_layout_set_text (small, buf, -1);
-  pango_layout_get_pixel_size (small, &label_w, &label_h);
-  fstep = nice_step (MAX (1.0, (label_w + 10) * fps / self->zoom), 1);
-  minor = fstep / 5 >= 1 && fstep / 5 * self->zoom / fps >= 5 ? fstep / 5
-        : fstep / 2 >= 1 && fstep / 2 * self->zoom / fps >= 5 ? fstep / 2
-        : 0;
-
-  f_first = (long) ceil (t_start * fps - 1e-6) + base;
-  f_last = (long) floor (t_end * fps + 1e-6) + base;
-  if (minor > 0)
-    {
-      set_source (cr, &colors->fg, 0.3);
-      for (long f = (long) (ceil (f_first / minor) * minor); f <= f_last; f += (long) minor)
-        {
-          double x = floor (_sequin_timeline_x_for_time (self, (f - base) / fps)) + 0.5;
-
-          cairo_move_to (cr, x, RULER_H - 4);
-          cairo_line_to (cr, x, RULER_H);
-        }
-      cairo_stroke (cr);
-    }
-  for (long f = (long) (ceil (f_first / fstep) * fstep); f <= f_last; f += (long) fstep)
-    {
-      double x = floor (_sequin_timeline_x_for_time (self, (f - base) / fps)) + 0.5;
-
-      set_source (cr, &colors->fg, 0.45);
-      cairo_move_to (cr, x, RULER_H - 8);
-      cairo_line_to (cr, x, RULER_H);
-      cairo_stroke (cr);
-
-      g_snprintf (buf, sizeof buf, "%ld", f);
-      pango_layout_set_text (small, buf, -1);
-      set_source (cr, &colors->fg, 0.6);
-      cairo_move_to (cr, x + 3, RULER_SPLIT + (RULER_H - RULER_SPLIT - label_h) / 2 - 1);
-      pango_cairo_show_layout (cr, small);
-    }
-
-  /* past the end */
-  if (end_x < width)
-    {
-      set_source (cr, &colors->fg, 0.06);
-      cairo_rectangle (cr, end_x, 0, width - end_x, RULER_H);
-      cairo_fill (cr);
-    }
-
-  cairo_restore (cr);
-
-  set_source (cr, &colors->fg, 0.2);
-  cairo_rectangle (cr, 0, RULER_H - 1, width, 1);
-  cairo_fill (cr);
-}
-
-static void
-draw_lanes (SequinTimeline *self,
-            cairo_t        *cr,
-            const Colors   *colors,
-            PangoLayout    *names,
-            double          width,
-            double          height)
-{
-  const SqClip *clip = self->clip;
-  double left = self->names_w;
-  double voff = voffset (self);
-  double origin = _sequin_timeline_x_for_time (self, 0);
-  double end_x = _sequin_timeline_x_for_time (self, self->extent);
-  gssize root = sq_clip_get_root_index (clip);
-  gsize first, last;
-  PangoAttrList *bold;
-
-  first = (gsize) MAX (0.0, floor (voff / LANE_H));
-  last = (gsize) MIN ((double) clip->n_joints, ceil ((voff + height - RULER_H) / LANE_H));
-
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, RULER_H, width, height - RULER_H);
-  cairo_clip (cr);
-
-  /* lane backgrounds */
-  for (gsize j = first; j < last; j++)
-    {
-      double y = RULER_H + j * LANE_H - voff;
-
-      if ((gssize) j == self->sel_joint || (gssize) j == self->lane)
-        {
-          set_source (cr, &colors->accent, 0.15);
-          cairo_rectangle (cr, 0, y, width, LANE_H);
-          cairo_fill (cr);
-        }
-      else if (j % 2 == 1)
-        {
-          set_source (cr, &colors->fg, 0.04);
-          cairo_rectangle (cr, 0, y, width, LANE_H);
-          cairo_fill (cr);
-        }
-    }
-
-  /* the lanes, clipped to the right of the name column */
-  cairo_save (cr);
-  cairo_rectangle (cr, left, RULER_H, width - left, height - RULER_H);
-  cairo_clip (cr);
-
-  if (end_x < width)
-    {
-      set_source (cr, &colors->fg, 0.06);
-      cairo_rectangle (cr, end_x, RULER_H, width - end_x, height - RULER_H);
-      cairo_fill (cr);
-      set_source (cr, &colors->fg, 0.3);
-      cairo_rectangle (cr, floor (end_x), RULER_H, 1, height - RULER_H);
-      cairo_fill (cr);
-    }
-
-  for (guint c = 0; c < SQ_N_CHANNELS; c++)
-    {
-      for (gsize j = first; j < last; j++)
-        {
-          const SqJoint *joint = &clip->joints[j];
-          guint row, n_rows;
-          double cy, r;
-
-          if (joint->tracks[c].n_keys == 0)
-            continue;
-          row = channel_row (joint, c, &n_rows);
-          r = mark_radius (n_rows);
-          cy = RULER_H + j * LANE_H - voff + LANE_H * (row + 0.5) / n_rows;
-          add_track_marks (cr, &joint->tracks[c], c, origin, self->zoom,
-                           left - r - 1, width + r + 1, cy, mark_half_width (self, r), r);
-        }
-      set_source (cr, &colors->channel[c], 1.0);
-      cairo_fill (cr);
-    }
-
-  /* the selected key, on top */
-  if (has_selection (self))
-    {
-      const SqJoint *joint = &clip->joints[self->sel_joint];
-      const SqKey key_value = sq_track_key (&joint->tracks[self->sel_channel], self->sel_key), *key = &key_value;
-      double x = floor (origin + key->time * self->zoom) + 0.5;
-      double y = _sequin_timeline_y_for_key (self, self->sel_joint, self->sel_channel);
-      guint n_rows;
-      double r;
-
-      channel_row (joint, self->sel_channel, &n_rows);
-      r = mark_radius (n_rows) + 1.5;
-      add_mark (cr, self->sel_channel, x, x, y, r, r);
-      set_source (cr, &colors->channel[self->sel_channel], 1.0);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 2);
-      set_source (cr, &colors->fg, 1.0);
-      cairo_stroke (cr);
-    }
-
-  cairo_restore (cr);
-
-  /* name column */
-  set_source (cr, &colors->fg, 0.04);
-  cairo_rectangle (cr, 0, RULER_H, left, height - RULER_H);
-  cairo_fill (cr);
-  set_source (cr, &colors->fg, 0.2);
-  cairo_rectangle (cr, left - 1, 0, 1, height);
-  cairo_fill (cr);
-
-  bold = pango_attr_list_new ();
-  pango_attr_list_insert (bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
-  pango_layout_set_ellipsize (names, PANGO_ELLIPSIZE_END);
-  pango_layout_set_width (names, (int) ((left - NAME_INDENT - 6) * PANGO_SCALE));
-  for (gsize j = first; j < last; j++)
-    {
-      double y = RULER_H + j * LANE_H - voff;
-      int h;
-
-      pango_layout_set_text (names, clip->joints[j].name, -1);
-      pango_layout_set_attributes (names, (gssize) j == root ? bold : NULL);
-      pango_layout_get_pixel_size (names, NULL, &h);
-      set_source (cr, &colors->fg, (gssize) j == root ? 1.0 : 0.85);
-      cairo_move_to (cr, NAME_INDENT, y + (LANE_H - h) / 2);
-      pango_cairo_show_layout (cr, names);
-
-      if ((gssize) j == root)
-        {
-          /* the root badge: a filled dot before the name */
-          set_source (cr, &colors->accent_fg, 1.0);
-          cairo_arc (cr, NAME_INDENT / 2 + 1, y + LANE_H / 2, 3.5, 0, 2 * G_PI);
-          cairo_fill (cr);
-        }
-    }
-  pango_layout_set_attributes (names, NULL);
-  pango_attr_list_unref (bold);
-
-  cairo_restore (cr);
-}
-
-static void
-draw_playhead (SequinTimeline *self,
-               cairo_t        *cr,
-               const Colors   *colors,
-               double          width,
-               double          height)
-{
-  double x = floor (_sequin_timeline_x_for_time (self, self->time)) + 0.5;
-  double left = self->names_w;
-
-  if (x < left - 6 || x > width + 6)
-    return;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, left, 0, width - left, height);
-  cairo_clip (cr);
-
-  set_source (cr, &colors->playhead, 1.0);
-  cairo_rectangle (cr, x - 0.75, RULER_SPLIT, 1.5, height - RULER_SPLIT);
-  cairo_fill (cr);
-
-  /* the handle: a pentagon pointing down onto the frame row */
-  cairo_move_to (cr, x - 6, RULER_SPLIT - 2);
-  cairo_line_to (cr, x + 6, RULER_SPLIT - 2);
-  cairo_line_to (cr, x + 6, RULER_SPLIT + 6);
-  cairo_line_to (cr, x, RULER_SPLIT + 12);
-  cairo_line_to (cr, x - 6, RULER_SPLIT + 6);
-  cairo_close_path (cr);
-  cairo_fill (cr);
-
-  cairo_restore (cr);
-}
-
-/* the top-left corner: the playhead's time and frame */
-static void
-draw_corner (SequinTimeline *self,
-             cairo_t        *cr,
-             const Colors   *colors,
-             PangoLayout    *small)
-{
-  char buf[64];
-  int w, h;
-
-  set_source (cr, &colors->fg, 0.05);
-  cairo_rectangle (cr, 0, 0, self->names_w - 1, RULER_H - 1);
-  cairo_fill (cr);
-
-  if (self->clip == NULL)
-    return;
-
-  format_seconds (buf, sizeof buf, self->time, 3);
-  pango_layout_set_width (small, (int) ((self->names_w - 12) * PANGO_SCALE));
-  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_END);
-  pango_layout_set_text (small, buf, -1);
-  pango_layout_get_pixel_size (small, &w, &h);
-  set_source (cr, &colors->fg, 0.9);
-  cairo_move_to (cr, 6, (RULER_SPLIT - h) / 2 + 1);
-  pango_cairo_show_layout (cr, small);
-
-  {
-    g_autofree char *where = position_text (self);
-    pango_layout_set_text (small, where, -1);
-  }
-  set_source (cr, &colors->fg, 0.6);
-  cairo_move_to (cr, 6, RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1);
-  pango_cairo_show_layout (cr, small);
-
-  pango_layout_set_width (small, -1);
-  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_NONE);
-}
-
-gboolean
-sequin_timeline_get_loop (SequinTimeline *self,
-                          double         *in,
-                          double         *out)
-{
-  SqSlFields f;
-
-  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
-
-  if (self->clip == NULL)
-    return FALSE;
-  sq_sl_fields_get (self->clip, &f);
-  if (!f.loop || !(f.loop_in <= f.loop_out))
-    return FALSE;
-  if (in != NULL)
-    *in = f.loop_in;
-  if (out != NULL)
-    *out = f.loop_out;
-  return TRUE;
-}
-
-/* A looping animation (.anim): the loop's part of the lanes shaded, its
- * in and out marked on the ruler */
-static void
-draw_loop (SequinTimeline *self,
-           cairo_t        *cr,
-           const Colors   *colors,
-           PangoLayout    *small,
-           double          width,
-           double          height)
-{
-  double in, out, x_in, x_out;
-  int w, h;
-
-  if (!sequin_timeline_get_loop (self, &in, &out))
-    return;
-  x_in = _sequin_timeline_x_for_time (self, in);
-  x_out = _sequin_timeline_x_for_time (self, out);
-
-  cairo_save (cr);
-  cairo_rectangle (cr, self->names_w, 0, width - self->names_w, height);
-  cairo_clip (cr);
-  set_source (cr, &colors->accent, 0.07);
-  cairo_rectangle (cr, x_in, RULER_H, x_out - x_in, height - RULER_H);
-  cairo_fill (cr);
-  set_source (cr, &colors->accent, 0.9);
-  cairo_set_line_width (cr, 2);
-  for (guint i = 0; i < 2; i++)
-    {
-      double x = floor (i == 0 ? x_in : x_out) + 0.5;
-      /* a flag at the ruler's foot, pointing into the loop */
-      double d = i == 0 ? 7 : -7;
-
-      cairo_move_to (cr, x, RULER_SPLIT);
-      cairo_line_to (cr, x, height);
-      cairo_stroke (cr);
-      cairo_move_to (cr, x, RULER_SPLIT);
-      cairo_line_to (cr, x + d, RULER_SPLIT + 4);
-      cairo_line_to (cr, x, RULER_SPLIT + 8);
-      cairo_close_path (cr);
-      cairo_fill (cr);
-    }
-  /* TRANSLATORS: the mark of the loop's start and end on the timeline */
-  pango_layout_set_text (small, _("loop"), -1);
-  pango_layout_get_pixel_size (small, &w, &h);
-  if (x_out - x_in > w + 16)
-    {
-      double y = RULER_SPLIT + (RULER_H - RULER_SPLIT - h) / 2 - 1;
-
-      /* over the frame numbers, on the ruler's own colour */
-      set_source (cr, &colors->bg, 1.0);
-      cairo_rectangle (cr, x_in + 8, y, w + 4, h);
-      cairo_fill (cr);
-      set_source (cr, &colors->accent, 0.9);
-      cairo_move_to (cr, x_in + 10, y);
-      pango_cairo_show_layout (cr, small);
-    }
-  cairo_restore (cr);
-}
-
 /* timeline.zoom-fit, timeline.zoom-in, timeline.zoom-out */
 static void
 zoom_action (GtkWidget  *widget,
@@ -1238,73 +617,6 @@ zoom_action (GtkWidget  *widget,
                               g_str_equal (action_name, "timeline.zoom-in") ? ZOOM_WHEEL : 1 / ZOOM_WHEEL);
 }
 
-static void
-sequin_timeline_snapshot (GtkWidget   *widget,
-                          GtkSnapshot *snapshot)
-{
-  SequinTimeline *self = SEQUIN_TIMELINE (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
-  g_autoptr(PangoLayout) names = NULL;
-  g_autoptr(PangoLayout) small = NULL;
-  PangoFontDescription *font;
-  Colors colors;
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-
-  ensure_names_width (self);
-  lookup_colors (self, &colors);
-
-  names = gtk_widget_create_pango_layout (widget, NULL);
-  small = gtk_widget_create_pango_layout (widget, NULL);
-  font = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (small)));
-  if (pango_font_description_get_size (font) > 0)
-    {
-      if (pango_font_description_get_size_is_absolute (font))
-        pango_font_description_set_absolute_size (font, pango_font_description_get_size (font) * 0.85);
-      else
-        pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * 0.85));
-    }
-  pango_layout_set_font_description (small, font);
-  pango_font_description_free (font);
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_line_width (cr, 1);
-
-  set_source (cr, &colors.bg, 1.0);
-  cairo_paint (cr);
-
-  draw_ruler (self, cr, &colors, small, width);
-  if (self->clip != NULL)
-    {
-      draw_lanes (self, cr, &colors, names, width, height);
-      draw_loop (self, cr, &colors, small, width, height);
-    }
-  else
-    {
-      int w, h;
-
-      pango_layout_set_text (names, _("No clip"), -1);
-      pango_layout_get_pixel_size (names, &w, &h);
-      set_source (cr, &colors.fg, 0.5);
-      cairo_move_to (cr, (width - w) / 2, RULER_H + (height - RULER_H - h) / 2);
-      pango_cairo_show_layout (cr, names);
-    }
-  draw_playhead (self, cr, &colors, width, height);
-  draw_corner (self, cr, &colors, small);
-
-  if (gtk_widget_has_visible_focus (widget))
-    {
-      set_source (cr, &colors.accent_fg, 1.0);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
-      cairo_stroke (cr);
-    }
-
-  cairo_destroy (cr);
-}
 
 /* ---- input --------------------------------------------------------------- */
 
@@ -1342,7 +654,7 @@ _sequin_timeline_press (SequinTimeline *self,
   if (x < _sequin_timeline_lanes_x (self))
     {
       /* a joint's name: its lane, and the joint in the tree */
-      double lane = floor ((y - RULER_H + voffset (self)) / LANE_H);
+      double lane = floor ((y - RULER_H + _sequin_timeline_voffset (self)) / LANE_H);
 
       if (y >= RULER_H && lane >= 0 && lane < (double) self->clip->n_joints)
         {
@@ -1398,7 +710,7 @@ zoom_to (SequinTimeline *self,
   self->zoom = zoom;
   /* x = lanes_x + PAD_X + t * zoom - hoffset, solved for hoffset */
   configure_adjustments (self, _sequin_timeline_lanes_x (self) + PAD_X + t * zoom - x,
-                         voffset (self));
+                         _sequin_timeline_voffset (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
@@ -1470,7 +782,7 @@ _sequin_timeline_scroll (SequinTimeline  *self,
   if (dx != 0)
     gtk_adjustment_set_value (self->hadjustment, hoffset (self) + dx * step);
   if (dy != 0)
-    gtk_adjustment_set_value (self->vadjustment, voffset (self) + dy * step);
+    gtk_adjustment_set_value (self->vadjustment, _sequin_timeline_voffset (self) + dy * step);
   return TRUE;
 }
 
@@ -1542,7 +854,7 @@ step_frames_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   SequinTimeline *self = SEQUIN_TIMELINE (widget);
-  double fps = clip_fps (self->clip);
+  double fps = _sequin_timeline_clip_fps (self->clip);
   double now = self->time * fps;
   int n = g_variant_get_int32 (parameter);
   /* the next (previous) frame after the playhead, wherever it is: from a
@@ -1577,7 +889,7 @@ step_keys_action (GtkWidget  *widget,
             if (n > 0)
               {
                 /* first key after t (keys within a micro-frame of t are at t) */
-                k = lower_bound (track, t + ON_FRAME_EPS / clip_fps (self->clip), 0);
+                k = _sequin_timeline_lower_bound (track, t + ON_FRAME_EPS / _sequin_timeline_clip_fps (self->clip), 0);
                 if (k >= track->n_keys)
                   continue;
                 kt = sq_track_time (track, k);
@@ -1586,7 +898,7 @@ step_keys_action (GtkWidget  *widget,
               }
             else
               {
-                k = lower_bound (track, t - ON_FRAME_EPS / clip_fps (self->clip), 0);
+                k = _sequin_timeline_lower_bound (track, t - ON_FRAME_EPS / _sequin_timeline_clip_fps (self->clip), 0);
                 if (k == 0)
                   continue;
                 kt = sq_track_time (track, k - 1);
@@ -1643,7 +955,7 @@ sequin_timeline_query_tooltip (GtkWidget  *widget,
       g_string_append_printf (text, _("%s: %s key %zd"), self->clip->joints[joint].name,
                               channel_name (channel), key);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("Frame %d, %.4f s"), frame_of (self->clip, k->time), k->time);
+      g_string_append_printf (text, _("Frame %d, %.4f s"), _sequin_timeline_frame_of (self->clip, k->time), k->time);
       g_string_append_c (text, '\n');
       if (channel == SQ_CHANNEL_ROTATION)
         {
@@ -1664,7 +976,7 @@ sequin_timeline_query_tooltip (GtkWidget  *widget,
   /* the name column: the whole name (it may be ellipsized) and the counts */
   if (x >= _sequin_timeline_lanes_x (self) || y < RULER_H)
     return FALSE;
-  lane = (gssize) floor ((y - RULER_H + voffset (self)) / LANE_H);
+  lane = (gssize) floor ((y - RULER_H + _sequin_timeline_voffset (self)) / LANE_H);
   if (lane < 0 || (gsize) lane >= self->clip->n_joints)
     return FALSE;
   j = &self->clip->joints[lane];
@@ -1680,7 +992,7 @@ sequin_timeline_query_tooltip (GtkWidget  *widget,
                                 channel_name (c));
       }
   gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) {
-    0, (int) (RULER_H + lane * LANE_H - voffset (self)), (int) self->names_w, (int) LANE_H });
+    0, (int) (RULER_H + lane * LANE_H - _sequin_timeline_voffset (self)), (int) self->names_w, (int) LANE_H });
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
@@ -1698,7 +1010,7 @@ sequin_timeline_measure (GtkWidget      *widget,
 {
   SequinTimeline *self = SEQUIN_TIMELINE (widget);
 
-  ensure_names_width (self);
+  _sequin_timeline_ensure_names_width (self);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = (int) (self->names_w + 120);
@@ -1721,7 +1033,7 @@ sequin_timeline_size_allocate (GtkWidget *widget,
 {
   SequinTimeline *self = SEQUIN_TIMELINE (widget);
 
-  configure_adjustments (self, hoffset (self), voffset (self));
+  configure_adjustments (self, hoffset (self), _sequin_timeline_voffset (self));
   if (self->fit_pending)
     fit_clip (self);
 }
@@ -1761,7 +1073,7 @@ set_adjustment (SequinTimeline  *self,
   *slot = g_object_ref_sink (adjustment);
   g_signal_connect (adjustment, "value-changed", G_CALLBACK (on_adjustment_value_changed), self);
   if (self->hadjustment != NULL && self->vadjustment != NULL)
-    configure_adjustments (self, hoffset (self), voffset (self));
+    configure_adjustments (self, hoffset (self), _sequin_timeline_voffset (self));
 }
 
 /* ---- GObject ------------------------------------------------------------- */
@@ -1881,7 +1193,7 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
   object_class->get_property = sequin_timeline_get_property;
   object_class->set_property = sequin_timeline_set_property;
 
-  widget_class->snapshot = sequin_timeline_snapshot;
+  widget_class->snapshot = _sequin_timeline_snapshot;
   widget_class->measure = sequin_timeline_measure;
   widget_class->size_allocate = sequin_timeline_size_allocate;
   widget_class->query_tooltip = sequin_timeline_query_tooltip;
@@ -2070,7 +1382,7 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   self->extent = extent;
 
   /* the selection survives an edit when its key still exists */
-  if (!has_selection (self))
+  if (!_sequin_timeline_has_selection (self))
     self->sel_joint = self->sel_key = -1;
   if (clip == NULL || self->lane >= (gssize) clip->n_joints)
     self->lane = -1;
@@ -2082,7 +1394,7 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 
   self->names_w = 0;
-  configure_adjustments (self, hoffset (self), voffset (self));
+  configure_adjustments (self, hoffset (self), _sequin_timeline_voffset (self));
 
   if (self->time > extent)
     {
@@ -2122,9 +1434,9 @@ lane_into_view (SequinTimeline *self,
 
   if (page < LANE_H)
     ;   /* not laid out yet: nothing to scroll into */
-  else if (lane_top < voffset (self))
+  else if (lane_top < _sequin_timeline_voffset (self))
     gtk_adjustment_set_value (self->vadjustment, lane_top);
-  else if (lane_top + LANE_H > voffset (self) + page)
+  else if (lane_top + LANE_H > _sequin_timeline_voffset (self) + page)
     {
       /* scroll by whole lanes, so no lane is cut under the ruler */
       double value = ceil ((lane_top + LANE_H - page) / LANE_H) * LANE_H;
@@ -2175,7 +1487,7 @@ gssize
 sequin_timeline_get_selected_joint (SequinTimeline *self)
 {
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), -1);
-  return has_selection (self) ? self->sel_joint : self->lane;
+  return _sequin_timeline_has_selection (self) ? self->sel_joint : self->lane;
 }
 
 gboolean

@@ -19,6 +19,21 @@
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
+/* the question or error shown now over the window (one at a time) */
+void
+_sequin_window_show_message (SequinWindow *self,
+                             GtkWidget    *dialog)
+{
+  g_assert (SEQUIN_IS_WINDOW (self));
+
+  if (self->message_dialog != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
+  self->message_dialog = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
+  sequin_accessible_single_names (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 void
 _sequin_window_actions_update (SequinWindow *self)
 {
@@ -488,7 +503,7 @@ take_loaded_cb (GObject      *object,
 
   if (sequin_document_load_finish (document, result, &error))
     {
-      _sequin_window_set_document (self, document);
+      sequin_window_set_document (self, document);
       return;
     }
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

@@ -5,9 +5,11 @@
  */
 #pragma once
 
+#include "sequin-diff-lane.h"
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
 #include "sequin-line-model.h"
+#include "sequin-playback.h"
 #include "sequin-pose-list.h"
 #include "sequin-preview.h"
 #include "sequin-properties-panel.h"
@@ -58,6 +60,7 @@ struct _SequinWindow
 
   /* Borrowed references */
   GtkWidget           *timeline;         /* SequinTimeline, in timeline_box */
+  GtkWidget           *diff_lane;        /* SequinDiffLane under it, shown while comparing */
   GtkWidget           *message_dialog;   /* the question or error shown now, if any */
   SequinEditDialog    *edit_dialog;      /* the edit dialog open now, if any */
 
@@ -67,10 +70,10 @@ struct _SequinWindow
   GSettings           *settings;         /* NULL when the schema is not installed */
   GtkNativeDialog     *file_chooser;
   SequinLineModel     *structure_lines;
+  SequinPlayback      *playback;         /* the playhead: the timeline's time is bound to its position */
+  GSignalGroup        *document_signals; /* the window's handlers on the document */
 
   guint64              structure_generation;
-  guint                play_tick;        /* tick callback while playing, 0 when stopped */
-  gint64               play_last_frame;  /* frame clock time of the last tick, µs */
   guint                loading;          /* loads that may still open here */
   guint                layout_idle;      /* places the panes once the document page has a size */
   int                  sidebar_width;    /* remembered sizes of the panes, in pixels */
@@ -82,17 +85,16 @@ struct _SequinWindow
   guint                structure_stale : 1;
 };
 
+/* sequin-window-actions.c: the window's actions and what they share with
+ * the window. sequin-window.c calls these; the actions file calls only
+ * the window's public API (sequin-window.h), never back into
+ * sequin-window.c's own functions. */
 void _sequin_window_class_actions_init (SequinWindowClass *klass);
 void _sequin_window_actions_update     (SequinWindow      *self);
 void _sequin_window_show_message       (SequinWindow      *self,
                                         GtkWidget         *dialog);
-void _sequin_window_set_document       (SequinWindow      *self,
-                                        SequinDocument    *document);
 void _sequin_window_save               (SequinWindow      *self,
                                         gboolean           ask_for_file,
                                         const SqFormat    *format);
-gboolean _sequin_window_get_playing     (SequinWindow      *self);
-void _sequin_window_set_playing        (SequinWindow      *self,
-                                        gboolean           playing);
 
 G_END_DECLS

@@ -38,20 +38,6 @@ static GParamSpec *properties[N_PROPS];
 
 /* ---- Messages -------------------------------------------------------------- */
 
-void
-_sequin_window_show_message (SequinWindow *self,
-                             GtkWidget    *dialog)
-{
-  g_assert (SEQUIN_IS_WINDOW (self));
-
-  if (self->message_dialog != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
-  self->message_dialog = dialog;
-  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->message_dialog);
-  sequin_accessible_single_names (dialog);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 static GtkWidget *
 message_new (SequinWindow   *self,
              GtkMessageType  type,
@@ -279,74 +265,33 @@ fit_clicked_cb (SequinWindow *self)
 }
 
 static void
-timeline_time_cb (SequinWindow *self)
+playhead_moved_cb (SequinWindow *self)
 {
   update_play_time (self);
   update_preview (self);
 }
 
-static gboolean
-play_tick_cb (GtkWidget     *widget,
-              GdkFrameClock *clock,
-              gpointer       user_data)
+/* the play button and the window's `playing` follow the playback */
+static void
+playing_cb (SequinWindow *self)
 {
-  SequinWindow *self = SEQUIN_WINDOW (widget);
-  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
-  gint64 now = gdk_frame_clock_get_frame_time (clock);
-  double t;
+  gboolean playing = sequin_playback_get_playing (self->playback);
 
-  if (clip == NULL || !(clip->duration > 0))
-    {
-      self->play_tick = 0;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
-      return G_SOURCE_REMOVE;
-    }
-  t = sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline));
-  if (self->play_last_frame != 0)
-    t += (now - self->play_last_frame) / (double) G_USEC_PER_SEC;
-  self->play_last_frame = now;
-  /* a loop over the whole animation */
-  if (t > clip->duration)
-    t = fmod (t, clip->duration);
-  sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), t);
-  return G_SOURCE_CONTINUE;
-}
-
-gboolean
-_sequin_window_get_playing (SequinWindow *self)
-{
-  return self->play_tick != 0;
-}
-
-void
-_sequin_window_set_playing (SequinWindow *self,
-                            gboolean      playing)
-{
-  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
-
-  if (playing && (clip == NULL || !(clip->duration > 0)))
-    playing = FALSE;
-  if (playing == (self->play_tick != 0))
-    return;
-  if (playing)
-    {
-      /* from the start when the playhead is at the end */
-      if (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)) >= clip->duration)
-        sequin_timeline_set_time (SEQUIN_TIMELINE (self->timeline), 0);
-      self->play_last_frame = 0;
-      self->play_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), play_tick_cb, NULL, NULL);
-    }
-  else
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->play_tick);
-      self->play_tick = 0;
-    }
   gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
                             playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->play_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, playing ? _("Pause") : _("Play"),
                                   -1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+}
+
+/* what plays is the document's animation, as long as it is now */
+static void
+update_duration (SequinWindow *self)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+
+  sequin_playback_set_duration (self->playback, clip != NULL ? clip->duration : 0);
 }
 
 static void
@@ -364,6 +309,7 @@ document_changed_cb (SequinWindow *self)
   self->structure_stale = TRUE;
   update_structure (self);
   sequin_timeline_clip_changed (SEQUIN_TIMELINE (self->timeline));
+  update_duration (self);
   update_play_time (self);
   update_preview (self);
   _sequin_window_actions_update (self);
@@ -381,9 +327,7 @@ static void
 set_document (SequinWindow   *self,
               SequinDocument *document)
 {
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  _sequin_window_set_playing (self, FALSE);
+  sequin_playback_pause (self->playback);
   g_set_object (&self->document, document);
   sequin_preview_set_clip (self->preview, NULL, 0, -1);
 
@@ -393,13 +337,11 @@ set_document (SequinWindow   *self,
   sequin_pose_list_set_document (self->pose_list, document);
   sequin_timeline_set_clip (SEQUIN_TIMELINE (self->timeline),
                             document != NULL ? sequin_document_get_clip (document) : NULL);
+  /* after the panels, so their handlers run before the window's */
+  g_signal_group_set_target (self->document_signals, document);
+  update_duration (self);
   if (document != NULL)
     {
-      g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
-      g_signal_connect_swapped (document, "notify::modified", G_CALLBACK (document_notify_cb), self);
-      g_signal_connect_swapped (document, "notify::title", G_CALLBACK (document_notify_cb), self);
-      g_signal_connect_swapped (document, "notify::file", G_CALLBACK (document_notify_cb), self);
-      g_signal_connect_swapped (document, "notify::busy", G_CALLBACK (document_notify_cb), self);
       update_side_panel (self);
       gtk_stack_set_visible_child_name (self->main_stack, "document");
       gtk_widget_grab_focus (GTK_WIDGET (self->joint_tree));
@@ -416,12 +358,13 @@ set_document (SequinWindow   *self,
   _sequin_window_actions_update (self);
 }
 
-/* The window shows `document` instead of its own (the take chooser's
- * reload, sequin-window-actions.c) */
 void
-_sequin_window_set_document (SequinWindow   *self,
-                             SequinDocument *document)
+sequin_window_set_document (SequinWindow   *self,
+                            SequinDocument *document)
 {
+  g_return_if_fail (SEQUIN_IS_WINDOW (self));
+  g_return_if_fail (SEQUIN_IS_DOCUMENT (document));
+
   set_document (self, document);
 }
 
@@ -991,13 +934,15 @@ sequin_window_dispose (GObject *object)
   SequinWindow *self = (SequinWindow *)object;
 
   g_cancellable_cancel (self->cancellable);
-  if (self->play_tick != 0)
+  if (self->playback != NULL)
     {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->play_tick);
-      self->play_tick = 0;
+      sequin_playback_pause (self->playback);
+      g_signal_handlers_disconnect_by_data (self->playback, self);
+      g_clear_object (&self->playback);
     }
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  if (self->document_signals != NULL)
+    g_signal_group_set_target (self->document_signals, NULL);
+  g_clear_object (&self->document_signals);
   if (self->message_dialog != NULL)
     {
       g_object_remove_weak_pointer (G_OBJECT (self->message_dialog), (gpointer *) &self->message_dialog);
@@ -1048,7 +993,7 @@ sequin_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->sidebar == NULL || gtk_widget_get_visible (self->sidebar));
       break;
     case PROP_PLAYING:
-      g_value_set_boolean (value, self->play_tick != 0);
+      g_value_set_boolean (value, self->playback != NULL && sequin_playback_get_playing (self->playback));
       break;
     case PROP_JOINT_HIERARCHY:
       g_value_set_boolean (value, self->joint_tree == NULL || sequin_joint_tree_get_hierarchy (self->joint_tree));
@@ -1078,7 +1023,7 @@ sequin_window_set_property (GObject      *object,
         }
       break;
     case PROP_PLAYING:
-      _sequin_window_set_playing (self, g_value_get_boolean (value));
+      sequin_playback_set_playing (self->playback, g_value_get_boolean (value));
       break;
     case PROP_JOINT_HIERARCHY:
       if (sequin_joint_tree_get_hierarchy (self->joint_tree) != g_value_get_boolean (value))
@@ -1272,12 +1217,28 @@ sequin_window_init (SequinWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
                                   -1);
   gtk_box_append (self->timeline_box, self->timeline);
+  /* Compare With… fills and shows it */
+  self->diff_lane = sequin_diff_lane_new (SEQUIN_TIMELINE (self->timeline));
+  gtk_widget_set_visible (self->diff_lane, FALSE);
+  gtk_box_append (self->timeline_box, self->diff_lane);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "joint-selected", G_CALLBACK (timeline_joint_selected_cb),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->timeline, "notify::time", G_CALLBACK (timeline_time_cb),
-                           self, G_CONNECT_SWAPPED);
+
+  /* the playhead: the timeline shows and moves the playback's position */
+  self->playback = sequin_playback_new (GTK_WIDGET (self));
+  g_object_bind_property (self->playback, "position", self->timeline, "time",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->playback, "notify::position", G_CALLBACK (playhead_moved_cb), self);
+  g_signal_connect_swapped (self->playback, "notify::playing", G_CALLBACK (playing_cb), self);
+
+  self->document_signals = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::modified", G_CALLBACK (document_notify_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::title", G_CALLBACK (document_notify_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::file", G_CALLBACK (document_notify_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::busy", G_CALLBACK (document_notify_cb), self);
 
   sequin_joint_tree_set_context_menu (self->joint_tree, self->context_menu);
   build_save_as_menu (self);

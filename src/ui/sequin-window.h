@@ -19,6 +19,9 @@ G_DECLARE_FINAL_TYPE (SequinWindow, sequin_window, SEQUIN, WINDOW, GtkApplicatio
 SequinWindow   *sequin_window_new          (SequinApplication *application);
 /* NULL while the window shows its empty state */
 SequinDocument *sequin_window_get_document (SequinWindow      *self);
+/* Shows `document` in place of the window's own (another take of its file) */
+void            sequin_window_set_document (SequinWindow      *self,
+                                            SequinDocument    *document);
 gboolean        sequin_window_is_empty     (SequinWindow      *self);
 /* Reads `file` off the main thread. It opens in this window when the window
  * is empty, else in a new one; if it cannot be read, this window says why

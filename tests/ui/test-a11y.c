@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "sequin-compare-window.h"
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
 
@@ -153,6 +154,23 @@ test_single_names (void)
         gtk_window_destroy (GTK_WINDOW (window->edit_dialog));
         sequin_test_flush ();
       }
+  }
+
+  /* Compare With… (against the clip itself): its window, and the main
+   * window with the difference lane under the timeline */
+  {
+    g_autoptr(GError) error = NULL;
+    SequinCompareWindow *compare = sequin_compare_window_new (window, sequin_test_window_clip (window), "walk.seq",
+                                                              &error);
+
+    g_assert_no_error (error);
+    gtk_window_present (GTK_WINDOW (compare));
+    sequin_test_flush ();
+    assert_single_names (GTK_WIDGET (compare), "the comparison");
+    g_assert_true (gtk_widget_get_visible (window->diff_lane));
+    assert_single_names (GTK_WIDGET (window), "the window while comparing");
+    gtk_window_destroy (GTK_WINDOW (compare));
+    sequin_test_flush ();
   }
 
   /* the question before closing with changes */

@@ -1,0 +1,95 @@
+/* sequin-timeline-draw.h: what the timeline's widget and its drawing share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * sequin-timeline.c is the widget (state, input, scrolling, the public
+ * API); sequin-timeline-draw.c paints it. Both read the same state and
+ * geometry, declared here; nothing outside those two files includes this.
+ */
+#pragma once
+
+#include "sequin-timeline.h"
+
+G_BEGIN_DECLS
+
+#define LANE_H          24.0
+#define RULER_H         40.0
+#define RULER_SPLIT     20.0      /* seconds above, frames below */
+#define PAD_X           10.0      /* space before time 0 */
+#define PAD_END         40.0      /* space after the end, for the last labels */
+#define NAME_INDENT     18.0      /* room for the root badge */
+#define NAMES_W_MIN     96.0
+#define NAMES_W_MAX     220.0
+#define NAMES_MEASURED  2000      /* names measured for the column width */
+#define RUN_GAP         2.0       /* marks this close (px) merge into a band */
+#define HIT_SLOP        3.0       /* px added to a mark's radius for hits */
+#define WHEEL_STEP      48.0      /* px per wheel click */
+#define ZOOM_WHEEL      1.25      /* zoom factor per wheel click */
+#define ZOOM_DEFAULT    120.0
+#define ZOOM_FIT_MAX    1500.0    /* a new short clip is not blown up beyond this */
+
+struct _SequinTimeline
+{
+  GtkWidget           parent_instance;
+
+  /* Borrowed references */
+  const SqClip       *clip;
+
+  /* Owned references */
+  GtkAdjustment      *hadjustment;
+  GtkAdjustment      *vadjustment;
+
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
+
+  double              time;
+  double              zoom;
+  double              extent;        /* max (duration, last key time) */
+  gboolean            fit_pending;   /* zoom to fit once there is a size */
+
+  gssize              sel_joint;     /* -1: no selection */
+  SqChannel           sel_channel;
+  gssize              sel_key;
+
+  double              names_w;       /* 0: to be measured */
+  guint               names_font_hash;
+
+  double              pointer_x;
+  double              pointer_y;
+
+  gboolean            scrubbing;
+  double              drag_start_x;
+  gboolean            on_key;        /* the playhead snapped to a key off the frames */
+  gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
+};
+
+/* helpers of sequin-timeline.c the drawing uses too */
+double   _sequin_timeline_clip_fps           (const SqClip   *clip);
+int      _sequin_timeline_clip_frame_base    (const SqClip   *clip);
+int      _sequin_timeline_frame_of           (const SqClip   *clip,
+                                              double          time);
+/* first index >= from whose time is >= t */
+gsize    _sequin_timeline_lower_bound        (const SqTrack  *track,
+                                              double          t,
+                                              gsize           from);
+/* the same, searching forward from `from` by doubling steps */
+gsize    _sequin_timeline_gallop             (const SqTrack  *track,
+                                              double          t,
+                                              gsize           from);
+/* row index of a channel in its joint's lane, and the number of rows */
+guint    _sequin_timeline_channel_row        (const SqJoint  *joint,
+                                              SqChannel       channel,
+                                              guint          *n_rows);
+double   _sequin_timeline_mark_radius        (guint           n_rows);
+double   _sequin_timeline_mark_half_width    (SequinTimeline *self,
+                                              double          r);
+double   _sequin_timeline_voffset            (SequinTimeline *self);
+void     _sequin_timeline_ensure_names_width (SequinTimeline *self);
+gboolean _sequin_timeline_has_selection      (SequinTimeline *self);
+char    *_sequin_timeline_position_text      (SequinTimeline *self);
+
+/* GtkWidget::snapshot (sequin-timeline-draw.c) */
+void     _sequin_timeline_snapshot           (GtkWidget      *widget,
+                                              GtkSnapshot    *snapshot);
+
+G_END_DECLS

@@ -1,0 +1,287 @@
+/* test-compare.c: Compare With… in the editor
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * walk.seq against a mirrored copy written to a file by the core: the
+ * per-joint list, the reference's ghost in the preview (posed as the core
+ * poses it, drawn by the renderer), the difference lane under the
+ * timeline (the core's numbers), and all three following an edit of the
+ * document and its undo; closing ends the comparison.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sq-pose.h"
+#include "sequin-compare-window.h"
+#include "sequin-test-ui.h"
+#include "sequin-window-private.h"
+
+#define WALK "seq-binary/walk.seq"
+
+/* the mirrored copy of `clip`, saved as its format and read back */
+static SqClip *
+mirrored_file (const SqClip *clip,
+               char        **path)
+{
+  g_autoptr(SqClip) copy = sq_clip_copy (clip);
+  g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sq_edit_apply (mirror, copy, &error));
+  g_assert_no_error (error);
+  bytes = sq_save_bytes (copy, clip->format, NULL, NULL, &error);
+  g_assert_no_error (error);
+  *path = g_build_filename (sequin_test_tmpdir (), "walk-mirrored.seq", NULL);
+  g_assert_true (g_file_set_contents (*path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  return sequin_test_load_clip (*path);
+}
+
+/* the triangles of the ghost in a cairo drawing of the preview */
+static guint
+ghost_triangles (SequinWindow *window)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 320, 240);
+  cairo_t *cr = cairo_create (surface);
+
+  sequin_preview_draw_cairo (window->preview, cr, 320, 240);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return sequin_preview_get_drawn_reference (window->preview);
+}
+
+static double
+curve_max (SequinWindow *window,
+           const char  **joint)
+{
+  gsize n;
+  const double *curve = sequin_diff_lane_get_curve (SEQUIN_DIFF_LANE (window->diff_lane), &n, joint);
+  double most = 0;
+
+  g_assert_cmpuint (n, >, 1);
+  for (gsize i = 0; i < n; i++)
+    most = MAX (most, curve[i]);
+  return most;
+}
+
+/* the ghost is the reference as the core poses it, at the playhead, on
+ * the preview's axes (Second Life's X, Y, Z are its Z, X, Y) */
+static void
+assert_ghost_at (SequinWindow *window,
+                 const SqClip *reference,
+                 double        time)
+{
+  g_autoptr(SqPose) pose = sq_pose_new (reference);
+  g_autofree double *sl = g_new (double, 3 * reference->n_joints);
+  const double *ghost;
+  gsize n;
+
+  ghost = sequin_preview_get_reference (window->preview, &n, NULL);
+  g_assert_nonnull (ghost);
+  g_assert_cmpuint (n, ==, reference->n_joints);
+  sq_pose_evaluate (pose, reference, time, sl);
+  for (gsize j = 0; j < n; j++)
+    {
+      g_assert_cmpfloat (fabs (ghost[j * 3 + 0] - sl[j * 3 + 1]), <, 1e-9);
+      g_assert_cmpfloat (fabs (ghost[j * 3 + 1] - sl[j * 3 + 2]), <, 1e-9);
+      g_assert_cmpfloat (fabs (ghost[j * 3 + 2] - sl[j * 3 + 0]), <, 1e-9);
+    }
+}
+
+static void
+test_compare_follows (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  g_autofree char *other_path = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *row0 = NULL;
+  g_autoptr(SqClip) other = NULL;
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  SequinDocument *document;
+  SequinCompareWindow *compare;
+  const SqJointDiff *worst = NULL;
+  const SqClip *clip;
+  const char *joint = NULL;
+  double most, time;
+  gssize selected;
+
+  sequin_test_window_open (window, path);
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  sequin_test_flush ();
+  document = sequin_window_get_document (window);
+  clip = sequin_test_window_clip (window);
+  other = mirrored_file (clip, &other_path);
+  diff = sq_diff_clips (clip, other, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (worst == NULL || d->rotation > worst->rotation
+          || (d->rotation == worst->rotation && d->translation > worst->translation))
+        worst = d;
+    }
+  g_assert_cmpfloat (worst->rotation, >, 10.0);
+  g_assert_null (sequin_preview_get_reference (window->preview, &(gsize) { 0 }, NULL));
+  g_assert_false (gtk_widget_get_visible (window->diff_lane));
+
+  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  gtk_window_present (GTK_WINDOW (compare));
+  sequin_test_flush ();
+
+  /* the list: a row per joint, the one most apart first */
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), ==, clip->n_joints);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_row_text (compare, 0), worst->name));
+  summary = g_strdup (sequin_compare_window_get_summary (compare));
+  row0 = g_strdup (sequin_compare_window_get_row_text (compare, 0));
+
+  /* the ghost: the reference posed at the playhead, drawn see-through by
+   * the renderer in use (OpenGL when there is a context), and by cairo */
+  time = sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
+  assert_ghost_at (window, other, time);
+  gtk_widget_queue_draw (GTK_WIDGET (window->preview));
+  sequin_test_settle (300);
+  g_test_message ("the preview drew with OpenGL: %s", sequin_preview_has_rendered (window->preview) ? "yes" : "no");
+  if (sequin_preview_has_rendered (window->preview))
+    g_assert_cmpuint (sequin_preview_get_drawn_reference (window->preview), >, 0);
+  g_assert_cmpuint (ghost_triangles (window), >, 0);
+  /* the lane: the joint most apart (none selected), its largest value the list's */
+  g_assert_true (gtk_widget_get_visible (window->diff_lane));
+  most = curve_max (window, &joint);
+  g_assert_cmpstr (joint, ==, worst->name);
+  g_assert_cmpfloat (fabs (most - worst->rotation), <, 1e-9);
+
+  /* a row selects its joint and moves the playhead: ghost and lane follow */
+  sequin_compare_window_activate_row (compare, 0);
+  sequin_test_flush ();
+  time = sequin_timeline_get_time (SEQUIN_TIMELINE (window->timeline));
+  g_assert_cmpfloat (fabs (time - worst->rotation_time), <, 1e-9);
+  assert_ghost_at (window, other, time);
+  sequin_preview_get_reference (window->preview, &(gsize) { 0 }, &selected);
+  g_assert_cmpint (selected, ==, sq_clip_find_joint (other, worst->name));
+  g_assert_cmpfloat (fabs (sequin_diff_lane_value_at (SEQUIN_DIFF_LANE (window->diff_lane), time) - worst->rotation),
+                     <, 1e-9);
+
+  /* another joint selected: the lane shows it */
+  {
+    const char *row = sequin_compare_window_get_row_text (compare, 1);
+    g_autofree char *first = g_strndup (row, strcspn (row, ":"));
+    gssize j = sq_clip_find_joint (clip, first);
+
+    g_assert_cmpint (j, >=, 0);
+    sequin_joint_tree_select_joint (window->joint_tree, (gsize) j);
+    sequin_test_flush ();
+    curve_max (window, &joint);
+    g_assert_cmpstr (joint, ==, first);
+    sequin_compare_window_activate_row (compare, 0);
+    sequin_test_flush ();
+  }
+
+  /* mirroring the document makes it the reference: everything recomputes */
+  /* the document takes the edit */
+  g_assert_true (sequin_document_apply (document, sq_edit_mirror_new (), &error));
+  g_assert_no_error (error);
+  sequin_test_flush ();
+  g_assert_cmpstr (sequin_compare_window_get_summary (compare), !=, summary);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare), "Largest difference: rotation "));
+  g_assert_cmpstr (sequin_compare_window_get_row_text (compare, 0), !=, row0);
+  g_assert_cmpfloat (curve_max (window, &joint), <, 0.01);   /* the file's float32 rounding at most */
+  g_assert_cmpuint (ghost_triangles (window), >, 0);
+
+  /* undo: back to the first comparison, to the digit */
+  g_assert_true (sequin_document_undo (document));
+  sequin_test_flush ();
+  g_assert_cmpstr (sequin_compare_window_get_summary (compare), ==, summary);
+  g_assert_cmpstr (sequin_compare_window_get_row_text (compare, 0), ==, row0);
+  g_assert_cmpfloat (fabs (curve_max (window, &joint) - worst->rotation), <, 1e-9);
+  /* redo: apart no more */
+  g_assert_true (sequin_document_redo (document));
+  sequin_test_flush ();
+  g_assert_cmpfloat (curve_max (window, &joint), <, 0.01);
+  g_assert_true (sequin_document_undo (document));
+  sequin_test_flush ();
+
+  /* the ghost toggle hides it; it comes back */
+  g_object_set (window->preview, "show-reference", FALSE, NULL);
+  g_assert_cmpuint (ghost_triangles (window), ==, 0);
+  g_object_set (window->preview, "show-reference", TRUE, NULL);
+  g_assert_cmpuint (ghost_triangles (window), >, 0);
+
+  /* closing stops comparing: no ghost, no lane */
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_flush ();
+  g_assert_null (sequin_preview_get_reference (window->preview, &(gsize) { 0 }, NULL));
+  g_assert_cmpuint (ghost_triangles (window), ==, 0);
+  g_assert_false (gtk_widget_get_visible (window->diff_lane));
+  sequin_test_window_destroy (window);
+}
+
+/* two formats: the wave sample as binary SEQ against its BVH; the list,
+ * ghost and lane pair joints through the joint maps, as `diff` does */
+static void
+test_compare_across_formats (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *seq = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
+  g_autofree char *bvh = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.bvh", NULL);
+  g_autoptr(SqClip) other = sequin_test_load_clip (bvh);
+  g_autoptr(GError) error = NULL;
+  SequinCompareWindow *compare;
+  const SqClip *clip;
+  const char *joint = NULL;
+  gssize selected, current;
+  gsize n;
+  guint both;
+
+  g_assert_nonnull (other);
+  sequin_test_window_open (window, seq);
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  sequin_test_flush ();
+  clip = sequin_test_window_clip (window);
+  compare = sequin_compare_window_new (window, other, "wave.bvh", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  sequin_test_flush ();
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), >, 0);
+
+  /* the lane: the joint most apart that both have, named as diff names it */
+  for (both = 0; both < sequin_compare_window_get_n_rows (compare); both++)
+    if (strstr (sequin_compare_window_get_row_text (compare, both), ": rotation ") != NULL)
+      break;
+  g_assert_cmpuint (both, <, sequin_compare_window_get_n_rows (compare));
+  curve_max (window, &joint);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_row_text (compare, both), joint));
+  /* the ghost: the BVH on its own skeleton; the selected joint's counterpart lit */
+  g_assert_nonnull (sequin_preview_get_reference (window->preview, &n, NULL));
+  g_assert_cmpuint (n, ==, other->n_joints);
+  g_assert_cmpuint (ghost_triangles (window), >, 0);
+  sequin_compare_window_activate_row (compare, both);
+  sequin_test_flush ();
+  current = sequin_joint_tree_get_current_joint (window->joint_tree);
+  g_assert_cmpint (current, >=, 0);
+  sequin_preview_get_reference (window->preview, &n, &selected);
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpstr (sq_joint_name_for_scheme (clip->joints[current].name, SQ_JOINT_SCHEME_SL, 0), ==,
+                   sq_joint_name_for_scheme (other->joints[selected].name, SQ_JOINT_SCHEME_SL, 0));
+
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_window_destroy (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compare/follows-the-document", test_compare_follows);
+  g_test_add_func ("/compare/across-formats", test_compare_across_formats);
+  return g_test_run ();
+}

@@ -1,0 +1,107 @@
+/* test-playback.c: SequinPlayback, alone and as the window's playhead
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "sequin-playback.h"
+#include "sequin-test-ui.h"
+#include "sequin-window-private.h"
+
+#define WALK "seq-binary/walk.seq"
+
+/* advancing: rate times the time, around in a loop, else stopping at the end */
+static void
+test_advance (void)
+{
+  GtkWidget *widget = g_object_ref_sink (gtk_label_new (NULL));
+  SequinPlayback *playback = sequin_playback_new (widget);
+
+  g_assert_false (sequin_playback_get_playing (playback));
+  /* nothing plays without a duration */
+  sequin_playback_play (playback);
+  g_assert_false (sequin_playback_get_playing (playback));
+
+  sequin_playback_set_duration (playback, 2.0);
+  sequin_playback_set_position (playback, 1.5);
+  g_assert_true (sequin_playback_get_loop (playback));
+  sequin_playback_advance (playback, 1.0);
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 0.5, 1e-12);
+  sequin_playback_set_rate (playback, 2.0);
+  sequin_playback_advance (playback, 0.25);
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 1.0, 1e-12);
+
+  /* at the end: playing starts from 0; without a loop it stops at the end */
+  sequin_playback_set_position (playback, 2.0);
+  sequin_playback_play (playback);
+  g_assert_true (sequin_playback_get_playing (playback));
+  g_assert_cmpfloat (sequin_playback_get_position (playback), ==, 0.0);
+  sequin_playback_set_loop (playback, FALSE);
+  sequin_playback_advance (playback, 5.0);
+  g_assert_cmpfloat (sequin_playback_get_position (playback), ==, 2.0);
+  g_assert_false (sequin_playback_get_playing (playback));
+
+  /* a duration of 0 (no animation) stops it */
+  sequin_playback_set_position (playback, 0.0);
+  sequin_playback_play (playback);
+  g_assert_true (sequin_playback_get_playing (playback));
+  sequin_playback_set_duration (playback, 0.0);
+  g_assert_false (sequin_playback_get_playing (playback));
+
+  g_object_unref (playback);
+  g_object_unref (widget);
+}
+
+/* in the window: the timeline's playhead is the playback's position both
+ * ways, win.play plays it with the frame clock, the preview follows */
+static void
+test_window (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  SequinTimeline *timeline;
+  const SqClip *clip;
+  gsize n;
+  const double *figure;
+  g_autofree double *before = NULL;
+
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+  timeline = SEQUIN_TIMELINE (window->timeline);
+  g_assert_cmpfloat (sequin_playback_get_duration (window->playback), ==, clip->duration);
+
+  sequin_timeline_set_time (timeline, clip->duration / 2);
+  g_assert_cmpfloat (sequin_playback_get_position (window->playback), ==, clip->duration / 2);
+  sequin_playback_set_position (window->playback, clip->duration / 4);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, clip->duration / 4);
+
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  sequin_test_flush ();
+  figure = sequin_preview_get_figure (window->preview, &n, NULL);
+  g_assert_cmpuint (n, ==, clip->n_joints);
+  before = g_memdup2 (figure, 3 * n * sizeof (double));
+
+  /* not sequin_test_activate: while playing, the main loop is never idle */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.play", NULL));
+  g_assert_true (sequin_playback_get_playing (window->playback));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_timeline_get_time (timeline) != clip->duration / 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.play", NULL));
+  sequin_test_flush ();
+  g_assert_false (sequin_playback_get_playing (window->playback));
+  /* the preview shows the pose where the playhead now is */
+  figure = sequin_preview_get_figure (window->preview, &n, NULL);
+  g_assert_true (memcmp (figure, before, 3 * n * sizeof (double)) != 0);
+  sequin_test_window_destroy (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/playback/advance", test_advance);
+  g_test_add_func ("/playback/window", test_window);
+  return g_test_run ();
+}
