@@ -255,7 +255,7 @@ skill_clear (Skill *s)
 static gsize
 lines_left (const SqSimsText *t)
 {
-  return t->len - t->pos;
+  return t->lines.len - t->lines.pos;
 }
 
 static gboolean
@@ -288,15 +288,15 @@ read_number_text (SqSimsText  *t,
 
   if (!_sq_sims_text_line (t, what, error))
     return NULL;
-  end = t->cur + t->cur_len;
-  while (end > t->cur && (end[-1] == ' ' || end[-1] == '\t'))
+  end = t->lines.cur + t->lines.cur_len;
+  while (end > t->lines.cur && (end[-1] == ' ' || end[-1] == '\t'))
     end--;
-  if (_sq_scan_double (t->cur, end, &v) != end)
+  if (_sq_scan_double (t->lines.cur, end, &v) != end)
     {
       _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("%s: a number expected"), what);
       return NULL;
     }
-  return g_strndup (t->cur, t->cur_len);
+  return g_strndup (t->lines.cur, t->lines.cur_len);
 }
 
 /* count, then count × (key, value) lines */
@@ -477,14 +477,14 @@ read_motion (SqSimsText  *t,
       || !_sq_sims_text_int (t, "the translation offset", -1, G_MAXINT32, &m->t_off, error)
       || !_sq_sims_text_int (t, "the rotation offset", -1, G_MAXINT32, &m->r_off, error))
     return FALSE;
-  from = t->pos;
+  from = t->lines.pos;
   if (!skip_prop_lists (t, error))
     return FALSE;
-  m->props = slice (bytes, from, t->pos);
-  from = t->pos;
+  m->props = slice (bytes, from, t->lines.pos);
+  from = t->lines.pos;
   if (!skip_time_prop_lists (t, error))
     return FALSE;
-  m->time_props = slice (bytes, from, t->pos);
+  m->time_props = slice (bytes, from, t->lines.pos);
   return TRUE;
 }
 
@@ -744,13 +744,13 @@ cmx_read (GBytes              *bytes,
 
   /* the skeletons and suits are kept as text; whether there is a skill
    * decides what the clip is, so look ahead first */
-  from = t.pos;
+  from = t.lines.pos;
   {
     SqSimsText ahead = t;
 
     if (!read_skeletons (&ahead, NULL, error) || !skip_suits (&ahead, error))
       return NULL;
-    skills_at = ahead.pos;
+    skills_at = ahead.lines.pos;
     if (!read_count (&ahead, "skill count", 17, &n_skills, error))
       return NULL;
     if (n_skills > 0)
@@ -783,7 +783,7 @@ cmx_read (GBytes              *bytes,
       if (!read_skill (&t, bytes, &skill, error))
         goto out;
       /* the other skills as text: their CFPs are not this clip's */
-      from = t.pos;
+      from = t.lines.pos;
       for (gint64 i = 1; i < n_skills; i++)
         {
           Skill other = { 0 };
@@ -795,7 +795,7 @@ cmx_read (GBytes              *bytes,
         }
       if (n_skills > 1)
         {
-          set_text (clip, "more-skills", bytes, from, t.pos);
+          set_text (clip, "more-skills", bytes, from, t.lines.pos);
           sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n_skills));
           sq_clip_add_warning (clip, _("the file has %" PRId64 " skills: the first is shown, the others are kept as they are"),
                                n_skills);
@@ -812,8 +812,8 @@ cmx_read (GBytes              *bytes,
       sq_props_set (clip->extra, "translation-count", g_variant_new_int64 (skill.t_count));
       sq_props_set (clip->extra, "rotation-count", g_variant_new_int64 (skill.r_count));
     }
-  if (t.pos < t.len)
-    set_text (clip, "trailer", bytes, t.pos, t.len);
+  if (t.lines.pos < t.lines.len)
+    set_text (clip, "trailer", bytes, t.lines.pos, t.lines.len);
   ok = TRUE;
 
 out:
