@@ -29,7 +29,7 @@
 #include "sq-losses.h"
 #include "sq-memory.h"
 #include "sq-numbers.h"
-#include "sq-text-lines.h"
+#include "sq-text-reader.h"
 #include "sq-time-grid.h"
 
 G_BEGIN_DECLS

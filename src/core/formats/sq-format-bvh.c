@@ -62,136 +62,31 @@
 
 /* ---- tokens -------------------------------------------------------------- */
 
-typedef struct
-{
-  const char *data;
-  gsize       len;
-  gsize       pos;
-  guint       line;
-  gsize       line_start;
-  /* the token last read */
-  const char *tok;
-  gsize       tok_len;
-  guint       tok_line;
-  guint       tok_col;
-  gsize       tok_pos;
-  gboolean    newline_before;   /* a line end between the previous token and this one */
-  gboolean    lone_cr;          /* a CR line end not followed by LF was crossed */
-} Lexer;
+/* The tokens are the shared reader's (sq-text-reader.h): runs of bytes
+ * between blanks, with their line and column. */
 
 static void
-lexer_init (Lexer      *lx,
-            const char *data,
-            gsize       len)
-{
-  memset (lx, 0, sizeof *lx);
-  lx->data = data;
-  lx->len = len;
-  lx->line = 1;
-}
-
-/* Skips blanks and line ends; returns TRUE when a line end was crossed. */
-static gboolean
-lexer_skip_space (Lexer *lx)
-{
-  gboolean nl = FALSE;
-
-  while (lx->pos < lx->len)
-    {
-      char c = lx->data[lx->pos];
-
-      if (c == '\n' || c == '\r')
-        {
-          lx->pos++;
-          if (c == '\r' && lx->pos < lx->len && lx->data[lx->pos] == '\n')
-            lx->pos++;
-          else if (c == '\r')
-            lx->lone_cr = TRUE;
-          lx->line++;
-          lx->line_start = lx->pos;
-          nl = TRUE;
-        }
-      else if (c == ' ' || c == '\t' || c == '\v' || c == '\f')
-        lx->pos++;
-      else
-        break;
-    }
-  return nl;
-}
-
-/* the blanks that end a token: space, tab, LF, CR, VT, FF */
-static const guint8 blank_table[256] = {
-  [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1,
-};
-
-static gboolean
-lexer_next (Lexer *lx)
-{
-  gsize start;
-
-  lx->newline_before = lexer_skip_space (lx);
-  lx->tok_line = lx->line;
-  lx->tok_col = (guint) MIN (lx->pos - lx->line_start + 1, G_MAXUINT);
-  lx->tok_pos = lx->pos;
-  if (lx->pos >= lx->len)
-    {
-      lx->tok = lx->data + lx->len;
-      lx->tok_len = 0;
-      return FALSE;
-    }
-  start = lx->pos;
-  while (lx->pos < lx->len)
-    {
-      char c = lx->data[lx->pos];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
-        break;
-      lx->pos++;
-    }
-  lx->tok = lx->data + start;
-  lx->tok_len = lx->pos - start;
-  return TRUE;
-}
-
-static gboolean
-tok_is (const Lexer *lx,
-        const char  *word)
-{
-  return strlen (word) == lx->tok_len && g_ascii_strncasecmp (lx->tok, word, lx->tok_len) == 0;
-}
-
-static char *
-tok_dup (const char *p,
-         gsize       len)
-{
-  if (g_utf8_validate (p, len, NULL))
-    return g_strndup (p, len);
-  return _sq_latin1_to_utf8 ((const guint8 *) p, len);
-}
-
-static void
-error_at_token (const Lexer *lx,
-                GError     **error,
-                SqErrorCode  code,
-                const char  *message)
+error_at_token (const SqTextReader  *lx,
+                GError             **error,
+                SqErrorCode          code,
+                const char          *message)
 {
   if (lx->tok_len == 0)
-    sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, lx->tok_line, lx->tok_col,
-                          _("the file ends where %s was expected"), message);
+    _sq_text_error_at_token (lx, error, SQ_ERROR_TRUNCATED, _("the file ends where %s was expected"), message);
   else
     {
-      g_autofree char *t = tok_dup (lx->tok, MIN (lx->tok_len, 40));
-      sq_set_error_at_line (error, code, lx->tok_line, lx->tok_col,
-                            _("expected %s, found “%s”"), message, t);
+      g_autofree char *t = _sq_text_excerpt (lx->tok, lx->tok_len, 40, TRUE);
+      _sq_text_error_at_token (lx, error, code, _("expected %s, found “%s”"), message, t);
     }
 }
 
 static gboolean
-expect_number (Lexer      *lx,
-               double     *out,
-               const char *what,
-               GError    **error)
+expect_number (SqTextReader  *lx,
+               double        *out,
+               const char    *what,
+               GError       **error)
 {
-  if (!lexer_next (lx) || !_sq_parse_double (lx->tok, lx->tok_len, out))
+  if (!_sq_text_next (lx) || !_sq_text_tok_double (lx, out))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, what);
       return FALSE;
@@ -297,32 +192,32 @@ vec3_variant (const double v[3])
 /* "End Site [name] { OFFSET x y z }" after "End": the End Site of joint
  * `top`, kept in its extras; a second one is an error. */
 static gboolean
-read_end_site (Lexer   *lx,
-               SqClip  *clip,
-               gint32   top,
-               GError **error)
+read_end_site (SqTextReader  *lx,
+               SqClip        *clip,
+               gint32         top,
+               GError       **error)
 {
   double off[3];
   guint line = lx->tok_line, col = lx->tok_col;
 
-  if (!lexer_next (lx) || !tok_is (lx, "Site"))
+  if (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "Site"))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Site” after “End”"));
       return FALSE;
     }
   do
-    if (!lexer_next (lx))
+    if (!_sq_text_next (lx))
       {
         error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
         return FALSE;
       }
-  while (!tok_is (lx, "{") && !lx->newline_before);
-  if (!tok_is (lx, "{"))
+  while (!_sq_text_tok_is (lx, "{") && !lx->newline_before);
+  if (!_sq_text_tok_is (lx, "{"))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{”"));
       return FALSE;
     }
-  if (!lexer_next (lx) || !tok_is (lx, "OFFSET"))
+  if (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "OFFSET"))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“OFFSET”"));
       return FALSE;
@@ -330,7 +225,7 @@ read_end_site (Lexer   *lx,
   for (guint c = 0; c < 3; c++)
     if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
       return FALSE;
-  if (!lexer_next (lx) || !tok_is (lx, "}"))
+  if (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "}"))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“}” closing the End Site"));
       return FALSE;
@@ -349,16 +244,16 @@ read_end_site (Lexer   *lx,
  * up to a "{", which may also start the next line. Returns the name, NULL
  * on an error; where it stands goes into info. */
 static char *
-read_joint_name (Lexer     *lx,
-                 guint      kw_line,
-                 guint      kw_col,
-                 JointInfo *info,
-                 GError   **error)
+read_joint_name (SqTextReader  *lx,
+                 guint          kw_line,
+                 guint          kw_col,
+                 JointInfo     *info,
+                 GError       **error)
 {
   const char *name_start, *name_end;
   gboolean brace_on_line = FALSE;
 
-  if (!lexer_next (lx) || lx->newline_before)
+  if (!_sq_text_next (lx) || lx->newline_before)
     {
       sq_set_error_at_line (error, SQ_ERROR_SYNTAX, kw_line, kw_col,
                             _("a joint name must follow ROOT or JOINT on its line"));
@@ -367,7 +262,7 @@ read_joint_name (Lexer     *lx,
   name_start = name_end = lx->tok;
   for (;;)
     {
-      if (tok_is (lx, "{"))
+      if (_sq_text_tok_is (lx, "{"))
         {
           brace_on_line = TRUE;
           break;
@@ -376,7 +271,7 @@ read_joint_name (Lexer     *lx,
       {
         gsize save_pos = lx->pos, save_ls = lx->line_start;
         guint save_line = lx->line;
-        gboolean nl = lexer_skip_space (lx);
+        gboolean nl = _sq_text_skip_blanks (lx);
 
         lx->pos = save_pos;
         lx->line = save_line;
@@ -384,7 +279,7 @@ read_joint_name (Lexer     *lx,
         if (nl || lx->pos >= lx->len)
           break;
       }
-      lexer_next (lx);
+      _sq_text_next (lx);
     }
   if (name_end == name_start)
     {
@@ -394,25 +289,25 @@ read_joint_name (Lexer     *lx,
     }
   info->name_at = name_start - lx->data;
   info->name_len = name_end - name_start;
-  if (!brace_on_line && (!lexer_next (lx) || !tok_is (lx, "{")))
+  if (!brace_on_line && (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "{")))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“{” after the joint name"));
       return NULL;
     }
-  return tok_dup (name_start, name_end - name_start);
+  return _sq_text_excerpt (name_start, name_end - name_start, G_MAXSIZE, TRUE);
 }
 
 /* "CHANNELS n name…" after its keyword: up to six distinct channels */
 static gboolean
-read_channels (Lexer      *lx,
-               const char *name,
-               Channels   *ch,
-               GError    **error)
+read_channels (SqTextReader  *lx,
+               const char    *name,
+               Channels      *ch,
+               GError       **error)
 {
   gint64 n;
   guint seen = 0;
 
-  if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, &n) || n < 0 || n > 6)
+  if (!_sq_text_next (lx) || !_sq_text_tok_int (lx, &n) || n < 0 || n > 6)
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a channel count from 0 to 6"));
       return FALSE;
@@ -421,7 +316,7 @@ read_channels (Lexer      *lx,
     {
       int code;
 
-      if (!lexer_next (lx) || (code = channel_code (lx->tok, lx->tok_len)) < 0)
+      if (!_sq_text_next (lx) || (code = channel_code (lx->tok, lx->tok_len)) < 0)
         {
           error_at_token (lx, error, SQ_ERROR_SYNTAX,
                           _("a channel name (Xposition … Zrotation)"));
@@ -443,13 +338,13 @@ read_channels (Lexer      *lx,
 /* OFFSET and CHANNELS, in either order, before the children; a missing
  * OFFSET is 0 0 0 with a warning. */
 static gboolean
-read_offset_and_channels (Lexer      *lx,
-                          SqClip     *clip,
-                          const char *name,
-                          guint       kw_line,
-                          double      off[3],
-                          Channels   *ch,
-                          GError    **error)
+read_offset_and_channels (SqTextReader  *lx,
+                          SqClip        *clip,
+                          const char    *name,
+                          guint          kw_line,
+                          double         off[3],
+                          Channels      *ch,
+                          GError       **error)
 {
   gboolean have_offset = FALSE, have_channels = FALSE;
 
@@ -458,15 +353,15 @@ read_offset_and_channels (Lexer      *lx,
       gsize save_pos = lx->pos, save_ls = lx->line_start;
       guint save_line = lx->line;
 
-      lexer_next (lx);
-      if (tok_is (lx, "OFFSET") && !have_offset)
+      _sq_text_next (lx);
+      if (_sq_text_tok_is (lx, "OFFSET") && !have_offset)
         {
           for (guint c = 0; c < 3; c++)
             if (!expect_number (lx, &off[c], _("an OFFSET number"), error))
               return FALSE;
           have_offset = TRUE;
         }
-      else if (tok_is (lx, "CHANNELS") && !have_channels)
+      else if (_sq_text_tok_is (lx, "CHANNELS") && !have_channels)
         {
           if (!read_channels (lx, name, ch, error))
             return FALSE;
@@ -490,15 +385,15 @@ read_offset_and_channels (Lexer      *lx,
  * added to the clip under the top of `stack`, then pushed on it; the
  * first one names the clip's root. */
 static gboolean
-read_joint (Lexer      *lx,
-            SqClip     *clip,
-            GArray     *stack,
-            GHashTable *names,
-            GArray     *infos,
-            gsize      *n_values,
-            gboolean    first,
-            guint       max_joints,
-            GError    **error)
+read_joint (SqTextReader  *lx,
+            SqClip        *clip,
+            GArray        *stack,
+            GHashTable    *names,
+            GArray        *infos,
+            gsize         *n_values,
+            gboolean       first,
+            guint          max_joints,
+            GError       **error)
 {
   guint kw_line = lx->tok_line, kw_col = lx->tok_col;
   g_autofree char *name = NULL;
@@ -549,11 +444,11 @@ read_joint (Lexer      *lx,
 /* Reads from HIERARCHY up to and including the MOTION keyword into `clip`
  * (joints with their extras) and `infos`. */
 static gboolean
-read_hierarchy (Lexer        *lx,
-                SqClip       *clip,
-                GArray       *infos,
-                guint         max_joints,
-                GError      **error)
+read_hierarchy (SqTextReader  *lx,
+                SqClip        *clip,
+                GArray        *infos,
+                guint          max_joints,
+                GError       **error)
 {
   GArray *stack = g_array_new (FALSE, FALSE, sizeof (gint32));
   GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -561,7 +456,7 @@ read_hierarchy (Lexer        *lx,
   gsize n_values = 0;
   gboolean ok = FALSE;
 
-  if (!lexer_next (lx) || !tok_is (lx, "HIERARCHY"))
+  if (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "HIERARCHY"))
     {
       sq_set_error_at_line (error, SQ_ERROR_BAD_MAGIC, lx->tok_line, lx->tok_col,
                             _("a BVH file starts with “HIERARCHY”"));
@@ -570,7 +465,7 @@ read_hierarchy (Lexer        *lx,
 
   for (;;)
     {
-      if (!lexer_next (lx))
+      if (!_sq_text_next (lx))
         {
           error_at_token (lx, error, SQ_ERROR_SYNTAX, stack->len ? _("“}”") : _("“MOTION”"));
           goto out;
@@ -578,7 +473,7 @@ read_hierarchy (Lexer        *lx,
 
       if (stack->len == 0)
         {
-          if (tok_is (lx, "MOTION"))
+          if (_sq_text_tok_is (lx, "MOTION"))
             {
               if (!have_root)
                 {
@@ -588,7 +483,7 @@ read_hierarchy (Lexer        *lx,
                 }
               break;
             }
-          if (!tok_is (lx, "ROOT"))
+          if (!_sq_text_tok_is (lx, "ROOT"))
             {
               error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“ROOT” or “MOTION”"));
               goto out;
@@ -601,18 +496,18 @@ read_hierarchy (Lexer        *lx,
               goto out;
             }
         }
-      else if (tok_is (lx, "}"))
+      else if (_sq_text_tok_is (lx, "}"))
         {
           g_array_set_size (stack, stack->len - 1);
           continue;
         }
-      else if (tok_is (lx, "End"))
+      else if (_sq_text_tok_is (lx, "End"))
         {
           if (!read_end_site (lx, clip, g_array_index (stack, gint32, stack->len - 1), error))
             goto out;
           continue;
         }
-      else if (!tok_is (lx, "JOINT"))
+      else if (!_sq_text_tok_is (lx, "JOINT"))
         {
           error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“JOINT”, “End Site” or “}”"));
           goto out;
@@ -834,24 +729,24 @@ bytes_variant (const char *p,
 }
 
 static gboolean
-read_frames_header (Lexer   *lx,
-                    SqClip  *clip,
-                    gint64  *n_frames,
-                    double  *frame_time,
-                    guint   *count_line,
-                    guint   *count_col,
-                    GError **error)
+read_frames_header (SqTextReader  *lx,
+                    SqClip        *clip,
+                    gint64        *n_frames,
+                    double        *frame_time,
+                    guint         *count_line,
+                    guint         *count_col,
+                    GError       **error)
 {
   gsize frames_start, count_end, ft_start, ft_end;
 
   /* "Frames:" or "Frames :" */
-  if (!lexer_next (lx) || !(tok_is (lx, "Frames:") || tok_is (lx, "Frames")))
+  if (!_sq_text_next (lx) || !(_sq_text_tok_is (lx, "Frames:") || _sq_text_tok_is (lx, "Frames")))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Frames:” after MOTION"));
       return FALSE;
     }
   frames_start = lx->tok_pos;
-  if (tok_is (lx, "Frames") && (!lexer_next (lx) || !tok_is (lx, ":")))
+  if (_sq_text_tok_is (lx, "Frames") && (!_sq_text_next (lx) || !_sq_text_tok_is (lx, ":")))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“:” after “Frames”"));
       return FALSE;
@@ -859,7 +754,7 @@ read_frames_header (Lexer   *lx,
   {
     gsize gap_start = lx->pos;
 
-    if (!lexer_next (lx) || !_sq_parse_int64 (lx->tok, lx->tok_len, n_frames) || *n_frames < 0)
+    if (!_sq_text_next (lx) || !_sq_text_tok_int (lx, n_frames) || *n_frames < 0)
       {
         error_at_token (lx, error, SQ_ERROR_SYNTAX, _("a frame count (a whole number ≥ 0)"));
         return FALSE;
@@ -869,22 +764,22 @@ read_frames_header (Lexer   *lx,
     sq_props_set (clip->extra, "frames-gap", bytes_variant (lx->data + gap_start, lx->tok_pos - gap_start));
     count_end = lx->pos;
   }
-  if (!lexer_next (lx) || !tok_is (lx, "Frame"))
+  if (!_sq_text_next (lx) || !_sq_text_tok_is (lx, "Frame"))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Frame Time:”"));
       return FALSE;
     }
-  if (!lexer_next (lx) || !(tok_is (lx, "Time:") || tok_is (lx, "Time")))
+  if (!_sq_text_next (lx) || !(_sq_text_tok_is (lx, "Time:") || _sq_text_tok_is (lx, "Time")))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“Time:” after “Frame”"));
       return FALSE;
     }
-  if (tok_is (lx, "Time") && (!lexer_next (lx) || !tok_is (lx, ":")))
+  if (_sq_text_tok_is (lx, "Time") && (!_sq_text_next (lx) || !_sq_text_tok_is (lx, ":")))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("“:” after “Frame Time”"));
       return FALSE;
     }
-  if (!lexer_next (lx) || !_sq_parse_double (lx->tok, lx->tok_len, frame_time))
+  if (!_sq_text_next (lx) || !_sq_text_tok_double (lx, frame_time))
     {
       error_at_token (lx, error, SQ_ERROR_SYNTAX, _("the frame time in seconds"));
       return FALSE;
@@ -968,8 +863,8 @@ typedef struct
 typedef struct
 {
   const Motion *m;
-  Lexer         start;      /* where the stretch starts */
-  Lexer         lx;         /* after the last value, once read */
+  SqTextReader  start;      /* where the stretch starts */
+  SqTextReader  lx;         /* after the last value, once read */
   gint64        first, last;
   gsize         end;
   gboolean      check_rest; /* only blanks and line ends from the last value to `end` */
@@ -991,7 +886,7 @@ read_frames (Stretch  *s,
    * when it is full (store_frames), up to 64 KB */
   gsize block_frames = CLAMP (8192 / MAX (n_values, 1), 1, 64), in_block = 0;
   g_autofree double *block = NULL;
-  Lexer lx = s->lx;
+  SqTextReader lx = s->lx;
   Layout lay = s->layout;
   gsize pos = lx.pos;
 
@@ -1010,7 +905,7 @@ read_frames (Stretch  *s,
 
           /* one space between two values: the usual case, taken without
            * the lexer (which counts the line ends for the messages) */
-          one_space = pos + 1 < len && data[pos] == ' ' && !blank_table[(guchar) data[pos + 1]];
+          one_space = pos + 1 < len && data[pos] == ' ' && !_sq_text_blank[(guchar) data[pos + 1]];
           if (one_space)
             {
               pos++;
@@ -1019,7 +914,7 @@ read_frames (Stretch  *s,
           else
             {
               lx.pos = pos;
-              nl = lexer_skip_space (&lx);
+              nl = _sq_text_skip_blanks (&lx);
               pos = lx.pos;
             }
 
@@ -1029,11 +924,11 @@ read_frames (Stretch  *s,
            * end of a part, which another part reads) */
           tok = data + pos;
           stop = _sq_scan_double_in (tok, data + len, data + len, &values[v]);
-          if (G_UNLIKELY (stop == NULL || stop == tok || (stop != data + len && !blank_table[(guchar) *stop])
+          if (G_UNLIKELY (stop == NULL || stop == tok || (stop != data + len && !_sq_text_blank[(guchar) *stop])
                           || pos >= end))
             {
               lx.pos = pos;
-              if (!lexer_next (&lx) || pos >= end || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
+              if (!_sq_text_next (&lx) || pos >= end || !_sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &values[v]))
                 {
                   if (error == NULL)
                     return FALSE;
@@ -1126,22 +1021,6 @@ typedef struct
 } Parts;
 
 static void
-count_newlines (gsize    k,
-                gpointer data)
-{
-  Parts *p = data;
-  const char *q = p->data + p->start[k], *e = p->data + p->start[k + 1];
-  gsize n = 0;
-
-  while (q < e && (q = memchr (q, '\n', e - q)) != NULL)
-    {
-      n++;
-      q++;
-    }
-  p->newlines[k] = n;
-}
-
-static void
 read_part (gsize    k,
            gpointer data)
 {
@@ -1164,43 +1043,15 @@ read_part (gsize    k,
   s->ok = read_frames (s, NULL);
   if (s->ok && s->check_rest)
     {
-      Lexer rest = s->lx;
+      SqTextReader rest = s->lx;
 
-      lexer_skip_space (&rest);
+      _sq_text_skip_blanks (&rest);
       s->ok = rest.pos >= s->end && !rest.lone_cr;
     }
 }
 
-/* Cuts the motion (from motion_start, the end of the Frame Time line)
- * in up to n parts of about equal size, each after a LF: part k is
- * [start[k], start[k + 1]). Returns the number of parts. */
-static guint
-cut_parts (const char *data,
-           gsize       len,
-           gsize       motion_start,
-           guint       n,
-           gsize      *start)
-{
-  start[0] = motion_start;
-  for (guint k = 1; k < n; k++)
-    {
-      gsize at = MAX (motion_start + (len - motion_start) / n * k, start[k - 1]);
-      const char *nl = memchr (data + at, '\n', len - at);
-
-      /* none near the end */
-      if (nl == NULL || (gsize) (nl - data) + 1 >= len)
-        {
-          n = k;
-          break;
-        }
-      start[k] = nl - data + 1;
-    }
-  start[n] = len;
-  return n;
-}
-
 /* Reads the frames (from lx, the end of the Frame Time line) in the
- * n_parts parts cut_parts made, on several threads, each taking the next
+ * n_parts parts _sq_text_cut_at_lf made, on several threads, each taking the next
  * part (the numbers are most of the reading). Part k starts at the frame its first line
  * would hold with one frame a line, told by the LFs before it; it reads
  * up to the next part's first frame. That is right when each part
@@ -1216,21 +1067,18 @@ static gint64
 read_frames_parallel (const Motion *m,
                       guint         n_parts,
                       gsize        *start,
-                      Lexer        *lx,
+                      SqTextReader *lx,
                       Layout       *layout)
 {
   gsize len = m->len, motion_start = lx->pos, lines = 0;
   g_autofree gsize *newlines = g_new0 (gsize, n_parts);
-  g_autofree gsize *cost = g_new (gsize, n_parts);
   g_autofree Stretch *s = g_new0 (Stretch, n_parts);
   Parts p = { n_parts, m->data, start, newlines, s };
   gint64 resume = m->n_frames;
 
   /* the LFs counted in contiguous runs of parts, one run a thread (the
    * last part's are not needed) */
-  for (guint k = 0; k < p.n; k++)
-    cost[k] = (len - motion_start) / (p.n - 1) + 1;
-  _sq_parallel_items (p.n - 1, cost, count_newlines, &p);
+  _sq_text_count_lf_parts (m->data, start, p.n - 1, len - motion_start, newlines);
 
   for (guint k = 0; k < p.n; k++)
     {
@@ -1428,12 +1276,12 @@ keep_layout (SqClip       *clip,
  * empty lines): a missing final line end and any tail are kept, text in
  * the tail is reported. */
 static void
-read_tail (SqClip      *clip,
-           const char  *data,
-           gsize        len,
-           const Lexer *lx,
-           gsize        n_values,
-           gint64       n_frames)
+read_tail (SqClip             *clip,
+           const char         *data,
+           gsize               len,
+           const SqTextReader *lx,
+           gsize               n_values,
+           gint64              n_frames)
 {
   gsize p = lx->pos;
   gint64 ends = 1 + (n_values == 0 ? n_frames : 0);
@@ -1459,10 +1307,10 @@ read_tail (SqClip      *clip,
     sq_props_set (clip->extra, "no-final-line-end", g_variant_new_boolean (TRUE));
   if (p < len)
     {
-      Lexer rest = *lx;
+      SqTextReader rest = *lx;
 
       sq_props_set (clip->extra, "tail", bytes_variant (data + p, len - p));
-      if (lexer_next (&rest))
+      if (_sq_text_next (&rest))
         sq_clip_add_warning (clip, _("line %u: text after the %" PRId64 " frames the header announces is ignored "
                                      "(kept for saving)"),
                              rest.tok_line, n_frames);
@@ -1482,7 +1330,7 @@ bvh_read (GBytes              *bytes,
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
   guint max_joints = options->max_joints ? options->max_joints : 65536;
-  Lexer lx;
+  SqTextReader lx;
   gint64 n_frames;
   double ft;
   gsize n_values = 0, motion_start;
@@ -1493,7 +1341,7 @@ bvh_read (GBytes              *bytes,
    * with it. Looked for only when reading fails, and at the end outside the
    * frames, whose values have none when they read: a pass over the file
    * saved. */
-  lexer_init (&lx, data, len);
+  _sq_text_init (&lx, data, len);
   if (!read_hierarchy (&lx, clip, infos, max_joints, error))
     return nul_error (data, len, error);
   for (guint j = 0; j < infos->len; j++)
@@ -1533,7 +1381,7 @@ bvh_read (GBytes              *bytes,
     n_parts *= BVH_PARTS_PER_THREAD;
   cuts = g_new (gsize, n_parts + 1);
   if (n_parts > 1)
-    n_parts = cut_parts (data, len, motion_start, n_parts, cuts);
+    n_parts = _sq_text_cut_at_lf (data, len, motion_start, n_parts, cuts);
 
   /* on one thread, the keys' pages made present on another one while the
    * frames are read; stopped before the tracks can go */
@@ -1649,10 +1497,10 @@ kept_hierarchy (const SqClip   *clip,
   g_autoptr(GArray) infos = g_array_new (FALSE, TRUE, sizeof (JointInfo));
   GString *out;
   gsize done = 0;
-  Lexer lx;
+  SqTextReader lx;
 
-  lexer_init (&lx, text, len);
-  if (!read_hierarchy (&lx, parsed, infos, 65536, NULL) || lexer_next (&lx))
+  _sq_text_init (&lx, text, len);
+  if (!read_hierarchy (&lx, parsed, infos, 65536, NULL) || _sq_text_next (&lx))
     return NULL;
   if (parsed->n_joints != clip->n_joints)
     return NULL;
@@ -2699,7 +2547,7 @@ bvh_dump_field (GString    *out,
   if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
     return FALSE;
   p = g_variant_get_fixed_array (value, &len, 1);
-  text = tok_dup (p, len);
+  text = _sq_text_excerpt (p, len, G_MAXSIZE, TRUE);
   if (json)
     _sq_json_string (out, text);
   else if (g_str_equal (key, "hierarchy-text") || g_str_equal (key, "tail"))

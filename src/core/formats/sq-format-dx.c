@@ -102,17 +102,20 @@ typedef struct
   gsize       ind_len;
 } Lexer;
 
+/* The positions, line ends, comments and numbers are the shared reader's
+ * (sq-text-reader.h); the tokens here add the punctuation and quoted
+ * strings of .x to its blanks. */
+
 /* 1: a blank; 2: ends a word (blanks and the punctuation) */
 static const guint8 char_class[256] = {
   [' '] = 3, ['\t'] = 3, ['\r'] = 3, ['\n'] = 3, ['\f'] = 3, ['\v'] = 3,
   ['{'] = 2, ['}'] = 2, [';'] = 2, [','] = 2, ['"'] = 2,
 };
 
-static inline gboolean
-is_space (char c)
-{
-  return (char_class[(guchar) c] & 1) != 0;
-}
+/* The blanks, for _sq_text_skip_counting: 2 LF, 3 CR, 1 the others */
+static const guint8 blank_class[256] = {
+  [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\n'] = 2, ['\r'] = 3,
+};
 
 static inline gboolean
 ends_word (char c)
@@ -138,25 +141,14 @@ lex_next_raw (Lexer  *lx,
 
   for (;;)
     {
-      while (lx->pos < lx->len && is_space (d[lx->pos]))
-        {
-          char c = d[lx->pos];
-          if (c == '\n' || (c == '\r' && (lx->pos + 1 >= lx->len || d[lx->pos + 1] != '\n')))
-            lex_newline_at (lx, lx->pos);
-          lx->pos++;
-        }
-      if (lx->pos < lx->len
-          && (d[lx->pos] == '#' || (d[lx->pos] == '/' && lx->pos + 1 < lx->len && d[lx->pos + 1] == '/')))
-        {
-          while (lx->pos < lx->len && d[lx->pos] != '\n' && d[lx->pos] != '\r')
-            lx->pos++;
-          continue;
-        }
-      break;
+      lx->pos = _sq_text_skip_counting (d + lx->pos, d + lx->len, d, blank_class, &lx->line, &lx->line_start) - d;
+      if (!_sq_text_at_comment (d + lx->pos, d + lx->len))
+        break;
+      lx->pos = _sq_text_line_end (d + lx->pos, d + lx->len) - d;
     }
 
   t->line = lx->line;
-  t->col = (guint) MIN (lx->pos - lx->line_start + 1, G_MAXUINT);
+  t->col = _sq_text_column (lx->pos, lx->line_start);
   t->s = d + lx->pos;
   t->len = 1;
   if (lx->pos >= lx->len)
@@ -176,7 +168,7 @@ lex_next_raw (Lexer  *lx,
         gsize i = lx->pos + 1;
         while (i < lx->len && d[i] != '"')
           {
-            if (d[i] == '\n' || (d[i] == '\r' && (i + 1 >= lx->len || d[i + 1] != '\n')))
+            if (_sq_text_ends_line (d, lx->len, i))
               lex_newline_at (lx, i);
             i++;
           }
@@ -266,7 +258,7 @@ error_unexpected (GError    **error,
                           _("the file ends where %s is expected"), expected);
   else if (t->type == TOK_WORD)
     {
-      g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) t->s, MIN (t->len, 40));
+      g_autofree char *w = _sq_text_excerpt (t->s, t->len, 40, FALSE);
       sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, t->col,
                             _("expected %s, found “%s”"), expected, w);
     }
@@ -346,7 +338,7 @@ object_header (Lexer     *lx,
                Tok       *open,
                GError   **error)
 {
-  g_autofree char *what = _sq_latin1_to_utf8 ((const guint8 *) type->s, MIN (type->len, 40));
+  g_autofree char *what = _sq_text_excerpt (type->s, type->len, 40, FALSE);
   g_autofree char *expected = g_strdup_printf (_("“{” to open “%s”"), what);
 
   name->type = TOK_EOF;
@@ -406,7 +398,7 @@ read_uint (Lexer      *lx,
     }
   if (!_sq_parse_int64 (t.s, t.len, &v) || v < 0 || v > G_MAXUINT32)
     {
-      g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) t.s, MIN (t.len, 40));
+      g_autofree char *w = _sq_text_excerpt (t.s, t.len, 40, FALSE);
       sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t.line, t.col,
                             _("%s must be a whole number from 0 to 4294967295, not “%s”"),
                             g_dgettext (GETTEXT_PACKAGE, what), w);
@@ -460,7 +452,7 @@ read_float (Lexer  *lx,
       return TRUE;
     }
   {
-    g_autofree char *w = _sq_latin1_to_utf8 ((const guint8 *) t.s, MIN (t.len, 40));
+    g_autofree char *w = _sq_text_excerpt (t.s, t.len, 40, FALSE);
     sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t.line, t.col, _("“%s” is not a finite number"), w);
   }
   return FALSE;
@@ -698,30 +690,12 @@ decompose_matrix (const double m[16],
   return flags;
 }
 
-/* 1: a blank or separator that is no line end; 2: LF; 3: CR */
+/* Blanks, line ends and runs of ';' ',' between the fields of a key, for
+ * _sq_text_skip_counting: 1 a blank or separator that is no line end; 2:
+ * LF; 3: CR */
 static const guint8 skip_class[256] = {
   [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, [';'] = 1, [','] = 1, ['\n'] = 2, ['\r'] = 3,
 };
-
-/* Skips blanks, line ends and runs of ';' ',' counting lines as the lexer
- * does (LF, CRLF or a lone CR) */
-static inline const char *
-skip_blanks_seps (const char *p,
-                  const char *end,
-                  const char *data,
-                  guint      *line,
-                  gsize      *line_start)
-{
-  guint c;
-
-  for (; p < end && (c = skip_class[(guchar) *p]) != 0; p++)
-    if (c > 1 && (c == 2 || p + 1 >= end || p[1] != '\n'))
-      {
-        (*line)++;
-        *line_start = p + 1 - data;
-      }
-  return p;
-}
 
 /* A key of the usual shape read straight from the text, without tokens: "tick; count; v1, …, vcount" with any blanks, line ends and
  * runs of ';' ',' between, plain digits for tick and count, numbers the
@@ -746,7 +720,7 @@ scan_key_fast (Lexer   *lx,
     {
       const char *digits;
 
-      p = skip_blanks_seps (p, end, d, &line, &line_start);
+      p = _sq_text_skip_counting (p, end, d, skip_class, &line, &line_start);
       digits = p;
       u[f] = 0;
       while (p < end && (guint) (*p - '0') < 10 && p - digits < 10)
@@ -760,7 +734,7 @@ scan_key_fast (Lexer   *lx,
     {
       const char *stop;
 
-      p = skip_blanks_seps (p, end, d, &line, &line_start);
+      p = _sq_text_skip_counting (p, end, d, skip_class, &line, &line_start);
       stop = _sq_scan_double_fast (p, end, end, &v[i]);
       if (stop == NULL || (stop < end && !ends_word (*stop)))
         return FALSE;

@@ -26,21 +26,16 @@
 #include "sq-parallel.h"
 #include "sq-private.h"
 
+/* A line of blanks (spaces, tabs, commas) and perhaps a comment (# or //) */
 static gboolean
 is_blank_or_comment (const char *line,
                      gsize       len)
 {
-  gsize i = 0;
+  const char *p = line, *end = line + len;
 
-  while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == ','))
-    i++;
-  if (i >= len)
-    return TRUE;
-  if (line[i] == '#')
-    return TRUE;
-  if (line[i] == '/' && i + 1 < len && line[i + 1] == '/')
-    return TRUE;
-  return FALSE;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == ','))
+    p++;
+  return p >= end || _sq_text_at_comment (p, end);
 }
 
 static int
@@ -110,14 +105,6 @@ parse_assignments (const char *line,
   return n;
 }
 
-static gboolean
-token_is (const char *tok,
-          gsize       len,
-          const char *word)
-{
-  return strlen (word) == len && g_ascii_strncasecmp (tok, word, len) == 0;
-}
-
 /* "name frames=K": finds the frames= assignment at the end of the line.
  * K all digits but beyond 64 bits: TRUE with *too_large set (and *frames 0),
  * so that the reader can say so rather than see no header at all. */
@@ -169,7 +156,7 @@ parse_limb_header (const char *line,
   name_end = kw;
   while (kw > 0 && line[kw - 1] != ' ' && line[kw - 1] != '\t' && line[kw - 1] != ',')
     kw--;
-  if (!token_is (line + kw, name_end - kw, "frames"))
+  if (!_sq_text_equal_ci (line + kw, name_end - kw, "frames"))
     return FALSE;
   name_end = kw;
   while (name_end > 0 && (line[name_end - 1] == ' ' || line[name_end - 1] == '\t' || line[name_end - 1] == ','))
@@ -251,9 +238,6 @@ typedef struct
   gint64      duration_ms;
   gboolean    first;
   /* results */
-  gboolean    found;        /* FALSE: no line at or after `from` is shaped as a limb header */
-  gsize       start;        /* where its first line starts */
-  gsize       handoff_at;   /* PART_HANDOFF: where the next part's first line starts */
   guint       n_lines;      /* the number of the last line read, in the part's count */
   SqClip     *limbs;        /* the part's limbs, moved to the clip by merge_parts */
   GArray     *limb_lines;   /* guint: each limb header's line */
@@ -466,7 +450,10 @@ static const guint8 field_end[256] = {
 /* A key line of the usual shape read straight from the buffer, without
  * finding its end first: separators, the time in whole
  * milliseconds, 7 or 10 numbers, each field ended by a separator or the
- * line end (LF, CRLF or a lone CR, as _sq_lines_next takes them). Returns
+ * line end (LF, CRLF or a lone CR, as _sq_lines_next takes them). The
+ * key lines are most of a file: this scan stays here, over the shared
+ * reader's primitives, rather than going through SqLines, which finds
+ * each line's end first (a second pass over the bytes). Returns
  * the number of fields and where the next line starts; 0 for anything
  * else (a blank or comment line, a field in error), which the line by line
  * reading then takes as before. */
@@ -512,31 +499,8 @@ scan_key_line (const char  *p,
     }
   if (n != 8 && n != 11)
     return 0;
-  if (p < end)
-    p += *p == '\r' && p + 1 < end && p[1] == '\n' ? 2 : 1;
-  *next = p;
+  *next = p < end ? _sq_text_after_line_end (p, end) : p;
   return n;
-}
-
-/* The first line start at or after `off`: where a part begins to look for
- * its first limb header */
-static gsize
-line_start_at_or_after (const char *data,
-                        gsize       len,
-                        gsize       off)
-{
-  const char *p, *end = data + len;
-
-  if (off == 0 || off >= len)
-    return MIN (off, len);
-  /* a line starts after LF and after a CR not followed by LF */
-  if (data[off - 1] == '\n' || (data[off - 1] == '\r' && data[off] != '\n'))
-    return off;
-  for (p = data + off; p < end && *p != '\n' && *p != '\r'; p++)
-    ;
-  if (p == end)
-    return len;
-  return (gsize) (p - data) + (*p == '\r' && p + 1 < end && p[1] == '\n' ? 2 : 1);
 }
 
 /* A line shaped as a limb header (not blank or a comment, taken by
@@ -585,6 +549,7 @@ read_part (gsize    item,
   const char *data = part->data;
   gsize len = part->len;
   SqLines lines;
+  gsize start;
   gint64 keys_left = 0;
   SqJoint *joint = NULL;
   guint joint_line = 0;
@@ -600,18 +565,16 @@ read_part (gsize    item,
     }
   else
     {
-      lines.pos = line_start_at_or_after (data, len, part->from);
+      lines.pos = _sq_text_line_start_at_or_after (data, len, part->from);
       do
         if (!_sq_lines_next (&lines))
           return;
       while (!is_limb_header (lines.cur, lines.cur_len));
       /* counted from here: the limb header is the part's line 1 */
-      part->start = lines.cur - data;
+      start = lines.cur - data;
       _sq_lines_init (&lines, data, len);
-      lines.pos = part->start;
+      lines.pos = start;
     }
-  part->found = TRUE;
-  part->start = lines.pos;
 
   for (;;)
     {
@@ -680,7 +643,6 @@ read_part (gsize    item,
           if ((gsize) (lines.cur - data) >= part->next_from)
             {
               part->end = PART_HANDOFF;
-              part->handoff_at = lines.cur - data;
               part->n_lines = lines.line - 1;
               return;
             }
@@ -782,111 +744,109 @@ read_part (gsize    item,
     finish_limb (part, joint, joint_line, times, FAIL_FINISH_EOF);
 }
 
-typedef enum
+/* A part's limbs and their warnings into `clip`, after the limbs of the
+ * parts before it (*seen of them; `base`: the file's line before the
+ * part's first). FALSE, with the error set, where the header's limb count
+ * runs out inside the part (a failed limb header of FAIL_HEADER counts as
+ * the next limb). */
+static gboolean
+move_limbs (SqClip  *clip,
+            Part    *part,
+            guint    base,
+            gint64  *seen,
+            gint64   n_limbs,
+            gint64   duration_ms,
+            GError **error)
 {
-  MERGE_OK,
-  MERGE_FAILED,
-  MERGE_MISMATCH            /* parts that do not meet: the file is read again in one part */
-} MergeResult;
+  gint64 created = (gint64) part->limbs->n_joints;
+  gint64 over = n_limbs - *seen;
+  gboolean too_many = over < created
+    || (over == created && part->end == PART_FAILED && part->fail_kind == FAIL_HEADER);
+  gint64 keep = too_many ? over : created;
+  guint w = 0;
+
+  for (gint64 k = 0; k < keep; k++)
+    {
+      SqJoint *src = &part->limbs->joints[k], *dest;
+      guint line = base + g_array_index (part->limb_lines, guint, k);
+
+      if (sq_clip_find_joint (clip, src->name) >= 0)
+        sq_clip_add_warning (clip, _("line %u: limb “%s” appears more than once; edits by name act on the first"),
+                             line, src->name);
+      for (; w < part->warns->len && g_array_index (part->warns, Warn, w).limb == (gsize) k; w++)
+        {
+          const Warn *warn = &g_array_index (part->warns, Warn, w);
+          emit_warning (clip, warn, base + warn->line, src->name, duration_ms);
+        }
+      /* the keys move over */
+      dest = sq_clip_add_joint (clip, src->name);
+      memcpy (dest->tracks, src->tracks, sizeof dest->tracks);
+      memset (src->tracks, 0, sizeof src->tracks);
+    }
+  if (too_many)
+    {
+      guint line = over < created ? g_array_index (part->limb_lines, guint, over) : part->fail_line;
+
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, base + line, 1,
+                            _("more data after the %" PRId64 " limbs the header announces"), n_limbs);
+      return FALSE;
+    }
+  *seen += created;
+  return TRUE;
+}
 
 /* The parts' limbs, warnings and first error into `clip`, in file order,
  * with the header's limb count: a pass from the start checks the count at
  * each limb header after closing the limb before it, then reads the header;
  * at the end of the file it reports a limb short of keys, then too few
- * limbs, then closes the last limb. */
-static MergeResult
+ * limbs, then closes the last limb. The parts meet where one hands over
+ * (see "reading in parts"); the last part never hands over. */
+static gboolean
 merge_parts (SqClip  *clip,
              Part    *parts,
-             guint    n_parts,
              gint64   n_limbs,
              gint64   duration_ms,
              GError **error)
 {
   guint base = 0;             /* a part's line n is line base + n of the file */
   gint64 seen = 0;
+  Part *part;
 
-  for (guint t = 1; t < n_parts && parts[t - 1].end == PART_HANDOFF; t++)
-    if (!parts[t].found || parts[t].start != parts[t - 1].handoff_at)
-      return MERGE_MISMATCH;
-
-  for (guint t = 0; t < n_parts; t++)
+  for (part = parts;; part++)
     {
-      Part *part = &parts[t];
-      gint64 created = (gint64) part->limbs->n_joints;
-      /* the part's limb header where the count runs out (a failed limb
-       * header of FAIL_HEADER counts as the next one) */
-      gint64 over = n_limbs - seen;
-      gboolean too_many = over < created
-        || (over == created && part->end == PART_FAILED && part->fail_kind == FAIL_HEADER);
-      gint64 keep = too_many ? over : created;
-      guint w = 0;
-
-      for (gint64 k = 0; k < keep; k++)
-        {
-          SqJoint *src = &part->limbs->joints[k], *dest;
-          guint line = base + g_array_index (part->limb_lines, guint, k);
-
-          if (sq_clip_find_joint (clip, src->name) >= 0)
-            sq_clip_add_warning (clip, _("line %u: limb “%s” appears more than once; edits by name act on the first"),
-                                 line, src->name);
-          for (; w < part->warns->len && g_array_index (part->warns, Warn, w).limb == (gsize) k; w++)
-            {
-              const Warn *warn = &g_array_index (part->warns, Warn, w);
-              emit_warning (clip, warn, base + warn->line, src->name, duration_ms);
-            }
-          /* the keys move over */
-          dest = sq_clip_add_joint (clip, src->name);
-          memcpy (dest->tracks, src->tracks, sizeof dest->tracks);
-          memset (src->tracks, 0, sizeof src->tracks);
-        }
-      if (too_many)
-        {
-          guint line = over < created ? g_array_index (part->limb_lines, guint, over) : part->fail_line;
-
-          sq_set_error_at_line (error, SQ_ERROR_SYNTAX, base + line, 1,
-                                _("more data after the %" PRId64 " limbs the header announces"), n_limbs);
-          return MERGE_FAILED;
-        }
-      seen += created;
-      if (part->end == PART_HANDOFF)
-        {
-          base += part->n_lines;
-          continue;
-        }
-      if (part->end == PART_FAILED && part->fail_kind != FAIL_FINISH_EOF)
-        {
-          sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
-                                "%s", part->fail_message);
-          return MERGE_FAILED;
-        }
-      /* the end of the file, the limbs closed */
-      if (seen < n_limbs)
-        {
-          sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, base + part->n_lines + 1, 1,
-                                _("the header announces %" PRId64 " limbs but the file has %" PRId64),
-                                n_limbs, seen);
-          return MERGE_FAILED;
-        }
-      if (part->end == PART_FAILED)
-        {
-          sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
-                                "%s", part->fail_message);
-          return MERGE_FAILED;
-        }
-      return MERGE_OK;
+      if (!move_limbs (clip, part, base, &seen, n_limbs, duration_ms, error))
+        return FALSE;
+      if (part->end != PART_HANDOFF)
+        break;
+      base += part->n_lines;
     }
-  /* not reached: the last part does not hand over */
-  return MERGE_MISMATCH;
+  if (part->end == PART_FAILED && part->fail_kind != FAIL_FINISH_EOF)
+    {
+      sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
+                            "%s", part->fail_message);
+      return FALSE;
+    }
+  /* the end of the file, the limbs closed */
+  if (seen < n_limbs)
+    {
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, base + part->n_lines + 1, 1,
+                            _("the header announces %" PRId64 " limbs but the file has %" PRId64),
+                            n_limbs, seen);
+      return FALSE;
+    }
+  if (part->end == PART_FAILED)
+    {
+      sq_set_error_at_line (error, part->fail_code, base + part->fail_line, part->fail_column,
+                            "%s", part->fail_message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
-/* The header, then the limbs in parts (`one_part`: all on this thread).
- * Sets *mismatch when parts did not meet: the parts are cut so that they
- * do, and should one not, the caller reads the file again in one part. */
+/* The header, then the limbs in parts */
 static SqClip *
 read_text (GBytes              *bytes,
            const SqLoadOptions *options,
-           gboolean             one_part,
-           gboolean            *mismatch,
            GError             **error)
 {
   g_autoptr(SqClip) clip = sq_clip_new ();
@@ -900,7 +860,7 @@ read_text (GBytes              *bytes,
   guint n_parts;
   Part *parts;
   g_autofree gsize *costs = NULL;
-  MergeResult result;
+  gboolean ok;
 
   if (len >= 3 && (guint8) data[0] == 0xef && (guint8) data[1] == 0xbb && (guint8) data[2] == 0xbf)
     {
@@ -928,11 +888,11 @@ read_text (GBytes              *bytes,
       Assign *a = &assigns[i];
       gint64 *target = NULL;
 
-      if (token_is (a->key, a->key_len, "Version"))
+      if (_sq_text_equal_ci (a->key, a->key_len, "Version"))
         target = &version;
-      else if (token_is (a->key, a->key_len, "Limbs"))
+      else if (_sq_text_equal_ci (a->key, a->key_len, "Limbs"))
         target = &n_limbs;
-      else if (token_is (a->key, a->key_len, "Duration"))
+      else if (_sq_text_equal_ci (a->key, a->key_len, "Duration"))
         target = &duration_ms;
       else
         {
@@ -974,7 +934,7 @@ read_text (GBytes              *bytes,
 
   /* the parts: as many as threads would take them, each to start at about
    * an equal share of the bytes after the header */
-  n_parts = one_part ? 1 : MAX (_sq_parallel_threads (len - lines.pos), 1);
+  n_parts = MAX (_sq_parallel_threads (len - lines.pos), 1);
   parts = g_new0 (Part, n_parts);
   costs = g_new (gsize, n_parts);
   for (guint t = 0; t < n_parts; t++)
@@ -997,7 +957,7 @@ read_text (GBytes              *bytes,
     }
   _sq_parallel_items (n_parts, costs, read_part, parts);
 
-  result = merge_parts (clip, parts, n_parts, n_limbs, duration_ms, error);
+  ok = merge_parts (clip, parts, n_limbs, duration_ms, error);
   for (guint t = 0; t < n_parts; t++)
     {
       sq_clip_free (parts[t].limbs);
@@ -1006,12 +966,7 @@ read_text (GBytes              *bytes,
       g_free (parts[t].fail_message);
     }
   g_free (parts);
-  if (result == MERGE_MISMATCH)
-    {
-      g_warn_if_reached ();
-      *mismatch = TRUE;
-    }
-  if (result != MERGE_OK)
+  if (!ok)
     return NULL;
   return g_steal_pointer (&clip);
 }
@@ -1022,13 +977,10 @@ seq_text_read (GBytes              *bytes,
                GError             **error)
 {
   GError *local_error = NULL;
-  gboolean mismatch = FALSE;
-  SqClip *clip = read_text (bytes, options, FALSE, &mismatch, &local_error);
+  SqClip *clip = read_text (bytes, options, &local_error);
   gsize len;
   const char *data, *nul;
 
-  if (clip == NULL && mismatch)
-    clip = read_text (bytes, options, TRUE, &mismatch, &local_error);
   if (clip != NULL)
     return clip;
 

@@ -41,12 +41,12 @@ read_pose_name (SqSimsText  *t,
 
   if (!_sq_sims_text_line (t, letter == 's' ? "the start pose line “s”" : "the end pose line “e”", error))
     return NULL;
-  if (t->cur_len < 1 || t->cur[0] != letter || (t->cur_len > 1 && t->cur[1] != ' '))
+  if (t->lines.cur_len < 1 || t->lines.cur[0] != letter || (t->lines.cur_len > 1 && t->lines.cur[1] != ' '))
     {
       _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("a line “%s [pose name]” expected"), what);
       return NULL;
     }
-  return t->cur_len > 2 ? _sq_latin1_to_utf8 ((const guint8 *) t->cur + 2, t->cur_len - 2) : g_strdup ("");
+  return t->lines.cur_len > 2 ? _sq_latin1_to_utf8 ((const guint8 *) t->lines.cur + 2, t->lines.cur_len - 2) : g_strdup ("");
 }
 
 static SqClip *
@@ -63,7 +63,7 @@ kfd_read (GBytes              *bytes,
   _sq_sims_text_init (&t, bytes, "KFD");
   if (!_sq_sims_text_line (&t, "“KeyFrame”", error))
     return NULL;
-  if (t.cur_len < 9 || memcmp (t.cur, "KeyFrame ", 9) != 0)
+  if (t.lines.cur_len < 9 || memcmp (t.lines.cur, "KeyFrame ", 9) != 0)
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_BAD_MAGIC, _("not a SimPose-ium KFD file (no “KeyFrame” line)"));
       return NULL;
@@ -79,11 +79,11 @@ kfd_read (GBytes              *bytes,
         return NULL;
       }
   /* a pose is 32 lines of at least 5 bytes: a lying count fails here, before anything grows */
-  if ((guint64) head[0] > (t.len - t.pos) / (32 * 5))
+  if ((guint64) head[0] > (t.lines.len - t.lines.pos) / (32 * 5))
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_LIMIT_EXCEEDED,
                            _("KeyFrame announces %" PRId64 " poses but only %zu bytes are left"),
-                           head[0], t.len - t.pos);
+                           head[0], t.lines.len - t.lines.pos);
       return NULL;
     }
   if ((start = read_pose_name (&t, 's', error)) == NULL || (end = read_pose_name (&t, 'e', error)) == NULL)
@@ -98,8 +98,8 @@ kfd_read (GBytes              *bytes,
   while (!_sq_sims_text_at_end (&t))
     {
       _sq_sims_text_line (&t, "", NULL);
-      for (gsize i = 0; i < t.cur_len; i++)
-        if (t.cur[i] != ' ' && t.cur[i] != '\t')
+      for (gsize i = 0; i < t.lines.cur_len; i++)
+        if (t.lines.cur[i] != ' ' && t.lines.cur[i] != '\t')
           {
             _sq_sims_text_error (&t, error, SQ_ERROR_SYNTAX,
                                  _("text after the %" PRId64 " poses KeyFrame announces"), head[0]);

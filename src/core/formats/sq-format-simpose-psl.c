@@ -67,9 +67,9 @@ psl_read (GBytes              *bytes,
   _sq_sims_text_init (&t, bytes, "PSL");
   if (!_sq_sims_text_line (&t, "“POSELIBRARY”", error))
     return NULL;
-  if (t.cur_len >= 13 && memcmp (t.cur, "POSELIBRARY2 ", 13) == 0)
+  if (t.lines.cur_len >= 13 && memcmp (t.lines.cur, "POSELIBRARY2 ", 13) == 0)
     version = 5;
-  else if (t.cur_len >= 12 && memcmp (t.cur, "POSELIBRARY ", 12) == 0)
+  else if (t.lines.cur_len >= 12 && memcmp (t.lines.cur, "POSELIBRARY ", 12) == 0)
     version = 4;
   else
     {
@@ -81,13 +81,13 @@ psl_read (GBytes              *bytes,
                            error))
     return NULL;
   /* a named pose is 33 lines of at least 5 bytes, a subset string at least a line end */
-  if (head[0] < 0 || head[1] < 0 || (guint64) head[0] > (t.len - t.pos) / (33 * 5)
-      || (guint64) head[1] > (t.len - t.pos))
+  if (head[0] < 0 || head[1] < 0 || (guint64) head[0] > (t.lines.len - t.lines.pos) / (33 * 5)
+      || (guint64) head[1] > (t.lines.len - t.lines.pos))
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_LIMIT_EXCEEDED,
                            _("the library announces %" PRId64 " poses and %" PRId64
                              " subset strings; the %zu bytes left cannot hold them"),
-                           head[0], head[1], t.len - t.pos);
+                           head[0], head[1], t.lines.len - t.lines.pos);
       return NULL;
     }
   if (head[1] % 2 != 0)
@@ -111,8 +111,8 @@ psl_read (GBytes              *bytes,
   while (!_sq_sims_text_at_end (&t))
     {
       _sq_sims_text_line (&t, "", NULL);
-      for (gsize i = 0; i < t.cur_len; i++)
-        if (t.cur[i] != ' ' && t.cur[i] != '\t')
+      for (gsize i = 0; i < t.lines.cur_len; i++)
+        if (t.lines.cur[i] != ' ' && t.lines.cur[i] != '\t')
           {
             _sq_sims_text_error (&t, error, SQ_ERROR_SYNTAX, _("text after the end of the pose library"));
             return NULL;

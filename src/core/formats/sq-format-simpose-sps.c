@@ -40,11 +40,11 @@ static gboolean
 line_is (const SqSimsText *t,
          const char       *text)
 {
-  gsize n = strlen (text), len = t->cur_len;
+  gsize n = strlen (text), len = t->lines.cur_len;
 
-  while (len > n && (t->cur[len - 1] == ' ' || t->cur[len - 1] == '\t'))
+  while (len > n && (t->lines.cur[len - 1] == ' ' || t->lines.cur[len - 1] == '\t'))
     len--;
-  return len == n && memcmp (t->cur, text, n) == 0;
+  return len == n && memcmp (t->lines.cur, text, n) == 0;
 }
 
 /* "|Start", nodes with their animations, "|End" */
@@ -71,7 +71,7 @@ read_tree (SqSimsText      *t,
     {
       if (!_sq_sims_text_line (t, "a node or “|End”", error))
         goto fail;
-      if (line_is (t, "|End") || (t->cur_len >= 2 && t->cur[0] == 'N' && t->cur[1] == ' '))
+      if (line_is (t, "|End") || (t->lines.cur_len >= 2 && t->lines.cur[0] == 'N' && t->lines.cur[1] == ' '))
         {
           if (pending)
             {
@@ -86,9 +86,9 @@ read_tree (SqSimsText      *t,
             goto fail;
           pending = TRUE;
         }
-      else if (pending && t->cur_len >= 1 && t->cur[0] == 'A' && (t->cur_len == 1 || t->cur[1] == ' '))
+      else if (pending && t->lines.cur_len >= 1 && t->lines.cur[0] == 'A' && (t->lines.cur_len == 1 || t->lines.cur[1] == ' '))
         {
-          g_autofree char *name = t->cur_len > 2 ? _sq_latin1_to_utf8 ((const guint8 *) t->cur + 2, t->cur_len - 2)
+          g_autofree char *name = t->lines.cur_len > 2 ? _sq_latin1_to_utf8 ((const guint8 *) t->lines.cur + 2, t->lines.cur_len - 2)
                                                  : g_strdup ("");
           g_variant_builder_add (&anims, "s", name);
         }
@@ -117,7 +117,7 @@ read_figure (SqSimsText      *t,
   g_auto(GVariantBuilder) parts = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sxs)"));
   gint64 v[5];
 
-  if (t->cur_len < 2 || t->cur[0] != 'f' || t->cur[1] != ' ')
+  if (t->lines.cur_len < 2 || t->lines.cur[0] != 'f' || t->lines.cur[1] != ' ')
     {
       _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("a figure line “f Id Type Hidden Offset Skel” expected"));
       return FALSE;
@@ -135,15 +135,15 @@ read_figure (SqSimsText      *t,
         return FALSE;
       if (line_is (t, "f - end"))
         break;
-      if (t->cur_len < 2 || (t->cur[0] != 'm' && t->cur[0] != 't') || t->cur[1] != ' ')
+      if (t->lines.cur_len < 2 || (t->lines.cur[0] != 'm' && t->lines.cur[0] != 't') || t->lines.cur[1] != ' ')
         {
           _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("a part line “m|t PartId name” or “f - end” expected"));
           return FALSE;
         }
       /* the part id, one space, then the name to the end of the line */
-      p = t->cur + 2;
-      end = t->cur + t->cur_len;
-      kind[0] = t->cur[0];
+      p = t->lines.cur + 2;
+      end = t->lines.cur + t->lines.cur_len;
+      kind[0] = t->lines.cur[0];
       {
         gboolean neg = p < end && *p == '-';
         const char *digits = p + neg;
@@ -184,7 +184,7 @@ sps_read (GBytes              *bytes,
   _sq_sims_text_init (&t, bytes, "SPS");
   if (!_sq_sims_text_line (&t, "“SimPoseSPS 1”", error))
     return NULL;
-  if (t.cur_len < 11 || memcmp (t.cur, "SimPoseSPS ", 11) != 0)
+  if (t.lines.cur_len < 11 || memcmp (t.lines.cur, "SimPoseSPS ", 11) != 0)
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_BAD_MAGIC, _("not a SimPose-ium sequence file (no “SimPoseSPS” line)"));
       return NULL;
@@ -196,7 +196,7 @@ sps_read (GBytes              *bytes,
       return NULL;
   if (!_sq_sims_text_line (&t, "“Selected n”", error))
     return NULL;
-  if (t.cur_len < 9 || memcmp (t.cur, "Selected ", 9) != 0)
+  if (t.lines.cur_len < 9 || memcmp (t.lines.cur, "Selected ", 9) != 0)
     {
       _sq_sims_text_error (&t, error, SQ_ERROR_SYNTAX, _("“Selected n” expected"));
       return NULL;
@@ -206,7 +206,7 @@ sps_read (GBytes              *bytes,
   while (!_sq_sims_text_at_end (&t))
     {
       _sq_sims_text_line (&t, "", NULL);
-      if (t.cur_len == 0 && _sq_sims_text_at_end (&t))
+      if (t.lines.cur_len == 0 && _sq_sims_text_at_end (&t))
         break;
       if (!read_figure (&t, &figures, error))
         return NULL;

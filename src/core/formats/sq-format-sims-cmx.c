@@ -257,7 +257,7 @@ skill_clear (Skill *s)
 static gsize
 lines_left (const SqSimsText *t)
 {
-  return t->len - t->pos;
+  return t->lines.len - t->lines.pos;
 }
 
 static gboolean
@@ -290,15 +290,15 @@ read_number_text (SqSimsText  *t,
 
   if (!_sq_sims_text_line (t, what, error))
     return NULL;
-  end = t->cur + t->cur_len;
-  while (end > t->cur && (end[-1] == ' ' || end[-1] == '\t'))
+  end = t->lines.cur + t->lines.cur_len;
+  while (end > t->lines.cur && (end[-1] == ' ' || end[-1] == '\t'))
     end--;
-  if (_sq_scan_double (t->cur, end, &v) != end)
+  if (_sq_scan_double (t->lines.cur, end, &v) != end)
     {
       _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("%s: a number expected"), what);
       return NULL;
     }
-  return g_strndup (t->cur, t->cur_len);
+  return g_strndup (t->lines.cur, t->lines.cur_len);
 }
 
 /* count, then count × (key, value) lines */
@@ -479,14 +479,14 @@ read_motion (SqSimsText  *t,
       || !_sq_sims_text_int (t, "the translation offset", -1, G_MAXINT32, &m->t_off, error)
       || !_sq_sims_text_int (t, "the rotation offset", -1, G_MAXINT32, &m->r_off, error))
     return FALSE;
-  from = t->pos;
+  from = t->lines.pos;
   if (!skip_prop_lists (t, error))
     return FALSE;
-  m->props = slice (bytes, from, t->pos);
-  from = t->pos;
+  m->props = slice (bytes, from, t->lines.pos);
+  from = t->lines.pos;
   if (!skip_time_prop_lists (t, error))
     return FALSE;
-  m->time_props = slice (bytes, from, t->pos);
+  m->time_props = slice (bytes, from, t->lines.pos);
   return TRUE;
 }
 
@@ -727,7 +727,7 @@ read_skills (SqSimsText  *t,
              GError     **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  gsize from = t->pos;
+  gsize from = t->lines.pos;
 
   if ((gint64) take >= n)
     {
@@ -743,11 +743,11 @@ read_skills (SqSimsText  *t,
       if (i == take)
         {
           if (i > 0)
-            set_text (clip, "skills-before", bytes, from, t->pos);
+            set_text (clip, "skills-before", bytes, from, t->lines.pos);
           if (!read_skill (t, bytes, skill, error))
             return FALSE;
           g_ptr_array_add (names, g_strdup (skill->name));
-          from = t->pos;
+          from = t->lines.pos;
           continue;
         }
       good = read_skill (t, bytes, &other, error);
@@ -756,8 +756,8 @@ read_skills (SqSimsText  *t,
       if (!good)
         return FALSE;
     }
-  if (from < t->pos)
-    set_text (clip, "more-skills", bytes, from, t->pos);
+  if (from < t->lines.pos)
+    set_text (clip, "more-skills", bytes, from, t->lines.pos);
   if (n > 1)
     sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n));
   g_ptr_array_add (names, NULL);
@@ -796,13 +796,13 @@ cmx_read (GBytes              *bytes,
 
   /* the skeletons and suits are kept as text; whether there is a skill
    * decides what the clip is, so look ahead first */
-  from = t.pos;
+  from = t.lines.pos;
   {
     SqSimsText ahead = t;
 
     if (!read_skeletons (&ahead, NULL, error) || !skip_suits (&ahead, error))
       return NULL;
-    skills_at = ahead.pos;
+    skills_at = ahead.lines.pos;
     if (!read_count (&ahead, "skill count", 17, &n_skills, error))
       return NULL;
     if (n_skills > 0)
@@ -845,8 +845,8 @@ cmx_read (GBytes              *bytes,
       sq_props_set (clip->extra, "translation-count", g_variant_new_int64 (skill.t_count));
       sq_props_set (clip->extra, "rotation-count", g_variant_new_int64 (skill.r_count));
     }
-  if (t.pos < t.len)
-    set_text (clip, "trailer", bytes, t.pos, t.len);
+  if (t.lines.pos < t.lines.len)
+    set_text (clip, "trailer", bytes, t.lines.pos, t.lines.len);
   ok = TRUE;
 
 out:
@@ -1195,7 +1195,7 @@ scan_first_skeleton (GBytes  *text,
   if (!read_count (&t, "skeleton count", 2, &n, NULL) || n < 1
       || (name = _sq_sims_text_string (&t, "a skeleton name", NULL)) == NULL)
     return FALSE;
-  *name_end = t.pos;
+  *name_end = t.lines.pos;
   if (!read_count (&t, "bone count", 13, &n_bones, NULL))
     return FALSE;
   for (gint64 b = 0; b < n_bones; b++)
@@ -1208,24 +1208,24 @@ scan_first_skeleton (GBytes  *text,
       g_array_append_val (records, r);
       if (!_sq_sims_text_line (&t, "a parent bone name", NULL))
         return FALSE;
-      g_array_index (records, BoneRecord, b).props = t.pos;
+      g_array_index (records, BoneRecord, b).props = t.lines.pos;
       if (!skip_prop_lists (&t, NULL))
         return FALSE;
-      g_array_index (records, BoneRecord, b).pos = t.pos;
+      g_array_index (records, BoneRecord, b).pos = t.lines.pos;
       if (!_sq_sims_text_bars (&t, g_array_index (records, BoneRecord, b).v_pos, 3, "a bone position", NULL))
         return FALSE;
-      g_array_index (records, BoneRecord, b).rot = t.pos;
+      g_array_index (records, BoneRecord, b).rot = t.lines.pos;
       if (!_sq_sims_text_bars (&t, g_array_index (records, BoneRecord, b).v_rot, 4, "a bone rotation", NULL))
         return FALSE;
-      g_array_index (records, BoneRecord, b).tail = t.pos;
+      g_array_index (records, BoneRecord, b).tail = t.lines.pos;
       for (int i = 0; i < 4; i++)
         if (!_sq_sims_text_int (&t, "a bone flag", G_MININT32, G_MAXINT32, &flag, NULL))
           return FALSE;
       if ((wiggle = read_number_text (&t, "the wiggle power", NULL)) == NULL)
         return FALSE;
-      g_array_index (records, BoneRecord, b).end = t.pos;
+      g_array_index (records, BoneRecord, b).end = t.lines.pos;
     }
-  *rest = t.pos;
+  *rest = t.lines.pos;
   return TRUE;
 }
 

@@ -275,17 +275,18 @@ _sq_sims_text_init (SqSimsText *t,
                     GBytes     *bytes,
                     const char *what)
 {
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
   memset (t, 0, sizeof *t);
-  t->data = g_bytes_get_data (bytes, &t->len);
-  if (t->data == NULL)
-    t->data = "";
+  _sq_lines_init (&t->lines, data != NULL ? data : "", data != NULL ? len : 0);
   t->what = what;
 }
 
 gboolean
 _sq_sims_text_at_end (const SqSimsText *t)
 {
-  return t->pos >= t->len;
+  return t->lines.pos >= t->lines.len;
 }
 
 void
@@ -301,70 +302,22 @@ _sq_sims_text_error (const SqSimsText *t,
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  sq_set_error_at_line (error, code, MAX (t->line, 1), 1, "%s", msg);
+  sq_set_error_at_line (error, code, MAX (t->lines.line, 1), 1, "%s", msg);
 }
 
+/* The next line: only LF ends a line (a CR before it is dropped) */
 gboolean
 _sq_sims_text_line (SqSimsText  *t,
                     const char  *what,
                     GError     **error)
 {
-  const char *start, *end, *nl;
-
-  if (t->pos >= t->len)
+  if (!_sq_lines_next_lf (&t->lines))
     {
-      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->line + 1, 1,
+      sq_set_error_at_line (error, SQ_ERROR_TRUNCATED, t->lines.line + 1, 1,
                             _("the %s file ends where %s was expected"), t->what, what);
       return FALSE;
     }
-  start = t->data + t->pos;
-  end = t->data + t->len;
-  nl = memchr (start, '\n', end - start);
-  t->cur = start;
-  t->cur_len = (nl != NULL ? nl : end) - start;
-  t->pos = nl != NULL ? (gsize) (nl + 1 - t->data) : t->len;
-  if (t->cur_len > 0 && t->cur[t->cur_len - 1] == '\r')
-    t->cur_len--;
-  t->line++;
   return TRUE;
-}
-
-/* One whole integer in [p, end) after optional blanks; `*next` after it */
-static gboolean
-scan_int (const char  *p,
-          const char  *end,
-          gint64      *out,
-          const char **next)
-{
-  gboolean neg = FALSE;
-  guint64 v = 0;
-  const char *digits;
-
-  while (p < end && (*p == ' ' || *p == '\t'))
-    p++;
-  if (p < end && (*p == '-' || *p == '+'))
-    neg = *p++ == '-';
-  digits = p;
-  while (p < end && g_ascii_isdigit (*p))
-    {
-      if (v > (guint64) G_MAXINT64 / 10)
-        return FALSE;
-      v = v * 10 + (guint64) (*p++ - '0');
-    }
-  if (p == digits || v > (guint64) G_MAXINT64)
-    return FALSE;
-  *out = neg ? -(gint64) v : (gint64) v;
-  *next = p;
-  return TRUE;
-}
-
-static const char *
-skip_blanks (const char *p,
-             const char *end)
-{
-  while (p < end && (*p == ' ' || *p == '\t'))
-    p++;
-  return p;
 }
 
 gboolean
@@ -375,18 +328,19 @@ _sq_sims_text_ints (SqSimsText  *t,
                     const char  *what,
                     GError     **error)
 {
-  const char *p = t->cur + MIN (skip, t->cur_len), *end = t->cur + t->cur_len;
+  const char *cur = t->lines.cur, *end = cur + t->lines.cur_len;
+  const char *p = cur + MIN (skip, t->lines.cur_len);
 
   for (guint i = 0; i < n; i++)
-    if (!scan_int (p, end, &out[i], &p))
+    if (!_sq_text_scan_int64 (p, end, &out[i], &p))
       {
-        sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+        sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->lines.line, (guint) (p - cur) + 1,
                               _("%s: %u whole numbers expected"), what, n);
         return FALSE;
       }
-  if (skip_blanks (p, end) != end)
+  if (_sq_text_skip_spaces (p, end) != end)
     {
-      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (p - t->cur) + 1,
+      sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->lines.line, (guint) (p - cur) + 1,
                             _("%s: unexpected text after %u numbers"), what, n);
       return FALSE;
     }
@@ -405,7 +359,7 @@ _sq_sims_text_int (SqSimsText  *t,
     return FALSE;
   if (*out < min || *out > max)
     {
-      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, t->line, 1,
+      sq_set_error_at_line (error, SQ_ERROR_BAD_VALUE, t->lines.line, 1,
                             _("%s %" PRId64 " is outside %" PRId64 "–%" PRId64),
                             what, *out, min, max);
       return FALSE;
@@ -420,7 +374,7 @@ _sq_sims_text_string (SqSimsText  *t,
 {
   if (!_sq_sims_text_line (t, what, error))
     return NULL;
-  return _sq_latin1_to_utf8 ((const guint8 *) t->cur, t->cur_len);
+  return _sq_latin1_to_utf8 ((const guint8 *) t->lines.cur, t->lines.cur_len);
 }
 
 gboolean
@@ -430,18 +384,19 @@ _sq_sims_text_bars (SqSimsText  *t,
                     const char  *what,
                     GError     **error)
 {
-  const char *p, *end;
+  const char *cur, *p, *end;
 
   if (!_sq_sims_text_line (t, what, error))
     return FALSE;
-  p = skip_blanks (t->cur, t->cur + t->cur_len);
-  end = t->cur + t->cur_len;
+  cur = t->lines.cur;
+  end = cur + t->lines.cur_len;
+  p = _sq_text_skip_spaces (cur, end);
   if (p >= end || *p != '|')
     goto bad;
   p++;
   for (guint i = 0; i < n; i++)
     {
-      const char *tok = skip_blanks (p, end), *q = tok;
+      const char *tok = _sq_text_skip_spaces (p, end), *q = tok;
 
       while (q < end && *q != ' ' && *q != '\t' && *q != '|')
         q++;
@@ -451,13 +406,13 @@ _sq_sims_text_bars (SqSimsText  *t,
           goto bad;
         }
     }
-  p = skip_blanks (p, end);
-  if (p >= end || *p != '|' || skip_blanks (p + 1, end) != end)
+  p = _sq_text_skip_spaces (p, end);
+  if (p >= end || *p != '|' || _sq_text_skip_spaces (p + 1, end) != end)
     goto bad;
   return TRUE;
 
 bad:
-  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->line, (guint) (MIN (p, end) - t->cur) + 1,
+  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->lines.line, (guint) (MIN (p, end) - cur) + 1,
                         _("%s: “| %s |” expected"), what, n == 3 ? "x y z" : "x y z w");
   return FALSE;
 }
@@ -485,7 +440,7 @@ _sq_sims_read_pose (SqSimsText  *t,
 
   if (!_sq_sims_text_line (t, "Time", error))
     return FALSE;
-  if (t->cur_len < 4 || memcmp (t->cur, "Time", 4) != 0)
+  if (t->lines.cur_len < 4 || memcmp (t->lines.cur, "Time", 4) != 0)
     {
       _sq_sims_text_error (t, error, SQ_ERROR_SYNTAX, _("“Time n” expected"));
       return FALSE;

@@ -24,6 +24,7 @@
 #include "sq-error.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
+#include "sq-text-reader.h"
 
 G_BEGIN_DECLS
 
@@ -116,12 +117,7 @@ void     _sq_sims_pose_at             (const SqClip *clip,
  * the line */
 typedef struct
 {
-  const char *data;
-  gsize       len;
-  gsize       pos;
-  guint       line;
-  const char *cur;
-  gsize       cur_len;
+  SqLines     lines;        /* the shared reader's line cursor (sq-text-reader.h) */
   const char *what;         /* the file kind, for messages */
 } SqSimsText;
 
