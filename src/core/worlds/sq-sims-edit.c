@@ -1,4 +1,4 @@
-/* sq-sims-edit.c: the Sims world's own edits, through sq-edit.c's journal
+/* sq-sims-edit.c: the Sims world's own edits, a class each (sq-edit-private.h)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
