@@ -111,13 +111,65 @@ typedef struct
   const SqFormat *format;
   SqClip         *clip;
   gboolean        one_buffer;   /* op_write: sq_save_bytes instead of the pieces */
+  /* the companion files (a Sims skill's CFP) the main file names, as
+   * SqCompanion*s: a read is served them, a write gives them anew */
+  GPtrArray      *companions;
+  const char     *folder;       /* else they are read from here */
 } Job;
+
+/* A companion file for a load: from the job's own, else from the folder */
+static GBytes *
+give_companion (const char *name,
+                gpointer    data,
+                GError    **error)
+{
+  Job *job = data;
+  g_autofree char *path = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  for (guint i = 0; job->companions != NULL && i < job->companions->len; i++)
+    {
+      SqCompanion *c = job->companions->pdata[i];
+
+      if (g_strcmp0 (c->name, name) == 0)
+        return g_bytes_ref (c->bytes);
+    }
+  if (job->folder == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no companion file “%s”", name);
+      return NULL;
+    }
+  path = g_build_filename (job->folder, name, NULL);
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return g_bytes_new_take (text, len);
+}
+
+static SqClip *
+job_load (Job *job)
+{
+  SqLoadOptions options = { .companion = give_companion, .companion_data = job };
+
+  return sq_load_bytes (job->bytes, NULL, job->format, &options, NULL);
+}
+
+/* The bytes of the main file and its companions */
+static gsize
+job_size (const Job *job)
+{
+  gsize size = g_bytes_get_size (job->bytes);
+
+  for (guint i = 0; job->companions != NULL && i < job->companions->len; i++)
+    size += g_bytes_get_size (((SqCompanion *) job->companions->pdata[i])->bytes);
+  return size;
+}
 
 static gboolean
 op_read (gpointer data)
 {
   Job *job = data;
-  SqClip *clip = sq_load_bytes (job->bytes, NULL, job->format, NULL, NULL);
+  SqClip *clip = job_load (job);
   if (clip == NULL)
     return FALSE;
   if (decode_all)
@@ -147,7 +199,9 @@ op_write (gpointer data)
   SqSaveOptions opts = { .no_source_copy = TRUE };
   g_autoptr(GBytes) joined = NULL;
   g_autoptr(GPtrArray) pieces = NULL;
+  g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
 
+  opts.companions = companions;
   if (job->one_buffer)
     joined = sq_save_bytes (job->clip, job->format, &opts, NULL, NULL);
   else
@@ -200,20 +254,48 @@ make_clip (gsize keys)
   return clip;
 }
 
+/* A file of `format` near `target` bytes (with its companions, which go
+ * to `companions`, named after `label`), or NULL with the reason why not */
 static GBytes *
 generate (const SqFormat *format,
-          gsize           target)
+          gsize           target,
+          const char     *label,
+          GPtrArray      *companions,
+          const char    **why_not)
 {
   g_autoptr(SqClip) probe = make_clip (4000);
-  SqSaveOptions opts = { .no_source_copy = TRUE };
+  SqSaveOptions opts = { .no_source_copy = TRUE, .companions = companions };
   g_autoptr(GBytes) small = sq_save_bytes (probe, format, &opts, NULL, NULL);
-  double per_key = (double) g_bytes_get_size (small) / sq_clip_count_keys (probe);
+  Job sized = { small, format, NULL, FALSE, companions, NULL };
+  double per_key;
+  g_autoptr(SqClip) read_back = small != NULL ? job_load (&sized) : NULL;
+
+  if (small == NULL || read_back == NULL)
+    {
+      *why_not = "the bench's clip does not save in it";
+      return NULL;
+    }
+  if (sq_clip_count_keys (read_back) == 0)
+    {
+      *why_not = "it holds no keys (nothing to measure)";
+      return NULL;
+    }
+  /* bytes per key of the clip, companions included (read back to be sure
+   * the pair is whole) */
+  per_key = (double) job_size (&sized) / sq_clip_count_keys (probe);
+  g_ptr_array_set_size (companions, 0);
   gsize keys = (gsize) (target / per_key);
   g_autoptr(SqClip) clip = NULL;
 
   /* binary SEQ holds 65,535 frames: widen with joints instead (40 joints * 60,000 keys caps
    * a file near 48 MB; beyond that the joint count grows) */
   clip = make_clip (keys);
+  if (format->flags & SQ_FORMAT_COMPANIONS)
+    {
+      /* the companion's name comes from the clip's: one per size */
+      g_free (clip->name);
+      clip->name = g_strdup_printf ("bench-%s", label);
+    }
   while (sq_clip_count_keys (clip) * per_key < target * 0.9 && clip->n_joints < 4000)
     {
       /* copy joints until the size is reached */
@@ -247,10 +329,12 @@ static void
 bench_one (const char     *label,
            GBytes         *bytes,
            const SqFormat *format,
+           GPtrArray      *companions,
+           const char     *folder,
            guint           runs)
 {
-  Job job = { bytes, format, NULL, FALSE };
-  double mb = g_bytes_get_size (bytes) / 1e6;
+  Job job = { bytes, format, NULL, FALSE, companions, folder };
+  double mb;
   double t_read, t_write = NAN, t_joined = NAN;
   long before, peak;
   gsize keys;
@@ -260,7 +344,7 @@ bench_one (const char     *label,
   malloc_trim (0);
   reset_peak ();
   before = read_status_kb ("VmRSS:");
-  job.clip = sq_load_bytes (bytes, NULL, format, NULL, NULL);
+  job.clip = job_load (&job);
   peak = read_status_kb ("VmHWM:");
   if (job.clip == NULL)
     {
@@ -268,6 +352,23 @@ bench_one (const char     *label,
       return;
     }
   format = job.format = job.clip->format;
+  if (folder != NULL && (format->flags & SQ_FORMAT_COMPANIONS))
+    {
+      /* read once, then served from memory as a generated file's are */
+      SqSaveOptions opts = { .companions = job.companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free) };
+      g_autoptr(GBytes) again = sq_save_bytes (job.clip, format, &opts, NULL, NULL);
+
+      job.folder = NULL;
+      if (again == NULL)
+        {
+          printf ("%-11s %-28s its companion files cannot be saved\n", format->id, label);
+          g_ptr_array_unref (job.companions);
+          sq_clip_free (job.clip);
+          return;
+        }
+    }
+  /* the size counts the companion files with the main one */
+  mb = job_size (&job) / 1e6;
   keys = sq_clip_count_keys (job.clip);
   t_read = only_write ? NAN : measure (op_read, &job, runs);
   if (sq_format_can_write (format) && !only_read)
@@ -278,9 +379,11 @@ bench_one (const char     *label,
     }
   printf ("%-11s %-28s %9.2f MB %11" G_GSIZE_FORMAT " keys  read %8.1f MB/s %7.1f Mkeys/s  write %8.1f MB/s  peak +%.2fx (+%ld kB)  one buffer %8.1f MB/s\n",
           format->id, label, mb, keys, mb / t_read, keys / t_read / 1e6, mb / t_write,
-          (peak - before) * 1024.0 / g_bytes_get_size (bytes), peak - before, mb / t_joined);
+          (peak - before) * 1024.0 / (mb * 1e6), peak - before, mb / t_joined);
   fflush (stdout);
   sq_clip_free (job.clip);
+  if (job.companions != companions)
+    g_ptr_array_unref (job.companions);
 }
 
 int
@@ -339,7 +442,11 @@ main (int    argc,
             }
           /* a private copy, so page faults of the mapping are not timed */
           bytes = g_bytes_new (g_mapped_file_get_contents (map), g_mapped_file_get_length (map));
-          bench_one (base, bytes, sq_format_detect (bytes, files->pdata[i]), runs);
+          {
+            g_autofree char *folder = g_path_get_dirname (files->pdata[i]);
+
+            bench_one (base, bytes, sq_format_detect (bytes, files->pdata[i]), NULL, folder, runs);
+          }
         }
       return 0;
     }
@@ -355,9 +462,18 @@ main (int    argc,
           continue;
         for (guint s = 0; size_list[s] != NULL; s++)
           {
-            g_autoptr(GBytes) bytes = generate (formats[f], parse_size (size_list[s]));
+            g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+            const char *why_not = NULL;
+            g_autoptr(GBytes) bytes = generate (formats[f], parse_size (size_list[s]), size_list[s], companions,
+                                                &why_not);
             g_autofree char *label = g_strdup_printf ("generated-%s", size_list[s]);
 
+            if (bytes == NULL)
+              {
+                /* said, not written as an empty file */
+                printf ("%s%-11s %-28s skipped: %s\n", write_dir != NULL ? "# " : "", formats[f]->id, label, why_not);
+                continue;
+              }
             if (write_dir != NULL)
               {
                 g_autofree char *name = g_strdup_printf ("%s-%s.%s", formats[f]->id, size_list[s],
@@ -371,9 +487,23 @@ main (int    argc,
                     return 1;
                   }
                 printf ("# wrote %s\n", path);
+                /* a companion file beside it, by the name the main file gives it */
+                for (guint c = 0; c < companions->len; c++)
+                  {
+                    SqCompanion *companion = companions->pdata[c];
+                    g_autofree char *beside = g_build_filename (write_dir, companion->name, NULL);
+
+                    if (!g_file_set_contents (beside, g_bytes_get_data (companion->bytes, NULL),
+                                              g_bytes_get_size (companion->bytes), &error))
+                      {
+                        fprintf (stderr, "sequin-bench: %s\n", error->message);
+                        return 1;
+                      }
+                    printf ("# wrote %s\n", beside);
+                  }
                 continue;
               }
-            bench_one (label, bytes, formats[f], runs);
+            bench_one (label, bytes, formats[f], companions, NULL, runs);
           }
       }
   }

@@ -10,7 +10,8 @@
 #               .anim (CC BY-SA 4.0)
 #
 # The bundled samples (data/samples: wave.seq, wave-text.seq, wave.x,
-# wave.anim, wave.bvh) are copied into a folder that stands for the home
+# wave.anim, wave.bvh) and the tests' Sims walk (tests/data/sims: walk.cmx
+# with its xskill-walk.cfp, made by make-walk.py) are copied into a folder that stands for the home
 # folder, so the window shows "~/samples" and no path of this machine.
 # Runs tests/ui/sequin-preview-screenshots on a virtual X display and
 # captures it with ImageMagick's `import`. Needs xvfb-run,
@@ -35,6 +36,7 @@ home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 mkdir -p "$home/samples"
 cp "$top"/data/samples/wave* "$home/samples/"
+cp "$top/tests/data/sims/walk.cmx" "$top/tests/data/sims/xskill-walk.cfp" "$home/samples/"
 s=$home/samples
 
 set -- \
@@ -43,7 +45,8 @@ set -- \
   "preview-seq-text.png=$s/wave-text.seq@0.25:rtwrist+onion" \
   "preview-x.png=$s/wave.x@0.75:aw_rtelbow" \
   "preview-anim.png=$s/wave.anim@0.5:mWristRight+onion+trail" \
-  "preview-bvh.png=$s/wave.bvh@0.5:rHand+trail"
+  "preview-bvh.png=$s/wave.bvh@0.5:rHand+trail" \
+  "sims-skill-preview.png=$s/walk.cmx@0.2:L_ARM2+trail+window"
 if [ -f "$corpus/bvh/131_01.bvh" ] && [ -f "$corpus/sl-anim/Kneel 1.anim" ]; then
   mkdir -p "$home/corpus"
   cp "$corpus/bvh/131_01.bvh" "$corpus/sl-anim/Kneel 1.anim" "$home/corpus/"

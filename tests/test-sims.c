@@ -16,6 +16,7 @@
 
 #include "test-utils.h"
 #include "sq-core.h"
+#include "sq-numbers.h"
 #include "worlds/sq-world-sims.h"
 
 /* ---- builders ----------------------------------------------------------- */
@@ -497,6 +498,77 @@ test_cmx_skeleton (void)
   assert_bytes_equal (out, bytes);
 }
 
+/* A skeleton's edits are written: a renamed bone (and its children's
+ * parent lines), a turned bone, a deleted bone; the other lines as read,
+ * and an unedited skeleton written anew gives the same bytes */
+static void
+test_cmx_skeleton_edits (void)
+{
+  static const char *invert[] = { "HIPS", NULL };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (skeleton_cmx, strlen (skeleton_cmx));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_with (bytes, NULL, &error);
+  g_autoptr(SqEdit) rename = sq_edit_rename_joint_new ("PELVIS", "HIPS");
+  g_autoptr(SqEdit) turn = sq_edit_invert_xz_new (invert);
+  g_autoptr(SqEdit) del = sq_edit_delete_joint_new ("HEAD");
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) same = NULL, renamed = NULL, turned = NULL, deleted = NULL;
+  g_autofree char *renamed_text = NULL, *turned_text = NULL, *deleted_text = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqKey k;
+
+  g_assert_no_error (error);
+  same = save_with (clip, "sims-cmx", &companions, NULL);
+  assert_bytes_equal (same, bytes);
+
+  g_assert_true (sq_edit_apply (rename, clip, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  renamed = save_with (clip, "sims-cmx", &companions, losses);
+  g_assert_cmpuint (losses->len, ==, 0);
+  renamed_text = g_strndup (g_bytes_get_data (renamed, NULL), g_bytes_get_size (renamed));
+  /* the bone's line and its child's parent line, nothing else */
+  g_assert_cmpstr (renamed_text, ==,
+                   "// Character File. Copyright 1997, Maxis Inc.\n"
+                   "version 300\n"
+                   "1\n"
+                   "tiny\n"
+                   "3\n"
+                   "ROOT\nNULL\n0\n| 0 3 0 |\n| 0 0 0 1 |\n1\n1\n0\n0\n0\n"
+                   "HIPS\nROOT\n1\n1\nname\ntiny\n| 0.5 0 0 |\n| 0.5 0.5 0.5 -0.5 |\n1\n1\n0\n0\n0\n"
+                   "HEAD\nHIPS\n0\n| 1 0 0 |\n| 0 0.707107 0 0.707107 |\n0\n1\n1\n700000\n0.05\n"
+                   "0\n"
+                   "0\n");
+
+  /* a turned bone gets its rotation line written anew */
+  g_assert_true (sq_edit_apply (turn, clip, &error));
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  turned = save_with (clip, "sims-cmx", &companions, NULL);
+  back = load_with (turned, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->joints[1].name, ==, "HIPS");
+  k = key_of (back, "HIPS", SQ_CHANNEL_ROTATION, 0);
+  g_assert_cmpfloat (k.v[0], ==, -0.5);
+  g_assert_cmpfloat (k.v[1], ==, -0.5);
+  g_assert_cmpfloat (k.v[2], ==, 0.5);
+  g_assert_cmpfloat (k.v[3], ==, -0.5);
+  turned_text = g_strndup (g_bytes_get_data (turned, NULL), g_bytes_get_size (turned));
+  g_assert_nonnull (strstr (turned_text, "\n| -0.5 0.5 -0.5 -0.5 |\n"));
+  g_clear_pointer (&back, sq_clip_free);
+
+  /* a deleted bone leaves the skeleton, the count follows */
+  g_assert_true (sq_edit_apply (del, clip, &error));
+  g_clear_pointer (&companions, g_ptr_array_unref);
+  deleted = save_with (clip, "sims-cmx", &companions, NULL);
+  back = load_with (deleted, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->n_joints, ==, 2);
+  g_assert_cmpint (sq_clip_find_joint (back, "HEAD"), <, 0);
+  deleted_text = g_strndup (g_bytes_get_data (deleted, NULL), g_bytes_get_size (deleted));
+  g_assert_nonnull (strstr (deleted_text, "tiny\n2\nROOT\n"));
+}
+
 /* ---- SimPose-ium poses ------------------------------------------------------ */
 
 /* A pose with Time `time`: translations and 29 rotations derived from `seed` */
@@ -812,6 +884,197 @@ test_walk_to_anim_and_back (void)
   g_assert_cmpuint (from_bvh->n_joints, >=, 21);
 }
 
+/* The walk skill of tests/data/sims (make-walk.py): walk.cmx and its
+ * xskill-walk.cfp, read as the CLI reads them */
+static GBytes *
+data_file (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &text, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (text, len);
+}
+
+static SqClip *
+load_walk_skill (void)
+{
+  g_autoptr(GBytes) cmx = data_file ("walk.cmx");
+  g_autoptr(GBytes) cfp = data_file ("xskill-walk.cfp");
+  g_autoptr(GError) error = NULL;
+  Companion c = { "xskill-walk.cfp", cfp, 0 };
+  SqClip *clip = load_with (cmx, &c, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  g_assert_cmpstr (clip->format->id, ==, "sims-cmx");
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES);
+  return clip;
+}
+
+/* The unit direction from joint `a` to joint `b` of a posed skeleton */
+static void
+bone_direction (const SqClip *clip,
+                const double *points,
+                const char   *a,
+                const char   *b,
+                double        out[3])
+{
+  gssize i = sq_clip_find_joint (clip, a), j = sq_clip_find_joint (clip, b);
+  double len = 0;
+
+  g_assert_cmpint (i, >=, 0);
+  g_assert_cmpint (j, >=, 0);
+  for (int k = 0; k < 3; k++)
+    {
+      out[k] = points[3 * j + k] - points[3 * i + k];
+      len += out[k] * out[k];
+    }
+  g_assert_cmpfloat (len, >, 1e-8);
+  for (int k = 0; k < 3; k++)
+    out[k] /= sqrt (len);
+}
+
+/* The largest angle (degrees), over every frame, between the limbs of the
+ * Sims clip and those of its conversion (posed on its own skeleton, `lag`
+ * frames later): the same motion on another skeleton points every limb
+ * the same way in the world */
+static double
+worst_limb_angle (const SqClip *sims,
+                  const SqClip *other,
+                  const char   *names[][4],
+                  gsize         n_names,
+                  int           lag)
+{
+  g_autoptr(SqPose) a = sq_pose_new (sims);
+  g_autoptr(SqPose) b = sq_pose_new (other);
+  g_autofree double *pa = g_new (double, 3 * sims->n_joints);
+  g_autofree double *pb = g_new (double, 3 * other->n_joints);
+  double worst = 0;
+
+  for (int f = 0; f <= (int) floor (sims->duration * SQ_SIMS_FPS + 0.5); f++)
+    {
+      sq_pose_evaluate (a, sims, f / SQ_SIMS_FPS, pa);
+      sq_pose_evaluate (b, other, (f + lag) / SQ_SIMS_FPS, pb);
+      for (gsize i = 0; i < n_names; i++)
+        {
+          double u[3], v[3];
+
+          bone_direction (sims, pa, names[i][0], names[i][1], u);
+          bone_direction (other, pb, names[i][2], names[i][3], v);
+          worst = MAX (worst, acos (CLAMP (u[0] * v[0] + u[1] * v[1] + u[2] * v[2], -1, 1)) * 180 / G_PI);
+        }
+    }
+  return worst;
+}
+
+/* The built walk skill (arms down at rest, as every Sim) converted to
+ * .anim and BVH swings the same limbs the same way on Second Life's
+ * skeleton (arms out at rest), passes the SL checks, and comes back to a
+ * CMX skill within the .anim quantum */
+static void
+test_walk_skill_retargeted (void)
+{
+  static const char *anim_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "mShoulderLeft", "mElbowLeft" }, { "L_ARM2", "L_HAND", "mElbowLeft", "mWristLeft" },
+    { "R_ARM1", "R_ARM2", "mShoulderRight", "mElbowRight" }, { "R_ARM2", "R_HAND", "mElbowRight", "mWristRight" },
+    { "L_LEG", "L_LEG1", "mHipLeft", "mKneeLeft" }, { "L_LEG1", "L_FOOT", "mKneeLeft", "mAnkleLeft" },
+    { "R_LEG", "R_LEG1", "mHipRight", "mKneeRight" }, { "R_LEG1", "R_FOOT", "mKneeRight", "mAnkleRight" },
+    { "SPINE2", "NECK", "mChest", "mNeck" }, { "NECK", "HEAD", "mNeck", "mHead" },
+  };
+  static const char *bvh_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "lShldr", "lForeArm" }, { "L_ARM2", "L_HAND", "lForeArm", "lHand" },
+    { "R_ARM1", "R_ARM2", "rShldr", "rForeArm" }, { "R_ARM2", "R_HAND", "rForeArm", "rHand" },
+    { "L_LEG", "L_LEG1", "lThigh", "lShin" }, { "L_LEG1", "L_FOOT", "lShin", "lFoot" },
+    { "R_LEG", "R_LEG1", "rThigh", "rShin" }, { "R_LEG1", "R_FOOT", "rShin", "rFoot" },
+    { "SPINE2", "NECK", "chest", "neck" }, { "NECK", "HEAD", "neck", "head" },
+  };
+  static const char *aw_limbs[][4] = {
+    { "L_ARM1", "L_ARM2", "lfshoulder", "lfelbow" }, { "L_ARM2", "L_HAND", "lfelbow", "lfwrist" },
+    { "R_ARM1", "R_ARM2", "rtshoulder", "rtelbow" }, { "R_ARM2", "R_HAND", "rtelbow", "rtwrist" },
+    { "L_LEG", "L_LEG1", "lfhip", "lfknee" }, { "L_LEG1", "L_FOOT", "lfknee", "lfankle" },
+    { "R_LEG", "R_LEG1", "rthip", "rtknee" }, { "R_LEG1", "R_FOOT", "rtknee", "rtankle" },
+    { "NECK", "HEAD", "neck", "head" },
+  };
+  g_autoptr(SqClip) walk = load_walk_skill ();
+  g_autoptr(GBytes) seq = tu_save (walk, "seq-binary", NULL);
+  g_autoptr(SqClip) aw = tu_load_ok (seq);
+  g_autoptr(SqClip) aw_back = NULL;
+  g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", NULL);
+  g_autoptr(GBytes) bvh = tu_save (walk, "bvh", NULL);
+  g_autoptr(SqClip) sl = tu_load_ok (anim);
+  g_autoptr(SqClip) from_bvh = tu_load_ok (bvh);
+  g_autoptr(GPtrArray) findings = sq_validate (sl, "sl", NULL);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) cmx = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *p = g_new (double, 3 * SQ_SIMS_N_BONES);
+  g_autoptr(SqPose) pose = sq_pose_new (walk);
+  double worst = 0, arm_swing = 0;
+  Companion c = { "xskill-walk.cfp", NULL, 0 };
+
+  g_assert_false (sq_findings_have_errors (findings));
+  /* the walk swings the arms down by the body, not held out */
+  for (int f = 0; f < 30; f++)
+    {
+      double u[3];
+
+      sq_pose_evaluate (pose, walk, f / SQ_SIMS_FPS, p);
+      bone_direction (walk, p, "L_ARM1", "L_ARM2", u);
+      g_assert_cmpfloat (u[2], <, -0.85);
+      arm_swing = MAX (arm_swing, fabs (u[0]));
+    }
+  g_assert_cmpfloat (arm_swing, >, 0.25);
+  g_assert_cmpfloat (worst_limb_angle (walk, sl, anim_limbs, G_N_ELEMENTS (anim_limbs), 0), <, 1.0);
+  /* the BVH's frame 0 is its rest pose: the walk starts at frame 1 */
+  g_assert_cmpfloat (worst_limb_angle (walk, from_bvh, bvh_limbs, G_N_ELEMENTS (bvh_limbs), 1), <, 1.0);
+  /* ActiveWorlds' avatars stand with their arms down: the same limbs on them */
+  g_assert_cmpfloat (worst_limb_angle (walk, aw, aw_limbs, G_N_ELEMENTS (aw_limbs), 0), <, 1.0);
+  /* and back from ActiveWorlds */
+  aw_back = sq_convert (aw, sq_format_by_id ("simpose-kfd"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  {
+    static const char *sims_limbs[][4] = {
+      { "L_ARM1", "L_ARM2", "L_ARM1", "L_ARM2" }, { "R_ARM2", "R_HAND", "R_ARM2", "R_HAND" },
+      { "L_LEG1", "L_FOOT", "L_LEG1", "L_FOOT" }, { "NECK", "HEAD", "NECK", "HEAD" },
+    };
+    g_assert_cmpfloat (worst_limb_angle (walk, aw_back, sims_limbs, G_N_ELEMENTS (sims_limbs), 0), <, 1.0);
+  }
+
+  /* and back to a skill: every key within the .anim quantum */
+  cmx = save_with (sl, "sims-cmx", &companions, NULL);
+  g_assert_cmpuint (companions->len, ==, 1);
+  c.name = ((SqCompanion *) companions->pdata[0])->name;
+  c.bytes = ((SqCompanion *) companions->pdata[0])->bytes;
+  back = load_with (cmx, &c, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (back);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    for (int c2 = 0; c2 < 2; c2++)
+      {
+        SqChannel ch = c2 == 0 ? SQ_CHANNEL_ROTATION : SQ_CHANNEL_TRANSLATION;
+        const SqTrack *x = &walk->joints[b].tracks[ch], *y = &back->joints[b].tracks[ch];
+        int n = ch == SQ_CHANNEL_ROTATION ? 4 : 3;
+
+        g_assert_cmpuint (y->n_keys, ==, x->n_keys);
+        for (gsize k = 0; k < x->n_keys; k++)
+          {
+            SqKey kx = sq_track_key (x, k), ky = sq_track_key (y, k);
+            double dot = 0;
+
+            for (int i = 0; i < n; i++)
+              dot += kx.v[i] * ky.v[i];
+            for (int i = 0; i < n; i++)
+              worst = MAX (worst, fabs (kx.v[i] - (n == 4 && dot < 0 ? -ky.v[i] : ky.v[i])));
+          }
+      }
+  g_assert_cmpfloat (worst, <, 2e-3);
+}
+
 /* The Sims bones in the shared joint table: names across the worlds, the
  * renames reported by the Sims names, a user map by the Sims names */
 static guint
@@ -950,6 +1213,76 @@ test_preview_rest_pose (void)
   /* L_HAND (22) on the left, at the hip */
   g_assert_cmpfloat_with_epsilon (p[22 * 3 + 1], 0.666 / 3, 3e-3);
   g_assert_cmpfloat_with_epsilon (p[22 * 3 + 2], 2.875 / 3, 3e-3);
+}
+
+/* ---- the writers' numbers ------------------------------------------------------- */
+
+static guint fixed_checked;
+
+static void
+check_fixed (double v)
+{
+  char want[400];
+  GString *got = g_string_new (NULL);
+
+  g_ascii_formatd (want, sizeof want, "%.6f", v);
+  _sq_append_fixed (got, v, 6);
+  if (strcmp (got->str, want) != 0)
+    g_error ("%.17g: “%s”, printf gives “%s”", v, got->str, want);
+  g_string_free (got, TRUE);
+  fixed_checked++;
+}
+
+/* The Sims text writers print six decimals with the core's printer: the
+ * same text as "%.6f" for every kind of value (signs, -0, ties, values
+ * next to ties, floats, subnormals, large values) */
+static void
+test_six_decimals (void)
+{
+  GRand *rand = g_rand_new_with_seed (1607);
+  static const double special[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, 1e-6, 5e-7, -5e-7, 4.9999999999999998e-7, 1.5e-6, 2.5e-6, 0.9999995, 0.99999949999999,
+    999999.9999995, 1e14, -1e14, 123456789012.345678, 9.999999999999e14, 1.8446744073709552e13, 1.8e13, 2e13,
+    4.9406564584124654e-324, -2.2250738585072014e-308, 1e-300, 0.000001234567, 3.01362, -0.706899, 1e15 - 1,
+  };
+
+  fixed_checked = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (special); i++)
+    {
+      check_fixed (special[i]);
+      check_fixed (nextafter (special[i], INFINITY));
+      check_fixed (nextafter (special[i], -INFINITY));
+    }
+  /* exact ties at the seventh decimal: (2m + 1) / 2^k, k >= 7, and their neighbours */
+  for (int k = 7; k <= 24; k++)
+    for (int m = 0; m < 4000; m++)
+      {
+        double v = ldexp (2.0 * m + 1, -k) * (m % 7 == 0 ? 1 : 1 + g_rand_int_range (rand, 0, 1000));
+
+        check_fixed (v);
+        check_fixed (-v);
+        check_fixed (nextafter (v, 0));
+        check_fixed (nextafter (v, INFINITY));
+      }
+  /* decimals that end in 5 at the seventh place, as a person types them */
+  for (int m = 0; m < 20000; m++)
+    {
+      double v = (m * 10 + 5) / 1e7 * (1 + g_rand_int_range (rand, 0, 5000));
+
+      check_fixed (v);
+      check_fixed (-v);
+    }
+  /* values of every size, and floats (what quaternions and offsets are) */
+  for (int i = 0; i < 200000; i++)
+    {
+      double e = g_rand_double_range (rand, -14, 15);
+      double v = pow (10, e) * (g_rand_boolean (rand) ? -1 : 1);
+
+      check_fixed (v);
+      check_fixed ((float) g_rand_double_range (rand, -1, 1));
+    }
+  g_rand_free (rand);
+  g_assert_cmpuint (fixed_checked, >, 700000);
 }
 
 /* ---- validate --target sims ---------------------------------------------------- */
@@ -1284,14 +1617,129 @@ test_pose_edits (void)
   one_text = g_string_free (s, FALSE);
   one = load_text_ok (one_text, "simpose-psl");
   assert_refused (one, sq_edit_sims_delete_pose_new ("Only"), "last pose");
-  /* pose edits are for libraries only */
+  /* a KFD's poses go by their frames, not by a library's names */
   {
     static const gint64 times[] = { 0, 39 };
     g_autofree char *kfd_text = build_kfd (40, times, 2, "");
     g_autoptr(SqClip) kfd = load_text_ok (kfd_text, "simpose-kfd");
-    assert_refused (kfd, sq_edit_sims_delete_pose_new ("Pose 1"), "pose library");
-    g_assert_null (sq_sims_pose_names (kfd));
+    assert_refused (kfd, sq_edit_sims_delete_pose_new ("Pose 1"), "no pose at frame");
+    assert_pose_names (kfd, "0|39");
   }
+}
+
+/* KFD poses: key `to` of `after`, at `frame`, holds key `from` of `before` */
+static void
+assert_kfd_pose (const SqClip *before,
+                 gsize         from,
+                 const SqClip *after,
+                 gsize         to,
+                 gint64        frame)
+{
+  for (gsize j = 0; j < after->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        const SqTrack *tb = &before->joints[j].tracks[c], *ta = &after->joints[j].tracks[c];
+        SqKey kb, ka;
+
+        if (tb->n_keys == 0)
+          continue;
+        kb = sq_track_key (tb, from);
+        ka = sq_track_key (ta, to);
+        g_assert_cmpfloat (ka.time, ==, frame / 30.0);
+        g_assert_cmpmem (ka.v, sizeof ka.v, kb.v, sizeof kb.v);
+      }
+}
+
+static void
+check_kfd_retime (const SqClip *b,
+                  const SqClip *a)
+{
+  assert_pose_names (a, "0|12|25|39");
+  assert_kfd_pose (b, 1, a, 1, 12);
+  assert_kfd_pose (b, 2, a, 2, 25);
+}
+
+static void
+check_kfd_duplicate (const SqClip *b,
+                     const SqClip *a)
+{
+  assert_pose_names (a, "0|10|17|25|39");
+  assert_kfd_pose (b, 1, a, 1, 10);
+  assert_kfd_pose (b, 1, a, 2, 17);
+  assert_kfd_pose (b, 2, a, 3, 25);
+  assert_kfd_pose (b, 3, a, 4, 39);
+}
+
+static void
+check_kfd_delete (const SqClip *b,
+                  const SqClip *a)
+{
+  assert_pose_names (a, "0|25|39");
+  assert_kfd_pose (b, 2, a, 1, 25);
+  assert_kfd_pose (b, 3, a, 2, 39);
+}
+
+static void
+check_kfd_move (const SqClip *b,
+                const SqClip *a)
+{
+  /* the pose at 25 goes first; every place keeps its frame */
+  assert_pose_names (a, "0|10|25|39");
+  assert_kfd_pose (b, 2, a, 0, 0);
+  assert_kfd_pose (b, 0, a, 1, 10);
+  assert_kfd_pose (b, 1, a, 2, 25);
+  assert_kfd_pose (b, 3, a, 3, 39);
+}
+
+/* A KFD's poses are named by their frames; the pose edits keep its times
+ * strictly increasing from the first pose to the last */
+static void
+test_kfd_pose_edits (void)
+{
+  static const gint64 times[] = { 0, 10, 25, 39 };
+  g_autofree char *text = build_kfd (40, times, 4, "");
+  g_autoptr(SqClip) clip = load_text_ok (text, "simpose-kfd");
+  g_autoptr(SqEdit) retime = sq_edit_sims_rename_pose_new ("10", "12");
+  g_autoptr(SqEdit) dup = sq_edit_sims_duplicate_pose_new ("10", "17");
+  g_autoptr(SqEdit) del = sq_edit_sims_delete_pose_new ("10");
+  g_autoptr(SqEdit) move = sq_edit_sims_move_pose_new ("25", 0);
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(GPtrArray) findings = NULL;
+  g_autofree char *out_text = NULL;
+
+  g_assert_true (sq_sims_poses_are_frames (clip));
+  g_assert_false (sq_sims_is_pose_library (clip));
+  assert_pose_names (clip, "0|10|25|39");
+  g_assert_cmpfloat (sq_sims_pose_time (clip, 2), ==, 25 / 30.0);
+  sims_apply_undo_redo (clip, retime, check_kfd_retime);
+  sims_apply_undo_redo (clip, dup, check_kfd_duplicate);
+  sims_apply_undo_redo (clip, del, check_kfd_delete);
+  sims_apply_undo_redo (clip, move, check_kfd_move);
+
+  /* the copy saves as the grammar says: one more key, its Time, valid */
+  g_assert_true (sq_edit_apply (dup, clip, NULL));
+  out = save_with (clip, "simpose-kfd", &companions, NULL);
+  out_text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  g_assert_true (g_str_has_prefix (out_text, "KeyFrame 5 40 40\r\n"));
+  g_assert_nonnull (strstr (out_text, "\r\nTime 17\r\n"));
+  back = tu_load_ok (out);
+  findings = sq_validate (back, "sims", NULL);
+  g_assert_false (sq_findings_have_errors (findings));
+  sq_edit_undo (dup, clip);
+
+  /* refusals, each with its reason, the clip untouched */
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("11"), "no pose at frame “11”");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("Pose 1"), "no pose at frame");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("0"), "first");
+  assert_refused (clip, sq_edit_sims_delete_pose_new ("39"), "last");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("0", "3"), "first");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("10", "25"), "not between frames 0 and 25");
+  assert_refused (clip, sq_edit_sims_rename_pose_new ("10", "ten"), "no frame number");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("10", "25"), "has a pose already");
+  assert_refused (clip, sq_edit_sims_duplicate_pose_new ("10", "39"), "not between");
+  assert_refused (clip, sq_edit_sims_move_pose_new ("10", 4), "no place 5");
 }
 
 static void
@@ -1528,18 +1976,22 @@ main (int    argc,
   g_test_add_func ("/sims/cmx/cfp-errors", test_cmx_cfp_errors);
   g_test_add_func ("/sims/cmx/skeleton", test_cmx_skeleton);
   g_test_add_func ("/sims/cmx/more-skills", test_cmx_more_skills);
+  g_test_add_func ("/sims/cmx/skeleton-edits", test_cmx_skeleton_edits);
   g_test_add_data_func ("/sims/psl/v4", GINT_TO_POINTER (4), test_psl);
   g_test_add_data_func ("/sims/psl/v5", GINT_TO_POINTER (5), test_psl);
   g_test_add_func ("/sims/kfd/bounce", test_kfd);
   g_test_add_func ("/sims/kfd/errors", test_kfd_errors);
   g_test_add_func ("/sims/sps/trees", test_sps);
   g_test_add_func ("/sims/validate", test_validate);
+  g_test_add_func ("/sims/numbers/six-decimals", test_six_decimals);
   g_test_add_func ("/sims/convert/walk-to-anim-and-back", test_walk_to_anim_and_back);
+  g_test_add_func ("/sims/convert/walk-skill-retargeted", test_walk_skill_retargeted);
   g_test_add_func ("/sims/convert/joint-names", test_joint_names);
   g_test_add_func ("/sims/preview/rest-pose", test_preview_rest_pose);
   g_test_add_func ("/sims/robustness", test_truncations_and_flips);
   g_test_add_func ("/sims/cli/companion", test_cli_companion);
   g_test_add_func ("/sims/edit/poses", test_pose_edits);
+  g_test_add_func ("/sims/edit/kfd-poses", test_kfd_pose_edits);
   g_test_add_func ("/sims/edit/fields", test_field_edits);
   g_test_add_func ("/sims/cli/pose-edits", test_cli_pose_edits);
   return g_test_run ();

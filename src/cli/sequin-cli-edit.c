@@ -461,7 +461,7 @@ static const CliOption motion_ops[] = {
 };
 
 static const CliOption sims_ops[] = {
-  { "rename-pose", 0, REQUIRED, "OLD=NEW", "rename a pose of a pose library (.psl)",
+  { "rename-pose", 0, REQUIRED, "OLD=NEW", "rename a pose of a pose library (.psl); a KFD's poses go by their frames (Time): OLD=NEW moves one",
     op_rename, 0, make_rename_pose, 0, 0, "--rename-pose needs OLD=NEW" },
   { "duplicate-pose", 0, REQUIRED, "NAME=NEW", "copy pose NAME as NEW, right after it",
     op_rename, 0, make_duplicate_pose, 0, 0, "--duplicate-pose needs NAME=NEW" },

@@ -912,6 +912,23 @@ _sq_append_number_exact (GString *s,
   return append_number (s, v, decimals, TRUE);
 }
 
+/* "%.*f" exactly as printf writes it (the exact value rounded, half to
+ * even on a tie): without printf while the value times 10^decimals fits
+ * in 64 bits, through g_ascii_formatd otherwise (zero and subnormals
+ * too). `decimals` 0 to 20. */
+void
+_sq_append_fixed (GString *s,
+                  double   v,
+                  int      decimals)
+{
+  char buf[400], format[8];
+
+  if (isfinite (v) && append_rounded (s, v, decimals, FALSE) > 0)
+    return;
+  g_snprintf (format, sizeof format, "%%.%df", CLAMP (decimals, 0, 20));
+  g_string_append (s, g_ascii_formatd (buf, sizeof buf, format, v));
+}
+
 /* 5^0 … 5^27: all below 2^63 */
 static const guint64 pow5_u64[28] = {
   G_GUINT64_CONSTANT (1), G_GUINT64_CONSTANT (5), G_GUINT64_CONSTANT (25), G_GUINT64_CONSTANT (125), G_GUINT64_CONSTANT (625), G_GUINT64_CONSTANT (3125), G_GUINT64_CONSTANT (15625), G_GUINT64_CONSTANT (78125), G_GUINT64_CONSTANT (390625), G_GUINT64_CONSTANT (1953125), G_GUINT64_CONSTANT (9765625), G_GUINT64_CONSTANT (48828125), G_GUINT64_CONSTANT (244140625), G_GUINT64_CONSTANT (1220703125), G_GUINT64_CONSTANT (6103515625), G_GUINT64_CONSTANT (30517578125), G_GUINT64_CONSTANT (152587890625), G_GUINT64_CONSTANT (762939453125), G_GUINT64_CONSTANT (3814697265625), G_GUINT64_CONSTANT (19073486328125), G_GUINT64_CONSTANT (95367431640625), G_GUINT64_CONSTANT (476837158203125), G_GUINT64_CONSTANT (2384185791015625), G_GUINT64_CONSTANT (11920928955078125), G_GUINT64_CONSTANT (59604644775390625), G_GUINT64_CONSTANT (298023223876953125), G_GUINT64_CONSTANT (1490116119384765625), G_GUINT64_CONSTANT (7450580596923828125)

@@ -261,6 +261,10 @@ void     _sq_append_shortest       (GString      *s,
 void     _sq_append_fixed_or_shortest (GString   *s,
                                        double     value,
                                        int        decimals);
+/* "%.*f" exactly (printf's rounding), mostly without printf */
+void     _sq_append_fixed          (GString      *s,
+                                    double        value,
+                                    int           decimals);
 /* "%" G_GINT64_FORMAT without printf */
 void     _sq_append_int64          (GString      *s,
                                     gint64        value);

@@ -1,16 +1,19 @@
-/* sequin-pose-list.c: the poses of a SimPose-ium pose library, editable
+/* sequin-pose-list.c: the poses of a SimPose-ium pose library or KFD,
+ * editable
  *
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A list of the library's poses (sq_sims_pose_names()); selecting one emits
+ * A list of the poses (sq_sims_pose_names()); selecting one emits
  * "pose-selected" with its time, so the window moves the playhead (tree,
  * timeline, preview) to it. Below the list: the selected pose's name
  * (Enter renames it) and buttons that duplicate, delete and move it up or
- * down. Every change is a core SqEdit (worlds/sq-sims-edit.h) on the
+ * down. A KFD's poses are named by their frames: the entry moves a pose
+ * to another frame, a copy goes to the free frame halfway to the next
+ * pose. Every change is a core SqEdit (worlds/sq-sims-edit.h) on the
  * document's undo stack, the same the CLI makes; a refusal shows the
  * core's reason. The sidebar page holding the list is shown only for pose
- * libraries.
+ * libraries and KFDs.
  */
 #define G_LOG_DOMAIN "sequin-pose-list"
 
@@ -36,12 +39,14 @@ struct _SequinPoseList
 
   GtkWidget      *box;
   GtkWidget      *list;
+  GtkWidget      *name_label;
   GtkWidget      *name_entry;
   GtkWidget      *buttons[N_BUTTONS];
   GtkWidget      *error_label;
 
   SequinDocument *document;
   char          **names;         /* the poses shown */
+  gboolean        frames;        /* a KFD: the names are frames */
   int             want;          /* the row to select after the next refresh */
   char           *error;
   guint           updating : 1;
@@ -85,17 +90,22 @@ update_buttons (SequinPoseList *self)
 
   gtk_widget_set_sensitive (self->name_entry, selected >= 0);
   gtk_widget_set_sensitive (self->buttons[BUTTON_DUPLICATE], selected >= 0);
-  gtk_widget_set_sensitive (self->buttons[BUTTON_DELETE], selected >= 0 && n > 1);
+  /* a library keeps one pose, a KFD its first and last */
+  gtk_widget_set_sensitive (self->buttons[BUTTON_DELETE],
+                            self->frames ? selected > 0 && (guint) selected + 1 < n : selected >= 0 && n > 1);
   gtk_widget_set_sensitive (self->buttons[BUTTON_UP], selected > 0);
   gtk_widget_set_sensitive (self->buttons[BUTTON_DOWN], selected >= 0 && (guint) selected + 1 < n);
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), selected >= 0 ? self->names[selected] : "");
 }
 
 static GtkWidget *
-row_new (const char *name)
+row_new (const char *name,
+         gboolean    frame)
 {
   GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *label = gtk_label_new (name);
+  /* TRANSLATORS: a KFD pose in the list of poses, by its frame number */
+  g_autofree char *text = frame ? g_strdup_printf (_("Frame %s"), name) : g_strdup (name);
+  GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -104,8 +114,34 @@ row_new (const char *name)
   gtk_widget_set_margin_top (label, 4);
   gtk_widget_set_margin_bottom (label, 4);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   return row;
+}
+
+static void
+set_button_tip (GtkWidget  *button,
+                const char *tip)
+{
+  gtk_widget_set_tooltip_text (button, tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip, -1);
+}
+
+/* the entry names a library's pose, or moves a KFD's to another frame */
+static void
+update_name_field (SequinPoseList *self)
+{
+  const char *tip = self->frames ? _("The selected pose’s frame: press Enter to move the pose there")
+                                 : _("The selected pose’s name: press Enter to rename it");
+
+  gtk_label_set_text_with_mnemonic (GTK_LABEL (self->name_label), self->frames ? _("Pose _frame") : _("Pose _name"));
+  gtk_widget_set_tooltip_text (self->name_entry, tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->name_entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip, -1);
+  set_button_tip (self->buttons[BUTTON_DUPLICATE],
+                  self->frames ? _("Add a copy of the selected pose halfway to the next one")
+                               : _("Add a copy of the selected pose after it"));
+  set_button_tip (self->buttons[BUTTON_DELETE],
+                  self->frames ? _("Delete the selected pose (a KFD keeps its first and last)")
+                               : _("Delete the selected pose (a library keeps at least one)"));
 }
 
 static void
@@ -118,13 +154,15 @@ refresh (SequinPoseList *self)
 
   g_clear_pointer (&self->names, g_strfreev);
   self->names = clip != NULL ? sq_sims_pose_names (clip) : NULL;
+  self->frames = sq_sims_poses_are_frames (clip);
   update_page (self, self->names != NULL);
+  update_name_field (self);
   self->updating = TRUE;
   while ((child = gtk_widget_get_first_child (self->list)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
   n = self->names != NULL ? g_strv_length (self->names) : 0;
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (GTK_LIST_BOX (self->list), row_new (self->names[i]));
+    gtk_list_box_append (GTK_LIST_BOX (self->list), row_new (self->names[i], self->frames));
   if (n > 0)
     {
       want = CLAMP (want, 0, (int) n - 1);
@@ -183,6 +221,21 @@ apply (SequinPoseList *self,
   update_buttons (self);
 }
 
+/* a KFD copy's frame: halfway to the next pose (to the one before for
+ * the last); the core refuses, saying why, when no frame is free there */
+static char *
+copy_frame (SequinPoseList *self,
+            int             selected)
+{
+  guint n = g_strv_length (self->names);
+  gint64 at = g_ascii_strtoll (self->names[selected], NULL, 10);
+  gint64 other = (guint) selected + 1 < n ? g_ascii_strtoll (self->names[selected + 1], NULL, 10)
+                 : selected > 0 ? g_ascii_strtoll (self->names[selected - 1], NULL, 10) : at;
+  gint64 mid = at + (other - at) / 2;
+
+  return g_strdup_printf ("%" G_GINT64_FORMAT, mid != at ? mid : at + 1);
+}
+
 /* a name no pose has: “NAME copy”, “NAME copy 2”, … */
 static char *
 copy_name (SequinPoseList *self,
@@ -215,8 +268,11 @@ button_clicked_cb (GtkButton      *button,
     {
     case BUTTON_DUPLICATE:
       {
-        g_autofree char *copy = copy_name (self, name);
-        apply (self, sq_edit_sims_duplicate_pose_new (name, copy), selected + 1);
+        g_autofree char *copy = self->frames ? copy_frame (self, selected) : copy_name (self, name);
+        /* a KFD's copy before the last pose goes before it */
+        int at = self->frames && (guint) selected + 1 == g_strv_length (self->names) ? selected : selected + 1;
+
+        apply (self, sq_edit_sims_duplicate_pose_new (name, copy), at);
       }
       break;
     case BUTTON_DELETE:
@@ -300,17 +356,13 @@ sequin_pose_list_init (SequinPoseList *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (self->box), scroller);
 
-  label = gtk_label_new_with_mnemonic (_("Pose _name"));
+  label = self->name_label = gtk_label_new_with_mnemonic (_("Pose _name"));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (self->box), label);
+  /* named by its mnemonic label alone, described by its tooltip (update_name_field) */
   self->name_entry = gtk_entry_new ();
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->name_entry);
-  gtk_widget_set_tooltip_text (self->name_entry, _("The selected pose’s name: press Enter to rename it"));
-  /* named by its mnemonic label alone */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->name_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("The selected pose’s name: press Enter to rename it"), -1);
   g_signal_connect (self->name_entry, "activate", G_CALLBACK (name_activate_cb), self);
   gtk_box_append (GTK_BOX (self->box), self->name_entry);
 
@@ -323,6 +375,7 @@ sequin_pose_list_init (SequinPoseList *self)
   gtk_box_append (GTK_BOX (buttons), button_new (self, BUTTON_DOWN, "go-down-symbolic", _("Move Pose Down"),
                                                  _("Move the selected pose one place down")));
   gtk_box_append (GTK_BOX (self->box), buttons);
+  update_name_field (self);
   update_buttons (self);
 }
 

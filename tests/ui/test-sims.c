@@ -267,9 +267,9 @@ test_kfd_fields (void)
 
   sequin_test_window_open (window, path);
   sequin_test_flush ();
-  /* no Poses page for a KFD */
+  /* a KFD's poses are listed too */
   page = gtk_stack_get_page (GTK_STACK (window->sidebar_stack), GTK_WIDGET (window->pose_list));
-  g_assert_false (gtk_stack_page_get_visible (page));
+  g_assert_true (gtk_stack_page_get_visible (page));
   g_assert_true (sequin_properties_panel_group_visible (window->properties_panel, SEQUIN_PROPERTY_GROUP_SIMS_KFD));
   g_assert_false (sequin_properties_panel_group_visible (window->properties_panel, SEQUIN_PROPERTY_GROUP_SIMS_SKILL));
 
@@ -304,6 +304,78 @@ test_kfd_fields (void)
   sequin_test_window_destroy (window);
 }
 
+/* A KFD's poses by their frames: selected, moved to another frame,
+ * deleted (not the first or last), copied halfway to the next, reordered;
+ * all undone */
+static void
+test_kfd_pose_list (void)
+{
+  GString *s = g_string_new ("KeyFrame 4 40 40\r\ns\r\ne\r\n");
+  g_autofree char *path = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+  GtkEditable *entry;
+  double w1;
+
+  put_pose (s, 0, 1);
+  put_pose (s, 10, 2);
+  put_pose (s, 25, 3);
+  put_pose (s, 39, 4);
+  path = write_file ("four.kfd", s);
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  g_assert_true (gtk_stack_page_get_visible (gtk_stack_get_page (GTK_STACK (window->sidebar_stack),
+                                                                  GTK_WIDGET (window->pose_list))));
+  assert_poses (window, "0|10|25|39");
+
+  select_pose (window, "Frame 25");
+  g_assert_cmpfloat (fabs (playhead (window) - 25 / 30.0), <, 1e-9);
+  entry = GTK_EDITABLE (named (window, "Pose frame"));
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "25");
+
+  /* to another frame between its neighbours; the playhead follows */
+  gtk_editable_set_text (entry, "30");
+  g_signal_emit_by_name (gtk_editable_get_delegate (entry), "activate");
+  sequin_test_flush ();
+  assert_poses (window, "0|10|30|39");
+  g_assert_cmpfloat (fabs (playhead (window) - 30 / 30.0), <, 1e-9);
+  /* past a neighbour: refused with the core's reason */
+  gtk_editable_set_text (entry, "5");
+  g_signal_emit_by_name (gtk_editable_get_delegate (entry), "activate");
+  sequin_test_flush ();
+  assert_poses (window, "0|10|30|39");
+  g_assert_nonnull (strstr (sequin_pose_list_get_error (window->pose_list), "not between frames 10 and 39"));
+
+  /* the first and last stay */
+  select_pose (window, "Frame 0");
+  g_assert_false (gtk_widget_get_sensitive (named (window, "Delete Pose")));
+  select_pose (window, "Frame 39");
+  g_assert_false (gtk_widget_get_sensitive (named (window, "Delete Pose")));
+  select_pose (window, "Frame 10");
+  click (window, "Delete Pose");
+  assert_poses (window, "0|30|39");
+
+  /* a copy halfway to the next pose, selected */
+  select_pose (window, "Frame 0");
+  click (window, "Duplicate Pose");
+  assert_poses (window, "0|15|30|39");
+  g_assert_cmpint (sequin_pose_list_get_selected (window->pose_list), ==, 1);
+  g_assert_cmpfloat (root_w (window, 1), ==, root_w (window, 0));
+
+  /* reordered: the poses move, the frames stay */
+  w1 = root_w (window, 1);
+  click (window, "Move Pose Down");
+  assert_poses (window, "0|15|30|39");
+  g_assert_cmpfloat (root_w (window, 2), ==, w1);
+  g_assert_cmpint (sequin_pose_list_get_selected (window->pose_list), ==, 2);
+
+  for (int i = 0; i < 4; i++)
+    action (window, "win.undo");
+  assert_poses (window, "0|10|25|39");
+  g_assert_false (sequin_document_get_modified (window->document));
+
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -312,6 +384,7 @@ main (int   argc,
 
   g_test_add_func ("/sims/pose-list", test_pose_list);
   g_test_add_func ("/sims/kfd-fields", test_kfd_fields);
+  g_test_add_func ("/sims/kfd-pose-list", test_kfd_pose_list);
 
   return g_test_run ();
 }

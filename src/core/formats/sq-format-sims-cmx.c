@@ -1128,6 +1128,201 @@ write_skill (GString       *out,
   return TRUE;
 }
 
+/* ---- a skeleton written from the clip ------------------------------------ */
+
+/* One bone record of the first skeleton as read: where its parts lie in
+ * the kept text, and the values of its position and rotation lines */
+typedef struct
+{
+  char  *name;
+  gsize  props, pos, rot, tail, end;   /* offsets of its parts */
+  double v_pos[3], v_rot[4];
+} BoneRecord;
+
+static void
+bone_record_clear (gpointer data)
+{
+  g_free (((BoneRecord *) data)->name);
+}
+
+/* In the kept skeletons text: where the first skeleton's name line ends
+ * (its bone count follows), its bone records and where the rest (other
+ * skeletons, suits) starts; FALSE for a text with no skeleton */
+static gboolean
+scan_first_skeleton (GBytes  *text,
+                     gsize   *name_end,
+                     GArray  *records,
+                     gsize   *rest)
+{
+  SqSimsText t;
+  gint64 n, n_bones, flag;
+  g_autofree char *name = NULL;
+
+  _sq_sims_text_init (&t, text, "CMX");
+  if (!read_count (&t, "skeleton count", 2, &n, NULL) || n < 1
+      || (name = _sq_sims_text_string (&t, "a skeleton name", NULL)) == NULL)
+    return FALSE;
+  *name_end = t.pos;
+  if (!read_count (&t, "bone count", 13, &n_bones, NULL))
+    return FALSE;
+  for (gint64 b = 0; b < n_bones; b++)
+    {
+      BoneRecord r = { 0 };
+      g_autofree char *wiggle = NULL;
+
+      if ((r.name = _sq_sims_text_string (&t, "a bone name", NULL)) == NULL)
+        return FALSE;
+      g_array_append_val (records, r);
+      if (!_sq_sims_text_line (&t, "a parent bone name", NULL))
+        return FALSE;
+      g_array_index (records, BoneRecord, b).props = t.pos;
+      if (!skip_prop_lists (&t, NULL))
+        return FALSE;
+      g_array_index (records, BoneRecord, b).pos = t.pos;
+      if (!_sq_sims_text_bars (&t, g_array_index (records, BoneRecord, b).v_pos, 3, "a bone position", NULL))
+        return FALSE;
+      g_array_index (records, BoneRecord, b).rot = t.pos;
+      if (!_sq_sims_text_bars (&t, g_array_index (records, BoneRecord, b).v_rot, 4, "a bone rotation", NULL))
+        return FALSE;
+      g_array_index (records, BoneRecord, b).tail = t.pos;
+      for (int i = 0; i < 4; i++)
+        if (!_sq_sims_text_int (&t, "a bone flag", G_MININT32, G_MAXINT32, &flag, NULL))
+          return FALSE;
+      if ((wiggle = read_number_text (&t, "the wiggle power", NULL)) == NULL)
+        return FALSE;
+      g_array_index (records, BoneRecord, b).end = t.pos;
+    }
+  *rest = t.pos;
+  return TRUE;
+}
+
+/* `| a b c |` as the game writes a bone's numbers (%g) */
+static void
+put_bone_numbers (GString      *out,
+                  const double *v,
+                  guint         n,
+                  const char   *eol)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, '|');
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_c (out, ' ');
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%g", isfinite (v[i]) ? v[i] : 0.0));
+    }
+  g_string_append (out, " |");
+  g_string_append (out, eol);
+}
+
+/* The record of joint `j`: the one at its place when the bones are as
+ * many as read, else the one of its name; NULL for a new bone */
+static const BoneRecord *
+record_of (const SqClip *clip,
+           gsize         j,
+           const GArray *records)
+{
+  if (records->len == clip->n_joints)
+    return &g_array_index (records, BoneRecord, j);
+  for (guint i = 0; i < records->len; i++)
+    if (g_strcmp0 (g_array_index (records, BoneRecord, i).name, clip->joints[j].name) == 0)
+      return &g_array_index (records, BoneRecord, i);
+  return NULL;
+}
+
+/* One bone of the first skeleton from joint `j`: name, parent, position
+ * and rotation from the clip, the other lines as read (the numbers' own
+ * text where the value is the one read) */
+static void
+write_bone (GString          *out,
+            const SqClip     *clip,
+            gsize             j,
+            const char       *text,
+            const BoneRecord *r,
+            const char       *eol)
+{
+  const SqJoint *joint = &clip->joints[j];
+  const SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
+  gint64 parent = sq_props_get_int (joint->extra, "parent", -1);
+  GVariant *offset = sq_props_get (joint->extra, "offset");
+  double pos[3] = { 0, 0, 0 }, q[4] = { 1, 0, 0, 0 }, file[4];
+
+  if (offset != NULL && g_variant_is_of_type (offset, G_VARIANT_TYPE ("(ddd)")))
+    g_variant_get (offset, "(ddd)", &pos[0], &pos[1], &pos[2]);
+  else if (r != NULL)
+    memcpy (pos, r->v_pos, sizeof pos);
+  if (rot->n_keys > 0)
+    memcpy (q, sq_track_key (rot, 0).v, sizeof q);
+  else if (r != NULL)
+    _sq_sims_quat_from_file (r->v_rot, q);
+  _sq_sims_quat_to_file (q, file);
+
+  _sq_sims_put_string (out, joint->name, eol);
+  _sq_sims_put_string (out, parent >= 0 && (gsize) parent < j ? clip->joints[parent].name : "NULL", eol);
+  if (r != NULL)
+    g_string_append_len (out, text + r->props, r->pos - r->props);
+  else
+    g_string_append_printf (out, "0%s", eol);
+  if (r != NULL && memcmp (pos, r->v_pos, sizeof pos) == 0)
+    g_string_append_len (out, text + r->pos, r->rot - r->pos);
+  else
+    put_bone_numbers (out, pos, 3, eol);
+  if (r != NULL && memcmp (file, r->v_rot, sizeof file) == 0)
+    g_string_append_len (out, text + r->rot, r->tail - r->rot);
+  else
+    put_bone_numbers (out, file, 4, eol);
+  if (r != NULL)
+    g_string_append_len (out, text + r->tail, r->end - r->tail);
+  else
+    /* a new bone rotates and blends, as most of the game's do */
+    g_string_append_printf (out, "0%s1%s1%s0%s0%s", eol, eol, eol, eol, eol);
+}
+
+/* A skeleton clip: its first skeleton written from the joints (renamed,
+ * moved or turned bones, bones added or deleted), the other skeletons and
+ * the suits as read; what a skeleton cannot hold is reported */
+static void
+write_skeletons (GString      *out,
+                 const SqClip *clip,
+                 const char   *eol,
+                 GPtrArray    *losses)
+{
+  GVariant *v = sq_props_get (clip->extra, "skeletons");
+  g_autoptr(GBytes) text = v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_BYTESTRING)
+                           ? g_variant_get_data_as_bytes (v) : NULL;
+  g_autoptr(GArray) records = g_array_new (FALSE, TRUE, sizeof (BoneRecord));
+  gsize name_end = 0, rest = 0;
+  const char *data;
+
+  g_array_set_clear_func (records, bone_record_clear);
+  if (text == NULL || !scan_first_skeleton (text, &name_end, records, &rest))
+    {
+      /* no skeleton to write the joints into */
+      put_text (out, clip->extra, "skeletons", NULL);
+      if (clip->n_joints > 0)
+        _sq_loss (losses, _("a CMX skeleton is written as it was read: edits to its bones are not saved"));
+      return;
+    }
+  data = g_bytes_get_data (text, NULL);
+  /* the skeleton count and name as read, the bone count anew */
+  g_string_append_len (out, data, name_end);
+  g_string_append_printf (out, "%zu%s", clip->n_joints, eol);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqJoint *joint = &clip->joints[j];
+
+      write_bone (out, clip, j, data, record_of (clip, j, records), eol);
+      if (joint->tracks[SQ_CHANNEL_ROTATION].n_keys > 1)
+        _sq_loss (losses, _("bone “%s”: a skeleton holds one rotation, its first key; %zu more are left out"),
+                  joint->name, joint->tracks[SQ_CHANNEL_ROTATION].n_keys - 1);
+      for (int c = 0; c < SQ_N_CHANNELS; c++)
+        if (c != SQ_CHANNEL_ROTATION && joint->tracks[c].n_keys > 0)
+          _sq_loss (losses, _("bone “%s”: a skeleton holds a rotation and an offset per bone: its %zu translation or scale keys are left out"),
+                    joint->name, joint->tracks[c].n_keys);
+    }
+  g_string_append_len (out, data + rest, g_bytes_get_size (text) - rest);
+}
+
 static GPtrArray *
 cmx_write (const SqClip        *clip,
            const SqSaveOptions *options,
@@ -1162,7 +1357,10 @@ cmx_write (const SqClip        *clip,
     }
   _sq_sims_put_string (out, _sq_sims_string_extra (clip, "comment", "// Character File. Written by Sequin"), eol);
   _sq_sims_put_string (out, _sq_sims_string_extra (clip, "version", "version 300"), eol);
-  put_text (out, clip->extra, "skeletons", zeros);
+  if (skill)
+    put_text (out, clip->extra, "skeletons", zeros);
+  else
+    write_skeletons (out, clip, eol, losses);
   if (skill)
     {
       gint64 n_skills = sq_props_get (clip->extra, "more-skills") != NULL
@@ -1184,11 +1382,7 @@ cmx_write (const SqClip        *clip,
       put_text (out, clip->extra, "more-skills", NULL);
     }
   else
-    {
-      if (sq_clip_is_modified (clip) || clip->source == NULL)
-        _sq_loss (losses, _("a CMX skeleton is written as it was read: edits to its bones are not saved"));
-      g_string_append_printf (out, "0%s", eol);
-    }
+    g_string_append_printf (out, "0%s", eol);
   put_text (out, clip->extra, "trailer", NULL);
 
   if (cfp != NULL)

@@ -86,16 +86,33 @@ pose_times (const SqClip *clip,
   return times;
 }
 
+gboolean
+sq_sims_poses_are_frames (const SqClip *clip)
+{
+  return clip != NULL && clip->format == &_sq_format_simpose_kfd;
+}
+
+/* A KFD's poses are named by their Time values (frames) */
+static GPtrArray *
+frame_names (const GArray *frames)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < frames->len; i++)
+    g_ptr_array_add (names, g_strdup_printf ("%" PRId64, g_array_index (frames, gint64, i)));
+  return names;
+}
+
 char **
 sq_sims_pose_names (const SqClip *clip)
 {
   g_autoptr(GArray) frames = NULL;
   GPtrArray *names;
 
-  if (!sq_sims_is_pose_library (clip))
+  if (!sq_sims_is_pose_library (clip) && !sq_sims_poses_are_frames (clip))
     return NULL;
   frames = _sq_sims_key_frames (clip);
-  names = pose_names (clip, frames->len);
+  names = sq_sims_poses_are_frames (clip) ? frame_names (frames) : pose_names (clip, frames->len);
   g_ptr_array_set_free_func (names, NULL);
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (names, FALSE);
@@ -152,12 +169,14 @@ check_line (const char *what,
 /* ---- the pose strip ------------------------------------------------------ */
 
 /* Rebuilds every track as the strip `src` (new pose k = old pose src[k],
- * at k/30 s), with its names and times, journalled */
+ * at frame to[k], or k without `to`), with its names and times when
+ * `names` is given, journalled */
 static void
 rebuild_strip (SqEdit       *edit,
                SqClip       *clip,
                const GArray *frames,
                const guint  *src,
+               const gint64 *to,
                guint         m,
                GPtrArray    *names,
                const GArray *times)
@@ -180,7 +199,7 @@ rebuild_strip (SqEdit       *edit,
             if (i < 0)
               continue;
             key = sq_track_key (old, (gsize) i);
-            put = sq_track_append (&fresh, k / SQ_SIMS_FPS);
+            put = sq_track_append (&fresh, (to != NULL ? to[k] : k) / SQ_SIMS_FPS);
             memcpy (put->v, key.v, sizeof key.v);
             if (old->present != NULL)
               {
@@ -198,6 +217,11 @@ rebuild_strip (SqEdit       *edit,
       }
   _sq_edit_journal_extra (edit, clip);
   _sq_edit_journal_timing (edit, clip);
+  if (names == NULL)
+    {
+      clip->duration = m > 0 ? to[m - 1] / SQ_SIMS_FPS : 0;
+      return;
+    }
   g_variant_builder_init (&nb, G_VARIANT_TYPE ("as"));
   g_variant_builder_init (&tb, G_VARIANT_TYPE ("ax"));
   for (guint k = 0; k < m; k++)
@@ -298,7 +322,107 @@ apply_pose (SqEdit     *edit,
       g_ptr_array_add (new_names, copy ? (gpointer) new_name : g_ptr_array_index (names, src[k]));
       g_array_append_val (new_times, g_array_index (times, gint64, src[k]));
     }
-  rebuild_strip (edit, clip, frames, src, m, new_names, new_times);
+  rebuild_strip (edit, clip, frames, src, NULL, m, new_names, new_times);
+  return TRUE;
+}
+
+/* ---- a KFD's poses, named by their frames ------------------------------- */
+
+/* `text` as a frame number (digits only), -1 when it is none */
+static gint64
+frame_of (const char *text)
+{
+  gint64 v = 0;
+
+  if (text == NULL || *text == '\0' || strlen (text) > 9)
+    return -1;
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        return -1;
+      v = v * 10 + (*p - '0');
+    }
+  return v;
+}
+
+/* Pose edits on a KFD: its poses are named by their Time values, which
+ * stay strictly increasing with the first and the last pose where they
+ * are (times run from 0 to Frames − 1). Rename gives a pose another frame
+ * between its neighbours; duplicate copies a pose to a free frame between
+ * the first and the last; delete takes out a pose between them; move
+ * reorders the poses, each place keeping its frame. */
+static gboolean
+apply_kfd_pose (SqEdit     *edit,
+                SqClip     *clip,
+                SimsOp      op,
+                const char *name,
+                const char *new_name,
+                double      number,
+                GError    **error)
+{
+  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
+  guint n = frames->len, m = 0;
+  gint64 at_frame = frame_of (name), to_frame = frame_of (new_name);
+  g_autofree guint *src = g_new (guint, n + 1);
+  g_autofree gint64 *to = g_new (gint64, n + 1);
+  gssize at = -1;
+
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (frames, gint64, i) == at_frame)
+      at = i;
+  if (at < 0)
+    return refuse (error, SQ_ERROR_NOT_FOUND, _("The KFD has no pose at frame “%s” (its poses are named by their Time)"),
+                   name ? name : "");
+  if ((op == OP_RENAME_POSE || op == OP_DELETE_POSE) && at == 0)
+    return refuse (error, SQ_ERROR_INVALID_ARGUMENT,
+                   _("Pose %s is the KFD's first: its times start there, so it stays"), name);
+  if ((op == OP_RENAME_POSE || op == OP_DELETE_POSE) && (guint) at == n - 1)
+    return refuse (error, SQ_ERROR_INVALID_ARGUMENT,
+                   _("Pose %s is the KFD's last: its times end there, so it stays"), name);
+  if (op == OP_RENAME_POSE || op == OP_DUPLICATE_POSE)
+    {
+      gint64 low = op == OP_RENAME_POSE ? g_array_index (frames, gint64, at - 1) : g_array_index (frames, gint64, 0);
+      gint64 high = op == OP_RENAME_POSE ? g_array_index (frames, gint64, at + 1) : g_array_index (frames, gint64, n - 1);
+
+      if (to_frame < 0)
+        return refuse (error, SQ_ERROR_INVALID_ARGUMENT, _("A KFD pose is named by its frame: “%s” is no frame number"),
+                       new_name ? new_name : "");
+      if (to_frame <= low || to_frame >= high)
+        return refuse (error, SQ_ERROR_INVALID_ARGUMENT,
+                       _("Frame %" PRId64 " is not between frames %" PRId64 " and %" PRId64 ", where the pose must go"),
+                       to_frame, low, high);
+      for (guint i = 0; op == OP_DUPLICATE_POSE && i < n; i++)
+        if (g_array_index (frames, gint64, i) == to_frame)
+          return refuse (error, SQ_ERROR_INVALID_ARGUMENT, _("Frame %" PRId64 " has a pose already"), to_frame);
+    }
+  if (op == OP_MOVE_POSE && !(number >= 0 && number < n))
+    return refuse (error, SQ_ERROR_INVALID_ARGUMENT, _("There is no place %g in a KFD of %u poses (1 to %u)"),
+                   number + 1, n, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 f = g_array_index (frames, gint64, i);
+
+      if (op == OP_DELETE_POSE && i == (guint) at)
+        continue;
+      if (op == OP_DUPLICATE_POSE && m > 0 && to[m - 1] < to_frame && to_frame < f)
+        {
+          src[m] = (guint) at;
+          to[m++] = to_frame;
+        }
+      src[m] = i;
+      to[m++] = op == OP_RENAME_POSE && i == (guint) at ? to_frame : f;
+    }
+  if (op == OP_MOVE_POSE)
+    {
+      guint dest = (guint) number;
+
+      /* the poses in their new order, the frames in theirs */
+      memmove (&src[at], &src[at + 1], (n - 1 - at) * sizeof (guint));
+      memmove (&src[dest + 1], &src[dest], (n - 1 - dest) * sizeof (guint));
+      src[dest] = (guint) at;
+    }
+  rebuild_strip (edit, clip, frames, src, to, m, NULL, NULL);
   return TRUE;
 }
 
@@ -397,6 +521,8 @@ sims_apply (SqEdit  *edit,
 {
   const SimsArgs *a = _sq_edit_get_params (edit);
 
+  if (a->op <= OP_MOVE_POSE && sq_sims_poses_are_frames (clip))
+    return apply_kfd_pose (edit, clip, a->op, a->name, a->new_name, a->number, error);
   if (a->op <= OP_MOVE_POSE)
     return apply_pose (edit, clip, a->op, a->name, a->new_name, a->number, error);
   return apply_field (edit, clip, a->op, a->new_name, a->number, error);

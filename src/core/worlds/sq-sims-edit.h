@@ -21,13 +21,22 @@ G_BEGIN_DECLS
 
 /* TRUE for a SimPose-ium pose library */
 gboolean    sq_sims_is_pose_library     (const SqClip *clip);
-/* The library's pose names in order (the writer's "Pose N" where a name is
- * missing), a NULL-terminated array; NULL for a clip that is no library */
+/* TRUE for a KFD, whose poses are named by their Time values (frames) */
+gboolean    sq_sims_poses_are_frames    (const SqClip *clip);
+/* The poses' names in order: a library's (the writer's "Pose N" where a
+ * name is missing), a KFD's frames ("0", "12", …); a NULL-terminated
+ * array; NULL for a clip that is neither */
 char      **sq_sims_pose_names          (const SqClip *clip);
 /* The time of pose `index` (its frame / 30), -1 when there is none */
 double      sq_sims_pose_time           (const SqClip *clip,
                                          gsize         index);
 
+/* On a KFD the pose edits name poses by their frames and keep the times
+ * strictly increasing, the first and last pose where they are: rename
+ * moves a pose to another frame between its neighbours, duplicate copies
+ * it to the free frame `new_name`, delete takes out a pose between the
+ * first and the last, move reorders the poses (each place keeps its
+ * frame). */
 SqEdit     *sq_edit_sims_rename_pose_new    (const char *old_name,
                                              const char *new_name);
 /* A copy of pose `name`, named `new_name`, right after it */

@@ -575,7 +575,10 @@ put_floats (GString      *out,
       /* not a number: 0; a value too large for six decimals in a line: %g */
       double x = isfinite (v[i]) ? v[i] : 0.0;
 
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fabs (x) < 1e15 ? "%.6f" : "%g", x));
+      if (fabs (x) < 1e15)
+        _sq_append_fixed (out, x, 6);     /* the text of "%.6f" */
+      else
+        g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%g", x));
     }
   g_string_append (out, " |");
   g_string_append (out, eol);
@@ -932,6 +935,137 @@ is_leaf (int b)
   return TRUE;
 }
 
+/* The rest poses differ (the Sims stand with their arms down, Second
+ * Life's avatar with its arms out), so a bone is retargeted by its
+ * direction: each mapped bone and the bone it points at, in both skeletons
+ * (a bone without a tip here takes its parent's alignment) */
+static const struct
+{
+  const char *bone, *tip, *sl_tip;
+} tips[] = {
+  { "PELVIS", "SPINE", "mTorso" }, { "SPINE", "SPINE2", "mChest" },
+  { "SPINE2", "NECK", "mNeck" }, { "NECK", "HEAD", "mHead" },
+  { "L_LEG", "L_LEG1", "mKneeLeft" }, { "L_LEG1", "L_FOOT", "mAnkleLeft" },
+  { "L_FOOT", "L_TOE0", "mFootLeft" }, { "L_TOE0", "L_TOE01", "mToeLeft" },
+  { "R_LEG", "R_LEG1", "mKneeRight" }, { "R_LEG1", "R_FOOT", "mAnkleRight" },
+  { "R_FOOT", "R_TOE0", "mFootRight" }, { "R_TOE0", "R_TOE01", "mToeRight" },
+  { "L_ARM", "L_ARM1", "mShoulderLeft" }, { "L_ARM1", "L_ARM2", "mElbowLeft" },
+  { "L_ARM2", "L_HAND", "mWristLeft" }, { "L_HAND", "L_FINGER0", "mHandMiddle1Left" },
+  { "R_ARM", "R_ARM1", "mShoulderRight" }, { "R_ARM1", "R_ARM2", "mElbowRight" },
+  { "R_ARM2", "R_HAND", "mWristRight" }, { "R_HAND", "R_FINGER0", "mHandMiddle1Right" },
+};
+
+/* The shortest rotation taking direction u onto direction v */
+static void
+rotation_between (const double u[3],
+                  const double v[3],
+                  double       q[4])
+{
+  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
+  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
+  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
+  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
+  if (q[0] < 1e-9)
+    {
+      /* opposite: half a turn about any axis across u */
+      double a[3] = { -u[1], u[0], 0 };
+      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
+
+      if (la < 1e-9)
+        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
+      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
+    }
+  sq_quat_normalize (q);
+}
+
+/* Per bone, the world rotation that takes its Second Life counterpart at
+ * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
+ * world turn from its rest, applied after it, gives the SL bone's world
+ * rotation, so the limb points the same way in both (identity for the
+ * bones without a counterpart). align[REST_AW]: the same onto
+ * ActiveWorlds' rest, which is Second Life's with the arms hanging
+ * (sq_aw_rest_arms_down: below the shoulders turned 90° about the forward
+ * axis), for conversions to and from ActiveWorlds. */
+enum { REST_SL, REST_AW, N_RESTS };
+static double align[N_RESTS][SQ_SIMS_N_BONES][4];
+
+/* The direction from SL bone `bone` to `tip` at rest, in the given rest */
+static gboolean
+rest_direction (const char *bone,
+                const char *tip,
+                int         rest,
+                double      out[3])
+{
+  double a[3], b[3];
+  int side = g_str_has_suffix (bone, "Left") ? 1 : -1;
+
+  if (!sq_sl_bone_rest_position (bone, a) || !sq_sl_bone_rest_position (tip, b))
+    return FALSE;
+  for (int k = 0; k < 3; k++)
+    out[k] = b[k] - a[k];
+  /* below a shoulder: the shoulder, elbow and wrist's bones hang */
+  if (rest == REST_AW && (g_str_has_prefix (bone, "mShoulder") || g_str_has_prefix (bone, "mElbow")
+                          || g_str_has_prefix (bone, "mWrist")))
+    {
+      double y = out[1], z = out[2];
+
+      out[1] = side * z;
+      out[2] = -side * y;
+    }
+  return TRUE;
+}
+
+static void
+ensure_align (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
+
+      rest_local (rl, rt);
+      chain (rl, rt, rw, rp);
+      for (int r = 0; r < N_RESTS; r++)
+        for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+          {
+            int p = adult[b].parent;
+
+            align[r][b][0] = 1, align[r][b][1] = align[r][b][2] = align[r][b][3] = 0;
+            if (sl_of_bone[b] == NULL)
+              continue;
+            /* parents come first: a bone without a tip takes its parent's */
+            if (p >= 0 && sl_of_bone[p] != NULL)
+              memcpy (align[r][b], align[r][p], sizeof align[r][b]);
+            for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
+              {
+                double from[3], to[3];
+                int tip = sq_sims_bone_index (tips[i].tip);
+
+                if (!g_str_equal (tips[i].bone, adult[b].name)
+                    || !rest_direction (sl_of_bone[b], tips[i].sl_tip, r, from))
+                  continue;
+                for (int k = 0; k < 3; k++)
+                  to[k] = rp[tip][k] - rp[b][k];
+                rotation_between (from, to, align[r][b]);
+              }
+          }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* The rest the other world's skeleton stands in */
+static int
+rest_of (const SqFormat *format)
+{
+  SqJointScheme scheme = format->space != NULL ? format->space->scheme : SQ_JOINT_SCHEME_NONE;
+
+  return scheme == SQ_JOINT_SCHEME_AW_SEQ || scheme == SQ_JOINT_SCHEME_AW_DX ? REST_AW : REST_SL;
+}
+
 /* Does the bone turn away from its rest rotation in the clip? */
 static gboolean
 bone_moves (const SqClip *clip,
@@ -961,6 +1095,7 @@ bone_moves (const SqClip *clip,
  * from its rest position. Keys on the 1/30 s grid. */
 static SqClip *
 sims_to_sl (const SqClip *clip,
+            int           rest,
             GPtrArray    *losses,
             GError      **error)
 {
@@ -1006,8 +1141,11 @@ sims_to_sl (const SqClip *clip,
       chain (local, trans, w, pos);
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
         {
+          double turn[4];
+
           sq_quat_conjugate (rw[b], inv);
-          sq_quat_multiply (w[b], inv, d[b]);
+          sq_quat_multiply (w[b], inv, turn);
+          sq_quat_multiply (turn, align[rest][b], d[b]);
           sq_quat_normalize (d[b]);
         }
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
@@ -1088,6 +1226,7 @@ sl_world (const SqClip *sl,
 static SqClip *
 sl_to_sims (const SqClip   *sl,
             const SqFormat *format,
+            int             rest,
             GPtrArray      *losses,
             GError        **error)
 {
@@ -1126,9 +1265,12 @@ sl_to_sims (const SqClip   *sl,
 
           if (sl_of_bone[b] != NULL)
             {
-              double d[4];
+              double d[4], unalign[4], turn[4];
+
               sl_world (sl, chains[b], n_chain[b], t, d);
-              sq_quat_multiply (d, rw[b], w[b]);
+              sq_quat_conjugate (align[rest][b], unalign);
+              sq_quat_multiply (d, unalign, turn);
+              sq_quat_multiply (turn, rw[b], w[b]);
             }
           else if (p >= 0)
             {
@@ -1275,6 +1417,7 @@ _sq_sims_convert (const SqClip     *clip,
   guint from;
 
   ensure_sl_of_bone ();
+  ensure_align ();
   if (clip->format->space == &sq_space_sims)
     {
       /* Sims → Second Life's skeleton, then on to the target as any SL clip */
@@ -1287,7 +1430,7 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
           return NULL;
         }
-      if ((sl = sims_to_sl (clip, losses, error)) == NULL)
+      if ((sl = sims_to_sl (clip, rest_of (target), losses, error)) == NULL)
         return NULL;
       sl_map = map_through_sl (map, TRUE);
       from = losses != NULL ? losses->len : 0;
@@ -1313,7 +1456,7 @@ _sq_sims_convert (const SqClip     *clip,
                        _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
           return NULL;
         }
-      if ((out = sl_to_sims (sl, target, losses, error)) != NULL)
+      if ((out = sl_to_sims (sl, target, rest_of (clip->format), losses, error)) != NULL)
         report_renames (losses, from, sl, out, FALSE);
       return out;
     }
