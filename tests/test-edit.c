@@ -1238,6 +1238,11 @@ test_every_kind (void)
     { psl, sq_edit_sims_duplicate_pose_new ("Stand", "Stand again") },
     { psl, sq_edit_sims_delete_pose_new ("Stand") },
     { psl, sq_edit_sims_move_pose_new ("Wave child", 0) },
+    /* a KFD's poses are named by their frames (0, 9 and 19 here) */
+    { kfd, sq_edit_sims_rename_pose_new ("9", "12") },
+    { kfd, sq_edit_sims_duplicate_pose_new ("9", "14") },
+    { kfd, sq_edit_sims_delete_pose_new ("9") },
+    { kfd, sq_edit_sims_move_pose_new ("9", 0) },
     { kfd, sq_edit_sims_kfd_bounce_new (FALSE) },
     { kfd, sq_edit_sims_kfd_pose_name_new (FALSE, "Sit") },
     { kfd, sq_edit_sims_kfd_pose_name_new (TRUE, "Sit") },
