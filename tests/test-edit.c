@@ -1095,6 +1095,45 @@ test_frame_rate_refusals (void)
   }
 }
 
+/* The name check the dialogs use is the rename edits' own, word for word */
+static void
+test_joint_name_check (void)
+{
+  g_autoptr(SqClip) clip = sample ();
+  gssize back = sq_clip_find_joint (clip, "back");
+  const struct { const char *name; int code; } cases[] = {
+    { "", SQ_ERROR_INVALID_ARGUMENT },
+    { "two\nlines", SQ_ERROR_INVALID_ARGUMENT },
+    { "cr\r", SQ_ERROR_INVALID_ARGUMENT },
+    { "neck", SQ_ERROR_EXISTS },
+    { "back", -1 },
+    { "spine", -1 },
+  };
+
+  g_assert_cmpint (back, >=, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SqEdit) edit = sq_edit_rename_joint_new ("back", cases[i].name);
+      g_autoptr(GError) error = NULL, applied = NULL;
+      g_autoptr(SqClip) copy = sq_clip_copy (clip);
+      gboolean ok = sq_edit_check_joint_name (clip, cases[i].name, back, &error);
+
+      if (cases[i].code < 0)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          g_assert_true (sq_edit_apply (edit, copy, NULL));
+          continue;
+        }
+      g_assert_false (ok);
+      g_assert_error (error, SQ_ERROR, cases[i].code);
+      g_assert_false (sq_edit_apply (edit, copy, &applied));
+      g_assert_cmpstr (applied->message, ==, error->message);
+    }
+  /* a name no joint has yet may be none of the joints' */
+  g_assert_false (sq_edit_check_joint_name (clip, "back", -1, NULL));
+}
+
 /* ---- every kind of edit: apply, undo, redo ---- */
 
 static GBytes *
@@ -1282,5 +1321,6 @@ main (int    argc,
   g_test_add_func ("/edit/frame-rate-set-name", test_frame_rate_and_set_name);
   g_test_add_func ("/edit/frame-rate-refusals", test_frame_rate_refusals);
   g_test_add_func ("/edit/every-kind", test_every_kind);
+  g_test_add_func ("/edit/joint-name-check", test_joint_name_check);
   return g_test_run ();
 }
