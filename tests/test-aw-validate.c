@@ -193,7 +193,9 @@ test_corpus (void)
       g_assert_nonnull (find (f, "ends with LF alone"));
       g_assert_cmpuint (count (f, "ends with LF alone"), <=, 20);
 
-      /* written by Sequin: CRLF, no line over 250 characters */
+      /* written by Sequin: CRLF, no line over 250 characters (the other
+       * AnimationSets of the file, after the clip's, come as they were
+       * read: LF lines here) */
       {
         g_autoptr(GBytes) out = tu_save (clip, "dx", NULL);
         g_autoptr(SqClip) back = tu_load_ok (out);
@@ -201,6 +203,19 @@ test_corpus (void)
         gsize len;
         const char *d = g_bytes_get_data (out, &len);
         gsize line_start = 0;
+        GVariant *others = sq_props_get (clip->extra, "other_sets");
+
+        if (others != NULL)
+          {
+            g_autoptr(GVariant) first = g_variant_get_child_value (others, 0);
+            g_autoptr(GVariant) text = g_variant_get_child_value (first, 1);
+            gsize other_len;
+            const void *other = g_variant_get_fixed_array (text, &other_len, 1);
+            const char *at = memmem (d, len, other, other_len);
+
+            g_assert_nonnull (at);
+            len = at - d;
+          }
 
         for (gsize k = 0; k < len; k++)
           if (d[k] == '\n')
@@ -211,7 +226,8 @@ test_corpus (void)
             }
           else
             g_assert_true (d[k] != '\r' || (k + 1 < len && d[k + 1] == '\n'));
-        g_assert_null (find (g, "line "));
+        if (others == NULL)
+          g_assert_null (find (g, "line "));
       }
     }
 }

@@ -13,23 +13,21 @@
 
 static char *tmpdir;
 
+/* sequin-cli with the arguments `args` (NULL-terminated, without the
+ * program); its exit status, its stdout and stderr in *out and *err */
 static int
-run (char **out,
-     char **err,
-     ...)
+run_args (char       **out,
+          char       **err,
+          const char **args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   char *o = NULL, *e = NULL;
   int status = 0;
-  va_list args;
-  const char *arg;
 
   g_ptr_array_add (argv, (char *) g_getenv ("SEQUIN_CLI"));
-  va_start (args, err);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
 
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
@@ -45,6 +43,23 @@ run (char **out,
     g_free (e);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
+}
+
+static int
+run (char **out,
+     char **err,
+     ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+  const char *arg;
+
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return run_args (out, err, (const char **) args->pdata);
 }
 
 static char *
@@ -1027,6 +1042,130 @@ test_option_forms (void)
   g_assert_nonnull (strstr (err, "nosuch"));
 }
 
+/* A .x of three AnimationSets: info lists them, --take N picks one in
+ * every command that reads, an unedited take converts to the same bytes,
+ * an edited one keeps the others, a take the file lacks fails */
+static void
+test_takes (void)
+{
+  g_autofree char *wuson = tu_corpus_path ("dx-anim", "Testwuson.X");
+  g_autofree char *same = tmp ("walk-same.x"), *edited = tmp ("walk-edited.x"), *bvh = tmp ("walk.bvh");
+  g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
+  gsize la, lb;
+
+  g_assert_cmpint (run (&out, NULL, "info", wuson, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "Takes:     3\n  1 “Wuson_Run” (this one)\n  2 “Wuson_Walk”\n  3 “Wuson_Bind”\n"));
+  g_assert_nonnull (strstr (out, "Keys:      1013 ("));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "info", "--take", "2", wuson, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "  1 “Wuson_Run”\n  2 “Wuson_Walk” (this one)\n"));
+  g_assert_nonnull (strstr (out, "Keys:      3435 (3357 rotation, 39 translation, 39 scale)"));
+  g_assert_nonnull (strstr (out, "Duration:  3.600 s"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "dump", "--take=3", wuson, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "Wuson_Bind"));
+  g_assert_nonnull (strstr (out, "  3 “Wuson_Bind” (this one)"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "validate", "--take", "2", wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "AnimTicksPerSecond is 4800"));
+  g_assert_nonnull (strstr (out, "the file holds 3 AnimationSets and this is set 2; ActiveWorlds plays only the first"));
+  g_clear_pointer (&out, g_free);
+
+  /* unedited: the file as it was; edited: the other sets kept, not lost */
+  g_assert_cmpint (run (NULL, NULL, "convert", "--take", "2", wuson, same, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (wuson, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (same, &b, &lb, NULL));
+  g_assert_cmpmem (a, la, b, lb);
+  g_assert_cmpint (run (NULL, &err, "edit", "--take", "2", wuson, "-o", edited, "--rescale", "2", NULL), ==, 0);
+  g_assert_null (strstr (err, "AnimationSet"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&out, NULL, "info", "--take", "2", edited, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "2 “Wuson_Walk” (this one)"));
+  g_assert_nonnull (strstr (out, "Keys:      3435 ("));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "info", "--take", "3", edited, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "3 “Wuson_Bind” (this one)"));
+  g_clear_pointer (&out, g_free);
+  /* into a format of one animation: the other sets are reported lost */
+  g_assert_cmpint (run (NULL, &err, "convert", "--take", "2", wuson, bvh, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "lost: 2 other AnimationSet(s) of the file"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &err, "info", "--take", "4", wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "there is no AnimationSet 4: the file has 3"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "dump", "--take", "2", sample (), NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "take 2 was asked for, but a ActiveWorlds binary SEQ file holds one animation"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "info", "--take", "0", wuson, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--take needs N, a whole number from 1"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, NULL, "convert", "--take", "x", wuson, same, NULL), ==, 2);
+}
+
+/* info and validate over many files (read on all cores): the output of
+ * each file in the order given, as running them one by one gives it, a
+ * malformed file reported and the others still done, exit 1 */
+static void
+test_many_in_order (void)
+{
+  g_autofree char *bad = tmp ("malformed.seq");
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  static const char * const dirs[] = { "seq-binary", "dx-anim", "bvh", "sl-anim" };
+  static const char * const commands[][3] = {
+    { "info", NULL, NULL }, { "validate", NULL, NULL }, { "validate", "--target", "sl" },
+  };
+
+  g_file_set_contents (bad, "\x7f\x7f\x7f\x7a\x01", 5, &error);
+  g_assert_no_error (error);
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      g_autoptr(GPtrArray) some = tu_corpus_files (dirs[d]);
+
+      for (guint i = 0; i < some->len && i < 6; i++)
+        g_ptr_array_add (files, g_strdup (some->pdata[i]));
+      if (d == 1)
+        g_ptr_array_add (files, g_strdup (bad));
+    }
+  g_assert_cmpuint (files->len, >=, 12);
+
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+      g_autoptr(GString) want_out = g_string_new (NULL), want_err = g_string_new (NULL);
+      g_autofree char *out = NULL, *err = NULL;
+      gboolean info = g_str_equal (commands[c][0], "info");
+      int want_status = 0;
+
+      for (guint k = 0; k < 3 && commands[c][k] != NULL; k++)
+        g_ptr_array_add (args, (char *) commands[c][k]);
+      for (guint f = 0; f < files->len; f++)
+        {
+          const char *one[5] = { NULL };
+          g_autofree char *o = NULL, *e = NULL;
+          guint n = 0;
+
+          for (guint k = 0; k < 3 && commands[c][k] != NULL; k++)
+            one[n++] = commands[c][k];
+          one[n] = files->pdata[f];
+          if (run_args (&o, &e, one) != 0)
+            want_status = 1;
+          if (info)
+            g_string_append_printf (want_out, "%sFile:      %s\n", f ? "\n" : "", (const char *) files->pdata[f]);
+          g_string_append (want_out, o);
+          g_string_append (want_err, e);
+          g_ptr_array_add (args, files->pdata[f]);
+        }
+      g_ptr_array_add (args, NULL);
+      g_assert_cmpint (want_status, ==, 1);
+      g_assert_cmpint (run_args (&out, &err, (const char **) args->pdata), ==, want_status);
+      g_assert_cmpstr (out, ==, want_out->str);
+      g_assert_cmpstr (err, ==, want_err->str);
+      g_assert_nonnull (strstr (err, "malformed.seq: "));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1048,6 +1187,8 @@ main (int    argc,
   g_test_add_func ("/cli/motion-options", test_motion_options);
   g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/batch", test_batch);
+  g_test_add_func ("/cli/takes", test_takes);
+  g_test_add_func ("/cli/many-in-order", test_many_in_order);
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/option-forms", test_option_forms);
   ret = g_test_run ();

@@ -37,6 +37,19 @@ assert_written_well (const SqClip *clip)
   g_assert_no_error (error);
   s = g_bytes_get_data (out, &len);
   g_assert_true (len > 16 && memcmp (s, "xof 0303txt 0032\r\n", 18) == 0);
+  /* the other sets of the file come as they were read (after the clip's,
+   * the first): the writer's own lines are those before them */
+  if (sq_props_get (clip->extra, "other_sets") != NULL && clip->take == 0)
+    {
+      g_autoptr(GVariant) first = g_variant_get_child_value (sq_props_get (clip->extra, "other_sets"), 0);
+      g_autoptr(GVariant) text = g_variant_get_child_value (first, 1);
+      gsize other_len;
+      const void *other = g_variant_get_fixed_array (text, &other_len, 1);
+      const char *at = memmem (s, len, other, other_len);
+
+      g_assert_nonnull (at);
+      len = at - s;
+    }
   for (gsize i = 0; i < len; i++)
     {
       if (s[i] == '\n')
@@ -788,12 +801,244 @@ test_deferred_blocks (void)
     }
 }
 
+/* The bytes of the AnimationSet named `name` in `data` (from its word to
+ * its closing brace), found by brace counting */
+static GBytes *
+set_text (GBytes     *bytes,
+          const char *name)
+{
+  gsize len, depth = 0;
+  const char *d = g_bytes_get_data (bytes, &len);
+  g_autofree char *head = g_strconcat ("\nAnimationSet ", name, " {", NULL);
+  const char *start = g_strstr_len (d, len, head), *p;
+
+  g_assert_nonnull (start);
+  start++;
+  for (p = strchr (start, '{'); p < d + len; p++)
+    if (*p == '{')
+      depth++;
+    else if (*p == '}' && --depth == 0)
+      break;
+  g_assert_true (p < d + len);
+  return g_bytes_new (start, p + 1 - start);
+}
+
+static SqClip *
+load_take (GBytes  *bytes,
+           guint    take,
+           GError **error)
+{
+  SqLoadOptions options = { 0 };
+
+  options.take = take;
+  return sq_load_bytes (bytes, NULL, sq_format_by_id ("dx"), &options, error);
+}
+
+/* Testwuson.X's three AnimationSets are takes: each can be read, an
+ * unedited one saves back byte for byte, an edited one is written in its
+ * place with the others as they were, and a take the file lacks fails */
+static void
+test_takes (void)
+{
+  g_autofree char *path = g_build_filename (tu_corpus_dir (), "dx-anim", "Testwuson.X", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  static const char * const names[] = { "Wuson_Run", "Wuson_Walk", "Wuson_Bind" };
+  /* counted from the sets' AnimationKey headers */
+  static const gsize rot[] = { 906, 3357, 39 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) walk = NULL;
+  g_autoptr(SqClip) none = NULL;
+  g_autoptr(GBytes) same = NULL, written = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  const char * const *takes;
+  gsize n;
+  guint take;
+  SqKey *key;
+
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autoptr(SqClip) clip = load_take (bytes, t, &error);
+      GVariant *v;
+
+      g_assert_no_error (error);
+      g_assert_true (sq_clip_check (clip, NULL));
+      takes = sq_clip_get_takes (clip, &n, &take);
+      g_assert_cmpuint (n, ==, 3);
+      g_assert_cmpuint (take, ==, t);
+      for (guint i = 0; i < 3; i++)
+        g_assert_cmpstr (takes[i], ==, names[i]);
+      g_assert_cmpstr (g_variant_get_string (sq_props_get (clip->extra, "set_name"), NULL), ==, names[t]);
+      g_assert_cmpuint (count_channel (clip, SQ_CHANNEL_ROTATION), ==, rot[t]);
+      v = sq_props_get (clip->extra, "other_sets");
+      g_assert_cmpuint (g_variant_n_children (v), ==, 2);
+      /* the reader no longer warns about the other sets: they are takes */
+      g_assert_false (tu_has_line (clip->warnings, "AnimationSet"));
+      same = sq_save_bytes (clip, clip->format, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (same, bytes));
+      g_clear_pointer (&same, g_bytes_unref);
+    }
+
+  walk = load_take (bytes, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (walk->n_joints, ==, 39);
+  g_assert_cmpfloat_with_epsilon (walk->duration, 17280.0 / 4800, 1e-12);
+  /* edited: a rotation of the first joint */
+  key = &sq_track_unpack (&walk->joints[0].tracks[SQ_CHANNEL_ROTATION])[0];
+  key->v[0] = 0.5;
+  walk->generation++;
+  written = sq_save_bytes (walk, walk->format, &opts, losses, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < losses->len; i++)
+    g_assert_null (strstr (losses->pdata[i], "AnimationSet"));
+  /* the other sets are there as they were read, in their order */
+  for (guint i = 0; i < 3; i += 2)
+    {
+      g_autoptr(GBytes) a = set_text (bytes, names[i]);
+      g_autoptr(GBytes) b = set_text (written, names[i]);
+
+      g_assert_true (g_bytes_equal (a, b));
+    }
+  {
+    const char *w = g_bytes_get_data (written, NULL);
+    const char *run = strstr (w, "AnimationSet Wuson_Run {");
+    const char *walk_at = strstr (w, "AnimationSet Wuson_Walk {");
+    const char *bind = strstr (w, "AnimationSet Wuson_Bind {");
+
+    g_assert_true (run != NULL && walk_at != NULL && bind != NULL);
+    g_assert_true (run < walk_at && walk_at < bind);
+  }
+  /* read back: the edited take holds the edit, the others what they held */
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autoptr(SqClip) back = load_take (written, t, &error);
+      g_autoptr(SqClip) orig = load_take (bytes, t, NULL);
+
+      g_assert_no_error (error);
+      takes = sq_clip_get_takes (back, &n, NULL);
+      g_assert_cmpuint (n, ==, 3);
+      g_assert_cmpstr (takes[t], ==, names[t]);
+      if (t == 1)
+        {
+          g_assert_cmpfloat (sq_track_key (&back->joints[0].tracks[SQ_CHANNEL_ROTATION], 0).v[0], ==, 0.5);
+          g_assert_cmpuint (count_channel (back, SQ_CHANNEL_ROTATION), ==, rot[1]);
+        }
+      else
+        {
+          g_assert_cmpuint (back->n_joints, ==, orig->n_joints);
+          for (gsize j = 0; j < orig->n_joints; j++)
+            for (guint c = 0; c < SQ_N_CHANNELS; c++)
+              {
+                const SqTrack *a = &orig->joints[j].tracks[c], *b = &back->joints[j].tracks[c];
+
+                g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+                for (gsize k = 0; k < a->n_keys; k++)
+                  {
+                    SqKey ka = sq_track_key (a, k), kb = sq_track_key (b, k);
+
+                    g_assert_cmpmem (&ka, sizeof ka, &kb, sizeof kb);
+                  }
+              }
+        }
+    }
+
+  /* a take the file does not have */
+  none = load_take (bytes, 3, &error);
+  g_assert_null (none);
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "there is no AnimationSet 4: the file has 3"));
+}
+
+/* Two small sets, the second unnamed, each with its own ticks: the second
+ * taken, written after the first as it was read */
+static void
+test_takes_small (void)
+{
+  static const char text[] =
+    "xof 0303txt 0032\n"
+    "AnimationSet first {\n AnimTicksPerSecond { 24; }\n"
+    " Animation { {j} AnimationKey { 2; 1; 0;3;1,2,3;;; } }\n}\n"
+    "AnimationSet {\n AnimTicksPerSecond { 30; }\n"
+    " Animation { {k} AnimationKey { 2; 2; 0;3;0,0,0;;, 30;3;1,1,1;;; } }\n}\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) second = load_take (bytes, 1, &error);
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(SqClip) first = NULL;
+  g_autoptr(GBytes) written = NULL;
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  const char * const *takes;
+  gsize n;
+  const char *w;
+
+  g_assert_no_error (error);
+  takes = sq_clip_get_takes (second, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (takes[0], ==, "first");
+  g_assert_cmpstr (takes[1], ==, "");
+  g_assert_cmpfloat (second->fps, ==, 30);
+  g_assert_cmpuint (second->n_joints, ==, 1);
+  g_assert_cmpstr (second->joints[0].name, ==, "k");
+  g_assert_cmpfloat (second->duration, ==, 1.0);
+
+  written = sq_save_bytes (second, second->format, &opts, NULL, &error);
+  g_assert_no_error (error);
+  w = g_bytes_get_data (written, NULL);
+  /* the first set's own bytes (LF lines and all), before the clip's */
+  g_assert_nonnull (strstr (w, "AnimationSet first {\n AnimTicksPerSecond { 24; }\n"
+                                " Animation { {j} AnimationKey { 2; 1; 0;3;1,2,3;;; } }\n}\r\n\r\nAnimationSet {"));
+  back = load_take (written, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->joints[0].name, ==, "k");
+  g_assert_cmpfloat (back->fps, ==, 30);
+  first = load_take (written, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first->joints[0].name, ==, "j");
+  g_assert_cmpfloat (first->fps, ==, 24);
+}
+
+/* A format of one animation a file has no takes, and refuses a second */
+static void
+test_takes_other_formats (void)
+{
+  const char *sample = g_getenv ("SEQUIN_SAMPLE");
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  SqLoadOptions options = { 0 };
+  gsize n = 1;
+
+  clip = tu_load_text ("xof 0303txt 0032\nAnimationSet a { Animation { {j} AnimationKey { 2; 1; 0;3;1,2,3;;; } } }\n",
+                       "dx", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (sq_clip_get_takes (clip, &n, NULL));
+  g_assert_cmpuint (n, ==, 1);
+  g_clear_pointer (&clip, sq_clip_free);
+
+  g_assert_nonnull (sample);
+  bytes = tu_read (sample);
+  clip = sq_load_bytes (bytes, NULL, NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_null (sq_clip_get_takes (clip, &n, NULL));
+  g_assert_cmpuint (n, ==, 0);
+  g_clear_pointer (&clip, sq_clip_free);
+  options.take = 1;
+  clip = sq_load_bytes (bytes, NULL, NULL, &options, &error);
+  g_assert_null (clip);
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "take 2 was asked for"));
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dx/corpus", test_corpus);
+  g_test_add_func ("/dx/takes", test_takes);
+  g_test_add_func ("/dx/takes-small", test_takes_small);
+  g_test_add_func ("/dx/takes-other-formats", test_takes_other_formats);
   g_test_add_func ("/dx/aw-example", test_aw_example);
   g_test_add_func ("/dx/matrix-keys", test_matrix_keys);
   g_test_add_func ("/dx/from-seq", test_from_seq);

@@ -447,7 +447,18 @@ test_cmx_more_skills (void)
   clip = load_with (cmx, &c, &error);
   g_assert_no_error (error);
   g_assert_true (sq_clip_check (clip, &error));
-  g_assert_true (tu_has_line (clip->warnings, "the file has 2 skills: the first is shown"));
+  {
+    gsize n;
+    guint take;
+    const char * const *takes = sq_clip_get_takes (clip, &n, &take);
+
+    /* two skills: two takes, the first shown; no warning about it */
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_cmpuint (take, ==, 0);
+    g_assert_cmpstr (takes[0], ==, "test-skill");
+    g_assert_cmpstr (takes[1], ==, "other");
+    g_assert_false (tu_has_line (clip->warnings, "skills"));
+  }
   g_assert_true (tu_has_line (clip->warnings, "motion “L_EAR” is not one of the 29 bones"));
   g_assert_true (tu_has_line (clip->warnings, "“xskill-test.cfp” has 1 bytes after its keys (kept)"));
   g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES + 1);
@@ -456,6 +467,86 @@ test_cmx_more_skills (void)
   out = save_with (clip, "sims-cmx", &companions, NULL);
   assert_bytes_equal (out, cmx);
   assert_bytes_equal (((SqCompanion *) companions->pdata[0])->bytes, cfp_longer);
+}
+
+/* The second skill of a CMX chosen (SqLoadOptions.take): its CFP read, an
+ * unedited one saved exactly, an edited one written in its place with the
+ * first as it was; a skill the file lacks refused */
+static void
+test_cmx_take (void)
+{
+  const char *skill = strstr (skill_cmx, "test-skill\r\n");
+  g_autofree char *block = g_strdup (skill);
+  g_autofree char *second = NULL, *text = NULL;
+  g_autoptr(GBytes) cfp = skill_cfp ();
+  g_autoptr(GBytes) cmx = NULL, out = NULL;
+  g_autoptr(GPtrArray) companions = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(SqClip) first = NULL;
+  Companion c = { "xskill-test.cfp", NULL, 0 };
+  SqLoadOptions options = { 0 };
+  gsize n;
+  guint take;
+  char *count;
+
+  /* the same skill twice, the second named "second" */
+  memcpy (block, "second-sk", 9);   /* "second-skl" */
+  second = g_strconcat (skill_cmx, block, NULL);
+  count = strstr (second, "\r\n1\r\ntest-skill");
+  g_assert_nonnull (count);
+  count[2] = '2';
+  text = g_steal_pointer (&second);
+  cmx = g_bytes_new (text, strlen (text));
+  c.bytes = cfp;
+  options.companion = give_companion;
+  options.companion_data = &c;
+  options.take = 1;
+  clip = sq_load_bytes (cmx, "test.cmx", NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_cmpstr (sq_clip_get_takes (clip, &n, &take)[1], ==, "second-skl");
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (take, ==, 1);
+  g_assert_cmpstr (clip->name, ==, "second-skl");
+  g_assert_cmpuint (clip->n_joints, ==, SQ_SIMS_N_BONES);
+
+  /* unedited: written as it was (the first skill before it) */
+  out = save_with (clip, "sims-cmx", &companions, NULL);
+  assert_bytes_equal (out, cmx);
+  g_clear_pointer (&out, g_bytes_unref);
+  g_clear_pointer (&companions, g_ptr_array_unref);
+
+  /* edited: the first skill's text untouched, the second written anew */
+  {
+    g_autoptr(SqEdit) rename = sq_edit_sims_skill_name_new ("renamed");
+
+    g_assert_true (sq_edit_apply (rename, clip, &error));
+    g_assert_no_error (error);
+  }
+  out = save_with (clip, "sims-cmx", &companions, losses);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (out, NULL), g_bytes_get_size (out), skill));
+  g_assert_cmpuint (losses->len, ==, 0);
+  options.take = 0;
+  c.calls = 0;
+  first = sq_load_bytes (out, "test.cmx", NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first->name, ==, "test-skill");
+  options.take = 1;
+  back = sq_load_bytes (out, "test.cmx", NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->name, ==, "renamed");
+  g_assert_cmpstr (sq_clip_get_takes (back, NULL, NULL)[0], ==, "test-skill");
+
+  /* a third skill there is not */
+  g_clear_pointer (&back, sq_clip_free);
+  options.take = 2;
+  back = sq_load_bytes (cmx, "test.cmx", NULL, &options, &error);
+  g_assert_null (back);
+  g_assert_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "there is no skill 3: the file has 2"));
 }
 
 static const char skeleton_cmx[] =
@@ -1977,6 +2068,7 @@ main (int    argc,
   g_test_add_func ("/sims/cmx/skeleton", test_cmx_skeleton);
   g_test_add_func ("/sims/cmx/more-skills", test_cmx_more_skills);
   g_test_add_func ("/sims/cmx/skeleton-edits", test_cmx_skeleton_edits);
+  g_test_add_func ("/sims/cmx/take", test_cmx_take);
   g_test_add_data_func ("/sims/psl/v4", GINT_TO_POINTER (4), test_psl);
   g_test_add_data_func ("/sims/psl/v5", GINT_TO_POINTER (5), test_psl);
   g_test_add_func ("/sims/kfd/bounce", test_kfd);

@@ -92,6 +92,7 @@ struct _CliRequest
   const SqFormat *format;        /* --to */
   gboolean        json, loss, help;
   double          tolerance[2];  /* diff --tolerance */
+  guint           take;          /* --take N: N - 1, the file's take to read */
   GPtrArray      *ops;           /* CliOp *: edit operations in order */
 };
 
@@ -164,11 +165,15 @@ void        cli_op_free             (CliOp        *op);
 extern const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS];
 /* -h, --help: a row of every command */
 extern const CliOption cli_help_option;
+/* --take N: the commands that read one animation of a file */
+extern const CliOption cli_take_option;
 
 /* Prints "sequin-cli: MESSAGE" and where to find help; EXIT_USAGE */
 int      usage_error        (const char *format,
                              ...) G_GNUC_PRINTF (1, 2);
+/* The file's take `take` (from 0; --take) */
 SqClip  *load_file          (const char *path,
+                             guint       take,
                              GError    **error);
 int      fail_file          (const char   *path,
                              const GError *error);
@@ -190,9 +195,43 @@ int      write_clip         (const SqClip     *clip,
 /* what an applied edit reports (reduce: keys before and after) */
 void     cli_print_report   (const char *path,
                              const SqEdit *edit);
+/* Output kept for one file while others are worked on, printed later in
+ * the order of the files: text for stdout and stderr, in the order said */
+typedef struct _CliSink CliSink;
+
+CliSink *cli_sink_new       (void);
+void     cli_sink_printf    (CliSink    *sink,
+                             gboolean    to_stderr,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (3, 4);
+/* fail_file and print_warnings into a sink */
+int      cli_sink_fail      (CliSink      *sink,
+                             const char   *path,
+                             const GError *error);
+void     cli_sink_warnings  (CliSink      *sink,
+                             const char   *path,
+                             const SqClip *clip);
+/* Prints and frees it */
+void     cli_sink_flush     (CliSink    *sink);
+
+/* One file of many (`index` in the request's files) into its sink; its
+ * exit status */
+typedef int (*CliSinkFunc) (guint    index,
+                            CliSink *sink,
+                            gpointer data);
+typedef void (*CliEachFunc) (guint    index,
+                             gpointer data);
+/* `one` for every file below n over all cores, each file's output printed
+ * as soon as those before it are, so in the order given; 1 when any
+ * failed (the others still done) */
+int      cli_each_in_order  (guint       n,
+                             CliSinkFunc one,
+                             gpointer    data);
+
 /* validate --loss: what saving as .anim does to the motion; FALSE when the
  * clip cannot be written as .anim */
-gboolean cli_print_loss     (const char *path,
+gboolean cli_print_loss     (CliSink      *sink,
+                             const char   *path,
                              const SqClip *clip);
 /* Converts or edits one input into `out`, as `request` says; its exit
  * status */

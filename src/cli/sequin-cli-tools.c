@@ -28,7 +28,8 @@ cli_print_report (const char   *path,
 }
 
 gboolean
-cli_print_loss (const char   *path,
+cli_print_loss (CliSink      *sink,
+                const char   *path,
                 const SqClip *clip)
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
@@ -37,22 +38,22 @@ cli_print_loss (const char   *path,
 
   if (diff == NULL)
     {
-      fail_file (path, error);
+      cli_sink_fail (sink, path, error);
       return FALSE;
     }
   for (guint i = 0; i < losses->len; i++)
-    printf ("%s: loss: %s\n", path, (const char *) losses->pdata[i]);
-  printf ("%s: loss: largest rotation error %.4g°, position error %.4g m\n", path, diff->rotation,
-          diff->translation);
+    cli_sink_printf (sink, FALSE, "%s: loss: %s\n", path, (const char *) losses->pdata[i]);
+  cli_sink_printf (sink, FALSE, "%s: loss: largest rotation error %.4g°, position error %.4g m\n", path,
+                   diff->rotation, diff->translation);
   for (guint i = 0; i < diff->joints->len; i++)
     {
       const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
 
       if (d->in_a && d->in_b)
-        printf ("%s: loss: %s: rotation %.4g° at %.4g s, position %.4g m at %.4g s\n", path, d->name,
-                d->rotation, d->rotation_time, d->translation, d->translation_time);
+        cli_sink_printf (sink, FALSE, "%s: loss: %s: rotation %.4g° at %.4g s, position %.4g m at %.4g s\n", path,
+                         d->name, d->rotation, d->rotation_time, d->translation, d->translation_time);
       else
-        printf ("%s: loss: %s: %s\n", path, d->name, d->in_a ? "left out" : "added");
+        cli_sink_printf (sink, FALSE, "%s: loss: %s: %s\n", path, d->name, d->in_a ? "left out" : "added");
     }
   return TRUE;
 }
@@ -77,7 +78,7 @@ diff_pair (const char   *path_a,
 
   for (guint k = 0; k < 2; k++)
     {
-      SqClip *clip = load_file (paths[k], &error);
+      SqClip *clip = load_file (paths[k], 0, &error);
 
       if (clip == NULL)
         return fail_file (paths[k], error);
@@ -216,6 +217,201 @@ const CliCommandSpec cli_diff_command = {
   diff_sections, G_N_ELEMENTS (diff_sections), cmd_diff,
 };
 
+/* ---- output kept per file, printed in order -------------------------------- */
+
+/* A run of text for one stream: its first byte says which (1 stdout, 2
+ * stderr) */
+struct _CliSink
+{
+  GPtrArray *chunks;        /* GString * */
+};
+
+CliSink *
+cli_sink_new (void)
+{
+  CliSink *sink = g_new0 (CliSink, 1);
+
+  sink->chunks = g_ptr_array_new ();
+  return sink;
+}
+
+static void
+sink_free (CliSink *sink)
+{
+  for (guint i = 0; i < sink->chunks->len; i++)
+    g_string_free (sink->chunks->pdata[i], TRUE);
+  g_ptr_array_unref (sink->chunks);
+  g_free (sink);
+}
+
+void
+cli_sink_printf (CliSink    *sink,
+                 gboolean    to_stderr,
+                 const char *format,
+                 ...)
+{
+  char tag = to_stderr ? '2' : '1';
+  GString *last = sink->chunks->len > 0 ? sink->chunks->pdata[sink->chunks->len - 1] : NULL;
+  va_list args;
+
+  if (last == NULL || last->str[0] != tag)
+    {
+      last = g_string_new (NULL);
+      g_string_append_c (last, tag);
+      g_ptr_array_add (sink->chunks, last);
+    }
+  va_start (args, format);
+  g_string_append_vprintf (last, format, args);
+  va_end (args);
+}
+
+int
+cli_sink_fail (CliSink      *sink,
+               const char   *path,
+               const GError *error)
+{
+  cli_sink_printf (sink, TRUE, "sequin-cli: %s: %s\n", path, error->message);
+  return EXIT_BAD_INPUT;
+}
+
+void
+cli_sink_warnings (CliSink      *sink,
+                   const char   *path,
+                   const SqClip *clip)
+{
+  for (guint i = 0; i < clip->warnings->len; i++)
+    cli_sink_printf (sink, TRUE, "sequin-cli: %s: warning: %s\n", path, (const char *) clip->warnings->pdata[i]);
+}
+
+/* Prints the sink's text, each stream's part in turn (stdout flushed
+ * before stderr is written), and frees it */
+void
+cli_sink_flush (CliSink *sink)
+{
+  for (guint i = 0; i < sink->chunks->len; i++)
+    {
+      GString *chunk = sink->chunks->pdata[i];
+
+      if (chunk->str[0] == '1')
+        fputs (chunk->str + 1, stdout);
+      else
+        {
+          fflush (stdout);
+          fputs (chunk->str + 1, stderr);
+        }
+    }
+  fflush (stdout);
+  sink_free (sink);
+}
+
+/* ---- running per file over all cores --------------------------------------- */
+
+typedef struct
+{
+  CliEachFunc run, done;
+  gpointer    data;
+  GMutex      lock;
+} Each;
+
+static void
+each_one (gpointer item,
+          gpointer user_data)
+{
+  Each *each = user_data;
+  guint index = GPOINTER_TO_UINT (item) - 1;
+
+  each->run (index, each->data);
+  g_mutex_lock (&each->lock);
+  each->done (index, each->data);
+  g_mutex_unlock (&each->lock);
+}
+
+/* `run (i, data)` for every i below n over all cores (one after another
+ * when no thread can be made); `done (i, data)` after each, one at a time */
+static void
+cli_each (guint       n,
+          CliEachFunc run,
+          CliEachFunc done,
+          gpointer    data)
+{
+  g_autoptr(GError) error = NULL;
+  guint threads = MAX (1, MIN ((guint) g_get_num_processors (), n));
+  Each each = { run, done, data };
+  GThreadPool *pool;
+
+  g_mutex_init (&each.lock);
+  pool = g_thread_pool_new (each_one, &each, (gint) threads, TRUE, &error);
+  if (pool == NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        each_one (GUINT_TO_POINTER (i + 1), &each);
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+      g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  g_mutex_clear (&each.lock);
+}
+
+/* ---- many files read, their output in the order given (info, validate) ---- */
+
+typedef struct
+{
+  CliSinkFunc one;
+  gpointer    data;
+  CliSink   **sinks;        /* per file, until printed */
+  int        *status;
+  gboolean   *finished;
+  guint       next, n;      /* the first file not yet printed */
+} Ordered;
+
+static void
+ordered_run (guint    index,
+             gpointer data)
+{
+  Ordered *o = data;
+
+  o->sinks[index] = cli_sink_new ();
+  o->status[index] = o->one (index, o->sinks[index], o->data);
+}
+
+/* (under the lock) prints every finished file whose earlier files are
+ * printed */
+static void
+ordered_done (guint    index,
+              gpointer data)
+{
+  Ordered *o = data;
+
+  o->finished[index] = TRUE;
+  while (o->next < o->n && o->finished[o->next])
+    {
+      cli_sink_flush (o->sinks[o->next]);
+      o->sinks[o->next++] = NULL;
+    }
+}
+
+int
+cli_each_in_order (guint       n,
+                   CliSinkFunc one,
+                   gpointer    data)
+{
+  Ordered o = { one, data, g_new0 (CliSink *, MAX (n, 1)), g_new0 (int, MAX (n, 1)),
+                g_new0 (gboolean, MAX (n, 1)), 0, n };
+  int status = 0;
+
+  cli_each (n, ordered_run, ordered_done, &o);
+  for (guint i = 0; i < n; i++)
+    if (o.status[i] != 0)
+      status = EXIT_BAD_INPUT;
+  g_free (o.sinks);
+  g_free (o.status);
+  g_free (o.finished);
+  return status;
+}
+
 /* ---- batch: convert and edit over many files ------------------------------ */
 
 typedef struct
@@ -226,25 +422,29 @@ typedef struct
   int        *status;       /* per input */
   guint       done, total;
   gboolean    progress;     /* stderr is a terminal */
-  GMutex      lock;
 } Batch;
 
 static void
-batch_run_one (gpointer data,
-               gpointer user_data)
+batch_run_one (guint    index,
+               gpointer data)
 {
-  Batch *batch = user_data;
-  guint index = GPOINTER_TO_UINT (data) - 1;
+  Batch *batch = data;
 
   /* an input refused before (a second one of an output name) is not run */
   if (batch->status[index] == 0)
     batch->status[index] = batch->one (batch->request, batch->request->files->pdata[index],
                                        batch->outputs->pdata[index]);
-  g_mutex_lock (&batch->lock);
+}
+
+static void
+batch_done_one (guint    index,
+                gpointer data)
+{
+  Batch *batch = data;
+
   batch->done++;
   if (batch->progress)
     g_printerr ("\r\033[Ksequin-cli: %u of %u files", batch->done, batch->total);
-  g_mutex_unlock (&batch->lock);
 }
 
 /* Runs the per-input commands over all cores, their exit status in
@@ -252,28 +452,10 @@ batch_run_one (gpointer data,
 static void
 batch_run (Batch *batch)
 {
-  g_autoptr(GError) error = NULL;
-  guint threads = MAX (1, MIN ((guint) g_get_num_processors (), batch->total));
-  GThreadPool *pool;
-
-  g_mutex_init (&batch->lock);
   batch->progress = isatty (STDERR_FILENO);
-  pool = g_thread_pool_new (batch_run_one, batch, (gint) threads, TRUE, &error);
-  if (pool == NULL)
-    {
-      /* no threads: one after another */
-      for (guint i = 0; i < batch->total; i++)
-        batch_run_one (GUINT_TO_POINTER (i + 1), batch);
-    }
-  else
-    {
-      for (guint i = 0; i < batch->total; i++)
-        g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
-      g_thread_pool_free (pool, FALSE, TRUE);
-    }
+  cli_each (batch->total, batch_run_one, batch_done_one, batch);
   if (batch->progress && batch->total > 0)
     g_printerr ("\n");
-  g_mutex_clear (&batch->lock);
 }
 
 /* The output of `input` in `dir`: its base name, with the extension of

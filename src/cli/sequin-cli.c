@@ -77,6 +77,7 @@ read_companion (const char *name,
 
 SqClip *
 load_file (const char *path,
+           guint       take,
            GError    **error)
 {
   SqLoadOptions options = { 0 };
@@ -98,6 +99,7 @@ load_file (const char *path,
   else
     bytes = g_mapped_file_get_bytes (mapped);
 
+  options.take = take;
   options.companion = read_companion;
   options.companion_data = (gpointer) path;
   return sq_load_bytes (bytes, path, NULL, &options, error);
@@ -310,41 +312,38 @@ write_clip (const SqClip     *clip,
 
 /* ---- the commands ---- */
 
+/* One file's summary (after a "File:" line when there are more), its
+ * reader's warnings on stderr */
 static int
-info_one (const char *path)
+info_one (guint    index,
+          CliSink *sink,
+          gpointer data)
 {
+  const CliRequest *request = data;
+  const char *path = request->files->pdata[index];
   g_autoptr(SqClip) clip = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  if ((clip = load_file (path, &error)) == NULL)
-    return fail_file (path, error);
+  if (request->files->len > 1)
+    cli_sink_printf (sink, FALSE, "%sFile:      %s\n", index ? "\n" : "", path);
+  if ((clip = load_file (path, request->take, &error)) == NULL)
+    return cli_sink_fail (sink, path, error);
   text = sq_dump_summary (clip);
-  fputs (text, stdout);
-  print_warnings (path, clip);
+  cli_sink_printf (sink, FALSE, "%s", text);
+  cli_sink_warnings (sink, path, clip);
   return 0;
 }
 
-/* `info FILE…`: one file's summary; of more, each after a "File:" line in
- * the order given; 1 when any could not be read, the others still shown */
+/* `info FILE…`: one file's summary; of more, each after a "File:" line,
+ * read on all cores and shown in the order given; 1 when any could not be
+ * read, the others still shown */
 static int
 cmd_info (CliRequest *request)
 {
-  GPtrArray *files = request->files;
-  int status = 0;
-
-  if (files->len == 0)
+  if (request->files->len == 0)
     return usage_error ("info takes a FILE");
-  if (files->len == 1)
-    return info_one (files->pdata[0]);
-  for (guint i = 0; i < files->len; i++)
-    {
-      printf ("%sFile:      %s\n", i ? "\n" : "", (const char *) files->pdata[i]);
-      fflush (stdout);
-      if (info_one (files->pdata[i]) != 0)
-        status = EXIT_BAD_INPUT;
-    }
-  return status;
+  return cli_each_in_order (request->files->len, info_one, request);
 }
 
 static int
@@ -360,7 +359,7 @@ cmd_dump (CliRequest *request)
   if (request->files->len > 1)
     return usage_error ("dump takes one FILE");
   path = request->files->pdata[0];
-  if ((clip = load_file (path, &error)) == NULL)
+  if ((clip = load_file (path, request->take, &error)) == NULL)
     return fail_file (path, error);
   text = request->json ? sq_dump_json (clip) : sq_dump_text (clip);
   fputs (text, stdout);
@@ -377,7 +376,7 @@ convert_one (const CliRequest *request,
   g_autoptr(SqJointMap) map = NULL;
   const SqFormat *format = request->format;
 
-  if ((clip = load_file (in, &error)) == NULL)
+  if ((clip = load_file (in, request->take, &error)) == NULL)
     return fail_file (in, error);
   print_warnings (in, clip);
   if (format == NULL && (format = sq_format_for_filename (out, clip->format)) == NULL)
@@ -397,45 +396,53 @@ cmd_convert (CliRequest *request)
   return convert_one (request, request->files->pdata[0], request->files->pdata[1]);
 }
 
+/* One file against the target's rules: the reader's warnings, the
+ * findings, --loss, then "OK" when nothing failed */
+static int
+validate_one (guint    index,
+              CliSink *sink,
+              gpointer data)
+{
+  const CliRequest *request = data;
+  const char *target = request->target ? request->target : "aw";
+  const char *path = request->files->pdata[index];
+  static const char *kinds[] = { "note", "warning", "error" };
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) findings = NULL;
+  int status = 0;
+
+  if ((clip = load_file (path, request->take, &error)) == NULL)
+    return cli_sink_fail (sink, path, error);
+  for (guint w = 0; w < clip->warnings->len; w++)
+    cli_sink_printf (sink, FALSE, "%s: warning: %s\n", path, (const char *) clip->warnings->pdata[w]);
+  findings = sq_validate (clip, target, &error);
+  for (guint f = 0; f < findings->len; f++)
+    {
+      const SqFinding *finding = findings->pdata[f];
+
+      cli_sink_printf (sink, FALSE, "%s: %s: %s\n", path, kinds[finding->severity], finding->message);
+    }
+  if (request->loss && !cli_print_loss (sink, path, clip))
+    status = EXIT_BAD_INPUT;
+  if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
+    status = EXIT_BAD_INPUT;
+  else
+    cli_sink_printf (sink, FALSE, "%s: OK for %s\n", path, target);
+  return status;
+}
+
+/* `validate FILE…`: the files on all cores, the output in the order given */
 static int
 cmd_validate (CliRequest *request)
 {
   const char *target = request->target ? request->target : "aw";
-  int status = 0;
 
   if (request->files->len == 0)
     return usage_error ("validate needs at least one FILE");
   if (request->loss && strcmp (target, "sl") != 0)
     return usage_error ("--loss goes with --target sl");
-  for (guint i = 0; i < request->files->len; i++)
-    {
-      const char *path = request->files->pdata[i];
-      g_autoptr(SqClip) clip = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) findings = NULL;
-
-      if ((clip = load_file (path, &error)) == NULL)
-        {
-          status = fail_file (path, error);
-          continue;
-        }
-      for (guint w = 0; w < clip->warnings->len; w++)
-        printf ("%s: warning: %s\n", path, (const char *) clip->warnings->pdata[w]);
-      findings = sq_validate (clip, target, &error);
-      for (guint f = 0; f < findings->len; f++)
-        {
-          const SqFinding *finding = findings->pdata[f];
-          static const char *kinds[] = { "note", "warning", "error" };
-          printf ("%s: %s: %s\n", path, kinds[finding->severity], finding->message);
-        }
-      if (request->loss && !cli_print_loss (path, clip))
-        status = EXIT_BAD_INPUT;
-      if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
-        status = EXIT_BAD_INPUT;
-      else
-        printf ("%s: OK for %s\n", path, target);
-    }
-  return status;
+  return cli_each_in_order (request->files->len, validate_one, request);
 }
 
 static int
@@ -456,6 +463,26 @@ cmd_formats (CliRequest *request)
 const CliOption cli_help_option =
   { "help", 'h', CLI_ARG_NONE, NULL, "show the command's options", cli_set_flag,
     G_STRUCT_OFFSET (CliRequest, help) };
+
+/* --take N: N from 1, stored from 0 */
+static gboolean
+set_take (const CliOption *option,
+          const char      *value,
+          CliRequest      *request,
+          GError         **error)
+{
+  gint64 n;
+
+  if (!cli_parse_int (value, &n) || n < 1 || n > G_MAXUINT)
+    return cli_refuse (option, error);
+  request->take = (guint) (n - 1);
+  return TRUE;
+}
+
+const CliOption cli_take_option =
+  { "take", 0, CLI_ARG_REQUIRED, "N",
+    "read the file's Nth animation, from 1 (a .x's AnimationSets, a CMX's skills; `info` lists them)", set_take, 0,
+    NULL, 0, 0, "--take needs N, a whole number from 1" };
 
 const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS] = {
   { "to", 0, CLI_ARG_REQUIRED, "FORMAT", "write FORMAT (an id `sequin-cli formats` lists)",
@@ -479,22 +506,30 @@ static const CliOption validate_options[] = {
 };
 
 #define HELP_SECTION { NULL, &cli_help_option, 1 }
+#define TAKE_SECTION { NULL, &cli_take_option, 1 }
 
-static const CliSection info_sections[] = { HELP_SECTION };
-static const CliSection dump_sections[] = { { NULL, dump_options, G_N_ELEMENTS (dump_options) }, HELP_SECTION };
-static const CliSection convert_sections[] = { { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS }, HELP_SECTION };
+static const CliSection formats_sections[] = { HELP_SECTION };
+static const CliSection info_sections[] = { TAKE_SECTION, HELP_SECTION };
+static const CliSection dump_sections[] = {
+  { NULL, dump_options, G_N_ELEMENTS (dump_options) }, TAKE_SECTION, HELP_SECTION,
+};
+static const CliSection convert_sections[] = {
+  { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS }, TAKE_SECTION, HELP_SECTION,
+};
 static const CliSection validate_sections[] = {
-  { NULL, validate_options, G_N_ELEMENTS (validate_options) }, HELP_SECTION,
+  { NULL, validate_options, G_N_ELEMENTS (validate_options) }, TAKE_SECTION, HELP_SECTION,
 };
 
 static const CliCommandSpec info_command = {
-  "info", "FILE…", (const char *[]) { "info FILE…", NULL },
+  "info", "FILE…", (const char *[]) { "info [--take N] FILE…", NULL },
   "Shows what a file holds: its format, joints, frames, duration and fields.",
-  NULL, info_sections, G_N_ELEMENTS (info_sections), cmd_info,
+  "A file of several animations (a .x's AnimationSets, a CMX's skills) lists them as Takes;\n"
+  "--take N shows the Nth (from 1) instead of the first, in every command that reads one.\n"
+  "Of many FILEs, each is read on its own core; the output comes in the order given.", info_sections, G_N_ELEMENTS (info_sections), cmd_info,
 };
 
 static const CliCommandSpec dump_command = {
-  "dump", "FILE", (const char *[]) { "dump [--json] FILE", NULL },
+  "dump", "FILE", (const char *[]) { "dump [--json] [--take N] FILE", NULL },
   "Lists every joint and key of a file, as text or JSON.",
   NULL, dump_sections, G_N_ELEMENTS (dump_sections), cmd_dump,
 };
@@ -517,14 +552,15 @@ static const CliCommandSpec validate_command = {
   "validate", "FILE…", (const char *[]) { "validate [--target aw|sl|sims] [--loss] FILE…", NULL },
   "Checks files against a world's rules; exit 1 when any has an error.",
   "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
-  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).",
+  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
+  "Of many FILEs, each is checked on its own core; the output comes in the order given.",
   validate_sections, G_N_ELEMENTS (validate_sections), cmd_validate,
 };
 
 static const CliCommandSpec formats_command = {
   "formats", "", (const char *[]) { "formats", NULL },
   "Lists the formats: id, read (r) or read and write (rw), name and extension.",
-  NULL, info_sections, G_N_ELEMENTS (info_sections), cmd_formats,
+  NULL, formats_sections, G_N_ELEMENTS (formats_sections), cmd_formats,
 };
 
 static const CliCommandSpec * const commands[] = {

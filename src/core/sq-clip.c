@@ -683,6 +683,7 @@ sq_clip_free (SqClip *clip)
   sq_props_free (clip->extra);
   g_ptr_array_unref (clip->warnings);
   g_clear_pointer (&clip->source, g_bytes_unref);
+  g_strfreev (clip->takes);
   g_free (clip);
 }
 
@@ -708,11 +709,14 @@ sq_clip_copy (const SqClip *clip)
   copy->source = clip->source ? g_bytes_ref (clip->source) : NULL;
   copy->generation = clip->generation;
   copy->source_generation = clip->source_generation;
+  copy->takes = g_strdupv (clip->takes);
+  copy->take = clip->take;
   return copy;
 }
 
 /* Equal content: header, joints, keys (bitwise), format fields. Warnings,
- * source bytes and generations are not content. */
+ * source bytes, generations and the list of the file's takes are not
+ * content. */
 gboolean
 sq_clip_equal (const SqClip *a,
                const SqClip *b)
@@ -734,6 +738,28 @@ sq_clip_equal (const SqClip *a,
           return FALSE;
     }
   return TRUE;
+}
+
+const char * const *
+sq_clip_get_takes (const SqClip *clip,
+                   gsize        *n_takes,
+                   guint        *take)
+{
+  if (n_takes != NULL)
+    *n_takes = clip->takes != NULL ? g_strv_length (clip->takes) : 0;
+  if (take != NULL)
+    *take = clip->take;
+  return (const char * const *) clip->takes;
+}
+
+void
+sq_clip_set_takes (SqClip             *clip,
+                   const char * const *names,
+                   guint               take)
+{
+  g_strfreev (clip->takes);
+  clip->takes = g_strdupv ((char **) names);
+  clip->take = take;
 }
 
 gboolean

@@ -108,6 +108,12 @@ typedef struct
   GBytes    *source;          /* the bytes read, for exact saves of an unedited clip */
   guint64    generation;      /* changes with every edit and undo */
   guint64    source_generation;
+  /* The animations ("takes") the file holds when it can hold several (a
+   * .x's AnimationSets): their names in file order, NULL-terminated; NULL
+   * for a format with one animation a file. `take` is the one this clip
+   * is (SqLoadOptions.take). Read through sq_clip_get_takes(). */
+  char     **takes;
+  guint      take;
 } SqClip;
 
 SqClip     *sq_clip_new                (void);
@@ -119,6 +125,16 @@ gboolean    sq_clip_is_modified        (const SqClip *clip);
 void        sq_clip_add_warning        (SqClip       *clip,
                                         const char   *format,
                                         ...) G_GNUC_PRINTF (2, 3);
+/* The takes of the file the clip was read from (names, "" for an unnamed
+ * one) and in *n_takes how many; NULL and 0 when its format has one
+ * animation a file. *take (may be NULL) gets the index of the clip's own. */
+const char * const *sq_clip_get_takes  (const SqClip *clip,
+                                        gsize        *n_takes,
+                                        guint        *take);
+/* For readers: the file's takes and which one the clip is */
+void        sq_clip_set_takes          (SqClip       *clip,
+                                        const char * const *names,
+                                        guint         take);
 
 SqJoint    *sq_clip_add_joint          (SqClip       *clip,
                                         const char   *name);

@@ -32,6 +32,32 @@ sq_clip_summarize (const SqClip  *clip,
   s->frames = sq_clip_get_frame_count (clip);
 }
 
+/* A file of several takes: how many, then one line each, numbered from 1
+ * as `--take` counts, the clip's own marked */
+static void
+append_takes (GString      *out,
+              const SqClip *clip)
+{
+  gsize n;
+  guint take;
+  const char * const *takes = sq_clip_get_takes (clip, &n, &take);
+
+  if (n < 2)
+    return;
+  g_string_append_printf (out, "%-10s %zu\n", _("Takes:"), n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "  %zu ", i + 1);
+      if (takes[i][0] != '\0')
+        g_string_append_printf (out, "“%s”", takes[i]);
+      else
+        g_string_append (out, _("(no name)"));
+      if (i == take)
+        g_string_append (out, _(" (this one)"));
+      g_string_append_c (out, '\n');
+    }
+}
+
 char *
 sq_dump_summary (const SqClip *clip)
 {
@@ -54,6 +80,7 @@ sq_dump_summary (const SqClip *clip)
   g_string_append_printf (out, "%-10s %s s\n", _("Duration:"), g_ascii_formatd (dur, sizeof dur, "%.3f", s.duration));
   g_string_append_printf (out, "%-10s ", _("Frames:"));
   g_string_append_printf (out, _("%u (%s per second)\n"), s.frames, g_ascii_formatd (fps, sizeof fps, "%g", clip->fps));
+  append_takes (out, clip);
   if (clip->warnings->len > 0)
     g_string_append_printf (out, "%-10s %u\n", _("Warnings:"), clip->warnings->len);
   return g_string_free (out, FALSE);

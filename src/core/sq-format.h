@@ -45,6 +45,9 @@ typedef struct
   guint   max_joints;       /* 0: the default limit (65,536) */
   SqCompanionFunc companion;  /* NULL: a file that needs a companion fails to load */
   gpointer        companion_data;
+  /* which animation of a file that holds several (sq_clip_get_takes), from
+   * 0, the first; a take the file does not have fails the load */
+  guint   take;
   guint32 _end_zero;
 } SqLoadOptions;
 

@@ -71,6 +71,16 @@ sq_load_bytes (GBytes              *bytes,
   clip = format->read (bytes, options, error);
   if (clip == NULL)
     return NULL;
+  /* a reader of several takes refuses one the file lacks itself; this is
+   * for the formats with one animation a file */
+  if (options->take > 0 && clip->takes == NULL)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND,
+                   _("take %u was asked for, but a %s file holds one animation"), options->take + 1,
+                   sq_format_get_name (format));
+      sq_clip_free (clip);
+      return NULL;
+    }
 
   /* sq_clip_check() is the readers' contract; the tests and fuzzers run it
    * after every load, the hot path does not */

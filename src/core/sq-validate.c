@@ -34,6 +34,11 @@ sq_clip_check (const SqClip *clip,
     FAIL ("frame rate %g is not positive", clip->fps);
   if (clip->extra == NULL || clip->warnings == NULL || clip->n_joints > clip->joints_alloc)
     FAIL ("clip bookkeeping is inconsistent");
+  if (clip->takes != NULL && clip->take >= g_strv_length (clip->takes))
+    FAIL ("take %u is not one of the file's %u", clip->take, g_strv_length (clip->takes));
+  for (guint i = 0; clip->takes != NULL && clip->takes[i] != NULL; i++)
+    if (!g_utf8_validate (clip->takes[i], -1, NULL))
+      FAIL ("the name of take %u is not UTF-8", i);
 
   for (gsize j = 0; j < clip->n_joints; j++)
     {
@@ -191,10 +196,14 @@ validate_aw_dx (const SqClip *clip,
     _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("the first line is “%s”; ActiveWorlds needs exactly “%s” (saving writes it)"),
                  g_variant_get_string (v, NULL), AW_DX_HEADER);
-  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0)
+  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL && g_variant_n_children (v) > 0 && clip->take == 0)
     _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
                  _("the file holds %zu AnimationSets; ActiveWorlds plays only the first"),
                  g_variant_n_children (v) + 1);
+  else if (v != NULL && g_variant_n_children (v) > 0)
+    _sq_add_finding (findings, SQ_SEVERITY_WARNING, -1, 0, -1,
+                 _("the file holds %zu AnimationSets and this is set %u; ActiveWorlds plays only the first"),
+                 g_variant_n_children (v) + 1, clip->take + 1);
   if (!(clip->fps >= AW_DX_MIN_TICKS && clip->fps <= AW_DX_MAX_TICKS))
     _sq_add_finding (findings, SQ_SEVERITY_ERROR, -1, 0, -1,
                  _("AnimTicksPerSecond is %g; ActiveWorlds takes %d to %d"), clip->fps, AW_DX_MIN_TICKS,

@@ -202,6 +202,7 @@ typedef struct
   char           *name;
   char           *etag;
   SequinLoadFlags flags;
+  guint           take;       /* SqLoadOptions.take */
 } LoadData;
 
 static void
@@ -332,6 +333,7 @@ load_worker (GTask        *task,
 
   options.companion = read_companion;
   options.companion_data = data->file;
+  options.take = data->take;
   clip = sq_load_bytes (data->bytes, data->name, NULL, &options, &error);
   if (clip == NULL)
     g_task_return_error (task, error);
@@ -346,6 +348,18 @@ sequin_document_load_async (SequinDocument      *self,
                             GCancellable        *cancellable,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
+{
+  sequin_document_load_take_async (self, file, flags, 0, cancellable, callback, user_data);
+}
+
+void
+sequin_document_load_take_async (SequinDocument      *self,
+                                 GFile               *file,
+                                 SequinLoadFlags      flags,
+                                 guint                take,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   LoadData *data;
@@ -367,6 +381,7 @@ sequin_document_load_async (SequinDocument      *self,
   data->file = g_object_ref (file);
   data->name = g_file_get_basename (file);
   data->flags = flags;
+  data->take = take;
   g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
 
   set_busy (self, TRUE);
@@ -453,10 +468,13 @@ save_data_free (SaveData *data)
 
 /* The clip that the file made of `pieces` holds */
 static SqClip *
-read_back (GPtrArray *pieces,
-           GFile     *file,
-           GError   **error)
+read_back (GPtrArray    *pieces,
+           GFile        *file,
+           const SqClip *clip,
+           const SqFormat *format,
+           GError      **error)
 {
+  SqLoadOptions options = { 0 };
   g_autoptr(GByteArray) all = g_byte_array_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *name = g_file_get_basename (file);
@@ -469,7 +487,10 @@ read_back (GPtrArray *pieces,
       g_byte_array_append (all, piece, len);
     }
   bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
-  return sq_load_bytes (bytes, name, NULL, NULL, error);
+  /* the clip's own take of a file of several, written in its format */
+  if (format == clip->format)
+    options.take = clip->take;
+  return sq_load_bytes (bytes, name, NULL, &options, error);
 }
 
 static void replace_clip (SequinDocument *self,
@@ -499,7 +520,7 @@ save_worker (GTask        *task,
    * clip, so it is read back from the very bytes that will be written */
   data->read_back = data->format != data->copy->format || data->losses->len > 0;
   if (data->read_back)
-    data->written = read_back (pieces, data->file, &error);
+    data->written = read_back (pieces, data->file, data->copy, data->format, &error);
   if (data->read_back && data->written == NULL)
     {
       g_prefix_error (&error, _("What would be written cannot be read back: "));

@@ -46,6 +46,15 @@ void            sequin_document_load_async     (SequinDocument      *self,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);
+/* The same for take `take` of a file that holds several animations
+ * (sq_clip_get_takes; 0 is the first) */
+void            sequin_document_load_take_async (SequinDocument     *self,
+                                                GFile               *file,
+                                                SequinLoadFlags      flags,
+                                                guint                take,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 gboolean        sequin_document_load_finish    (SequinDocument      *self,
                                                 GAsyncResult        *result,
                                                 GError             **error);

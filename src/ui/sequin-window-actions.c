@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-motion-dialog.h"
+#include "sequin-take-dialog.h"
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
@@ -37,6 +38,10 @@ _sequin_window_actions_update (SequinWindow *self)
                                                                          &key_index, &key_time);
   g_autofree char *undo_tip = NULL;
   g_autofree char *redo_tip = NULL;
+  gsize n_takes = 0;
+
+  if (has_clip)
+    sq_clip_get_takes (clip, &n_takes, NULL);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_clip && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_clip && !busy);
@@ -54,6 +59,8 @@ _sequin_window_actions_update (SequinWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.motion", has_clip);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-take", has_clip && !busy && n_takes > 1
+                                 && sequin_document_get_file (doc) != NULL);
 
   /* TRANSLATORS: %s names an edit, like “Rename Joint” */
   undo_tip = can_undo ? g_strdup_printf (_("Undo %s"), sequin_document_get_undo_label (doc)) : g_strdup (_("Undo"));
@@ -463,6 +470,117 @@ set_first_frame_action (GtkWidget  *widget,
   show_edit_dialog (SEQUIN_WINDOW (widget), SEQUIN_EDIT_SET_FIRST_FRAME, -1);
 }
 
+/* ---- Animation sets ------------------------------------------------------- */
+
+/* A file of several animations (sq_clip_get_takes) shows one; choosing
+ * another reads the file again with that one, into a new document the
+ * window then shows (its views start afresh, as after opening) */
+
+static void
+take_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(SequinWindow) self = user_data;
+  g_autoptr(SequinDocument) document = SEQUIN_DOCUMENT (object);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog;
+
+  if (sequin_document_load_finish (document, result, &error))
+    {
+      _sequin_window_set_document (self, document);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", _("Could Not Show the Animation Set"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  _sequin_window_show_message (self, dialog);
+}
+
+static void
+load_take (SequinWindow *self,
+           guint         take)
+{
+  GFile *file = self->document != NULL ? sequin_document_get_file (self->document) : NULL;
+
+  if (file == NULL)
+    return;
+  sequin_document_load_take_async (sequin_document_new (), file, SEQUIN_LOAD_DEFAULT, take, self->cancellable,
+                                   take_loaded_cb, g_object_ref (self));
+}
+
+static void
+discard_response_cb (GtkDialog    *dialog,
+                     int           response,
+                     SequinWindow *self)
+{
+  guint take = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "take"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_REJECT)
+    load_take (self, take);
+}
+
+/* The chosen take: read at once, or after asking when there are unsaved
+ * changes (they are lost: the file is read again) */
+static void
+take_chosen_cb (SequinTakeDialog *chooser,
+                guint             take,
+                SequinWindow     *self)
+{
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  const char * const *takes;
+  g_autofree char *primary = NULL;
+  GtkWidget *dialog, *button;
+  guint current;
+  gsize n;
+
+  if (clip == NULL)
+    return;
+  takes = sq_clip_get_takes (clip, &n, &current);
+  if (take >= n || (take == current && !sequin_document_get_modified (self->document)))
+    return;
+  if (!sequin_document_get_modified (self->document))
+    {
+      load_take (self, take);
+      return;
+    }
+  /* TRANSLATORS: %s is the name of the file's animation set shown now */
+  primary = g_strdup_printf (_("Discard the Changes to “%s”?"), takes[current][0] ? takes[current] : _("(no name)"));
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", primary);
+  /* TRANSLATORS: %s is the name of the animation set to show */
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            _("Showing “%s” reads it from the file: the changes not saved are lost."),
+                                            takes[take][0] ? takes[take] : _("(no name)"));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard Changes"), GTK_RESPONSE_REJECT);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data (G_OBJECT (dialog), "take", GUINT_TO_POINTER (take));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (discard_response_cb), self, 0);
+  _sequin_window_show_message (self, dialog);
+}
+
+static void
+choose_take_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+  const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  SequinTakeDialog *dialog;
+
+  if (clip == NULL)
+    return;
+  dialog = sequin_take_dialog_new (GTK_WINDOW (self), clip, sequin_document_get_title (self->document));
+  g_signal_connect_object (dialog, "take-chosen", G_CALLBACK (take_chosen_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* Alt+1 / Alt+2 / Alt+3: the tree, the structure view or the preview */
 static void
 show_view_action (GtkWidget  *widget,
@@ -496,6 +614,7 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.rescale", NULL, rescale_action);
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-take", NULL, choose_take_action);
   sequin_motion_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");

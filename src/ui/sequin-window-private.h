@@ -86,6 +86,8 @@ void _sequin_window_class_actions_init (SequinWindowClass *klass);
 void _sequin_window_actions_update     (SequinWindow      *self);
 void _sequin_window_show_message       (SequinWindow      *self,
                                         GtkWidget         *dialog);
+void _sequin_window_set_document       (SequinWindow      *self,
+                                        SequinDocument    *document);
 void _sequin_window_save               (SequinWindow      *self,
                                         gboolean           ask_for_file,
                                         const SqFormat    *format);

@@ -416,6 +416,15 @@ set_document (SequinWindow   *self,
   _sequin_window_actions_update (self);
 }
 
+/* The window shows `document` instead of its own (the take chooser's
+ * reload, sequin-window-actions.c) */
+void
+_sequin_window_set_document (SequinWindow   *self,
+                             SequinDocument *document)
+{
+  set_document (self, document);
+}
+
 /* ---- Tree and timeline follow each other ----------------------------------- */
 
 static void

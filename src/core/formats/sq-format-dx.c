@@ -17,8 +17,10 @@
  * (or none) may stand between numbers, so both Microsoft's strict form and
  * the ActiveWorlds example (keys ended by ";;" with no ",") read.
  *
- * Reading: the first AnimationSet is the clip; later sets are kept whole, as
- * their bytes, in clip->extra "other_sets" (name, text) and are not written.
+ * Reading: each AnimationSet is a take (sq_clip_get_takes); the one
+ * SqLoadOptions.take names (the first by default) is the clip, the others
+ * are kept whole, as their bytes, in clip->extra "other_sets" (name,
+ * text), in file order without the clip's.
  * Meshes, templates and other top-level objects are skipped by brace
  * counting (nesting bounded by DX_MAX_DEPTH) and only counted in
  * "other_objects"; so are Frames, whose hierarchy (names, nesting and
@@ -33,7 +35,8 @@
  *
  * Writing: "xof 0303txt 0032", CRLF, two-space indents, AnimTicksPerSecond
  * inside the set (where ActiveWorlds' own example has it) unless the clip was
- * read with it at the top level, one AnimationSet, one Animation per joint
+ * read with it at the top level, the clip's AnimationSet with the other
+ * sets as they were read before and after it, one Animation per joint
  * with rotation (0), scale (1) and position (2) keys, Microsoft-strict
  * separators, numbers with six decimals when that is exact and the shortest
  * exact text otherwise, no line over 250 characters.
@@ -512,6 +515,8 @@ typedef struct
   gboolean   ticks_at_top;
   char      *ticks_name;
   gboolean   have_set;
+  guint      want_set;      /* SqLoadOptions.take: the set that is the clip */
+  GPtrArray *set_names;     /* every AnimationSet's name, in file order */
   GVariantBuilder other_sets;
   guint      n_other_sets;
   GArray    *other_types;   /* char * (owned) */
@@ -1481,9 +1486,11 @@ parse_set (Reader    *rd,
 
   if (!object_header (lx, type, &name, &open, error))
     return FALSE;
+  g_ptr_array_add (rd->set_names,
+                   name.type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) name.s, name.len) : g_strdup (""));
   if (name.type == TOK_WORD)
-    sq_props_set (lx->clip->extra, "set_name",
-                  g_variant_new_take_string (_sq_latin1_to_utf8 ((const guint8 *) name.s, name.len)));
+    sq_props_set (lx->clip->extra, "set_name", g_variant_new_string (g_ptr_array_index (rd->set_names,
+                                                                                        rd->set_names->len - 1)));
   for (;;)
     {
       if (!lex_next (lx, &t, error))
@@ -1621,7 +1628,7 @@ parse_file (Reader  *rd,
           if (!parse_ticks (rd, &t, TRUE, error))
             return FALSE;
         }
-      else if (tok_is (&t, "AnimationSet") && !rd->have_set)
+      else if (tok_is (&t, "AnimationSet") && rd->set_names->len == rd->want_set)
         {
           rd->have_set = TRUE;
           if (!parse_set (rd, &t, error))
@@ -1631,18 +1638,17 @@ parse_file (Reader  *rd,
         {
           Tok on, oo;
           gsize start = t.s - data;
-          g_autofree char *name = NULL;
+          char *name;
 
           if (!object_header (&rd->lx, &t, &on, &oo, error) || !skip_block (&rd->lx, &oo, error))
             return FALSE;
           name = on.type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) on.s, on.len) : g_strdup ("");
+          g_ptr_array_add (rd->set_names, name);
           g_variant_builder_add_value (&rd->other_sets,
                                        g_variant_new ("(s@ay)", name,
                                                       g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data + start,
                                                                                  rd->lx.pos - start, 1)));
           rd->n_other_sets++;
-          sq_clip_add_warning (clip, _("line %u: AnimationSet “%s” is kept aside; the first set is the clip"),
-                               t.line, name);
         }
       else if (tok_is (&t, "Frame"))
         {
@@ -1661,12 +1667,22 @@ parse_file (Reader  *rd,
         }
     }
 
-  if (!rd->have_set)
+  if (rd->set_names->len == 0)
     {
       sq_set_error_at_line (error, SQ_ERROR_UNSUPPORTED, rd->lx.line, 1,
                             _("the DirectX file has no AnimationSet: there is no animation to read"));
       return FALSE;
     }
+  if (!rd->have_set)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND,
+                   _("there is no AnimationSet %u: the file has %u (numbered from 1)"),
+                   rd->want_set + 1, rd->set_names->len);
+      return FALSE;
+    }
+  g_ptr_array_add (rd->set_names, NULL);
+  sq_clip_set_takes (clip, (const char * const *) rd->set_names->pdata, rd->want_set);
+  g_ptr_array_set_size (rd->set_names, rd->set_names->len - 1);
   return TRUE;
 }
 
@@ -1899,6 +1915,8 @@ dx_read_pass (GBytes              *bytes,
   rd.other_counts = g_array_new (FALSE, FALSE, sizeof (guint));
   rd.frames = g_array_new (FALSE, FALSE, sizeof (DxFrame));
   g_variant_builder_init (&rd.other_sets, G_VARIANT_TYPE ("a(say)"));
+  rd.want_set = options->take;
+  rd.set_names = g_ptr_array_new_with_free_func (g_free);
   if (deferred)
     {
       rd.blocks = g_array_new (FALSE, FALSE, sizeof (KeyBlock));
@@ -1985,6 +2003,7 @@ dx_read_pass (GBytes              *bytes,
 
 out:
   g_variant_builder_clear (&rd.other_sets);
+  g_ptr_array_unref (rd.set_names);
   for (guint i = 0; i < rd.other_types->len; i++)
     g_free (g_array_index (rd.other_types, char *, i));
   g_array_unref (rd.other_types);
@@ -2203,6 +2222,38 @@ write_animation (gsize      j,
   g_string_append (out, "  }\r\n");
 }
 
+/* The other AnimationSets (the takes the clip is not) from `from` up to
+ * `to`, as they were read: those before the clip's set go before it, the
+ * rest after, each on lines of its own. Returns where it stopped. */
+static guint
+write_other_sets (GString      *out,
+                  const SqClip *clip,
+                  guint         from,
+                  guint         to,
+                  gboolean      before)
+{
+  GVariant *sets = sq_props_get (clip->extra, "other_sets");
+  gsize n;
+
+  if (sets == NULL || !g_variant_is_of_type (sets, G_VARIANT_TYPE ("a(say)")))
+    return from;
+  n = MIN (g_variant_n_children (sets), to);
+  for (gsize i = from; i < n; i++)
+    {
+      g_autoptr(GVariant) text = NULL;
+      gsize len;
+      const char *bytes;
+
+      g_variant_get_child (sets, i, "(&s@ay)", NULL, &text);
+      bytes = g_variant_get_fixed_array (text, &len, 1);
+      if (!before)
+        g_string_append (out, "\r\n");
+      g_string_append_len (out, bytes, len);
+      g_string_append (out, before ? "\r\n\r\n" : "\r\n");
+    }
+  return (guint) MAX (n, from);
+}
+
 static GPtrArray *
 dx_write (const SqClip        *clip,
           const SqSaveOptions *options G_GNUC_UNUSED,
@@ -2215,6 +2266,7 @@ dx_write (const SqClip        *clip,
   gboolean at_top = sq_props_get_bool (clip->extra, "ticks_at_top", FALSE);
   GVariant *v;
   double last = 0.0;
+  guint n_before;
 
   if (clip->fps >= 1 && clip->fps <= G_MAXUINT32 && clip->fps == floor (clip->fps))
     tps = (guint32) clip->fps;
@@ -2224,9 +2276,6 @@ dx_write (const SqClip        *clip,
 
   if ((v = sq_props_get (clip->extra, "header")) != NULL)
     _sq_loss (losses, _("the header “%s” is written as “xof 0303txt 0032”"), g_variant_get_string (v, NULL));
-  if ((v = sq_props_get (clip->extra, "other_sets")) != NULL)
-    _sq_loss (losses, _("%zu further AnimationSet(s) are not written (ActiveWorlds reads one)"),
-              g_variant_n_children (v));
   if ((v = sq_props_get (clip->extra, "other_objects")) != NULL)
     _sq_loss (losses, _("frames, meshes and other templates (%zu kinds of object) are not written"),
               g_variant_n_children (v));
@@ -2239,6 +2288,7 @@ dx_write (const SqClip        *clip,
       write_ticks (out, clip, tps, 0, losses);
       g_string_append (out, "\r\n");
     }
+  n_before = write_other_sets (out, clip, 0, clip->take, TRUE);
   g_string_append (out, "AnimationSet ");
   if ((v = sq_props_get (clip->extra, "set_name")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
     {
@@ -2264,6 +2314,7 @@ dx_write (const SqClip        *clip,
     g_free (w.last);
   }
   g_string_append (out, "}\r\n");
+  write_other_sets (out, clip, n_before, G_MAXUINT, FALSE);
 
   if (clip->duration > last + 1e-9)
     _sq_loss (losses, _("the duration %.6g s (DirectX has none; the last key at %.6g s ends the clip)"),
@@ -2287,7 +2338,7 @@ dx_describe_field (const char *key,
                               a ? _("open") : _("closed"), b ? _("linear") : _("spline"));
     }
   if (g_str_equal (key, "other_sets"))
-    return g_strdup_printf (_("%zu further AnimationSet(s)"), g_variant_n_children (value));
+    return g_strdup_printf (_("%zu other AnimationSet(s) of the file"), g_variant_n_children (value));
   if (g_str_equal (key, "other_objects"))
     {
       GString *s = g_string_new (_("frames, meshes and other templates:"));

@@ -10,8 +10,10 @@
  * the skill names (5.3): all translations then all rotations, each array
  * coded dimension by dimension with a running value.
  *
- * The clip: a CMX with a skill is that skill (the first; more are kept as
- * text) on the 29 bones; one with only skeletons is the first skeleton in
+ * The clip: a CMX with a skill is that skill on the 29 bones; each skill
+ * is a take (sq_clip_get_takes), the one SqLoadOptions.take names (the
+ * first by default) the clip, the others kept as the text they were read
+ * from, before ("skills-before") and after it ("more-skills"); one with only skeletons is the first skeleton in
  * its rest pose (one rotation key per bone). Skeletons, suits and
  * property lists are kept as the text they were read from. The CFP is read
  * through SqLoadOptions.companion and kept: a save writes it back as it was
@@ -29,7 +31,7 @@
 static const char * const cmx_extensions[] = { "cmx", NULL };
 static const char * const cmx_fields[] = {
   "parent", "offset", "comment", "version", "skeletons", "skill", "cfp", "skill-duration",
-  "skill-distance", "skill-moving", "translation-count", "rotation-count", "more-skills", "skill-count", "trailer",
+  "skill-distance", "skill-moving", "translation-count", "rotation-count", "more-skills", "skill-count", "trailer", "skills-before",
   "cfp-bytes", "line-ending", "motion", "frames", "motion-duration", "has-translation", "has-rotation",
   "translation-offset", "rotation-offset", "motion-props", "motion-time-props", "skeleton", NULL
 };
@@ -713,6 +715,56 @@ set_text (SqClip     *clip,
   sq_props_set (clip->extra, key, g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, part, TRUE));
 }
 
+/* The file's `n` skills from `t`: skill `take` into *skill, the others
+ * kept as text (their CFPs are not this clip's), every name a take */
+static gboolean
+read_skills (SqSimsText  *t,
+             GBytes      *bytes,
+             gint64       n,
+             guint        take,
+             SqClip      *clip,
+             Skill       *skill,
+             GError     **error)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  gsize from = t->pos;
+
+  if ((gint64) take >= n)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_NOT_FOUND,
+                   _("there is no skill %u: the file has %" PRId64 " (numbered from 1)"), take + 1, n);
+      return FALSE;
+    }
+  for (gint64 i = 0; i < n; i++)
+    {
+      Skill other = { 0 };
+      gboolean good;
+
+      if (i == take)
+        {
+          if (i > 0)
+            set_text (clip, "skills-before", bytes, from, t->pos);
+          if (!read_skill (t, bytes, skill, error))
+            return FALSE;
+          g_ptr_array_add (names, g_strdup (skill->name));
+          from = t->pos;
+          continue;
+        }
+      good = read_skill (t, bytes, &other, error);
+      g_ptr_array_add (names, g_strdup (other.name != NULL ? other.name : ""));
+      skill_clear (&other);
+      if (!good)
+        return FALSE;
+    }
+  if (from < t->pos)
+    set_text (clip, "more-skills", bytes, from, t->pos);
+  if (n > 1)
+    sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n));
+  g_ptr_array_add (names, NULL);
+  sq_clip_set_takes (clip, (const char * const *) names->pdata, take);
+  return TRUE;
+}
+
 static SqClip *
 cmx_read (GBytes              *bytes,
           const SqLoadOptions *options,
@@ -780,27 +832,8 @@ cmx_read (GBytes              *bytes,
 
   if (n_skills > 0)
     {
-      if (!read_skill (&t, bytes, &skill, error))
-        goto out;
-      /* the other skills as text: their CFPs are not this clip's */
-      from = t.pos;
-      for (gint64 i = 1; i < n_skills; i++)
-        {
-          Skill other = { 0 };
-          gboolean good = read_skill (&t, bytes, &other, error);
-
-          skill_clear (&other);
-          if (!good)
-            goto out;
-        }
-      if (n_skills > 1)
-        {
-          set_text (clip, "more-skills", bytes, from, t.pos);
-          sq_props_set (clip->extra, "skill-count", g_variant_new_int64 (n_skills));
-          sq_clip_add_warning (clip, _("the file has %" PRId64 " skills: the first is shown, the others are kept as they are"),
-                               n_skills);
-        }
-      if (!skill_to_clip (&skill, clip, options, error))
+      if (!read_skills (&t, bytes, n_skills, options->take, clip, &skill, error)
+          || !skill_to_clip (&skill, clip, options, error))
         goto out;
       g_free (clip->name);
       clip->name = g_strdup (skill.name);
@@ -1363,8 +1396,9 @@ cmx_write (const SqClip        *clip,
     write_skeletons (out, clip, eol, losses);
   if (skill)
     {
-      gint64 n_skills = sq_props_get (clip->extra, "more-skills") != NULL
-                        ? MAX (sq_props_get_int (clip->extra, "skill-count", 1), 1) : 1;
+      gboolean others = sq_props_get (clip->extra, "more-skills") != NULL
+                        || sq_props_get (clip->extra, "skills-before") != NULL;
+      gint64 n_skills = others ? MAX (sq_props_get_int (clip->extra, "skill-count", 1), 1) : 1;
 
       if (options->companions == NULL)
         {
@@ -1374,6 +1408,7 @@ cmx_write (const SqClip        *clip,
           return NULL;
         }
       g_string_append_printf (out, "%" PRId64 "%s", n_skills, eol);
+      put_text (out, clip->extra, "skills-before", NULL);
       if (!write_skill (out, clip, eol, &cfp, error))
         {
           g_string_free (out, TRUE);
@@ -1413,6 +1448,8 @@ cmx_describe_field (const char *key,
     }
   if (g_str_equal (key, "more-skills"))
     return g_strdup (_("the CMX's other skills"));
+  if (g_str_equal (key, "skills-before"))
+    return g_strdup (_("the CMX's skills before this one"));
   if (g_str_equal (key, "motion-props") || g_str_equal (key, "motion-time-props"))
     {
       gsize n = g_variant_get_size (value);
