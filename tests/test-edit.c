@@ -1095,6 +1095,212 @@ test_frame_rate_refusals (void)
   }
 }
 
+/* The name check the dialogs use is the rename edits' own, word for word */
+static void
+test_joint_name_check (void)
+{
+  g_autoptr(SqClip) clip = sample ();
+  gssize back = sq_clip_find_joint (clip, "back");
+  const struct { const char *name; int code; } cases[] = {
+    { "", SQ_ERROR_INVALID_ARGUMENT },
+    { "two\nlines", SQ_ERROR_INVALID_ARGUMENT },
+    { "cr\r", SQ_ERROR_INVALID_ARGUMENT },
+    { "neck", SQ_ERROR_EXISTS },
+    { "back", -1 },
+    { "spine", -1 },
+  };
+
+  g_assert_cmpint (back, >=, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SqEdit) edit = sq_edit_rename_joint_new ("back", cases[i].name);
+      g_autoptr(GError) error = NULL, applied = NULL;
+      g_autoptr(SqClip) copy = sq_clip_copy (clip);
+      gboolean ok = sq_edit_check_joint_name (clip, cases[i].name, back, &error);
+
+      if (cases[i].code < 0)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          g_assert_true (sq_edit_apply (edit, copy, NULL));
+          continue;
+        }
+      g_assert_false (ok);
+      g_assert_error (error, SQ_ERROR, cases[i].code);
+      g_assert_false (sq_edit_apply (edit, copy, &applied));
+      g_assert_cmpstr (applied->message, ==, error->message);
+    }
+  /* a name no joint has yet may be none of the joints' */
+  g_assert_false (sq_edit_check_joint_name (clip, "back", -1, NULL));
+}
+
+/* ---- every kind of edit: apply, undo, redo ---- */
+
+static GBytes *
+companion_beside (const char *name,
+                  gpointer    user_data,
+                  GError    **error)
+{
+  g_autofree char *path = g_build_filename (user_data, name, NULL);
+  char *data;
+  gsize size;
+
+  if (!g_file_get_contents (path, &data, &size, error))
+    return NULL;
+  return g_bytes_new_take (data, size);
+}
+
+/* tests/data/`rel`, its companion files (CMX's CFP) from beside it */
+static SqClip *
+load_data (const char *rel)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", rel, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.companion = companion_beside;
+  options.companion_data = dir;
+  clip = sq_load_bytes (bytes, path, NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  return clip;
+}
+
+/* what the clip is, byte for byte: every writable format's save from the
+ * model, and its own format's save (which may copy the source) */
+static GPtrArray *
+clip_bytes (const SqClip *clip)
+{
+  GPtrArray *saves = tu_save_every_format (clip);
+  g_autoptr(GError) error = NULL;
+  GBytes *own = sq_save_bytes (clip, clip->format, NULL, NULL, &error);
+
+  g_ptr_array_add (saves, own != NULL ? own : g_bytes_new (error->message, strlen (error->message)));
+  return saves;
+}
+
+static void
+walk_one (const char *file,
+          SqEdit     *edit)
+{
+  g_autoptr(SqClip) clip = load_data (file);
+  g_autoptr(SqClip) before = sq_clip_copy (clip);
+  g_autoptr(SqClip) after = NULL;
+  g_autoptr(GPtrArray) bytes_before = clip_bytes (clip);
+  g_autoptr(GPtrArray) bytes_after = NULL;
+  g_autoptr(GPtrArray) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *what = sq_edit_describe (edit);
+  g_autofree char *what_applied = NULL;
+
+  g_test_message ("%s: %s (%s)", file, sq_edit_get_label (edit), what);
+  g_assert_cmpstr (sq_edit_get_label (edit), !=, "");
+  g_assert_cmpstr (what, !=, "");
+
+  if (!sq_edit_apply (edit, clip, &error))
+    g_error ("%s on %s: %s", sq_edit_get_label (edit), file, error->message);
+  g_assert_true (sq_clip_check (clip, NULL));
+  g_assert_true (sq_clip_is_modified (clip));
+  g_assert_false (sq_clip_equal (before, clip));
+  after = sq_clip_copy (clip);
+  bytes_after = clip_bytes (clip);
+  what_applied = sq_edit_describe (edit);
+  g_assert_cmpstr (what_applied, !=, "");
+
+  /* undo: bitwise the clip from before */
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+  g_assert_false (sq_clip_is_modified (clip));
+  bytes = clip_bytes (clip);
+  tu_assert_same_saves (bytes_before, bytes);
+  g_clear_pointer (&bytes, g_ptr_array_unref);
+
+  /* redo: the same as the first apply */
+  g_assert_true (sq_edit_apply (edit, clip, &error));
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_equal (after, clip));
+  bytes = clip_bytes (clip);
+  tu_assert_same_saves (bytes_after, bytes);
+  sq_edit_undo (edit, clip);
+  g_assert_true (sq_clip_equal (before, clip));
+}
+
+static void
+test_every_kind (void)
+{
+  static const char *wave = "../../data/samples/wave.seq";
+  static const char *sl = "corpus/sl-anim/0f86e355-dd31-a61c-fdb0-3a96b9aad05f.dat";
+  static const char *bvh = "../../data/samples/wave.bvh";
+  static const char *dx = "../../data/samples/wave.x";
+  static const char *psl = "sims/wave-v5.psl";
+  static const char *kfd = "sims/nod-bounce.kfd";
+  static const char *cmx = "sims/nod.cmx";
+  const char *some[] = { "rtelbow", NULL };
+  SqSlConstraint c = {
+    .chain_length = 1, .type = SQ_SL_CONSTRAINT_PLANE, .source_volume = "L_HAND", .target_volume = SQ_SL_GROUND,
+    .source_offset = { 0, 0.1, 0 }, .target_dir = { 0, 0, 1 },
+    .ease_in_start = 0, .ease_in_stop = 0.5, .ease_out_start = 1, .ease_out_stop = 1.5,
+  };
+  struct { const char *file; SqEdit *edit; } cases[] = {
+    { wave, sq_edit_invert_xz_new (NULL) },
+    { wave, sq_edit_invert_xz_new (some) },
+    { wave, sq_edit_rename_joint_new ("rtelbow", "rtelbow2") },
+    { wave, sq_edit_rename_joint_new ("pelvis", "hips") },
+    { wave, sq_edit_delete_joint_new ("neck") },
+    { wave, sq_edit_delete_keys_new ("pelvis", 0) },
+    { wave, sq_edit_rename_root_new ("hips") },
+    { wave, sq_edit_rescale_new (1.37) },
+    { wave, sq_edit_set_first_frame_new (0.5, -1, 2) },
+    { sl, sq_edit_sl_priority_new (4) },
+    { sl, sq_edit_sl_joint_priority_new ("mChest", 5) },
+    { sl, sq_edit_sl_loop_new (TRUE, 0.5, 1) },
+    { sl, sq_edit_sl_ease_new (0.1, 0.2) },
+    { sl, sq_edit_sl_hand_pose_new (5) },
+    { sl, sq_edit_sl_emote_new ("Grüße") },
+    { sl, sq_edit_sl_delete_constraint_new (0) },
+    { sl, sq_edit_sl_constraint_new (0, &c) },
+    { sl, sq_edit_sl_constraint_new (1, &c) },
+    { bvh, sq_edit_set_frame_rate_new (24) },
+    { bvh, sq_edit_set_frame_time_new (0.05) },
+    { dx, sq_edit_dx_set_name_new ("Wave_2") },
+    { wave, sq_edit_mirror_new () },
+    { wave, sq_edit_resample_new (24) },
+    { wave, sq_edit_speed_new (2) },
+    { wave, sq_edit_trim_new (0.1, 0.5) },
+    { wave, sq_edit_reverse_new () },
+    { wave, sq_edit_reduce_new (1, 0.01) },
+    { wave, sq_edit_close_loop_new () },
+    { psl, sq_edit_sims_rename_pose_new ("Stand", "Standing") },
+    { psl, sq_edit_sims_duplicate_pose_new ("Stand", "Stand again") },
+    { psl, sq_edit_sims_delete_pose_new ("Stand") },
+    { psl, sq_edit_sims_move_pose_new ("Wave child", 0) },
+    /* a KFD's poses are named by their frames (0, 9 and 19 here) */
+    { kfd, sq_edit_sims_rename_pose_new ("9", "12") },
+    { kfd, sq_edit_sims_duplicate_pose_new ("9", "14") },
+    { kfd, sq_edit_sims_delete_pose_new ("9") },
+    { kfd, sq_edit_sims_move_pose_new ("9", 0) },
+    { kfd, sq_edit_sims_kfd_bounce_new (FALSE) },
+    { kfd, sq_edit_sims_kfd_pose_name_new (FALSE, "Sit") },
+    { kfd, sq_edit_sims_kfd_pose_name_new (TRUE, "Sit") },
+    { cmx, sq_edit_sims_skill_name_new ("a-nod") },
+    { cmx, sq_edit_sims_skill_duration_new (250) },
+  };
+  g_autoptr(GHashTable) labels = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      walk_one (cases[i].file, cases[i].edit);
+      g_hash_table_add (labels, (gpointer) sq_edit_get_label (cases[i].edit));
+      sq_edit_free (cases[i].edit);
+    }
+  /* every kind: 7 joint and root edits, 8 Second Life fields, 2 frame rate,
+   * the .x set name, 7 motion edits, 9 Sims edits */
+  g_assert_cmpuint (g_hash_table_size (labels), ==, 7 + 8 + 2 + 1 + 7 + 9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1114,5 +1320,7 @@ main (int    argc,
   g_test_add_func ("/edit/sl-fields-getters", test_sl_fields_getters);
   g_test_add_func ("/edit/frame-rate-set-name", test_frame_rate_and_set_name);
   g_test_add_func ("/edit/frame-rate-refusals", test_frame_rate_refusals);
+  g_test_add_func ("/edit/every-kind", test_every_kind);
+  g_test_add_func ("/edit/joint-name-check", test_joint_name_check);
   return g_test_run ();
 }

@@ -37,6 +37,14 @@ SqEdit     *sq_edit_rescale_new         (double      factor);
  * for dialogs to say before */
 gboolean    sq_edit_check_rescale_factor (double     factor,
                                          GError    **error);
+/* Why `name` cannot be the new name of joint `joint` (its index, -1 for a
+ * name no joint has yet), or TRUE: it must be non-empty text of one line,
+ * and no other joint may have it. What the rename edits check, for dialogs
+ * to say before, in the same words. */
+gboolean    sq_edit_check_joint_name    (const SqClip *clip,
+                                         const char   *name,
+                                         gssize        joint,
+                                         GError      **error);
 SqEdit     *sq_edit_set_first_frame_new (double      x,
                                          double      y,
                                          double      z);

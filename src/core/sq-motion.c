@@ -4,7 +4,7 @@
  *
  * Each operation first checks its parameters against the clip and refuses
  * with the reason, changing nothing. Then it journals every joint it will
- * change (sq-edit.c keeps the copies), the property list and the timing, and
+ * change, the property list and the timing (sq-edit-private.h), and
  * changes the clip; undo puts the copies back, so the clip is bitwise what it
  * was. Keys an operation keeps carry their side arrays (present masks, the
  * format's own notation in `alt`, which writers use only while it still
@@ -22,7 +22,7 @@
 #include "sq-format.h"
 #include "sq-math.h"
 #include "sq-motion.h"
-#include "sq-motion-private.h"
+#include "sq-edit-private.h"
 
 /* two times this close (seconds) are one */
 #define TIME_EPSILON 1e-9
@@ -904,101 +904,181 @@ apply_close_loop (SqEdit  *edit,
   return TRUE;
 }
 
-/* ---- the edits ---------------------------------------------------------- */
+/* ---- the edits: one class each, with up to two numbers ------------------ */
 
-gboolean
-_sq_motion_apply (SqEdit  *edit,
-                  SqClip  *clip,
-                  GError **error)
+typedef struct
 {
   double p[2];
+} MotionArgs;
 
-  switch (_sq_edit_motion_op (edit, p))
-    {
-    case SQ_MOTION_MIRROR: return apply_mirror (edit, clip);
-    case SQ_MOTION_RESAMPLE: return apply_resample (edit, clip, p[0], error);
-    case SQ_MOTION_SPEED: return apply_speed (edit, clip, p[0], error);
-    case SQ_MOTION_TRIM: return apply_trim (edit, clip, p[0], p[1], error);
-    case SQ_MOTION_REVERSE: return apply_reverse (edit, clip, error);
-    case SQ_MOTION_REDUCE: return apply_reduce (edit, clip, p[0], p[1], error);
-    case SQ_MOTION_CLOSE_LOOP: return apply_close_loop (edit, clip, error);
-    default: g_assert_not_reached ();
-    }
-}
-
-const char *
-_sq_motion_label (SqMotionOp op)
+static SqEdit *
+motion_edit_new (const SqEditClass *klass,
+                 double             a,
+                 double             b)
 {
-  switch (op)
-    {
-    case SQ_MOTION_MIRROR: return _("Mirror");
-    case SQ_MOTION_RESAMPLE: return _("Resample");
-    case SQ_MOTION_SPEED: return _("Change Speed");
-    case SQ_MOTION_TRIM: return _("Trim");
-    case SQ_MOTION_REVERSE: return _("Reverse");
-    case SQ_MOTION_REDUCE: return _("Reduce Keys");
-    case SQ_MOTION_CLOSE_LOOP: return _("Close the Loop");
-    default: g_assert_not_reached ();
-    }
+  MotionArgs *args = g_new0 (MotionArgs, 1);
+
+  args->p[0] = a;
+  args->p[1] = b;
+  return _sq_edit_new (klass, args);
 }
 
-char *
-_sq_motion_describe (SqMotionOp    op,
-                     const double  p[2])
+static const double *
+motion_params (const SqEdit *edit)
 {
-  switch (op)
-    {
-    case SQ_MOTION_MIRROR: return g_strdup (_("Mirror left and right"));
-    case SQ_MOTION_RESAMPLE: return g_strdup_printf (_("Resample at %g frames per second"), p[0]);
-    case SQ_MOTION_SPEED: return g_strdup_printf (_("Play at %g times the speed"), p[0]);
-    case SQ_MOTION_TRIM: return g_strdup_printf (_("Keep %g s to %g s"), p[0], p[1]);
-    case SQ_MOTION_REVERSE: return g_strdup (_("Play backwards"));
-    case SQ_MOTION_REDUCE: return g_strdup_printf (_("Reduce keys within %g° and %g"), p[0], p[1]);
-    case SQ_MOTION_CLOSE_LOOP: return g_strdup (_("End on the first pose"));
-    default: g_assert_not_reached ();
-    }
+  return ((const MotionArgs *) _sq_edit_get_params (edit))->p;
 }
+
+static gboolean
+mirror_apply (SqEdit  *edit,
+              SqClip  *clip,
+              GError **error)
+{
+  return apply_mirror (edit, clip);
+}
+
+static char *
+mirror_describe (const SqEdit *edit)
+{
+  return g_strdup (_("Mirror left and right"));
+}
+
+static const SqEditClass mirror_class = {
+  N_("Mirror"), mirror_describe, mirror_apply, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_mirror_new (void)
 {
-  return _sq_edit_motion_new (SQ_MOTION_MIRROR, 0, 0);
+  return motion_edit_new (&mirror_class, 0, 0);
 }
+
+static gboolean
+resample_apply (SqEdit  *edit,
+                SqClip  *clip,
+                GError **error)
+{
+  return apply_resample (edit, clip, motion_params (edit)[0], error);
+}
+
+static char *
+resample_describe (const SqEdit *edit)
+{
+  return g_strdup_printf (_("Resample at %g frames per second"), motion_params (edit)[0]);
+}
+
+static const SqEditClass resample_class = {
+  N_("Resample"), resample_describe, resample_apply, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_resample_new (double fps)
 {
-  return _sq_edit_motion_new (SQ_MOTION_RESAMPLE, fps, 0);
+  return motion_edit_new (&resample_class, fps, 0);
 }
+
+static gboolean
+speed_apply (SqEdit  *edit,
+             SqClip  *clip,
+             GError **error)
+{
+  return apply_speed (edit, clip, motion_params (edit)[0], error);
+}
+
+static char *
+speed_describe (const SqEdit *edit)
+{
+  return g_strdup_printf (_("Play at %g times the speed"), motion_params (edit)[0]);
+}
+
+static const SqEditClass speed_class = {
+  N_("Change Speed"), speed_describe, speed_apply, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_speed_new (double factor)
 {
-  return _sq_edit_motion_new (SQ_MOTION_SPEED, factor, 0);
+  return motion_edit_new (&speed_class, factor, 0);
 }
+
+static gboolean
+trim_apply (SqEdit  *edit,
+            SqClip  *clip,
+            GError **error)
+{
+  return apply_trim (edit, clip, motion_params (edit)[0], motion_params (edit)[1], error);
+}
+
+static char *
+trim_describe (const SqEdit *edit)
+{
+  return g_strdup_printf (_("Keep %g s to %g s"), motion_params (edit)[0], motion_params (edit)[1]);
+}
+
+static const SqEditClass trim_class = {
+  N_("Trim"), trim_describe, trim_apply, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_trim_new (double start,
                   double end)
 {
-  return _sq_edit_motion_new (SQ_MOTION_TRIM, start, end);
+  return motion_edit_new (&trim_class, start, end);
 }
+
+static char *
+reverse_describe (const SqEdit *edit)
+{
+  return g_strdup (_("Play backwards"));
+}
+
+static const SqEditClass reverse_class = {
+  N_("Reverse"), reverse_describe, apply_reverse, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_reverse_new (void)
 {
-  return _sq_edit_motion_new (SQ_MOTION_REVERSE, 0, 0);
+  return motion_edit_new (&reverse_class, 0, 0);
 }
+
+static gboolean
+reduce_apply (SqEdit  *edit,
+              SqClip  *clip,
+              GError **error)
+{
+  return apply_reduce (edit, clip, motion_params (edit)[0], motion_params (edit)[1], error);
+}
+
+static char *
+reduce_describe (const SqEdit *edit)
+{
+  return g_strdup_printf (_("Reduce keys within %g° and %g"), motion_params (edit)[0], motion_params (edit)[1]);
+}
+
+static const SqEditClass reduce_class = {
+  N_("Reduce Keys"), reduce_describe, reduce_apply, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_reduce_new (double degrees,
                     double distance)
 {
-  return _sq_edit_motion_new (SQ_MOTION_REDUCE, degrees, distance);
+  return motion_edit_new (&reduce_class, degrees, distance);
 }
+
+static char *
+close_loop_describe (const SqEdit *edit)
+{
+  return g_strdup (_("End on the first pose"));
+}
+
+static const SqEditClass close_loop_class = {
+  N_("Close the Loop"), close_loop_describe, apply_close_loop, NULL, NULL,
+};
 
 SqEdit *
 sq_edit_close_loop_new (void)
 {
-  return _sq_edit_motion_new (SQ_MOTION_CLOSE_LOOP, 0, 0);
+  return motion_edit_new (&close_loop_class, 0, 0);
 }

@@ -86,25 +86,16 @@ validate (SequinEditDialog *self)
     case SEQUIN_EDIT_RENAME_ROOT:
       {
         const char *name = gtk_editable_get_text (GTK_EDITABLE (self->entry0));
-        gssize existing = sq_clip_find_joint (clip (self), name);
         gssize target = self->kind == SEQUIN_EDIT_RENAME_JOINT
                         ? sq_clip_find_joint (clip (self), self->joint_name)
                         : sq_clip_get_root_index (clip (self));
+        g_autoptr(GError) error = NULL;
 
-        if (name[0] == '\0')
+        /* the core's own rule and words, which applying the edit checks again */
+        if (!sq_edit_check_joint_name (clip (self), name, target, &error))
           {
             valid = FALSE;
-            message = g_strdup (_("Enter a name."));
-          }
-        else if (strpbrk (name, "\r\n") != NULL)
-          {
-            valid = FALSE;
-            message = g_strdup (_("A name cannot contain a line break."));
-          }
-        else if (existing >= 0 && existing != target)
-          {
-            valid = FALSE;
-            message = g_strdup_printf (_("A joint called “%s” already exists. Choose another name."), name);
+            message = g_strdup (error->message);
           }
         else if (g_strcmp0 (name, self->kind == SEQUIN_EDIT_RENAME_ROOT ? clip (self)->root : self->joint_name) == 0)
           valid = FALSE; /* nothing to change, nothing to say */

@@ -47,7 +47,7 @@ test_rename_checks (void)
 
   sequin_edit_dialog_set_text (dialog, 0, "");
   g_assert_false (sequin_edit_dialog_can_apply (dialog));
-  g_assert_cmpstr (sequin_edit_dialog_get_message (dialog), ==, "Enter a name.");
+  g_assert_cmpstr (sequin_edit_dialog_get_message (dialog), ==, "The new name is empty");
   sequin_edit_dialog_set_text (dialog, 0, "two\nlines");
   g_assert_false (sequin_edit_dialog_can_apply (dialog));
   g_assert_nonnull (strstr (sequin_edit_dialog_get_message (dialog), "line break"));
@@ -58,6 +58,52 @@ test_rename_checks (void)
   g_assert_true (sequin_edit_dialog_can_apply (dialog));
   g_assert_null (sequin_edit_dialog_get_message (dialog));
   dialog_free (dialog);
+  g_assert_false (sequin_document_get_modified (doc));
+}
+
+/* What the core says when the edit is applied with `name` */
+static char *
+core_refusal (SequinDocument *doc,
+              SequinEditKind  kind,
+              const char     *name)
+{
+  g_autoptr(SqClip) copy = sq_clip_copy (sequin_document_get_clip (doc));
+  g_autoptr(SqEdit) edit = kind == SEQUIN_EDIT_RENAME_JOINT ? sq_edit_rename_joint_new ("neck", name)
+                                                             : sq_edit_rename_root_new (name);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (sq_edit_apply (edit, copy, &error));
+  g_assert_nonnull (error);
+  return g_strdup (error->message);
+}
+
+/* The dialog's live feedback is the core's refusal, word for word */
+static void
+test_rename_says_what_core_says (void)
+{
+  g_autoptr(SequinDocument) doc = load_document ("seq-binary/maca.seq");
+  const SequinEditKind kinds[] = { SEQUIN_EDIT_RENAME_JOINT, SEQUIN_EDIT_RENAME_ROOT };
+  const char *bad[] = { "", "two\nlines", "carriage\rreturn", "pelvis", "head", "lfhip" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      SequinEditDialog *dialog = dialog_new (doc, kinds[k], kinds[k] == SEQUIN_EDIT_RENAME_JOINT ? 2 : -1);
+
+      for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+        {
+          g_autofree char *expected = NULL;
+
+          /* the root may keep its own name; the test is about refusals */
+          if (kinds[k] == SEQUIN_EDIT_RENAME_ROOT && g_strcmp0 (bad[i], "pelvis") == 0)
+            continue;
+          expected = core_refusal (doc, kinds[k], bad[i]);
+          sequin_edit_dialog_set_text (dialog, 0, bad[i]);
+          g_test_message ("%s → %s", bad[i], expected);
+          g_assert_false (sequin_edit_dialog_can_apply (dialog));
+          g_assert_cmpstr (sequin_edit_dialog_get_message (dialog), ==, expected);
+        }
+      dialog_free (dialog);
+    }
   g_assert_false (sequin_document_get_modified (doc));
 }
 
@@ -126,6 +172,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/edit-dialog/rename-checks", test_rename_checks);
+  g_test_add_func ("/edit-dialog/rename-says-what-core-says", test_rename_says_what_core_says);
   g_test_add_func ("/edit-dialog/core-has-last-word", test_core_has_last_word);
   g_test_add_func ("/edit-dialog/rescale-without-locations", test_rescale_without_locations);
   g_test_add_func ("/edit-dialog/first-frame-starts-from-current", test_first_frame_starts_from_current);

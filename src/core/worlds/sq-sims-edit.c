@@ -1,4 +1,4 @@
-/* sq-sims-edit.c: the Sims world's own edits, through sq-edit.c's journal
+/* sq-sims-edit.c: the Sims world's own edits, a class each (sq-edit-private.h)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -6,7 +6,7 @@
  * bounce flag and start/end pose names, and a CMX skill's name and
  * duration. Each checks everything first, so a refused edit leaves the
  * clip untouched; then it journals the joints and the property list it
- * changes (sq-motion-private.h), so undo gives back the clip bitwise.
+ * changes (sq-edit-private.h), so undo gives back the clip bitwise.
  */
 #define G_LOG_DOMAIN "sq-sims-edit"
 
@@ -15,7 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "sq-motion-private.h"
+#include "sq-edit-private.h"
 #include "sq-private.h"
 #include "worlds/sq-sims-edit.h"
 #include "worlds/sq-world-sims.h"
@@ -495,62 +495,127 @@ apply_field (SqEdit     *edit,
   return TRUE;
 }
 
-gboolean
-_sq_sims_edit_apply (SqEdit  *edit,
-                     SqClip  *clip,
-                     GError **error)
-{
-  const char *name, *new_name;
-  double number;
-  SimsOp op = _sq_edit_world_op (edit, &name, &new_name, &number);
+/* ---- the edit classes, one per operation ------------------------------- */
 
-  if (op <= OP_MOVE_POSE && sq_sims_poses_are_frames (clip))
-    return apply_kfd_pose (edit, clip, op, name, new_name, number, error);
-  if (op <= OP_MOVE_POSE)
-    return apply_pose (edit, clip, op, name, new_name, number, error);
-  return apply_field (edit, clip, op, new_name, number, error);
+typedef struct
+{
+  SimsOp  op;
+  char   *name;
+  char   *new_name;
+  double  number;
+} SimsArgs;
+
+static void
+sims_args_free (gpointer params)
+{
+  SimsArgs *a = params;
+
+  g_free (a->name);
+  g_free (a->new_name);
 }
 
-const char *
-_sq_sims_edit_label (const SqEdit *edit)
+static gboolean
+sims_apply (SqEdit  *edit,
+            SqClip  *clip,
+            GError **error)
 {
-  const char *name, *new_name;
-  double number;
+  const SimsArgs *a = _sq_edit_get_params (edit);
 
-  switch ((SimsOp) _sq_edit_world_op (edit, &name, &new_name, &number))
-    {
-    case OP_RENAME_POSE: return _("Rename Pose");
-    case OP_DUPLICATE_POSE: return _("Duplicate Pose");
-    case OP_DELETE_POSE: return _("Delete Pose");
-    case OP_MOVE_POSE: return _("Move Pose");
-    case OP_KFD_BOUNCE: return _("Set Bounce");
-    case OP_KFD_START_POSE: return _("Set Start Pose");
-    case OP_KFD_END_POSE: return _("Set End Pose");
-    case OP_SKILL_NAME: return _("Rename Skill");
-    case OP_SKILL_DURATION: return _("Set Skill Duration");
-    default: g_assert_not_reached ();
-    }
+  if (a->op <= OP_MOVE_POSE && sq_sims_poses_are_frames (clip))
+    return apply_kfd_pose (edit, clip, a->op, a->name, a->new_name, a->number, error);
+  if (a->op <= OP_MOVE_POSE)
+    return apply_pose (edit, clip, a->op, a->name, a->new_name, a->number, error);
+  return apply_field (edit, clip, a->op, a->new_name, a->number, error);
 }
 
-char *
-_sq_sims_edit_describe (const SqEdit *edit)
+static char *
+describe_rename_pose (const SqEdit *edit)
 {
-  const char *name, *new_name;
-  double number;
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Rename pose “%s” to “%s”"), a->name, a->new_name);
+}
 
-  switch ((SimsOp) _sq_edit_world_op (edit, &name, &new_name, &number))
-    {
-    case OP_RENAME_POSE: return g_strdup_printf (_("Rename pose “%s” to “%s”"), name, new_name);
-    case OP_DUPLICATE_POSE: return g_strdup_printf (_("Copy pose “%s” as “%s”"), name, new_name);
-    case OP_DELETE_POSE: return g_strdup_printf (_("Delete pose “%s”"), name);
-    case OP_MOVE_POSE: return g_strdup_printf (_("Move pose “%s” to place %g"), name, number + 1);
-    case OP_KFD_BOUNCE: return g_strdup (number != 0 ? _("Play forward then back (bounce)") : _("Play forward only"));
-    case OP_KFD_START_POSE: return g_strdup_printf (_("Set the start pose to “%s”"), new_name);
-    case OP_KFD_END_POSE: return g_strdup_printf (_("Set the end pose to “%s”"), new_name);
-    case OP_SKILL_NAME: return g_strdup_printf (_("Rename the skill to “%s”"), new_name);
-    case OP_SKILL_DURATION: return g_strdup_printf (_("Set the skill's duration to %g ms"), number);
-    default: g_assert_not_reached ();
-    }
+static char *
+describe_duplicate_pose (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Copy pose “%s” as “%s”"), a->name, a->new_name);
+}
+
+static char *
+describe_delete_pose (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Delete pose “%s”"), a->name);
+}
+
+static char *
+describe_move_pose (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Move pose “%s” to place %g"), a->name, a->number + 1);
+}
+
+static char *
+describe_kfd_bounce (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup (a->number != 0 ? _("Play forward then back (bounce)") : _("Play forward only"));
+}
+
+static char *
+describe_kfd_start_pose (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Set the start pose to “%s”"), a->new_name);
+}
+
+static char *
+describe_kfd_end_pose (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Set the end pose to “%s”"), a->new_name);
+}
+
+static char *
+describe_skill_name (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Rename the skill to “%s”"), a->new_name);
+}
+
+static char *
+describe_skill_duration (const SqEdit *edit)
+{
+  const SimsArgs *a = _sq_edit_get_params (edit);
+  return g_strdup_printf (_("Set the skill's duration to %g ms"), a->number);
+}
+
+static const SqEditClass sims_classes[] = {
+  [OP_RENAME_POSE] = { N_("Rename Pose"), describe_rename_pose, sims_apply, NULL, sims_args_free },
+  [OP_DUPLICATE_POSE] = { N_("Duplicate Pose"), describe_duplicate_pose, sims_apply, NULL, sims_args_free },
+  [OP_DELETE_POSE] = { N_("Delete Pose"), describe_delete_pose, sims_apply, NULL, sims_args_free },
+  [OP_MOVE_POSE] = { N_("Move Pose"), describe_move_pose, sims_apply, NULL, sims_args_free },
+  [OP_KFD_BOUNCE] = { N_("Set Bounce"), describe_kfd_bounce, sims_apply, NULL, sims_args_free },
+  [OP_KFD_START_POSE] = { N_("Set Start Pose"), describe_kfd_start_pose, sims_apply, NULL, sims_args_free },
+  [OP_KFD_END_POSE] = { N_("Set End Pose"), describe_kfd_end_pose, sims_apply, NULL, sims_args_free },
+  [OP_SKILL_NAME] = { N_("Rename Skill"), describe_skill_name, sims_apply, NULL, sims_args_free },
+  [OP_SKILL_DURATION] = { N_("Set Skill Duration"), describe_skill_duration, sims_apply, NULL, sims_args_free },
+};
+
+static SqEdit *
+sims_edit_new (SimsOp      op,
+               const char *name,
+               const char *new_name,
+               double      number)
+{
+  SimsArgs *a = g_new0 (SimsArgs, 1);
+
+  a->op = op;
+  a->name = g_strdup (name);
+  a->new_name = g_strdup (new_name);
+  a->number = number;
+  return _sq_edit_new (&sims_classes[op], a);
 }
 
 /* ---- constructors -------------------------------------------------------- */
@@ -559,52 +624,52 @@ SqEdit *
 sq_edit_sims_rename_pose_new (const char *old_name,
                               const char *new_name)
 {
-  return _sq_edit_world_new (OP_RENAME_POSE, old_name, new_name, 0);
+  return sims_edit_new (OP_RENAME_POSE, old_name, new_name, 0);
 }
 
 SqEdit *
 sq_edit_sims_duplicate_pose_new (const char *name,
                                  const char *new_name)
 {
-  return _sq_edit_world_new (OP_DUPLICATE_POSE, name, new_name, 0);
+  return sims_edit_new (OP_DUPLICATE_POSE, name, new_name, 0);
 }
 
 SqEdit *
 sq_edit_sims_delete_pose_new (const char *name)
 {
-  return _sq_edit_world_new (OP_DELETE_POSE, name, NULL, 0);
+  return sims_edit_new (OP_DELETE_POSE, name, NULL, 0);
 }
 
 SqEdit *
 sq_edit_sims_move_pose_new (const char *name,
                             guint       index)
 {
-  return _sq_edit_world_new (OP_MOVE_POSE, name, NULL, index);
+  return sims_edit_new (OP_MOVE_POSE, name, NULL, index);
 }
 
 SqEdit *
 sq_edit_sims_kfd_bounce_new (gboolean bounce)
 {
-  return _sq_edit_world_new (OP_KFD_BOUNCE, NULL, NULL, bounce ? 1 : 0);
+  return sims_edit_new (OP_KFD_BOUNCE, NULL, NULL, bounce ? 1 : 0);
 }
 
 SqEdit *
 sq_edit_sims_kfd_pose_name_new (gboolean    end,
                                 const char *name)
 {
-  return _sq_edit_world_new (end ? OP_KFD_END_POSE : OP_KFD_START_POSE, NULL, name ? name : "", 0);
+  return sims_edit_new (end ? OP_KFD_END_POSE : OP_KFD_START_POSE, NULL, name ? name : "", 0);
 }
 
 SqEdit *
 sq_edit_sims_skill_name_new (const char *name)
 {
-  return _sq_edit_world_new (OP_SKILL_NAME, NULL, name ? name : "", 0);
+  return sims_edit_new (OP_SKILL_NAME, NULL, name ? name : "", 0);
 }
 
 SqEdit *
 sq_edit_sims_skill_duration_new (double ms)
 {
-  return _sq_edit_world_new (OP_SKILL_DURATION, NULL, NULL, ms);
+  return sims_edit_new (OP_SKILL_DURATION, NULL, NULL, ms);
 }
 
 /* ---- the properties panel's view ---------------------------------------- */
