@@ -40,7 +40,7 @@
 
 #define SL_U16MAX        65535.0
 #define SL_ROT_RANGE     1.0
-#define SL_POS_RANGE     5.0
+#define SL_POS_RANGE     SQ_SL_POS_RANGE
 #define SL_KEY_SIZE      8u
 #define SL_OLD_KEY_SIZE  16u
 #define SL_CONSTRAINT_SIZE 86u
@@ -1514,7 +1514,7 @@ const SqFormat _sq_format_sl_anim = {
   .extensions = sl_extensions,
   .mime_type = "application/x-secondlife-animation",
   .default_root = "mPelvis",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_QUANTISED,
   .fields = sl_fields,
   .describe_field = sl_describe_field,
   .dump_field = sl_dump_field,
@@ -1522,4 +1522,5 @@ const SqFormat _sq_format_sl_anim = {
   .read = sl_read,
   .write = sl_write,
   .space = &sq_space_second_life,
+  .world = &sq_world_sl,
 };
