@@ -150,6 +150,12 @@ validate_loop_seam (const SqClip *clip,
     }
 }
 
+GPtrArray *
+sq_findings_new (void)
+{
+  return g_ptr_array_new_with_free_func (finding_free);
+}
+
 /* The worlds' ids, in their order, NULL-terminated */
 const char * const *
 sq_validate_targets (void)
@@ -185,7 +191,7 @@ sq_validate (const SqClip *clip,
                    _("Unknown target “%s” (known: %s)"), target, known);
       return NULL;
     }
-  findings = g_ptr_array_new_with_free_func (finding_free);
+  findings = sq_findings_new ();
   world->validate (clip, findings);
   validate_loop_seam (clip, findings);
   return findings;

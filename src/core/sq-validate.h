@@ -57,6 +57,8 @@ void        sq_validate_add_sl_loss (const SqClip *clip,
  * reject part of the clip */
 gboolean    sq_findings_have_errors (GPtrArray   *findings);
 const char * const *sq_validate_targets (void);
+/* An empty array of SqFinding*s that frees them (what sq_validate gives) */
+GPtrArray  *sq_findings_new         (void);
 /* For the worlds' validators: one finding appended to `findings` */
 void        _sq_add_finding         (GPtrArray   *findings,
                                      SqSeverity   severity,

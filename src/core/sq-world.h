@@ -93,14 +93,14 @@ struct _SqField
   /* SQ_FIELD_LIST: how many records; record `index`'s title (translated,
    * newly allocated) with its detail lines (`details`, NULL-terminated,
    * g_strfreev); the edit that deletes it; its delete button's name, a
-   * translatable (N_) format with the record's number (%u) */
+   * translated, newly allocated */
   guint    (*n_items)       (const SqClip *clip);
   char    *(*describe_item) (const SqClip *clip,
                              guint         index,
                              char       ***details);
   SqEdit  *(*delete_item)   (const SqClip *clip,
                              guint         index);
-  const char  *delete_label;
+  char    *(*delete_label)  (guint         index);
   /* the command line: `--option ARG`, its help (not translated, like the
    * rest of the command line's help); option NULL: no option of its own */
   const char  *option;
@@ -116,6 +116,16 @@ struct _SqFieldSet
   /* NULL, or whether the set applies to this clip of its format (a CMX
    * file has a skill only when it holds one) */
   gboolean     (*applies) (const SqClip *clip);
+  /* the format has more fields than these: the rest are listed read only */
+  gboolean       partial;
+  /* a world's set (SqWorldHome.fields), which every clip keeps: the format
+   * that saves it, whose documents show it as their own group; other
+   * documents show it in an expander titled kept_title (N_, with a
+   * mnemonic), described by kept_description and kept_note (N_) */
+  const SqFormat *format;
+  const char     *kept_title;
+  const char     *kept_description;
+  const char     *kept_note;
 };
 
 struct _SqWorldHome
@@ -130,6 +140,8 @@ struct _SqWorldHome
    * the motion (a quantised encoding), per joint */
   void      (*add_save_loss) (const SqClip *clip,
                               GPtrArray    *findings);
+  /* translatable (N_): the heading of those notes ("Saved as .anim") */
+  const char *save_loss_title;
   /* fields every clip keeps for this world, whatever its format (NULL:
    * none); its own formats show them as their group */
   const SqFieldSet *fields;

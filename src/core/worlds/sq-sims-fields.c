@@ -75,6 +75,7 @@ const SqFieldSet sq_sims_kfd_fields = {
   .title = N_("SimPose-ium Keyframe Animation"),
   .fields = kfd_fields,
   .n_fields = G_N_ELEMENTS (kfd_fields),
+  .partial = TRUE,
 };
 
 static void
@@ -130,4 +131,5 @@ const SqFieldSet sq_sims_skill_fields = {
   .fields = skill_fields,
   .n_fields = G_N_ELEMENTS (skill_fields),
   .applies = has_skill,
+  .partial = TRUE,
 };

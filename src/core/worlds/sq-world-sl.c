@@ -566,6 +566,13 @@ delete_constraint (const SqClip *clip,
   return sq_edit_sl_delete_constraint_new (index);
 }
 
+static char *
+delete_constraint_label (guint index)
+{
+  /* TRANSLATORS: the tooltip of a constraint's delete button; %u is its number */
+  return g_strdup_printf (_("Delete constraint %u"), index + 1);
+}
+
 static const SqField sl_fields[] = {
   { .key = "priority", .label = N_("_Priority"),
     .description = N_("Base priority of the animation, −1 to 6: the higher one wins where two animations "
@@ -603,13 +610,17 @@ static const SqField sl_fields[] = {
     .option = "joint-priority", .arg = "JOINT=N", .help = "one joint's priority" },
   { .key = "constraints", .label = N_("Constraints"), .type = SQ_FIELD_LIST, .min = 0, .max = SQ_SL_MAX_CONSTRAINTS,
     .placeholder = N_("No constraints"), .n_items = constraint_count, .describe_item = describe_constraint,
-    .delete_item = delete_constraint, .delete_label = N_("Delete constraint %u") },
+    .delete_item = delete_constraint, .delete_label = delete_constraint_label },
 };
 
 const SqFieldSet sq_sl_fields = {
   .title = N_("Second Life Animation"),
   .fields = sl_fields,
   .n_fields = G_N_ELEMENTS (sl_fields),
+  .format = &_sq_format_sl_anim,
+  .kept_title = N_("Secon_d Life Fields"),
+  .kept_description = N_("The Second Life fields this animation would be saved with"),
+  .kept_note = N_("Used when the animation is saved as Second Life .anim."),
 };
 
 /* ---- BVH's frame time ---- */
@@ -646,5 +657,8 @@ const SqWorldHome sq_world_sl = {
   .name = N_("Second Life"),
   .validate = sq_sl_validate,
   .add_save_loss = sq_validate_add_sl_loss,
+  /* TRANSLATORS: the heading of the validation panel's list of what saving
+   * as Second Life .anim does to each joint's motion */
+  .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
 };
