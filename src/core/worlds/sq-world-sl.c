@@ -310,12 +310,37 @@ sq_sl_validate (const SqClip *clip,
 
 /* ---- what saving as .anim does ------------------------------------------------ */
 
+/* The clip's joint that the .anim calls `name`: the joint of that name, or
+ * the one the conversion renamed to it (`report`'s "renamed:" lines); -1 */
+static gssize
+loss_joint (const SqClip *clip,
+            GPtrArray    *report,
+            const char   *name)
+{
+  gssize j = sq_clip_find_joint (clip, name);
+
+  for (guint i = 0; j < 0 && i < report->len; i++)
+    {
+      const char *renamed = sq_loss_renamed (report->pdata[i]);
+      const char *arrow = renamed != NULL ? strstr (renamed, " → ") : NULL;
+
+      if (arrow != NULL && g_str_equal (arrow + strlen (" → "), name))
+        {
+          g_autofree char *old = g_strndup (renamed, arrow - renamed);
+
+          j = sq_clip_find_joint (clip, old);
+        }
+    }
+  return j;
+}
+
 void
 sq_validate_add_sl_loss (const SqClip *clip,
                          GPtrArray    *findings)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, NULL, &error);
+  g_autoptr(GPtrArray) report = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, report, &error);
 
   if (loss == NULL)
     {
@@ -329,14 +354,18 @@ sq_validate_add_sl_loss (const SqClip *clip,
   for (guint i = 0; i < loss->joints->len; i++)
     {
       const SqJointDiff *d = &g_array_index (loss->joints, SqJointDiff, i);
-      gssize j = sq_clip_find_joint (clip, d->name);
 
-      if (d->in_a && d->in_b
-          && (d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES))
-        _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
-                     _("joint “%s” saved as .anim: rotation off by up to %.3g° (at %.3f s), position by up to "
-                       "%.3g m (at %.3f s)"),
-                     d->name, d->rotation, d->rotation_time, d->translation, d->translation_time);
+      gssize j;
+
+      if (!d->in_a || !d->in_b || !(d->rotation > SQ_LOSS_NOTE_DEGREES || d->translation > SQ_LOSS_NOTE_METRES))
+        continue;
+      /* named as the clip names it */
+      j = loss_joint (clip, report, d->name);
+      _sq_add_finding (findings, SQ_SEVERITY_INFO, j, SQ_CHANNEL_ROTATION, -1,
+                   _("joint “%s” saved as .anim: rotation off by up to %.3g° (at %.3f s), position by up to "
+                     "%.3g m (at %.3f s)"),
+                   j >= 0 ? clip->joints[j].name : d->name, d->rotation, d->rotation_time, d->translation,
+                   d->translation_time);
     }
 }
 
