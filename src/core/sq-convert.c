@@ -1266,7 +1266,7 @@ bvh_to_second_life (const SqClip *bvh,
   if (reduced > 0)
     _sq_loss (losses, _("%u of %u rotation frames left out by the importer's key reduction"), reduced, total);
   if (clamped > 0)
-    _sq_loss (losses, _("%u position values beyond ±5 m clamped"), clamped);
+    _sq_loss (losses, _("%u position values beyond ±%g m clamped"), clamped, SQ_SL_POS_RANGE);
   return out;
 }
 

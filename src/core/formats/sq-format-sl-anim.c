@@ -706,8 +706,8 @@ read_keys (SqClip     *clip,
           key->v[3] = 0.0;
           alt[0] = alt[1] = alt[2] = alt[3] = NAN;
           if (fabs (v[0]) > SL_POS_RANGE || fabs (v[1]) > SL_POS_RANGE || fabs (v[2]) > SL_POS_RANGE)
-            sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
-                                         "the viewer clamps it"), joint, k, key_offset);
+            sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±%g m; "
+                                         "the viewer clamps it"), joint, k, key_offset, SL_POS_RANGE);
         }
       r->pos += SL_OLD_KEY_SIZE;
     }
@@ -1367,7 +1367,8 @@ sl_write (const SqClip        *clip,
                             "positions of 0.15 mm)"), st.requantised, (double) dur_f / SL_U16MAX);
     }
   if (st.clamped > 0)
-    _sq_loss (losses, _("%zu key times or positions outside the duration or ±5 m are clamped"), st.clamped);
+    _sq_loss (losses, _("%zu key times or positions outside the duration or ±%g m are clamped"), st.clamped,
+              SL_POS_RANGE);
   if (st.nonfinite > 0)
     _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
 
