@@ -679,6 +679,10 @@ show_field (SequinPropertiesPanel *self,
     {
     case SQ_FIELD_INT:
     case SQ_FIELD_DOUBLE:
+      /* a file's value outside what the edit takes shows as it is */
+      if (isfinite (v.number))
+        gtk_spin_button_set_range (GTK_SPIN_BUTTON (control), MIN (field->min, v.number),
+                                   MAX (MIN (field->max, SPIN_MAX), v.number));
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), v.number);
       break;
     case SQ_FIELD_BOOL:
