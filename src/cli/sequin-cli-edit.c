@@ -169,6 +169,72 @@ op_joint_time (const CliOption *option,
   return TRUE;
 }
 
+/* An operation that sets a field (sq-world.h): its value read as the
+ * field's type needs it; whole numbers within what the edit takes as an
+ * argument (its own range is the edit's to check, with its message) */
+static gboolean
+op_field (const CliOption *option,
+          const char      *value,
+          CliRequest      *request,
+          GError         **error)
+{
+  const SqField *field = sq_field_by_option (option->name);
+  gint64 min = field->type == SQ_FIELD_CHOICE ? 0 : G_MININT32;
+  gint64 max = field->type == SQ_FIELD_CHOICE ? G_MAXUINT32 : G_MAXINT32;
+  CliOp *op;
+  guint n;
+
+  if (field->flags & SQ_FIELD_PER_JOINT)
+    {
+      const char *text;
+
+      op = op_named (option, value, '=', request, &text);
+      if (op == NULL || !cli_parse_int (text, &op->n) || op->n < min || op->n > max)
+        return cli_refuse (option, error);
+      return TRUE;
+    }
+  switch (field->type)
+    {
+    case SQ_FIELD_TEXT:
+      return op_text (option, value, request, error);
+    case SQ_FIELD_DOUBLE:
+      {
+        double v[3] = { 0, 0, 0 };
+
+        if (!cli_parse_numbers (value, ',', v, 1, 1, &n))
+          return cli_refuse (option, error);
+        memcpy (add_op (option, request)->v, v, sizeof v);
+        return TRUE;
+      }
+    default:
+      {
+        gint64 i;
+
+        if (!cli_parse_int (value, &i) || i < min || i > max)
+          return cli_refuse (option, error);
+        add_op (option, request)->n = i;
+        return TRUE;
+      }
+    }
+}
+
+static SqEdit *
+make_field (const CliOp  *op,
+            const SqClip *clip)
+{
+  const SqField *field = sq_field_by_option (op->option->name);
+  SqFieldValue value = { 0 };
+  gboolean per_joint = (field->flags & SQ_FIELD_PER_JOINT) != 0;
+
+  if (field->type == SQ_FIELD_TEXT)
+    value.text = op->text;
+  else if (field->type == SQ_FIELD_DOUBLE)
+    value.number = op->v[0];
+  else
+    value.number = (double) op->n;
+  return field->edit (clip, per_joint ? op->text : NULL, &value);
+}
+
 /* ---- constraints: --set-constraint N:SPEC, --add-constraint SPEC ---- */
 
 /* The fields a spec gives, applied to the constraint as it is when the
@@ -228,7 +294,7 @@ parse_constraint_field (const char     *key,
 {
   SqSlConstraint *c = &spec->c;
   gint64 n = -1;
-  double ease[2];
+  double ease[2] = { 0, 0 };
   gboolean ok;
 
   if (strcmp (key, "chain") == 0)
@@ -356,17 +422,10 @@ MAKE (make_delete_keys, sq_edit_delete_keys_new (op->text, op->v[0]))
 MAKE (make_rename_root, sq_edit_rename_root_new (op->text))
 MAKE (make_rescale, sq_edit_rescale_new (op->v[0]))
 MAKE (make_first_frame, sq_edit_set_first_frame_new (op->v[0], op->v[1], op->v[2]))
-MAKE (make_priority, sq_edit_sl_priority_new ((gint32) op->n))
-MAKE (make_joint_priority, sq_edit_sl_joint_priority_new (op->text, (gint32) op->n))
 MAKE (make_loop, sq_edit_sl_loop_new (TRUE, op->v[0], op->v[1]))
 MAKE (make_no_loop, sq_edit_sl_loop_new (FALSE, 0, 0))
 MAKE (make_ease, sq_edit_sl_ease_new (op->v[0], op->v[1]))
-MAKE (make_hand_pose, sq_edit_sl_hand_pose_new ((guint32) op->n))
-MAKE (make_emote, sq_edit_sl_emote_new (op->text))
 MAKE (make_delete_constraint, sq_edit_sl_delete_constraint_new ((guint) (op->n - 1)))
-MAKE (make_frame_rate, sq_edit_set_frame_rate_new (op->v[0]))
-MAKE (make_frame_time, sq_edit_set_frame_time_new (op->v[0]))
-MAKE (make_set_name, sq_edit_dx_set_name_new (op->text))
 MAKE (make_mirror, sq_edit_mirror_new ())
 MAKE (make_resample, sq_edit_resample_new (op->v[0]))
 MAKE (make_speed, sq_edit_speed_new (op->v[0]))
@@ -389,6 +448,9 @@ MAKE (make_skill_duration, sq_edit_sims_skill_duration_new (op->v[0]))
 
 #define NONE     CLI_ARG_NONE
 #define REQUIRED CLI_ARG_REQUIRED
+/* an operation that sets a field: its value name, help and refusal come
+ * from the field descriptor with that option (sq_field_by_option) */
+#define FIELD_OPTION(name) { name, 0, REQUIRED, NULL, NULL, op_field, 0, make_field, 0, 0, NULL }
 
 static const CliOption joint_ops[] = {
   { "invert-xz", 0, CLI_ARG_OPTIONAL, "J1,J2,…",
@@ -410,20 +472,16 @@ static const CliOption joint_ops[] = {
 };
 
 static const CliOption sl_ops[] = {
-  { "priority", 0, REQUIRED, "N", "base priority, -1 to 6",
-    op_int, 0, make_priority, G_MININT32, G_MAXINT32, "--priority needs a whole number" },
-  { "joint-priority", 0, REQUIRED, "JOINT=N", "one joint's priority, -1 to 6",
-    op_joint_int, 0, make_joint_priority, G_MININT32, G_MAXINT32, "--joint-priority needs JOINT=N" },
+  FIELD_OPTION ("priority"),
+  FIELD_OPTION ("joint-priority"),
   { "loop", 0, REQUIRED, "IN,OUT", "loop between IN and OUT seconds (0 ≤ IN ≤ OUT ≤ duration)",
     op_numbers, 0, make_loop, 2, 2, "--loop needs IN,OUT (seconds)" },
   { "no-loop", 0, NONE, NULL, "do not loop",
     op_plain, 0, make_no_loop, 0, 0, NULL },
   { "ease", 0, REQUIRED, "IN,OUT", "ease in and ease out times in seconds (≥ 0)",
     op_numbers, 0, make_ease, 2, 2, "--ease needs IN,OUT (seconds)" },
-  { "hand-pose", 0, REQUIRED, "N", "hand pose, 0 to 13",
-    op_int, 0, make_hand_pose, 0, G_MAXUINT32, "--hand-pose needs a number from 0 to 13" },
-  { "emote", 0, REQUIRED, "NAME", "emote name (Latin-1; \"\" for none)",
-    op_text, 0, make_emote, 0, 0, NULL },
+  FIELD_OPTION ("hand-pose"),
+  FIELD_OPTION ("emote"),
   { "delete-constraint", 0, REQUIRED, "N", "delete constraint N (1 = the first, as `dump` lists them)",
     op_int, 0, make_delete_constraint, 1, G_MAXUINT, "--delete-constraint needs N (1 = the first constraint)" },
   { "set-constraint", 0, REQUIRED, "N:SPEC", "change fields of constraint N (1 = the first); the others stay",
@@ -433,13 +491,9 @@ static const CliOption sl_ops[] = {
 };
 
 static const CliOption time_ops[] = {
-  { "frame-rate", 0, REQUIRED, "FPS",
-    "frames (.x: ticks, whole) per second; keys keep their frame numbers: plays faster or slower",
-    op_numbers, 0, make_frame_rate, 1, 1, "--frame-rate needs FPS (a number)" },
-  { "frame-time", 0, REQUIRED, "SECONDS", "the same as BVH's Frame Time (0.001 to 10 s)",
-    op_numbers, 0, make_frame_time, 1, 1, "--frame-time needs SECONDS (a number)" },
-  { "set-name", 0, REQUIRED, "NAME", "the .x AnimationSet name (\"\" for none)",
-    op_text, 0, make_set_name, 0, 0, NULL },
+  FIELD_OPTION ("frame-rate"),
+  FIELD_OPTION ("frame-time"),
+  FIELD_OPTION ("set-name"),
 };
 
 static const CliOption motion_ops[] = {
@@ -550,6 +604,7 @@ cmd_edit (CliRequest *request)
 
 #undef NONE
 #undef REQUIRED
+#undef FIELD_OPTION
 
 const CliCommandSpec cli_edit_command = {
   "edit", "IN -o OUT OPERATION… | --out-dir DIR FILE… OPERATION…",

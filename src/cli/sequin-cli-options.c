@@ -92,8 +92,71 @@ gboolean
 cli_refuse (const CliOption *option,
             GError         **error)
 {
-  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, option->usage);
+  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, cli_option_usage (option));
   return FALSE;
+}
+
+/* ---- rows whose text comes from a field descriptor (sq-world.h) ---- */
+
+/* A string made once and kept for the life of the process */
+G_GNUC_PRINTF (1, 2)
+static const char *
+kept_printf (const char *format,
+             ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  return g_intern_string (text);
+}
+
+const char *
+cli_option_help (const CliOption *o)
+{
+  const SqField *field;
+
+  if (o->help != NULL || (field = sq_field_by_option (o->name)) == NULL)
+    return o->help;
+  if (field->flags & SQ_FIELD_HELP_RANGE)
+    return kept_printf ("%s, %g to %g", field->help, field->min, field->max);
+  return field->help;
+}
+
+const char *
+cli_option_arg (const CliOption *o)
+{
+  const SqField *field;
+
+  if (o->arg_description != NULL || o->arg == CLI_ARG_NONE || (field = sq_field_by_option (o->name)) == NULL)
+    return o->arg_description;
+  return field->arg;
+}
+
+/* Why a value was refused: the row's own words, or, for a field's row,
+ * what its type needs */
+const char *
+cli_option_usage (const CliOption *o)
+{
+  const SqField *field;
+
+  if (o->usage != NULL || (field = sq_field_by_option (o->name)) == NULL)
+    return o->usage;
+  if (field->flags & SQ_FIELD_PER_JOINT)
+    return kept_printf ("--%s needs %s", o->name, field->arg);
+  switch (field->type)
+    {
+    case SQ_FIELD_INT:
+      return kept_printf ("--%s needs a whole number", o->name);
+    case SQ_FIELD_CHOICE:
+      return kept_printf ("--%s needs a number from %g to %g", o->name, field->min, field->max);
+    case SQ_FIELD_DOUBLE:
+      return kept_printf ("--%s needs %s (a number)", o->name, field->arg);
+    default:
+      return kept_printf ("--%s needs %s", o->name, field->arg);
+    }
 }
 
 gboolean
@@ -293,8 +356,8 @@ section_entries (const CliSection *section)
         e->flags |= G_OPTION_FLAG_OPTIONAL_ARG;
       e->arg = G_OPTION_ARG_CALLBACK;
       e->arg_data = (gpointer) option_cb;
-      e->description = o->help;
-      e->arg_description = o->arg_description;
+      e->description = cli_option_help (o);
+      e->arg_description = cli_option_arg (o);
     }
   return entries;
 }
@@ -403,9 +466,9 @@ option_label (const CliOption *o)
     g_string_append_printf (s, "-%c, ", o->short_name);
   g_string_append_printf (s, "--%s", o->name);
   if (o->arg == CLI_ARG_REQUIRED)
-    g_string_append_printf (s, " %s", o->arg_description);
+    g_string_append_printf (s, " %s", cli_option_arg (o));
   else if (o->arg != CLI_ARG_NONE)
-    g_string_append_printf (s, "[=%s]", o->arg_description);
+    g_string_append_printf (s, "[=%s]", cli_option_arg (o));
   return g_string_free (s, FALSE);
 }
 
@@ -448,7 +511,7 @@ cli_full_help (const CliCommandSpec * const *commands,
               headed |= section->title == NULL;
               /* the label in 27 columns (characters, not bytes) */
               g_string_append_printf (s, "  %s%*s %s\n", label,
-                                      (int) MAX (0, 25 - (glong) g_utf8_strlen (label, -1)), "", o->help);
+                                      (int) MAX (0, 25 - (glong) g_utf8_strlen (label, -1)), "", cli_option_help (o));
             }
         }
       if (commands[c]->description != NULL)
@@ -530,7 +593,7 @@ cli_man_page (const CliCommandSpec * const *commands,
               g_string_append (s, ".TP\n\\fB");
               append_roff (s, label);
               g_string_append (s, "\\fR\n");
-              append_roff (s, o->help);
+              append_roff (s, cli_option_help (o));
               g_string_append_c (s, '\n');
             }
         }

@@ -137,6 +137,11 @@ gboolean    cli_set_path            (const CliOption *, const char *, CliRequest
 gboolean    cli_set_format          (const CliOption *, const char *, CliRequest *, GError **);
 gboolean    cli_set_target          (const CliOption *, const char *, CliRequest *, GError **);
 /* FALSE with the row's usage message */
+/* A row's help, value name and refusal message: its own, or, for an edit
+ * operation that sets a field (help NULL), the field descriptor's */
+const char *cli_option_help         (const CliOption *option);
+const char *cli_option_arg          (const CliOption *option);
+const char *cli_option_usage        (const CliOption *option);
 gboolean    cli_refuse              (const CliOption *option,
                                      GError         **error);
 

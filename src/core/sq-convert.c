@@ -38,58 +38,7 @@
 #include "sq-private.h"
 #include "sq-sl-skeleton.h"
 
-const SqSpace sq_space_second_life = {
-  .world = N_("Second Life"),
-  .world_id = SQ_WORLD_SECOND_LIFE,
-  .metres_per_unit = 1.0,
-  .axis = { 0, 1, 2 },
-  .sign = { 1, 1, 1 },
-  .scheme = SQ_JOINT_SCHEME_SL,
-  .time_grid = 0,
-};
-
-const SqSpace sq_space_bvh = {
-  .world = N_("Second Life BVH"),
-  .world_id = SQ_WORLD_MOTION_CAPTURE,
-  .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
-  .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
-  .scheme = SQ_JOINT_SCHEME_SL_BVH,
-  .hierarchy = TRUE,
-  .time_grid = -1,
-};
-
-/* AW axes = BVH axes and AW DX units = metres: ASSUMPTIONS, see the top */
-const SqSpace sq_space_aw_seq_binary = {
-  .world = N_("ActiveWorlds"),
-  .world_id = SQ_WORLD_ACTIVEWORLDS,
-  .metres_per_unit = 1.0,
-  .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
-  .scheme = SQ_JOINT_SCHEME_AW_SEQ,
-  .time_grid = 30,
-};
-
-const SqSpace sq_space_aw_seq_text = {
-  .world = N_("ActiveWorlds"),
-  .world_id = SQ_WORLD_ACTIVEWORLDS,
-  .metres_per_unit = 1.0,
-  .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
-  .scheme = SQ_JOINT_SCHEME_AW_SEQ,
-  .time_grid = 1000,
-};
-
-const SqSpace sq_space_aw_dx = {
-  .world = N_("ActiveWorlds DirectX"),
-  .world_id = SQ_WORLD_ACTIVEWORLDS,
-  .metres_per_unit = 1.0,
-  .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
-  .conjugate = TRUE,
-  .scheme = SQ_JOINT_SCHEME_AW_DX,
-  .time_grid = -1,
-};
+/* The spaces themselves are defined in the worlds' homes (worlds/). */
 
 /* ---- spaces ---------------------------------------------------------------- */
 
@@ -1317,7 +1266,7 @@ bvh_to_second_life (const SqClip *bvh,
   if (reduced > 0)
     _sq_loss (losses, _("%u of %u rotation frames left out by the importer's key reduction"), reduced, total);
   if (clamped > 0)
-    _sq_loss (losses, _("%u position values beyond ±5 m clamped"), clamped);
+    _sq_loss (losses, _("%u position values beyond ±%g m clamped"), clamped, SQ_SL_POS_RANGE);
   return out;
 }
 

@@ -21,6 +21,8 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
+#include "worlds/sq-world-aw.h"
+#include "worlds/sq-world-sl.h"
 
 G_BEGIN_DECLS
 
@@ -51,16 +53,9 @@ struct _SqSpace
   double        time_grid;
 };
 
-extern const SqSpace sq_space_second_life;
-extern const SqSpace sq_space_bvh;
-extern const SqSpace sq_space_aw_seq_binary;
-extern const SqSpace sq_space_aw_seq_text;
-extern const SqSpace sq_space_aw_dx;
-
-/* Second Life's upload limit for a serialised .anim (formats.md 1.6) */
-#define SQ_SL_UPLOAD_LIMIT 250000
-/* LLBVHLoader's INCHES_TO_METERS (not exactly 0.0254) */
-#define SQ_BVH_INCHES_TO_METRES 0.02540005
+/* The spaces are defined in the worlds' homes: sq_space_second_life and
+ * sq_space_bvh in worlds/sq-world-sl.h, sq_space_aw_* in
+ * worlds/sq-world-aw.h, sq_space_sims in worlds/sq-world-sims.h */
 
 /* A line of a conversion's report (the `losses` below) that says a joint
  * was renamed starts with SQ_LOSS_RENAMED ("renamed: OLD → NEW"; not

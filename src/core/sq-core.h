@@ -18,4 +18,5 @@
 #include "sq-pose.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
+#include "sq-world.h"
 #include "worlds/sq-sims-edit.h"

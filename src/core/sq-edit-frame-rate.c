@@ -17,10 +17,8 @@
 
 #include "sq-edit-private.h"
 #include "sq-format.h"
+#include "sq-world.h"
 
-/* frame times the frame rate edits accept */
-#define MIN_FRAME_TIME 0.001
-#define MAX_FRAME_TIME 10.0
 /* a key this close to a frame (in frames) is on it */
 #define FRAME_EPSILON  1e-6
 
@@ -59,12 +57,12 @@ check_rate (const RateArgs *a,
             gboolean        by_frame_time,
             GError        **error)
 {
-  if (!isfinite (a->value) || !(a->value > 0) || !(ft >= MIN_FRAME_TIME && ft <= MAX_FRAME_TIME))
+  if (!isfinite (a->value) || !(a->value > 0) || !(ft >= SQ_MIN_FRAME_TIME && ft <= SQ_MAX_FRAME_TIME))
     return a->by_frame_time
            ? _sq_edit_invalid (error, _("The frame time %g s is not within %g to %g s"), a->value,
-                               MIN_FRAME_TIME, MAX_FRAME_TIME)
+                               SQ_MIN_FRAME_TIME, SQ_MAX_FRAME_TIME)
            : _sq_edit_invalid (error, _("The frame rate %g is not within %g to %g frames per second"), a->value,
-                               1.0 / MAX_FRAME_TIME, 1.0 / MIN_FRAME_TIME);
+                               1.0 / SQ_MAX_FRAME_TIME, 1.0 / SQ_MIN_FRAME_TIME);
   if (clip->format != NULL && !(clip->format->flags & SQ_FORMAT_FRAME_RATE))
     return _sq_edit_invalid (error, _("The frame rate of a %s file is fixed; it cannot be changed"),
                              sq_format_get_name (clip->format));

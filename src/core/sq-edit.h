@@ -52,7 +52,6 @@ SqEdit     *sq_edit_set_first_frame_new (double      x,
 /* Second Life animation fields (the "sl-anim" extras, formats.md 1.2); any
  * clip takes them, they are used when it is saved as .anim. Out-of-range
  * values are refused with SQ_ERROR_INVALID_ARGUMENT. */
-#define SQ_SL_EMOTE_MAX_BYTES 255
 /* base priority, -1..6 */
 SqEdit     *sq_edit_sl_priority_new     (gint32      priority);
 /* one joint's priority, -1..6 */

@@ -16,27 +16,13 @@
 
 #include "sq-clip.h"
 #include "sq-sl-skeleton.h"
+#include "worlds/sq-world-sl.h"
 
 G_BEGIN_DECLS
 
 /* ---- Second Life .anim (formats.md 1.2, 1.5-1.7) ---- */
 
-/* Defaults the .anim writer uses for a clip without these fields
- * (LLBVHLoader::reset) */
-#define SQ_SL_DEFAULT_PRIORITY   2
-#define SQ_SL_DEFAULT_EASE       0.3
-#define SQ_SL_DEFAULT_HAND_POSE  1
-#define SQ_SL_MIN_PRIORITY       (-1)
-#define SQ_SL_MAX_PRIORITY       6
-/* hand poses 0..13 (HAND_POSE_SPREAD .. HAND_POSE_PALM_R) */
-#define SQ_SL_N_HAND_POSES       14
-/* more constraints than this and the viewer ignores them all */
-#define SQ_SL_MAX_CONSTRAINTS    10
-/* chain lengths 0..3 are safe; longer ones overflow the viewer's runtime
- * arrays (formats.md 1.5, 6): the constraint edit refuses them */
-#define SQ_SL_MAX_CHAIN_LENGTH   3
-/* a volume name field is 16 bytes; the viewer reads at most 15 of them */
-#define SQ_SL_VOLUME_NAME_MAX    15
+/* the limits and defaults: worlds/sq-world-sl.h */
 #define SQ_SL_CONSTRAINT_POINT   0
 #define SQ_SL_CONSTRAINT_PLANE   1
 #define SQ_SL_N_CONSTRAINT_TYPES 2

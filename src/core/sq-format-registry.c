@@ -43,6 +43,12 @@ sq_format_by_id (const char *id)
   return NULL;
 }
 
+const SqFormat *
+sq_format_default (void)
+{
+  return formats[0];
+}
+
 const char *
 sq_format_get_name (const SqFormat *format)
 {

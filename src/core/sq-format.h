@@ -31,6 +31,12 @@ typedef enum
    * them in SqSaveOptions.companions, and the writer makes its own exact
    * save of an unedited clip */
   SQ_FORMAT_COMPANIONS = 1 << 5,
+  /* key times count in ticks of the frame rate (.x's AnimTicksPerSecond):
+   * the editor shows ticks, not frames */
+  SQ_FORMAT_TICKS = 1 << 6,
+  /* keys are stored quantised (.anim's 16-bit keys): a save moves them
+   * (the world's add_save_loss tells by how much) */
+  SQ_FORMAT_QUANTISED = 1 << 7,
 } SqFormatFlags;
 
 /* The bytes of a companion file named `name` (as the main file names it,
@@ -63,6 +69,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqCompanion, sq_companion_free)
 
 typedef struct _SqJointMap SqJointMap;  /* sq-joint-map.h */
 typedef struct _SqSpace SqSpace;        /* sq-convert.h */
+typedef struct _SqWorldHome SqWorldHome; /* sq-world.h */
+typedef struct _SqFieldSet SqFieldSet;   /* sq-world.h */
 
 typedef struct
 {
@@ -115,6 +123,11 @@ struct _SqFormat
   /* units, axes, rotation convention, joint names, time grid (sq-convert.h);
    * NULL: converted clips keep their values and names */
   const SqSpace *space;
+  /* the world whose viewers play the format (its validation, its fields
+   * every clip keeps); NULL: none */
+  const SqWorldHome *world;
+  /* the format's own fields (sq-world.h), NULL: none */
+  const SqFieldSet  *field_set;
 };
 
 /* The table of formats, lookup and detection (sq-format-registry.c) */
@@ -125,6 +138,8 @@ const SqFormat         *sq_format_for_filename   (const char     *filename,
 const SqFormat         *sq_format_detect         (GBytes         *bytes,
                                                   const char     *filename);
 const char             *sq_format_get_name       (const SqFormat *format);
+/* The format a new document is saved in when it has none (binary SEQ) */
+const SqFormat         *sq_format_default        (void);
 gboolean                sq_format_can_write      (const SqFormat *format);
 
 /* Loading and saving, above the table (sq-load-save.c) */

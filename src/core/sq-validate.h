@@ -32,9 +32,11 @@ typedef struct
 gboolean    sq_clip_check          (const SqClip *clip,
                                     GError      **error);
 
-/* Target ids: "aw" (ActiveWorlds), "sl" (Second Life: the viewer's load
- * checks and the upload limits, formats.md 1.5-1.6). Returns SqFinding*s, NULL with an error for
- * an unknown target. */
+/* Target ids: the worlds' ids (sq-world.h): "aw" (ActiveWorlds), "sl"
+ * (Second Life: the viewer's load checks and the upload limits, formats.md
+ * 1.5-1.6), "sims". Each world's home validates; every target adds the
+ * loop seam check. Returns SqFinding*s, NULL with an error for an unknown
+ * target. */
 GPtrArray  *sq_validate            (const SqClip *clip,
                                     const char   *target,
                                     GError      **error);
@@ -55,6 +57,8 @@ void        sq_validate_add_sl_loss (const SqClip *clip,
  * reject part of the clip */
 gboolean    sq_findings_have_errors (GPtrArray   *findings);
 const char * const *sq_validate_targets (void);
+/* An empty array of SqFinding*s that frees them (what sq_validate gives) */
+GPtrArray  *sq_findings_new         (void);
 /* For the worlds' validators: one finding appended to `findings` */
 void        _sq_add_finding         (GPtrArray   *findings,
                                      SqSeverity   severity,
@@ -63,13 +67,4 @@ void        _sq_add_finding         (GPtrArray   *findings,
                                      gssize       key,
                                      const char  *format,
                                      ...) G_GNUC_PRINTF (6, 7);
-void        _sq_add_finding_valist  (GPtrArray   *findings,
-                                     SqSeverity   severity,
-                                     gssize       joint,
-                                     SqChannel    channel,
-                                     gssize       key,
-                                     const char  *format,
-                                     va_list      args) G_GNUC_PRINTF (6, 0);
-
-
 G_END_DECLS

@@ -690,7 +690,7 @@ sequin_document_save_async (SequinDocument      *self,
   g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
 
   if (data->format == NULL)
-    data->format = sq_format_by_id ("seq-binary");
+    data->format = sq_format_default ();
 
   set_busy (self, TRUE);
 

@@ -3,17 +3,19 @@
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One group per format that has fields of its own: Second Life .anim (base
- * and joint priorities, loop, ease, hand pose, emote, constraints), DirectX
- * .x (ticks per second, AnimationSet name), BVH (frame time), The Sims (a
- * KFD's bounce and start/end pose names, a CMX skill's name and duration;
- * their other fields are listed read only). The document's
- * own format comes first; the Second Life fields of any other clip sit in an
- * expander, since they are used when it is saved as .anim. Values are read
- * through sq-fields.h (what the writer would write, defaults included) and
- * every change is a core SqEdit on the document's undo stack. A refused edit
- * shows the core's message above the groups and the controls go back to the
- * clip's values.
+ * The rows come from the field descriptors of the core (sq-world.h): one
+ * group per field set, a control per field by its type (a spin button for
+ * numbers, a switch, a drop-down of choices, an entry for text, a list of
+ * records that can be deleted). The document's format shows its own sets
+ * (its SqFormat.field_set, and its world's set when it is the format that
+ * saves them: Second Life's for .anim); the sets every clip keeps for
+ * another world sit in an expander, since they are used when the clip is
+ * saved there. A format with fields no set covers lists them read only.
+ * Values are read through the descriptors (what the writer would write,
+ * defaults included) and every change is the descriptor's core SqEdit on
+ * the document's undo stack. A refused edit shows the core's message above
+ * the groups and the controls go back to the clip's values. The frame is
+ * sequin-properties-panel.ui; no format is named here.
  */
 #define G_LOG_DOMAIN "sequin-properties-panel"
 
@@ -25,21 +27,36 @@
 #include "sequin-properties-panel.h"
 #include "sequin-utils.h"
 
+/* the upper end of a spin button whose field the clip bounds (loop
+ * points by the duration) or nothing does */
+#define SPIN_MAX 1e9
+
+/* One field set's rows */
+typedef struct
+{
+  const SqFieldSet *set;
+  gboolean          kept;        /* a world's set, which every clip keeps */
+  GtkWidget        *group;       /* heading and body, as the format's own */
+  GtkWidget        *body;        /* the rows: in the group or the expander */
+  GtkWidget        *expander;    /* kept sets: shown for other formats */
+  GtkWidget        *expander_box;
+  GtkWidget        *joint_name;  /* per-joint fields: names the joint */
+} FieldGroup;
+
 struct _SequinPropertiesPanel
 {
   GtkWidget       parent_instance;
 
   GtkWidget      *scroller;
-  GtkWidget      *error_label;
-  GtkWidget      *groups[SEQUIN_N_PROPERTY_GROUPS];
-  GtkWidget      *sl_body;         /* in the SL group or in the expander */
-  GtkWidget      *sl_other_box;    /* the expander's child */
-  GtkWidget      *controls[SEQUIN_N_PROPERTIES];
-  GtkWidget      *joint_name;
-  GtkWidget      *no_constraints;
+  GtkWidget      *content;
+  GtkWidget      *own_groups;
   GtkWidget      *no_fields;
   GtkWidget      *file_fields;     /* other formats: their fields, read only */
-  gboolean        other_format;    /* none of the groups is the document's format's */
+  GtkWidget      *kept_groups;
+  GtkWidget      *error_label;
+  GPtrArray      *groups;          /* FieldGroup* */
+  GHashTable     *controls;        /* field key → its control */
+  gboolean        other_format;    /* no own set covers the format's fields */
 
   SequinDocument *document;
   const SqFormat *format;          /* the one the groups were laid out for */
@@ -51,6 +68,212 @@ struct _SequinPropertiesPanel
 G_DEFINE_FINAL_TYPE (SequinPropertiesPanel, sequin_properties_panel, GTK_TYPE_WIDGET)
 
 /* ---- Building -------------------------------------------------------------- */
+
+static const SqClip *
+current_clip (SequinPropertiesPanel *self)
+{
+  return self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+}
+
+static const SqField *
+control_field (GtkWidget *control)
+{
+  return g_object_get_data (G_OBJECT (control), "sequin-field");
+}
+
+static FieldGroup *
+control_group (GtkWidget *control)
+{
+  return g_object_get_data (G_OBJECT (control), "sequin-field-group");
+}
+
+/* The set is the format's own (its group shows) */
+static gboolean
+group_is_own (const FieldGroup *g,
+              const SqFormat   *format)
+{
+  return format != NULL && (g->set == format->field_set || (g->set->format != NULL && g->set->format == format));
+}
+
+/* The group's fields mean something for the clip: its own set (that
+ * applies to it), or a set every clip keeps */
+static gboolean
+group_is_active (SequinPropertiesPanel *self,
+                 const FieldGroup      *g,
+                 const SqClip          *clip)
+{
+  if (group_is_own (g, self->format))
+    return g->set->applies == NULL || g->set->applies (clip);
+  return g->kept;
+}
+
+/* ---- Edits ----------------------------------------------------------------- */
+
+static void refresh (SequinPropertiesPanel *self);
+
+static void
+show_error (SequinPropertiesPanel *self,
+            const char            *message)
+{
+  sequin_refusal_show (self->error_label, &self->error, message);
+  /* the reason shows at the top of the panel: bring it into view, so a
+   * refused value never just springs back */
+  if (message != NULL)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
+}
+
+static void
+apply (SequinPropertiesPanel *self,
+       SqEdit                *edit)
+{
+  /* after a refusal the controls show the clip again, not the refused value */
+  if (!sequin_apply_or_explain (self->document, edit, self->error_label, &self->error))
+    refresh (self);
+}
+
+/* TRUE when `a` and `b` show the same with `digits` decimals: a spin button
+ * that loses the focus sets its rounded text as its value, which is no edit */
+static gboolean
+same_shown (double a,
+            double b,
+            guint  digits)
+{
+  return fabs (a - b) < 0.5 * pow (10.0, -(double) digits) * (1 + 1e-9);
+}
+
+/* The clip and the joint name a control's edit is for; FALSE when it has
+ * none to edit (no document, a per-joint field without a joint) */
+static gboolean
+edit_target (SequinPropertiesPanel *self,
+             GtkWidget             *control,
+             const SqClip         **clip,
+             const char           **joint)
+{
+  const SqField *field = control_field (control);
+
+  *clip = current_clip (self);
+  *joint = NULL;
+  if (self->updating || *clip == NULL || !group_is_active (self, control_group (control), *clip))
+    return FALSE;
+  if (field->flags & SQ_FIELD_PER_JOINT)
+    {
+      if (self->joint < 0 || (gsize) self->joint >= (*clip)->n_joints)
+        return FALSE;
+      *joint = (*clip)->joints[self->joint].name;
+    }
+  return TRUE;
+}
+
+/* A number the user set: the field's edit when it differs from the clip's
+ * value as the control shows it */
+static void
+number_changed (SequinPropertiesPanel *self,
+                GtkWidget             *control,
+                double                 value,
+                guint                  digits)
+{
+  const SqField *field = control_field (control);
+  const SqClip *clip;
+  const char *joint;
+  SqFieldValue current = { 0 };
+  SqFieldValue wanted = { 0 };
+
+  if (!edit_target (self, control, &clip, &joint))
+    return;
+  field->get (clip, self->joint, &current);
+  if (field->type == SQ_FIELD_DOUBLE)
+    {
+      if (same_shown (value, current.number, digits))
+        return;
+      wanted.number = value;
+    }
+  else
+    {
+      if (lround (value) == lround (current.number))
+        return;
+      wanted.number = (double) lround (value);
+    }
+  apply (self, field->edit (clip, joint, &wanted));
+}
+
+static void
+spin_changed_cb (GtkSpinButton         *spin,
+                 SequinPropertiesPanel *self)
+{
+  number_changed (self, GTK_WIDGET (spin), gtk_spin_button_get_value (spin), gtk_spin_button_get_digits (spin));
+}
+
+static void
+switch_changed_cb (GtkSwitch             *toggle,
+                   GParamSpec            *pspec,
+                   SequinPropertiesPanel *self)
+{
+  number_changed (self, GTK_WIDGET (toggle), gtk_switch_get_active (toggle) ? 1 : 0, 0);
+}
+
+static void
+choice_changed_cb (GtkDropDown           *drop_down,
+                   GParamSpec            *pspec,
+                   SequinPropertiesPanel *self)
+{
+  guint selected = gtk_drop_down_get_selected (drop_down);
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    number_changed (self, GTK_WIDGET (drop_down), control_field (GTK_WIDGET (drop_down))->min + selected, 0);
+}
+
+/* An entry's text is applied when Enter is pressed or the focus leaves it */
+static void
+entry_commit (SequinPropertiesPanel *self,
+              GtkWidget             *entry)
+{
+  const SqField *field = control_field (entry);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  const SqClip *clip;
+  const char *joint;
+  SqFieldValue current = { 0 };
+  SqFieldValue wanted = { 0 };
+
+  if (!edit_target (self, entry, &clip, &joint))
+    return;
+  field->get (clip, self->joint, &current);
+  if (g_strcmp0 (text, current.text) != 0)
+    {
+      wanted.text = (char *) text;
+      apply (self, field->edit (clip, joint, &wanted));
+    }
+  sq_field_value_clear (&current);
+}
+
+static void
+entry_activate_cb (GtkEntry              *entry,
+                   SequinPropertiesPanel *self)
+{
+  entry_commit (self, GTK_WIDGET (entry));
+}
+
+static void
+entry_leave_cb (GtkEventControllerFocus *controller,
+                SequinPropertiesPanel   *self)
+{
+  entry_commit (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)));
+}
+
+static void
+delete_item_cb (GtkButton             *button,
+                SequinPropertiesPanel *self)
+{
+  GtkWidget *list = g_object_get_data (G_OBJECT (button), "sequin-list");
+  const SqField *field = control_field (list);
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "sequin-item"));
+  const SqClip *clip;
+  const char *joint;
+
+  if (edit_target (self, list, &clip, &joint))
+    apply (self, field->delete_item (clip, index));
+}
+
+/* ---- Controls, made from the descriptors ------------------------------------ */
 
 static GtkWidget *
 heading_new (const char *text)
@@ -137,93 +360,216 @@ spin_new (double lower,
   return spin;
 }
 
-/* ---- Showing the clip ------------------------------------------------------ */
-
-static const SqClip *
-current_clip (SequinPropertiesPanel *self)
+static GtkWidget *
+control_new (SequinPropertiesPanel *self,
+             const SqField         *field)
 {
-  return self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  GtkWidget *control = NULL;
+
+  switch (field->type)
+    {
+    case SQ_FIELD_INT:
+    case SQ_FIELD_DOUBLE:
+      control = spin_new (field->min, MIN (field->max, SPIN_MAX), field->step > 0 ? field->step : 1,
+                          field->type == SQ_FIELD_INT ? 0 : field->digits);
+      g_signal_connect (control, "value-changed", G_CALLBACK (spin_changed_cb), self);
+      break;
+    case SQ_FIELD_BOOL:
+      control = gtk_switch_new ();
+      gtk_widget_set_halign (control, GTK_ALIGN_START);
+      gtk_widget_set_valign (control, GTK_ALIGN_CENTER);
+      g_signal_connect (control, "notify::active", G_CALLBACK (switch_changed_cb), self);
+      break;
+    case SQ_FIELD_CHOICE:
+      {
+        g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+        for (guint i = (guint) field->min; i <= (guint) field->max; i++)
+          gtk_string_list_append (names, field->choice_name (i));
+        control = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&names)), NULL);
+        g_signal_connect (control, "notify::selected", G_CALLBACK (choice_changed_cb), self);
+      }
+      break;
+    case SQ_FIELD_TEXT:
+    default:
+      {
+        GtkEventController *focus = gtk_event_controller_focus_new ();
+
+        control = gtk_entry_new ();
+        gtk_editable_set_width_chars (GTK_EDITABLE (control), 8);
+        if (field->placeholder != NULL)
+          gtk_entry_set_placeholder_text (GTK_ENTRY (control), _(field->placeholder));
+        g_signal_connect (control, "activate", G_CALLBACK (entry_activate_cb), self);
+        g_signal_connect (focus, "leave", G_CALLBACK (entry_leave_cb), self);
+        gtk_widget_add_controller (control, focus);
+      }
+      break;
+    }
+  return control;
 }
 
 static void
-set_spin (SequinPropertiesPanel *self,
-          SequinProperty         property,
-          double                 value)
+remember_control (SequinPropertiesPanel *self,
+                  FieldGroup            *g,
+                  const SqField         *field,
+                  GtkWidget             *control)
 {
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->controls[property]), value);
+  g_object_set_data (G_OBJECT (control), "sequin-field", (gpointer) field);
+  g_object_set_data (G_OBJECT (control), "sequin-field-group", g);
+  g_hash_table_insert (self->controls, (gpointer) field->key, control);
 }
-
-static void
-set_entry (SequinPropertiesPanel *self,
-           SequinProperty         property,
-           const char            *text)
-{
-  GtkEditable *editable = GTK_EDITABLE (self->controls[property]);
-
-  if (g_strcmp0 (gtk_editable_get_text (editable), text) != 0)
-    gtk_editable_set_text (editable, text);
-}
-
-/* A number as short as it reads: 3 significant digits, no −0 */
-static char *
-short_number (double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (v == 0)
-    v = 0;
-  g_ascii_formatd (buf, sizeof buf, "%.3g", v);
-  return g_strdup (buf);
-}
-
-static char *
-format_offset (const double v[3])
-{
-  g_autofree char *x = short_number (v[0]);
-  g_autofree char *y = short_number (v[1]);
-  g_autofree char *z = short_number (v[2]);
-
-  /* TRANSLATORS: an offset in metres: x, y, z */
-  return g_strdup_printf (_("(%s, %s, %s)"), x, y, z);
-}
-
-static void delete_constraint_cb (GtkButton *button, SequinPropertiesPanel *self);
 
 static GtkWidget *
-constraint_row_new (SequinPropertiesPanel *self,
-                    guint                  index,
-                    const SqSlConstraint  *c)
+group_new (const char *title)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+
+  if (title != NULL)
+    gtk_box_append (GTK_BOX (box), heading_new (title));
+  return box;
+}
+
+/* A list of records: its heading, a note when empty, the list in a frame */
+static void
+add_list (SequinPropertiesPanel *self,
+          FieldGroup            *g,
+          const SqField         *field)
+{
+  GtkWidget *heading = heading_new (_(field->label));
+  GtkWidget *list = gtk_list_box_new ();
+  GtkWidget *frame = gtk_frame_new (NULL);
+  GtkWidget *empty = note_new (field->placeholder != NULL ? _(field->placeholder) : "");
+
+  gtk_widget_set_margin_top (heading, 10);
+  gtk_box_append (GTK_BOX (g->body), heading);
+  gtk_box_append (GTK_BOX (g->body), empty);
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_list_box_set_show_separators (GTK_LIST_BOX (list), TRUE);
+  gtk_widget_add_css_class (list, "constraints");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label), -1);
+  g_object_set_data (G_OBJECT (list), "sequin-empty", empty);
+  gtk_frame_set_child (GTK_FRAME (frame), list);
+  g_object_bind_property (list, "visible", frame, "visible", G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (g->body), frame);
+  remember_control (self, g, field, list);
+}
+
+/* The label and value naming the joint the per-joint fields below are for */
+static void
+add_joint_row (FieldGroup *g,
+               GtkWidget  *grid,
+               int         row)
+{
+  GtkWidget *label = gtk_label_new (_("Joint"));
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 6);
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  g->joint_name = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (g->joint_name), 0);
+  gtk_label_set_wrap (GTK_LABEL (g->joint_name), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (g->joint_name), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_margin_top (g->joint_name, 6);
+  gtk_grid_attach (GTK_GRID (grid), g->joint_name, 1, row, 1, 1);
+}
+
+static void
+build_body (SequinPropertiesPanel *self,
+            FieldGroup            *g)
+{
+  GtkWidget *grid = grid_new ();
+  int row = 0;
+
+  g->body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_box_append (GTK_BOX (g->body), grid);
+  for (gsize i = 0; i < g->set->n_fields; i++)
+    {
+      const SqField *field = &g->set->fields[i];
+      GtkWidget *control;
+
+      if (field->type == SQ_FIELD_LIST)
+        {
+          add_list (self, g, field);
+          continue;
+        }
+      if ((field->flags & SQ_FIELD_PER_JOINT) && g->joint_name == NULL)
+        add_joint_row (g, grid, row++);
+      control = control_new (self, field);
+      add_row (grid, row++, _(field->label), field->description != NULL ? _(field->description) : NULL, control);
+      remember_control (self, g, field, control);
+    }
+}
+
+static FieldGroup *
+build_group (SequinPropertiesPanel *self,
+             const SqFieldSet      *set,
+             gboolean               kept)
+{
+  FieldGroup *g = g_new0 (FieldGroup, 1);
+
+  g->set = set;
+  g->kept = kept;
+  build_body (self, g);
+  g->group = group_new (_(set->title));
+  gtk_widget_set_visible (g->group, FALSE);
+  gtk_box_append (GTK_BOX (self->own_groups), g->group);
+  if (kept)
+    {
+      g->expander_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+      gtk_widget_set_margin_top (g->expander_box, 8);
+      if (set->kept_note != NULL)
+        gtk_box_append (GTK_BOX (g->expander_box), note_new (_(set->kept_note)));
+      gtk_box_append (GTK_BOX (g->expander_box), g->body);
+      g->expander = gtk_expander_new_with_mnemonic (_(set->kept_title));
+      gtk_widget_add_css_class (gtk_expander_get_label_widget (GTK_EXPANDER (g->expander)), "heading");
+      gtk_expander_set_child (GTK_EXPANDER (g->expander), g->expander_box);
+      if (set->kept_description != NULL)
+        gtk_widget_set_tooltip_text (g->expander, _(set->kept_description));
+      gtk_widget_set_visible (g->expander, FALSE);
+      gtk_box_append (GTK_BOX (self->kept_groups), g->expander);
+    }
+  else
+    gtk_box_append (GTK_BOX (g->group), g->body);
+  return g;
+}
+
+/* A group for every field set of the worlds and formats */
+static void
+build_groups (SequinPropertiesPanel *self)
+{
+  g_autoptr(GPtrArray) sets = sq_field_sets ();
+  gsize n_worlds;
+  const SqWorldHome * const *worlds = sq_worlds (&n_worlds);
+
+  for (guint i = 0; i < sets->len; i++)
+    {
+      gboolean kept = FALSE;
+
+      for (gsize w = 0; w < n_worlds; w++)
+        kept |= worlds[w]->fields == sets->pdata[i];
+      g_ptr_array_add (self->groups, build_group (self, sets->pdata[i], kept));
+    }
+}
+
+/* ---- Showing the clip ------------------------------------------------------ */
+
+static GtkWidget *
+list_row_new (SequinPropertiesPanel *self,
+              GtkWidget             *list,
+              const SqField         *field,
+              const SqClip          *clip,
+              guint                  index)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *button = gtk_button_new_from_icon_name ("user-trash-symbolic");
-  const char *type = sq_sl_constraint_type_name (c->type);
-  g_autofree char *type_text = type != NULL ? g_strdup (type) : g_strdup_printf (_("Type %u"), c->type);
-  g_autofree char *title = NULL;
-  g_autofree char *source_offset = format_offset (c->source_offset);
-  g_autofree char *target_offset = format_offset (c->target_offset);
-  g_autofree char *from = NULL;
-  g_autofree char *to = NULL;
-  g_autofree char *ease = NULL;
-  g_autofree char *tip = NULL;
-  g_autofree char *summary = NULL;
-  g_autofree char *in0 = short_number (c->ease_in_start);
-  g_autofree char *in1 = short_number (c->ease_in_stop);
-  g_autofree char *out0 = short_number (c->ease_out_start);
-  g_autofree char *out1 = short_number (c->ease_out_stop);
-  const char *lines[3];
+  g_auto(GStrv) details = NULL;
+  g_autofree char *title = field->describe_item (clip, index, &details);
+  g_autofree char *tip = field->delete_label (index);
+  g_autoptr(GString) summary = g_string_new (title);
   GtkWidget *label;
-
-  /* TRANSLATORS: a constraint's title: its number, its type (Point or Plane)
-   * and how many joints up the chain it moves */
-  title = g_strdup_printf (_("%u. %s, chain of %u"), index + 1, type_text, (guint) c->chain_length);
-  /* TRANSLATORS: a constraint's source: a collision volume and an offset */
-  from = g_strdup_printf (_("From %s %s"), c->source_volume, source_offset);
-  /* TRANSLATORS: a constraint's target: a collision volume (or GROUND) and an offset */
-  to = g_strdup_printf (_("To %s %s"), c->target_volume, target_offset);
-  /* TRANSLATORS: a constraint's ease times in seconds: in from–to, out from–to */
-  ease = g_strdup_printf (_("Ease in %s–%s s, out %s–%s s"), in0, in1, out0, out1);
 
   /* the title, with the Delete button beside it; the details below, full width */
   label = gtk_label_new (title);
@@ -232,29 +578,25 @@ constraint_row_new (SequinPropertiesPanel *self,
   gtk_widget_add_css_class (label, "heading");
   gtk_box_append (GTK_BOX (top), label);
   gtk_box_append (GTK_BOX (box), top);
-  lines[0] = from;
-  lines[1] = to;
-  lines[2] = ease;
-  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+  for (guint i = 0; details != NULL && details[i] != NULL; i++)
     {
-      label = gtk_label_new (lines[i]);
+      label = gtk_label_new (details[i]);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (label), FALSE);
       gtk_widget_add_css_class (label, "caption");
       gtk_widget_add_css_class (label, "numeric");
       gtk_box_append (GTK_BOX (box), label);
+      g_string_append_printf (summary, "; %s", details[i]);
     }
 
-  /* TRANSLATORS: the tooltip of a constraint's delete button; %u is its number */
-  tip = g_strdup_printf (_("Delete constraint %u"), index + 1);
   gtk_widget_set_tooltip_text (button, tip);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
-  g_object_set_data (G_OBJECT (button), "sequin-constraint", GUINT_TO_POINTER (index));
-  g_signal_connect (button, "clicked", G_CALLBACK (delete_constraint_cb), self);
+  g_object_set_data (G_OBJECT (button), "sequin-item", GUINT_TO_POINTER (index));
+  g_object_set_data (G_OBJECT (button), "sequin-list", list);
+  g_signal_connect (button, "clicked", G_CALLBACK (delete_item_cb), self);
   gtk_box_append (GTK_BOX (top), button);
 
   gtk_widget_set_margin_top (box, 4);
@@ -263,85 +605,145 @@ constraint_row_new (SequinPropertiesPanel *self,
   gtk_widget_set_margin_end (box, 2);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  summary = g_strdup_printf ("%s; %s; %s; %s", title, from, to, ease);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, summary, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, summary->str, -1);
   return row;
 }
 
 static void
-update_constraints (SequinPropertiesPanel *self,
-                    const SqClip          *clip)
+show_list (SequinPropertiesPanel *self,
+           GtkWidget             *list,
+           const SqField         *field,
+           const SqClip          *clip)
 {
-  GtkListBox *list = GTK_LIST_BOX (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS]);
-  guint n = sq_sl_constraint_count (clip);
+  guint n = field->n_items (clip);
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
+  while ((child = gtk_widget_get_first_child (list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (list), child);
   for (guint i = 0; i < n; i++)
-    {
-      SqSlConstraint c;
-
-      if (sq_sl_constraint_get (clip, i, &c))
-        gtk_list_box_append (list, constraint_row_new (self, i, &c));
-    }
-  gtk_widget_set_visible (GTK_WIDGET (list), n > 0);
-  gtk_widget_set_visible (self->no_constraints, n == 0);
+    gtk_list_box_append (GTK_LIST_BOX (list), list_row_new (self, list, field, clip, i));
+  gtk_widget_set_visible (list, n > 0);
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (list), "sequin-empty"), n == 0);
 }
 
+/* A per-joint control: shown with the joint's value while one joint is
+ * selected; otherwise the row goes and the joint row says why */
 static void
-update_joint (SequinPropertiesPanel *self,
-              const SqClip          *clip)
+show_joint_field (SequinPropertiesPanel *self,
+                  FieldGroup            *g,
+                  GtkWidget             *control,
+                  const SqClip          *clip)
 {
-  gboolean have = clip != NULL && self->joint >= 0 && (gsize) self->joint < clip->n_joints;
-  GtkWidget *spin = self->controls[SEQUIN_PROPERTY_SL_JOINT_PRIORITY];
+  gboolean have = self->joint >= 0 && (gsize) self->joint < clip->n_joints;
 
-  /* no joint, no priority to show: the row goes, the note above says why */
-  gtk_widget_set_sensitive (spin, have);
-  gtk_widget_set_visible (spin, have);
-  gtk_widget_set_visible (g_object_get_data (G_OBJECT (spin), "sequin-label"), have);
+  gtk_widget_set_sensitive (control, have);
+  gtk_widget_set_visible (control, have);
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (control), "sequin-label"), have);
   if (have)
     {
       const char *name = clip->joints[self->joint].name;
 
-      gtk_label_set_text (GTK_LABEL (self->joint_name), name[0] != '\0' ? name : _("(no name)"));
-      gtk_widget_remove_css_class (self->joint_name, "dim-label");
-      set_spin (self, SEQUIN_PROPERTY_SL_JOINT_PRIORITY, sq_sl_joint_priority (clip, self->joint));
+      gtk_label_set_text (GTK_LABEL (g->joint_name), name[0] != '\0' ? name : _("(no name)"));
+      gtk_widget_remove_css_class (g->joint_name, "dim-label");
     }
   else
     {
-      gtk_label_set_text (GTK_LABEL (self->joint_name), _("Select one joint in the tree"));
-      gtk_widget_add_css_class (self->joint_name, "dim-label");
+      gtk_label_set_text (GTK_LABEL (g->joint_name), _("Select one joint in the tree"));
+      gtk_widget_add_css_class (g->joint_name, "dim-label");
     }
 }
 
+/* The control of `field` shows its value for the clip */
 static void
-move_sl_body (SequinPropertiesPanel *self,
-              GtkWidget             *parent)
+show_field (SequinPropertiesPanel *self,
+            FieldGroup            *g,
+            const SqField         *field,
+            const SqClip          *clip)
 {
-  if (gtk_widget_get_parent (self->sl_body) == parent)
-    return;
-  g_object_ref (self->sl_body);
-  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (self->sl_body)), self->sl_body);
-  gtk_box_append (GTK_BOX (parent), self->sl_body);
-  g_object_unref (self->sl_body);
+  GtkWidget *control = g_hash_table_lookup (self->controls, field->key);
+  SqFieldValue v = { 0 };
+
+  if (field->type == SQ_FIELD_LIST)
+    {
+      show_list (self, control, field, clip);
+      return;
+    }
+  if (field->flags & SQ_FIELD_PER_JOINT)
+    {
+      show_joint_field (self, g, control, clip);
+      if (self->joint < 0 || (gsize) self->joint >= clip->n_joints)
+        return;
+    }
+  field->get (clip, self->joint, &v);
+  switch (field->type)
+    {
+    case SQ_FIELD_INT:
+    case SQ_FIELD_DOUBLE:
+      /* a file's value outside what the edit takes shows as it is */
+      if (isfinite (v.number))
+        gtk_spin_button_set_range (GTK_SPIN_BUTTON (control), MIN (field->min, v.number),
+                                   MAX (MIN (field->max, SPIN_MAX), v.number));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), v.number);
+      break;
+    case SQ_FIELD_BOOL:
+      gtk_switch_set_active (GTK_SWITCH (control), v.number != 0);
+      break;
+    case SQ_FIELD_CHOICE:
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (control),
+                                  v.number >= field->min && v.number <= field->max
+                                  ? (guint) (v.number - field->min) : GTK_INVALID_LIST_POSITION);
+      break;
+    case SQ_FIELD_TEXT:
+    default:
+      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (control)), v.text) != 0)
+        gtk_editable_set_text (GTK_EDITABLE (control), v.text != NULL ? v.text : "");
+      break;
+    }
+  if (field->enabled_by != NULL)
+    {
+      SqFieldValue on = { 0 };
+      const SqField *by = sq_field_set_lookup (g->set, field->enabled_by);
+
+      by->get (clip, self->joint, &on);
+      gtk_widget_set_sensitive (control, on.number != 0);
+    }
+  sq_field_value_clear (&v);
 }
 
 static void
-layout_groups (SequinPropertiesPanel *self,
-               const SqFormat        *format)
+move_body (FieldGroup *g,
+           GtkWidget  *parent)
 {
-  const char *id = format != NULL ? format->id : "";
-  gboolean sl = g_strcmp0 (id, "sl-anim") == 0;
+  if (gtk_widget_get_parent (g->body) == parent)
+    return;
+  g_object_ref (g->body);
+  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (g->body)), g->body);
+  gtk_box_append (GTK_BOX (parent), g->body);
+  g_object_unref (g->body);
+}
 
-  self->format = format;
-  move_sl_body (self, sl ? self->groups[SEQUIN_PROPERTY_GROUP_SL] : self->sl_other_box);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SL], sl);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SL_OTHER], !sl);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_DX], g_strcmp0 (id, "dx") == 0);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_BVH], g_strcmp0 (id, "bvh") == 0);
-  gtk_widget_set_visible (self->no_fields, !sl && g_strcmp0 (id, "dx") != 0 && g_strcmp0 (id, "bvh") != 0);
-  self->other_format = gtk_widget_get_visible (self->no_fields);
+/* Which groups show, and where the kept sets' rows sit */
+static void
+layout_groups (SequinPropertiesPanel *self,
+               const SqClip          *clip)
+{
+  gboolean covered = FALSE;
+
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      FieldGroup *g = self->groups->pdata[i];
+      gboolean own = group_is_own (g, self->format);
+      gboolean shown = own && (g->set->applies == NULL || g->set->applies (clip));
+
+      if (g->kept)
+        {
+          move_body (g, own ? g->group : g->expander_box);
+          gtk_widget_set_visible (g->expander, !own);
+        }
+      gtk_widget_set_visible (g->group, shown);
+      covered |= own && !g->set->partial;
+    }
+  self->other_format = !covered;
 }
 
 /* A readable line for a field value: scalars as they are, lists by their
@@ -393,21 +795,18 @@ field_row (const SqClip *clip,
   return TRUE;
 }
 
-/* A field the Sims groups edit, so not listed again */
+/* A field one of the shown groups edits, so not listed again */
 static gboolean
-is_sims_control (const SqClip *clip,
-                 const char   *key)
+is_shown_field (SequinPropertiesPanel *self,
+                const char            *key)
 {
-  static const char * const kfd[] = { "bounce", "start-pose", "end-pose", NULL };
-  static const char * const skill[] = { "skill", "skill-duration", NULL };
-  SqSimsFields f;
+  GtkWidget *control = g_hash_table_lookup (self->controls, key);
 
-  sq_sims_fields_get (clip, &f);
-  return (f.is_kfd && g_strv_contains (kfd, key)) || (f.is_skill && g_strv_contains (skill, key));
+  return control != NULL && gtk_widget_get_visible (control_group (control)->group);
 }
 
-/* The fields of a format the groups above do not cover (the Sims' KFD,
- * PSL, CMX and SPS): each one a row, read only */
+/* The fields of a format the groups do not cover (the Sims' KFD, PSL, CMX
+ * and SPS): each one a row, read only */
 static void
 update_file_fields (SequinPropertiesPanel *self,
                     const SqClip          *clip,
@@ -423,7 +822,7 @@ update_file_fields (SequinPropertiesPanel *self,
       g_autofree char *name = NULL;
       GtkWidget *label, *value;
 
-      if (is_sims_control (clip, key) || !field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
+      if (is_shown_field (self, key) || !field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
         continue;
       label = gtk_label_new (name);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -454,260 +853,28 @@ update_file_fields (SequinPropertiesPanel *self,
 }
 
 static void
-update_sims (SequinPropertiesPanel *self,
-             const SqClip          *clip)
-{
-  SqSimsFields f;
-
-  sq_sims_fields_get (clip, &f);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], f.is_kfd);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], f.is_skill);
-  gtk_switch_set_active (GTK_SWITCH (self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE]), f.bounce);
-  set_entry (self, SEQUIN_PROPERTY_SIMS_START_POSE, f.start_pose);
-  set_entry (self, SEQUIN_PROPERTY_SIMS_END_POSE, f.end_pose);
-  set_entry (self, SEQUIN_PROPERTY_SIMS_SKILL_NAME, f.skill);
-  set_spin (self, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, f.skill_duration);
-}
-
-static void
 refresh (SequinPropertiesPanel *self)
 {
   const SqClip *clip = current_clip (self);
-  const SqFormat *format;
-  SqSlFields f;
-  guint pose;
 
   gtk_widget_set_sensitive (self->scroller, clip != NULL);
   if (clip == NULL)
     return;
 
-  format = sequin_document_get_format (self->document);
   self->updating = TRUE;
-  if (format != self->format)
-    layout_groups (self, format);
+  self->format = sequin_document_get_format (self->document);
+  layout_groups (self, clip);
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      FieldGroup *g = self->groups->pdata[i];
 
-  sq_sl_fields_get (clip, &f);
-  set_spin (self, SEQUIN_PROPERTY_SL_PRIORITY, f.priority);
-  gtk_switch_set_active (GTK_SWITCH (self->controls[SEQUIN_PROPERTY_SL_LOOP]), f.loop);
-  set_spin (self, SEQUIN_PROPERTY_SL_LOOP_IN, f.loop_in);
-  set_spin (self, SEQUIN_PROPERTY_SL_LOOP_OUT, f.loop_out);
-  gtk_widget_set_sensitive (self->controls[SEQUIN_PROPERTY_SL_LOOP_IN], f.loop);
-  gtk_widget_set_sensitive (self->controls[SEQUIN_PROPERTY_SL_LOOP_OUT], f.loop);
-  set_spin (self, SEQUIN_PROPERTY_SL_EASE_IN, f.ease_in);
-  set_spin (self, SEQUIN_PROPERTY_SL_EASE_OUT, f.ease_out);
-  pose = f.hand_pose < SQ_SL_N_HAND_POSES ? f.hand_pose : GTK_INVALID_LIST_POSITION;
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->controls[SEQUIN_PROPERTY_SL_HAND_POSE]), pose);
-  set_entry (self, SEQUIN_PROPERTY_SL_EMOTE, f.emote);
-  update_joint (self, clip);
-  update_constraints (self, clip);
-
-  set_spin (self, SEQUIN_PROPERTY_DX_TICKS, clip->fps);
-  set_entry (self, SEQUIN_PROPERTY_DX_SET_NAME, sq_dx_set_name (clip));
-  set_spin (self, SEQUIN_PROPERTY_BVH_FRAME_TIME, sq_clip_frame_time (clip));
-  update_sims (self, clip);
+      if (!group_is_active (self, g, clip))
+        continue;
+      for (gsize f = 0; f < g->set->n_fields; f++)
+        show_field (self, g, &g->set->fields[f], clip);
+    }
   update_file_fields (self, clip, clip->format != NULL && self->other_format);
   self->updating = FALSE;
-}
-
-/* ---- Edits ----------------------------------------------------------------- */
-
-static void
-show_error (SequinPropertiesPanel *self,
-            const char            *message)
-{
-  sequin_refusal_show (self->error_label, &self->error, message);
-  /* the reason shows at the top of the panel: bring it into view, so a
-   * refused value never just springs back */
-  if (message != NULL)
-    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
-}
-
-static void
-apply (SequinPropertiesPanel *self,
-       SqEdit                *edit)
-{
-  /* after a refusal the controls show the clip again, not the refused value */
-  if (!sequin_apply_or_explain (self->document, edit, self->error_label, &self->error))
-    refresh (self);
-}
-
-/* TRUE when `a` and `b` show the same with `digits` decimals: a spin button
- * that loses the focus sets its rounded text as its value, which is no edit */
-static gboolean
-same_shown (double a,
-            double b,
-            guint  digits)
-{
-  return fabs (a - b) < 0.5 * pow (10.0, -(double) digits) * (1 + 1e-9);
-}
-
-static void
-spin_changed_cb (GtkSpinButton         *spin,
-                 SequinPropertiesPanel *self)
-{
-  SequinProperty property = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (spin), "sequin-property"));
-  const SqClip *clip = current_clip (self);
-  double value = gtk_spin_button_get_value (spin);
-  guint digits = gtk_spin_button_get_digits (spin);
-  SqSlFields f;
-
-  if (self->updating || clip == NULL)
-    return;
-  sq_sl_fields_get (clip, &f);
-  switch (property)
-    {
-    case SEQUIN_PROPERTY_SL_PRIORITY:
-      if ((gint32) lround (value) != f.priority)
-        apply (self, sq_edit_sl_priority_new ((gint32) lround (value)));
-      break;
-    case SEQUIN_PROPERTY_SL_LOOP_IN:
-      if (!same_shown (value, f.loop_in, digits))
-        apply (self, sq_edit_sl_loop_new (f.loop, value, f.loop_out));
-      break;
-    case SEQUIN_PROPERTY_SL_LOOP_OUT:
-      if (!same_shown (value, f.loop_out, digits))
-        apply (self, sq_edit_sl_loop_new (f.loop, f.loop_in, value));
-      break;
-    case SEQUIN_PROPERTY_SL_EASE_IN:
-      if (!same_shown (value, f.ease_in, digits))
-        apply (self, sq_edit_sl_ease_new (value, f.ease_out));
-      break;
-    case SEQUIN_PROPERTY_SL_EASE_OUT:
-      if (!same_shown (value, f.ease_out, digits))
-        apply (self, sq_edit_sl_ease_new (f.ease_in, value));
-      break;
-    case SEQUIN_PROPERTY_SL_JOINT_PRIORITY:
-      if (self->joint >= 0 && (gsize) self->joint < clip->n_joints
-          && (gint32) lround (value) != sq_sl_joint_priority (clip, self->joint))
-        apply (self, sq_edit_sl_joint_priority_new (clip->joints[self->joint].name, (gint32) lround (value)));
-      break;
-    case SEQUIN_PROPERTY_DX_TICKS:
-      if (!same_shown (value, clip->fps, digits))
-        apply (self, sq_edit_set_frame_rate_new (value));
-      break;
-    case SEQUIN_PROPERTY_BVH_FRAME_TIME:
-      if (!same_shown (value, sq_clip_frame_time (clip), digits))
-        apply (self, sq_edit_set_frame_time_new (value));
-      break;
-    case SEQUIN_PROPERTY_SIMS_SKILL_DURATION:
-      {
-        SqSimsFields sf;
-
-        sq_sims_fields_get (clip, &sf);
-        if (!same_shown (value, sf.skill_duration, digits))
-          apply (self, sq_edit_sims_skill_duration_new (value));
-      }
-      break;
-    default:
-      break;
-    }
-}
-
-static void
-loop_changed_cb (GtkSwitch             *toggle,
-                 GParamSpec            *pspec,
-                 SequinPropertiesPanel *self)
-{
-  const SqClip *clip = current_clip (self);
-  SqSlFields f;
-
-  if (self->updating || clip == NULL)
-    return;
-  sq_sl_fields_get (clip, &f);
-  if (gtk_switch_get_active (toggle) != f.loop)
-    apply (self, sq_edit_sl_loop_new (gtk_switch_get_active (toggle), f.loop_in, f.loop_out));
-}
-
-static void
-bounce_changed_cb (GtkSwitch             *toggle,
-                   GParamSpec            *pspec,
-                   SequinPropertiesPanel *self)
-{
-  const SqClip *clip = current_clip (self);
-  SqSimsFields f;
-
-  if (self->updating || clip == NULL)
-    return;
-  sq_sims_fields_get (clip, &f);
-  if (f.is_kfd && gtk_switch_get_active (toggle) != f.bounce)
-    apply (self, sq_edit_sims_kfd_bounce_new (gtk_switch_get_active (toggle)));
-}
-
-static void
-hand_pose_changed_cb (GtkDropDown           *drop_down,
-                      GParamSpec            *pspec,
-                      SequinPropertiesPanel *self)
-{
-  const SqClip *clip = current_clip (self);
-  guint selected = gtk_drop_down_get_selected (drop_down);
-  SqSlFields f;
-
-  if (self->updating || clip == NULL || selected == GTK_INVALID_LIST_POSITION)
-    return;
-  sq_sl_fields_get (clip, &f);
-  if (selected != f.hand_pose)
-    apply (self, sq_edit_sl_hand_pose_new (selected));
-}
-
-/* An entry's text is applied when Enter is pressed or the focus leaves it */
-static void
-entry_commit (SequinPropertiesPanel *self,
-              GtkWidget             *entry)
-{
-  SequinProperty property = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (entry), "sequin-property"));
-  const SqClip *clip = current_clip (self);
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-  SqSlFields f;
-
-  if (self->updating || clip == NULL)
-    return;
-  if (property == SEQUIN_PROPERTY_SL_EMOTE)
-    {
-      sq_sl_fields_get (clip, &f);
-      if (g_strcmp0 (text, f.emote) != 0)
-        apply (self, sq_edit_sl_emote_new (text));
-    }
-  else if (property == SEQUIN_PROPERTY_DX_SET_NAME)
-    {
-      if (g_strcmp0 (text, sq_dx_set_name (clip)) != 0)
-        apply (self, sq_edit_dx_set_name_new (text));
-    }
-  else
-    {
-      SqSimsFields sf;
-      gboolean end = property == SEQUIN_PROPERTY_SIMS_END_POSE;
-
-      sq_sims_fields_get (clip, &sf);
-      if (property == SEQUIN_PROPERTY_SIMS_SKILL_NAME && sf.is_skill && g_strcmp0 (text, sf.skill) != 0)
-        apply (self, sq_edit_sims_skill_name_new (text));
-      else if ((property == SEQUIN_PROPERTY_SIMS_START_POSE || end) && sf.is_kfd
-               && g_strcmp0 (text, end ? sf.end_pose : sf.start_pose) != 0)
-        apply (self, sq_edit_sims_kfd_pose_name_new (end, text));
-    }
-}
-
-static void
-entry_activate_cb (GtkEntry              *entry,
-                   SequinPropertiesPanel *self)
-{
-  entry_commit (self, GTK_WIDGET (entry));
-}
-
-static void
-entry_leave_cb (GtkEventControllerFocus *controller,
-                SequinPropertiesPanel   *self)
-{
-  entry_commit (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)));
-}
-
-static void
-delete_constraint_cb (GtkButton             *button,
-                      SequinPropertiesPanel *self)
-{
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "sequin-constraint"));
-
-  if (current_clip (self) != NULL)
-    apply (self, sq_edit_sl_delete_constraint_new (index));
 }
 
 static void
@@ -720,241 +887,23 @@ document_changed_cb (SequinPropertiesPanel *self)
 
 /* ---- Construction ---------------------------------------------------------- */
 
-static GtkWidget *
-add_spin (SequinPropertiesPanel *self,
-          GtkWidget             *grid,
-          int                    row,
-          SequinProperty         property,
-          const char            *label,
-          const char            *tooltip,
-          double                 lower,
-          double                 upper,
-          double                 step,
-          guint                  digits)
-{
-  GtkWidget *spin = spin_new (lower, upper, step, digits);
-
-  g_object_set_data (G_OBJECT (spin), "sequin-property", GINT_TO_POINTER (property));
-  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
-  add_row (grid, row, label, tooltip, spin);
-  self->controls[property] = spin;
-  return spin;
-}
-
-static GtkWidget *
-add_entry (SequinPropertiesPanel *self,
-           GtkWidget             *grid,
-           int                    row,
-           SequinProperty         property,
-           const char            *label,
-           const char            *tooltip)
-{
-  GtkWidget *entry = gtk_entry_new ();
-  GtkEventController *focus = gtk_event_controller_focus_new ();
-
-  g_object_set_data (G_OBJECT (entry), "sequin-property", GINT_TO_POINTER (property));
-  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 8);
-  g_signal_connect (entry, "activate", G_CALLBACK (entry_activate_cb), self);
-  g_signal_connect (focus, "leave", G_CALLBACK (entry_leave_cb), self);
-  gtk_widget_add_controller (entry, focus);
-  add_row (grid, row, label, tooltip, entry);
-  self->controls[property] = entry;
-  return entry;
-}
-
-static GtkWidget *
-group_new (const char *title)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-
-  if (title != NULL)
-    gtk_box_append (GTK_BOX (box), heading_new (title));
-  return box;
-}
-
 static void
-build_sl_body (SequinPropertiesPanel *self)
+field_group_free (gpointer data)
 {
-  GtkWidget *grid = grid_new ();
-  GtkWidget *pose = NULL;
-  GtkWidget *loop;
-  GtkWidget *label;
-  GtkWidget *frame;
-  g_autoptr(GtkStringList) poses = gtk_string_list_new (NULL);
-  int row = 0;
-
-  self->sl_body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_PRIORITY, _("_Priority"),
-            _("Base priority of the animation, −1 to 6: the higher one wins where two animations move a joint"),
-            SQ_SL_MIN_PRIORITY, SQ_SL_MAX_PRIORITY, 1, 0);
-
-  loop = gtk_switch_new ();
-  gtk_widget_set_halign (loop, GTK_ALIGN_START);
-  gtk_widget_set_valign (loop, GTK_ALIGN_CENTER);
-  g_signal_connect (loop, "notify::active", G_CALLBACK (loop_changed_cb), self);
-  self->controls[SEQUIN_PROPERTY_SL_LOOP] = loop;
-  add_row (grid, row++, _("_Loop"), _("Play the part between loop in and loop out again and again"), loop);
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_LOOP_IN, _("Loop _in (s)"),
-            _("Where the loop starts, in seconds"), 0, 1e6, 0.1, 3);
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_LOOP_OUT, _("Loop o_ut (s)"),
-            _("Where the loop ends, in seconds"), 0, 1e6, 0.1, 3);
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_EASE_IN, _("_Ease in (s)"),
-            _("Time to blend in from the avatar’s pose, in seconds"), 0, 1e6, 0.1, 3);
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_EASE_OUT, _("E_ase out (s)"),
-            _("Time to blend out back to the avatar’s pose, in seconds"), 0, 1e6, 0.1, 3);
-
-  for (guint i = 0; i < SQ_SL_N_HAND_POSES; i++)
-    gtk_string_list_append (poses, sq_sl_hand_pose_name (i));
-  pose = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&poses)), NULL);
-  g_signal_connect (pose, "notify::selected", G_CALLBACK (hand_pose_changed_cb), self);
-  self->controls[SEQUIN_PROPERTY_SL_HAND_POSE] = pose;
-  add_row (grid, row++, _("_Hand pose"), _("The shape of the hands while the animation plays"), pose);
-
-  add_entry (self, grid, row++, SEQUIN_PROPERTY_SL_EMOTE, _("E_mote"),
-             _("Facial expression played with the animation, blank for none"));
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->controls[SEQUIN_PROPERTY_SL_EMOTE]), _("None"));
-
-  label = gtk_label_new (_("Joint"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_set_margin_top (label, 6);
-  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
-  self->joint_name = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->joint_name), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->joint_name), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->joint_name), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_margin_top (self->joint_name, 6);
-  gtk_grid_attach (GTK_GRID (grid), self->joint_name, 1, row++, 1, 1);
-  add_spin (self, grid, row++, SEQUIN_PROPERTY_SL_JOINT_PRIORITY, _("_Joint priority"),
-            _("Priority of the joint selected in the tree, −1 to 6"),
-            SQ_SL_MIN_PRIORITY, SQ_SL_MAX_PRIORITY, 1, 0);
-
-  gtk_box_append (GTK_BOX (self->sl_body), grid);
-
-  /* the constraints, read-only but for deleting */
-  label = heading_new (_("Constraints"));
-  gtk_widget_set_margin_top (label, 10);
-  gtk_box_append (GTK_BOX (self->sl_body), label);
-  self->no_constraints = note_new (_("No constraints"));
-  gtk_box_append (GTK_BOX (self->sl_body), self->no_constraints);
-  self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS] = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS]), GTK_SELECTION_NONE);
-  gtk_list_box_set_show_separators (GTK_LIST_BOX (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS]), TRUE);
-  gtk_widget_add_css_class (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS], "constraints");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS]),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Constraints"), -1);
-  frame = gtk_frame_new (NULL);
-  gtk_frame_set_child (GTK_FRAME (frame), self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS]);
-  g_object_bind_property (self->controls[SEQUIN_PROPERTY_SL_CONSTRAINTS], "visible", frame, "visible",
-                          G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (self->sl_body), frame);
-}
-
-/* The Sims: a KFD's bounce and pose names, a CMX skill's name and duration */
-static void
-build_sims_groups (SequinPropertiesPanel *self,
-                   GtkWidget             *content)
-{
-  GtkWidget *grid = grid_new ();
-  GtkWidget *bounce = gtk_switch_new ();
-
-  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD] = group_new (_("SimPose-ium Keyframe Animation"));
-  gtk_widget_set_halign (bounce, GTK_ALIGN_START);
-  gtk_widget_set_valign (bounce, GTK_ALIGN_CENTER);
-  g_signal_connect (bounce, "notify::active", G_CALLBACK (bounce_changed_cb), self);
-  self->controls[SEQUIN_PROPERTY_SIMS_BOUNCE] = bounce;
-  add_row (grid, 0, _("_Bounce"), _("Play forward, then back: SequenceLength is twice Frames"), bounce);
-  add_entry (self, grid, 1, SEQUIN_PROPERTY_SIMS_START_POSE, _("_Start pose"),
-             _("The pose the animation starts from, blank for none"));
-  add_entry (self, grid, 2, SEQUIN_PROPERTY_SIMS_END_POSE, _("E_nd pose"),
-             _("The pose the animation ends on, blank for none"));
-  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]), grid);
-  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD]);
-
-  self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL] = group_new (_("The Sims Skill"));
-  grid = grid_new ();
-  add_entry (self, grid, 0, SEQUIN_PROPERTY_SIMS_SKILL_NAME, _("S_kill"), _("The skill’s name in the CMX file"));
-  add_spin (self, grid, 1, SEQUIN_PROPERTY_SIMS_SKILL_DURATION, _("Du_ration (ms)"),
-            _("The skill’s duration in milliseconds, as the CMX file gives it (edited keys write their own)"),
-            0, 1e9, 1, 1);
-  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]), grid);
-  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL]);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_KFD], FALSE);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SIMS_SKILL], FALSE);
+  g_free (data);
 }
 
 static void
 sequin_properties_panel_init (SequinPropertiesPanel *self)
 {
-  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
-  GtkWidget *grid;
-  GtkWidget *expander;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->joint = -1;
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  gtk_widget_set_margin_top (content, 12);
-  gtk_widget_set_margin_bottom (content, 12);
-  gtk_widget_set_margin_start (content, 12);
-  gtk_widget_set_margin_end (content, 12);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), content);
-
+  self->groups = g_ptr_array_new_with_free_func (field_group_free);
+  self->controls = g_hash_table_new (g_str_hash, g_str_equal);
   self->error_label = sequin_refusal_label_new ();
-  gtk_box_append (GTK_BOX (content), self->error_label);
-
-  build_sl_body (self);
-
-  /* Second Life .anim documents */
-  self->groups[SEQUIN_PROPERTY_GROUP_SL] = group_new (_("Second Life Animation"));
-  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_SL]);
-
-  /* DirectX .x */
-  self->groups[SEQUIN_PROPERTY_GROUP_DX] = group_new (_("DirectX Animation"));
-  grid = grid_new ();
-  add_spin (self, grid, 0, SEQUIN_PROPERTY_DX_TICKS, _("_Ticks per second"),
-            _("AnimTicksPerSecond: the key times count in these ticks"), 1, 100000, 1, 0);
-  add_entry (self, grid, 1, SEQUIN_PROPERTY_DX_SET_NAME, _("A_nimation set"),
-             _("The name of the AnimationSet, blank for none"));
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->controls[SEQUIN_PROPERTY_DX_SET_NAME]), _("No name"));
-  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_DX]), grid);
-  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_DX]);
-
-  /* BVH */
-  self->groups[SEQUIN_PROPERTY_GROUP_BVH] = group_new (_("BVH Motion"));
-  grid = grid_new ();
-  add_spin (self, grid, 0, SEQUIN_PROPERTY_BVH_FRAME_TIME, _("_Frame time (s)"),
-            _("Seconds from one frame to the next"), 0.000001, 100, 0.001, 6);
-  gtk_box_append (GTK_BOX (self->groups[SEQUIN_PROPERTY_GROUP_BVH]), grid);
-  gtk_box_append (GTK_BOX (content), self->groups[SEQUIN_PROPERTY_GROUP_BVH]);
-
-  build_sims_groups (self, content);
-
-  self->no_fields = note_new (_("This format has no fields beyond the header."));
-  gtk_box_append (GTK_BOX (content), self->no_fields);
-  self->file_fields = group_new (NULL);
-  gtk_box_append (GTK_BOX (content), self->file_fields);
-
-  /* any other clip: its Second Life fields, for saving as .anim */
-  self->sl_other_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_top (self->sl_other_box, 8);
-  gtk_box_append (GTK_BOX (self->sl_other_box),
-                  note_new (_("Used when the animation is saved as Second Life .anim.")));
-  gtk_box_append (GTK_BOX (self->sl_other_box), self->sl_body);
-  expander = gtk_expander_new_with_mnemonic (_("Secon_d Life Fields"));
-  gtk_widget_add_css_class (gtk_expander_get_label_widget (GTK_EXPANDER (expander)), "heading");
-  gtk_expander_set_child (GTK_EXPANDER (expander), self->sl_other_box);
-  gtk_widget_set_tooltip_text (expander, _("The Second Life fields this animation would be saved with"));
-  self->groups[SEQUIN_PROPERTY_GROUP_SL_OTHER] = expander;
-  gtk_box_append (GTK_BOX (content), expander);
-
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_SL], FALSE);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_DX], FALSE);
-  gtk_widget_set_visible (self->groups[SEQUIN_PROPERTY_GROUP_BVH], FALSE);
-  gtk_widget_set_visible (self->no_fields, FALSE);
-  gtk_widget_set_visible (self->file_fields, FALSE);
-  gtk_widget_set_sensitive (self->scroller, FALSE);
+  gtk_box_prepend (GTK_BOX (self->content), self->error_label);
+  build_groups (self);
 }
 
 static void
@@ -965,7 +914,8 @@ sequin_properties_panel_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEQUIN_TYPE_PROPERTIES_PANEL);
+  self->scroller = NULL;
 
   G_OBJECT_CLASS (sequin_properties_panel_parent_class)->dispose (object);
 }
@@ -976,6 +926,8 @@ sequin_properties_panel_finalize (GObject *object)
   SequinPropertiesPanel *self = SEQUIN_PROPERTIES_PANEL (object);
 
   g_free (self->error);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
+  g_clear_pointer (&self->controls, g_hash_table_unref);
 
   G_OBJECT_CLASS (sequin_properties_panel_parent_class)->finalize (object);
 }
@@ -988,6 +940,14 @@ sequin_properties_panel_class_init (SequinPropertiesPanelClass *klass)
 
   object_class->dispose = sequin_properties_panel_dispose;
   object_class->finalize = sequin_properties_panel_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-properties-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, scroller);
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, content);
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, own_groups);
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, no_fields);
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, file_fields);
+  gtk_widget_class_bind_template_child (widget_class, SequinPropertiesPanel, kept_groups);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -1019,8 +979,14 @@ sequin_properties_panel_set_document (SequinPropertiesPanel *self,
     {
       g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
       g_signal_connect_swapped (document, "notify::file", G_CALLBACK (refresh), self);
-      /* the .anim fields open by themselves only where they are the file's */
-      gtk_expander_set_expanded (GTK_EXPANDER (self->groups[SEQUIN_PROPERTY_GROUP_SL_OTHER]), FALSE);
+      /* the kept fields open by themselves only where they are the file's */
+      for (guint i = 0; i < self->groups->len; i++)
+        {
+          FieldGroup *g = self->groups->pdata[i];
+
+          if (g->expander != NULL)
+            gtk_expander_set_expanded (GTK_EXPANDER (g->expander), FALSE);
+        }
     }
   refresh (self);
 }
@@ -1029,17 +995,44 @@ void
 sequin_properties_panel_set_joint (SequinPropertiesPanel *self,
                                    gssize                 joint)
 {
-  const SqClip *clip;
-
   g_return_if_fail (SEQUIN_IS_PROPERTIES_PANEL (self));
 
   self->joint = joint;
-  if ((clip = current_clip (self)) == NULL)
-    return;
-  self->updating = TRUE;
-  update_joint (self, clip);
-  self->updating = FALSE;
+  if (current_clip (self) != NULL)
+    refresh (self);
 }
+
+/* The tests' names for the controls and groups: the field keys */
+static const char * const property_keys[SEQUIN_N_PROPERTIES] = {
+  [SEQUIN_PROPERTY_SL_PRIORITY] = "priority",
+  [SEQUIN_PROPERTY_SL_LOOP] = "loop",
+  [SEQUIN_PROPERTY_SL_LOOP_IN] = "loop-in",
+  [SEQUIN_PROPERTY_SL_LOOP_OUT] = "loop-out",
+  [SEQUIN_PROPERTY_SL_EASE_IN] = "ease-in",
+  [SEQUIN_PROPERTY_SL_EASE_OUT] = "ease-out",
+  [SEQUIN_PROPERTY_SL_HAND_POSE] = "hand-pose",
+  [SEQUIN_PROPERTY_SL_EMOTE] = "emote",
+  [SEQUIN_PROPERTY_SL_JOINT_PRIORITY] = "joint-priority",
+  [SEQUIN_PROPERTY_SL_CONSTRAINTS] = "constraints",
+  [SEQUIN_PROPERTY_DX_TICKS] = "ticks-per-second",
+  [SEQUIN_PROPERTY_DX_SET_NAME] = "set-name",
+  [SEQUIN_PROPERTY_BVH_FRAME_TIME] = "frame-time",
+  [SEQUIN_PROPERTY_SIMS_BOUNCE] = "bounce",
+  [SEQUIN_PROPERTY_SIMS_START_POSE] = "start-pose",
+  [SEQUIN_PROPERTY_SIMS_END_POSE] = "end-pose",
+  [SEQUIN_PROPERTY_SIMS_SKILL_NAME] = "skill",
+  [SEQUIN_PROPERTY_SIMS_SKILL_DURATION] = "skill-duration",
+};
+
+/* each group by a key of its set; the kept group's expander by the same */
+static const char * const group_keys[SEQUIN_N_PROPERTY_GROUPS] = {
+  [SEQUIN_PROPERTY_GROUP_SL] = "priority",
+  [SEQUIN_PROPERTY_GROUP_SL_OTHER] = "priority",
+  [SEQUIN_PROPERTY_GROUP_DX] = "set-name",
+  [SEQUIN_PROPERTY_GROUP_BVH] = "frame-time",
+  [SEQUIN_PROPERTY_GROUP_SIMS_KFD] = "bounce",
+  [SEQUIN_PROPERTY_GROUP_SIMS_SKILL] = "skill",
+};
 
 GtkWidget *
 sequin_properties_panel_get_control (SequinPropertiesPanel *self,
@@ -1047,16 +1040,31 @@ sequin_properties_panel_get_control (SequinPropertiesPanel *self,
 {
   g_return_val_if_fail (SEQUIN_IS_PROPERTIES_PANEL (self), NULL);
   g_return_val_if_fail (property < SEQUIN_N_PROPERTIES, NULL);
-  return self->controls[property];
+  return sequin_properties_panel_get_field_control (self, property_keys[property]);
+}
+
+GtkWidget *
+sequin_properties_panel_get_field_control (SequinPropertiesPanel *self,
+                                           const char            *key)
+{
+  g_return_val_if_fail (SEQUIN_IS_PROPERTIES_PANEL (self), NULL);
+  return g_hash_table_lookup (self->controls, key);
 }
 
 gboolean
 sequin_properties_panel_group_visible (SequinPropertiesPanel *self,
                                        SequinPropertyGroup    group)
 {
+  GtkWidget *control;
+  FieldGroup *g;
+
   g_return_val_if_fail (SEQUIN_IS_PROPERTIES_PANEL (self), FALSE);
   g_return_val_if_fail (group < SEQUIN_N_PROPERTY_GROUPS, FALSE);
-  return gtk_widget_get_visible (self->groups[group]);
+  control = g_hash_table_lookup (self->controls, group_keys[group]);
+  g = control_group (control);
+  if (group == SEQUIN_PROPERTY_GROUP_SL_OTHER)
+    return g->expander != NULL && gtk_widget_get_visible (g->expander);
+  return gtk_widget_get_visible (g->group);
 }
 
 const char *

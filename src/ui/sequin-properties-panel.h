@@ -58,6 +58,9 @@ void        sequin_properties_panel_set_joint    (SequinPropertiesPanel *self,
                                                   gssize                 joint);
 GtkWidget  *sequin_properties_panel_get_control  (SequinPropertiesPanel *self,
                                                   SequinProperty         property);
+/* The control of the field with that key (sq-world.h), NULL for none */
+GtkWidget  *sequin_properties_panel_get_field_control (SequinPropertiesPanel *self,
+                                                       const char            *key);
 gboolean    sequin_properties_panel_group_visible (SequinPropertiesPanel *self,
                                                    SequinPropertyGroup    group);
 /* The last refusal shown, or NULL */

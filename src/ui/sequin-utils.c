@@ -164,7 +164,7 @@ sequin_accessible_single_names (GtkWidget *root)
 gboolean
 sequin_clip_counts_ticks (const SqClip *clip)
 {
-  return clip != NULL && clip->format != NULL && g_strcmp0 (clip->format->id, "dx") == 0;
+  return clip != NULL && clip->format != NULL && (clip->format->flags & SQ_FORMAT_TICKS) != 0;
 }
 
 char *

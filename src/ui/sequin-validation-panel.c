@@ -15,7 +15,11 @@
  * SEQUIN_VALIDATION_THREAD_KEYS keys is copied (26 ms for a million keys)
  * and validated in a worker thread (a million keys: 156 ms and more for
  * "sl"), so the window does not wait for it. A joint's findings get row
- * objects when it is expanded.
+ * objects when it is expanded. For a clip that will be saved in a
+ * quantised format (the open file's, or the target world's, as .anim for
+ * Second Life), a list below says per joint how far the encoding moves the
+ * motion (the world's add_save_loss), so a joint that will jitter shows
+ * before the upload. The layout is sequin-validation-panel.ui.
  */
 #define G_LOG_DOMAIN "sequin-validation-panel"
 
@@ -168,9 +172,14 @@ struct _SequinValidationPanel
   GtkWidget         *summary_icon;
   GtkLabel          *summary;
   GtkListView       *list;
+  GtkWidget         *loss_box;
+  GtkLabel          *loss_heading;
+  GtkLabel          *loss_summary;
+  GtkListBox        *loss_list;
   GListStore        *groups;      /* SequinFindingItem: the top rows */
   GtkTreeListModel  *rows;        /* the groups with their findings */
   GPtrArray         *findings;    /* sq_validate's, as shown */
+  GPtrArray         *loss;        /* the save's loss notes (SqFinding*), as shown, or NULL */
 
   SequinDocument    *document;
   const SqClip      *shown_clip;       /* the findings are of this clip… */
@@ -193,19 +202,35 @@ static guint signals[N_SIGNALS];
 static const char *
 target_display_name (const char *id)
 {
-  if (g_strcmp0 (id, "aw") == 0)
-    return _("ActiveWorlds");
-  if (g_strcmp0 (id, "sl") == 0)
-    return _("Second Life");
-  return id;
+  const SqWorldHome *world = sq_world_by_id (id);
+
+  return world != NULL ? g_dgettext (GETTEXT_PACKAGE, world->name) : id;
 }
 
+/* The world of the format (Second Life for .anim and BVH), else the first */
 const char *
 sequin_validation_default_target (const SqFormat *format)
 {
-  if (format != NULL && (g_strcmp0 (format->id, "sl-anim") == 0 || g_strcmp0 (format->id, "bvh") == 0))
-    return "sl";
-  return "aw";
+  const SqWorldHome *world = sq_format_get_world (format);
+
+  return world != NULL ? world->id : sq_validate_targets ()[0];
+}
+
+/* The world whose save loss the panel shows for `clip` validated for
+ * `target`: the target's, or that of the clip's own quantised format;
+ * NULL for none */
+static const SqWorldHome *
+loss_world (const SqClip *clip,
+            const char   *target)
+{
+  const SqWorldHome *world = sq_world_by_id (target);
+
+  if (world != NULL && world->add_save_loss != NULL)
+    return world;
+  world = clip != NULL ? sq_format_get_world (clip->format) : NULL;
+  if (world != NULL && world->add_save_loss != NULL && (clip->format->flags & SQ_FORMAT_QUANTISED))
+    return world;
+  return NULL;
 }
 
 static const SqClip *
@@ -284,6 +309,100 @@ show_findings (SequinValidationPanel *self,
 }
 
 static void
+loss_row_activated_cb (GtkListBox            *list,
+                       GtkListBoxRow         *row,
+                       SequinValidationPanel *self)
+{
+  gssize joint = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (row), "sequin-joint")) - 1;
+
+  if (joint >= 0)
+    g_signal_emit (self, signals[FINDING_ACTIVATED], 0, (gint64) joint, (int) SQ_CHANNEL_ROTATION, (gint64) -1);
+}
+
+/* Takes `loss` (may be NULL: the section hides), headed `title` (N_): its
+ * note on the whole clip (no joint) as the summary, a row per joint */
+static void
+show_loss (SequinValidationPanel *self,
+           GPtrArray             *loss,
+           const char            *title)
+{
+  GtkWidget *child;
+
+  gtk_label_set_text (self->loss_heading, title != NULL ? g_dgettext (GETTEXT_PACKAGE, title) : "");
+  g_clear_pointer (&self->loss, g_ptr_array_unref);
+  self->loss = loss;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->loss_list))) != NULL)
+    gtk_list_box_remove (self->loss_list, child);
+  gtk_label_set_text (self->loss_summary, "");
+  for (guint i = 0; loss != NULL && i < loss->len; i++)
+    {
+      const SqFinding *f = g_ptr_array_index (loss, i);
+      GtkWidget *row, *label;
+
+      if (f->joint < 0)
+        {
+          gtk_label_set_text (self->loss_summary, f->message);
+          continue;
+        }
+      label = gtk_label_new (f->message);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_set_margin_top (label, 4);
+      gtk_widget_set_margin_bottom (label, 4);
+      gtk_widget_set_margin_start (label, 6);
+      gtk_widget_set_margin_end (label, 6);
+      row = gtk_list_box_row_new ();
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      g_object_set_data (G_OBJECT (row), "sequin-joint", GSIZE_TO_POINTER ((gsize) f->joint + 1));
+      /* the row is read as its text */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, f->message, -1);
+      gtk_list_box_append (self->loss_list, row);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->loss_list), gtk_widget_get_first_child (GTK_WIDGET (self->loss_list)) != NULL);
+  gtk_widget_set_visible (self->loss_box, loss != NULL);
+}
+
+/* What a run gives: the findings, and the save's loss notes (NULL when
+ * the panel shows none) */
+typedef struct
+{
+  GPtrArray  *findings;
+  GPtrArray  *loss;
+  const char *loss_title;   /* untranslated */
+} Result;
+
+static void
+result_free (Result *result)
+{
+  g_clear_pointer (&result->findings, g_ptr_array_unref);
+  g_clear_pointer (&result->loss, g_ptr_array_unref);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Result, result_free)
+
+static Result *
+validate (const SqClip *clip,
+          const char   *target,
+          GError      **error)
+{
+  g_autoptr(Result) result = g_new0 (Result, 1);
+  const SqWorldHome *world = loss_world (clip, target);
+
+  if ((result->findings = sq_validate (clip, target, error)) == NULL)
+    return NULL;
+  if (world != NULL)
+    {
+      result->loss = sq_findings_new ();
+      result->loss_title = world->save_loss_title;
+      world->add_save_loss (clip, result->loss);
+    }
+  return g_steal_pointer (&result);
+}
+
+static void
 validate_thread (GTask        *task,
                  gpointer      source,
                  gpointer      task_data,
@@ -292,12 +411,12 @@ validate_thread (GTask        *task,
   SqClip *copy = task_data;
   const char *target = g_object_get_data (G_OBJECT (task), "sequin-target");
   GError *error = NULL;
-  GPtrArray *findings = sq_validate (copy, target, &error);
+  Result *result = validate (copy, target, &error);
 
-  if (findings == NULL)
+  if (result == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, findings, (GDestroyNotify) g_ptr_array_unref);
+    g_task_return_pointer (task, result, (GDestroyNotify) result_free);
 }
 
 static void
@@ -309,22 +428,21 @@ validate_done_cb (GObject      *object,
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
   const char *target = g_object_get_data (G_OBJECT (result), "sequin-target");
   g_autoptr(GError) error = NULL;
-  GPtrArray *findings = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(Result) shown = g_task_propagate_pointer (G_TASK (result), &error);
 
   /* a newer run, or none wanted any more */
   if (g_cancellable_is_cancelled (cancellable) || cancellable != self->running)
-    {
-      g_clear_pointer (&findings, g_ptr_array_unref);
-      return;
-    }
+    return;
   g_clear_object (&self->running);
-  if (findings == NULL)
+  if (shown == NULL)
     {
       set_summary (self, error->message, "dialog-error-symbolic");
       set_findings (self, NULL);
+      show_loss (self, NULL, NULL);
       return;
     }
-  show_findings (self, findings, target);
+  show_findings (self, g_steal_pointer (&shown->findings), target);
+  show_loss (self, g_steal_pointer (&shown->loss), shown->loss_title);
 }
 
 static const char *
@@ -344,7 +462,7 @@ run (SequinValidationPanel *self)
   const SqClip *clip = current_clip (self);
   const char *target = chosen_target (self);
   g_autoptr(GError) error = NULL;
-  GPtrArray *findings;
+  g_autoptr(Result) shown = NULL;
 
   if (clip == NULL)
     {
@@ -354,6 +472,7 @@ run (SequinValidationPanel *self)
       self->shown_clip = NULL;
       set_summary (self, NULL, NULL);
       set_findings (self, NULL);
+      show_loss (self, NULL, NULL);
       return;
     }
   if (self->running == NULL && self->shown_clip == clip && self->shown_generation == clip->generation
@@ -379,18 +498,20 @@ run (SequinValidationPanel *self)
       g_task_set_task_data (task, sq_clip_copy (clip), (GDestroyNotify) sq_clip_free);
       set_summary (self, _("Checking…"), NULL);
       set_findings (self, NULL);
+      show_loss (self, NULL, NULL);
       g_task_run_in_thread (task, validate_thread);
       return;
     }
 
-  findings = sq_validate (clip, target, &error);
-  if (findings == NULL)
+  if ((shown = validate (clip, target, &error)) == NULL)
     {
       set_summary (self, error->message, "dialog-error-symbolic");
       set_findings (self, NULL);
+      show_loss (self, NULL, NULL);
       return;
     }
-  show_findings (self, findings, target);
+  show_findings (self, g_steal_pointer (&shown->findings), target);
+  show_loss (self, g_steal_pointer (&shown->loss), shown->loss_title);
 }
 
 static gboolean
@@ -585,10 +706,12 @@ sequin_validation_panel_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEQUIN_TYPE_VALIDATION_PANEL);
+  self->box = NULL;
   g_clear_object (&self->rows);
   g_clear_object (&self->groups);
   g_clear_pointer (&self->findings, g_ptr_array_unref);
+  g_clear_pointer (&self->loss, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sequin_validation_panel_parent_class)->dispose (object);
 }
@@ -619,6 +742,17 @@ sequin_validation_panel_class_init (SequinValidationPanelClass *klass)
     g_signal_new ("finding-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_INT64);
 
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-validation-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, box);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, target_chooser);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, summary_icon);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, summary);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, list);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, loss_box);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, loss_heading);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, loss_summary);
+  gtk_widget_class_bind_template_child (widget_class, SequinValidationPanel, loss_list);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_css_name (widget_class, "validationpanel");
@@ -630,44 +764,15 @@ sequin_validation_panel_init (SequinValidationPanel *self)
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   const char * const *targets = sq_validate_targets ();
-  GtkWidget *row, *label, *scroller, *summary_box, *chooser;
+  GtkSingleSelection *selection;
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_set_margin_top (row, 12);
-  gtk_widget_set_margin_start (row, 12);
-  gtk_widget_set_margin_end (row, 12);
-  label = gtk_label_new_with_mnemonic (_("Target _world"));
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (row), label);
+  /* the worlds by name, in the order of their ids */
   for (guint i = 0; targets[i] != NULL; i++)
     gtk_string_list_append (names, target_display_name (targets[i]));
-  chooser = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&names)), NULL);
-  self->target_chooser = GTK_DROP_DOWN (chooser);
-  gtk_widget_set_hexpand (chooser, TRUE);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), chooser);
-  gtk_widget_set_tooltip_text (chooser, _("The world whose rules the animation is checked against"));
-  /* named by its mnemonic label alone (a label property would double it) */
-  g_signal_connect_swapped (chooser, "notify::selected", G_CALLBACK (target_changed_cb), self);
-  gtk_box_append (GTK_BOX (row), chooser);
-  gtk_box_append (GTK_BOX (self->box), row);
-
-  summary_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_widget_set_margin_start (summary_box, 12);
-  gtk_widget_set_margin_end (summary_box, 12);
-  self->summary_icon = gtk_image_new ();
-  gtk_widget_set_valign (self->summary_icon, GTK_ALIGN_START);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->summary_icon),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Result"), -1);
-  gtk_box_append (GTK_BOX (summary_box), self->summary_icon);
-  self->summary = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->summary, 0);
-  gtk_label_set_wrap (self->summary, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->summary), "heading");
-  gtk_box_append (GTK_BOX (summary_box), GTK_WIDGET (self->summary));
-  gtk_box_append (GTK_BOX (self->box), summary_box);
+  gtk_drop_down_set_model (self->target_chooser, G_LIST_MODEL (names));
+  g_signal_connect_swapped (self->target_chooser, "notify::selected", G_CALLBACK (target_changed_cb), self);
 
   self->groups = g_list_store_new (SEQUIN_TYPE_FINDING_ITEM);
   self->rows = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->groups)), FALSE, FALSE,
@@ -675,20 +780,15 @@ sequin_validation_panel_init (SequinValidationPanel *self)
   g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (row_unbind_cb), NULL);
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->rows)))),
-                                                 g_object_ref (factory)));
-  gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->list)), FALSE);
-  gtk_single_selection_set_can_unselect (GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->list)), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->list), "findings");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Validation findings"), -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->list), _("Double-click a finding or press Enter on it to select the joint or key it names"));
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+  gtk_list_view_set_factory (self->list, factory);
   g_signal_connect (self->list, "activate", G_CALLBACK (list_activate_cb), self);
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->list));
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->box), scroller);
+
+  g_signal_connect (self->loss_list, "row-activated", G_CALLBACK (loss_row_activated_cb), self);
 }
 
 GtkWidget *
@@ -832,4 +932,11 @@ sequin_validation_panel_activate (SequinValidationPanel *self,
     }
   if (f->joint >= 0)
     g_signal_emit (self, signals[FINDING_ACTIVATED], 0, (gint64) f->joint, (int) f->channel, (gint64) f->key);
+}
+
+GtkListBox *
+sequin_validation_panel_get_loss_list (SequinValidationPanel *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_VALIDATION_PANEL (self), NULL);
+  return gtk_widget_get_visible (self->loss_box) ? self->loss_list : NULL;
 }

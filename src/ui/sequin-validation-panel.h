@@ -36,7 +36,11 @@ GtkListView *sequin_validation_panel_get_list    (SequinValidationPanel *self);
  * shows its row (expanding its joint's) and emits ::finding-activated */
 void        sequin_validation_panel_activate     (SequinValidationPanel *self,
                                                   guint                  position);
-/* The target the panel picks for a format: Second Life for .anim and BVH */
+/* The rows of the save's loss per joint (a GtkListBox, a row per joint
+ * whose motion the quantised format moves), or NULL while none is shown */
+GtkListBox *sequin_validation_panel_get_loss_list (SequinValidationPanel *self);
+/* The target the panel picks for a format: its world (Second Life for
+ * .anim and BVH), else the first */
 const char *sequin_validation_default_target     (const SqFormat        *format);
 
 G_END_DECLS

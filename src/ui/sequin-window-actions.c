@@ -258,7 +258,7 @@ _sequin_window_save (SequinWindow   *self,
   if (format == NULL)
     format = sequin_document_get_format (self->document);
   if (format == NULL || !sq_format_can_write (format))
-    format = sq_format_by_id ("seq-binary");
+    format = sq_format_default ();
 
   file = sequin_document_get_file (self->document);
   if (!ask_for_file && file != NULL)

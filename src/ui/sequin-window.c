@@ -772,7 +772,7 @@ sequin_window_save_to (SequinWindow   *self,
   req->file = g_object_ref (file);
   req->format = format != NULL ? format : sequin_document_get_format (self->document);
   if (req->format == NULL)
-    req->format = sq_format_by_id ("seq-binary");
+    req->format = sq_format_default ();
   save_request_start (req);
 }
 

@@ -16,6 +16,7 @@
 
 #include "sequin-joint-item.h"
 #include "sequin-test-ui.h"
+#include "sequin-utils.h"
 #include "sequin-window-private.h"
 
 #define TOWER "sl-anim/Tower.anim"
@@ -25,6 +26,8 @@
 #define ODD_JOINT "sl-anim/46bb4359-de38-4ed8-6a22-f1f52fe8f506.dat"
 #define DX_FILE "dx-anim/anim_test.x"
 #define BVH_FILE "bvh/Relaxed.bvh"
+/* a run: saved as .anim, some joints move by more than the notes' threshold */
+#define MOVING_BVH "bvh/131_01.bvh"
 
 /* ---- Helpers --------------------------------------------------------------- */
 
@@ -928,6 +931,118 @@ test_save_as_follows_extension (void)
   sequin_test_window_destroy (window);
 }
 
+/* Pick a world in the validation panel's drop-down by its name */
+static void
+choose_world (SequinWindow *window,
+              const char   *name)
+{
+  GtkDropDown *chooser = sequin_validation_panel_get_target_chooser (window->validation_panel);
+
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (chooser)); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (chooser), i);
+
+      if (g_str_equal (gtk_string_object_get_string (item), name))
+        gtk_drop_down_set_selected (chooser, i);
+    }
+  sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+}
+
+/* The .anim encoding's loss per joint: a row for each joint the core's
+ * sq_validate_add_sl_loss names, read by its text; shown for a .anim
+ * whatever the target, and for another file only when the target is
+ * Second Life; activating a row selects its joint */
+static guint
+check_loss_rows (SequinWindow *window)
+{
+  const SqClip *clip = sequin_test_window_clip (window);
+  g_autoptr(GPtrArray) expected = sq_findings_new ();
+  GtkListBox *list = sequin_validation_panel_get_loss_list (window->validation_panel);
+  guint n_joints = 0, n_rows = 0;
+  GtkListBoxRow *first = NULL;
+
+  g_assert_nonnull (list);
+  sq_validate_add_sl_loss (clip, expected);
+  for (guint i = 0; i < expected->len; i++)
+    {
+      const SqFinding *f = expected->pdata[i];
+      GtkListBoxRow *row;
+      g_autofree char *error = NULL;
+
+      if (f->joint < 0)
+        continue;
+      row = gtk_list_box_get_row_at_index (list, (int) n_joints++);
+      g_assert_nonnull (row);
+      g_assert_nonnull (strstr (f->message, clip->joints[f->joint].name));
+      error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, f->message);
+      g_assert_null (error);
+      first = first != NULL ? first : row;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (list)); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n_rows += GTK_IS_LIST_BOX_ROW (c);
+  g_assert_cmpuint (n_rows, ==, n_joints);
+  /* the list is named */
+  g_assert_null (gtk_test_accessible_check_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                     "Quantisation loss per joint"));
+  if (first != NULL)
+    {
+      const SqFinding *f = NULL;
+
+      for (guint i = 0; f == NULL && i < expected->len; i++)
+        if (((const SqFinding *) expected->pdata[i])->joint >= 0)
+          f = expected->pdata[i];
+      g_signal_emit_by_name (list, "row-activated", first);
+      sequin_test_flush ();
+      g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, f->joint);
+    }
+  return n_joints;
+}
+
+static void
+test_validation_loss (void)
+{
+  SequinWindow *window = open_corpus (TOWER, NULL);
+
+  if (window == NULL)
+    return;
+  sequin_test_show_validation (window);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+  g_assert_cmpstr (sequin_validation_panel_get_target (window->validation_panel), ==, "sl");
+  check_loss_rows (window);
+  /* a .anim file is saved as .anim whatever world it is checked for */
+  choose_world (window, "ActiveWorlds");
+  check_loss_rows (window);
+  sequin_test_window_destroy (window);
+
+  /* a BVH file, a run whose joints the encoding moves: the loss shows for
+   * Second Life only */
+  window = open_corpus (MOVING_BVH, NULL);
+  sequin_test_show_validation (window);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
+  g_assert_cmpstr (sequin_validation_panel_get_target (window->validation_panel), ==, "sl");
+  g_assert_cmpuint (check_loss_rows (window), >, 0);
+  choose_world (window, "ActiveWorlds");
+  g_assert_null (sequin_validation_panel_get_loss_list (window->validation_panel));
+  sequin_test_window_destroy (window);
+}
+
+/* Times count in ticks for the format that says so (.x), frames elsewhere */
+static void
+test_ticks_flag (void)
+{
+  SequinWindow *window = open_corpus (DX_FILE, NULL);
+
+  if (window == NULL)
+    return;
+  g_assert_true (sequin_clip_counts_ticks (sequin_test_window_clip (window)));
+  sequin_test_window_destroy (window);
+  window = open_corpus (BVH_FILE, NULL);
+  g_assert_false (sequin_clip_counts_ticks (sequin_test_window_clip (window)));
+  sequin_test_window_destroy (window);
+  g_assert_false (sequin_clip_counts_ticks (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -941,6 +1056,8 @@ main (int   argc,
   g_test_add_func ("/panels/validation", test_validation);
   g_test_add_func ("/panels/validation-key", test_validation_key);
   g_test_add_func ("/panels/validation-thread", test_validation_thread);
+  g_test_add_func ("/panels/validation-loss", test_validation_loss);
+  g_test_add_func ("/panels/ticks-flag", test_ticks_flag);
   g_test_add_func ("/panels/dx-fields", test_dx_fields);
   g_test_add_func ("/panels/bvh-fields", test_bvh_fields);
   g_test_add_func ("/panels/accessible-names", test_accessible_names);

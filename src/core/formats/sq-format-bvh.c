@@ -2671,4 +2671,6 @@ const SqFormat _sq_format_bvh = {
   .read = bvh_read,
   .write = bvh_write,
   .space = &sq_space_bvh,
+  .world = &sq_world_sl,
+  .field_set = &sq_bvh_fields,
 };

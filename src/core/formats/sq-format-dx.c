@@ -2415,7 +2415,7 @@ const SqFormat _sq_format_dx = {
   .name = N_("ActiveWorlds DirectX animation"),
   .extensions = dx_extensions,
   .mime_type = "text/x-directx-animation",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE | SQ_FORMAT_TICKS,
   .fields = dx_fields,
   .describe_field = dx_describe_field,
   .dump_field = dx_dump_field,
@@ -2423,4 +2423,6 @@ const SqFormat _sq_format_dx = {
   .read = dx_read,
   .write = dx_write,
   .space = &sq_space_aw_dx,
+  .world = &sq_world_aw,
+  .field_set = &sq_dx_fields,
 };

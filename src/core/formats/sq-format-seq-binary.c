@@ -1053,4 +1053,5 @@ const SqFormat _sq_format_seq_binary = {
   .read = seq_binary_read,
   .write = seq_binary_write,
   .space = &sq_space_aw_seq_binary,
+  .world = &sq_world_aw,
 };

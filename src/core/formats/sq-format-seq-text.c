@@ -1373,4 +1373,5 @@ const SqFormat _sq_format_seq_text = {
   .read = seq_text_read,
   .write = seq_text_write,
   .space = &sq_space_aw_seq_text,
+  .world = &sq_world_aw,
 };

@@ -197,4 +197,6 @@ const SqFormat _sq_format_simpose_kfd = {
   .read = kfd_read,
   .write = kfd_write,
   .space = &sq_space_sims,
+  .world = &sq_world_sims,
+  .field_set = &sq_sims_kfd_fields,
 };

@@ -244,4 +244,5 @@ const SqFormat _sq_format_simpose_psl = {
   .read = psl_read,
   .write = psl_write,
   .space = &sq_space_sims,
+  .world = &sq_world_sims,
 };

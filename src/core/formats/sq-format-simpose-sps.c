@@ -401,4 +401,5 @@ const SqFormat _sq_format_simpose_sps = {
   .read = sps_read,
   .write = sps_write,
   .space = &sq_space_sims,
+  .world = &sq_world_sims,
 };

@@ -1523,4 +1523,6 @@ const SqFormat _sq_format_sims_cmx = {
   .read = cmx_read,
   .write = cmx_write,
   .space = &sq_space_sims,
+  .world = &sq_world_sims,
+  .field_set = &sq_sims_skill_fields,
 };

@@ -40,7 +40,7 @@
 
 #define SL_U16MAX        65535.0
 #define SL_ROT_RANGE     1.0
-#define SL_POS_RANGE     5.0
+#define SL_POS_RANGE     SQ_SL_POS_RANGE
 #define SL_KEY_SIZE      8u
 #define SL_OLD_KEY_SIZE  16u
 #define SL_CONSTRAINT_SIZE 86u
@@ -706,8 +706,8 @@ read_keys (SqClip     *clip,
           key->v[3] = 0.0;
           alt[0] = alt[1] = alt[2] = alt[3] = NAN;
           if (fabs (v[0]) > SL_POS_RANGE || fabs (v[1]) > SL_POS_RANGE || fabs (v[2]) > SL_POS_RANGE)
-            sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±5 m; "
-                                         "the viewer clamps it"), joint, k, key_offset);
+            sq_clip_add_warning (clip, _("joint “%s”: position key %u (offset %zu) lies beyond ±%g m; "
+                                         "the viewer clamps it"), joint, k, key_offset, SL_POS_RANGE);
         }
       r->pos += SL_OLD_KEY_SIZE;
     }
@@ -1367,7 +1367,8 @@ sl_write (const SqClip        *clip,
                             "positions of 0.15 mm)"), st.requantised, (double) dur_f / SL_U16MAX);
     }
   if (st.clamped > 0)
-    _sq_loss (losses, _("%zu key times or positions outside the duration or ±5 m are clamped"), st.clamped);
+    _sq_loss (losses, _("%zu key times or positions outside the duration or ±%g m are clamped"), st.clamped,
+              SL_POS_RANGE);
   if (st.nonfinite > 0)
     _sq_loss (losses, _("%zu numbers that are not finite are written as 0"), st.nonfinite);
 
@@ -1514,7 +1515,7 @@ const SqFormat _sq_format_sl_anim = {
   .extensions = sl_extensions,
   .mime_type = "application/x-secondlife-animation",
   .default_root = "mPelvis",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_QUANTISED,
   .fields = sl_fields,
   .describe_field = sl_describe_field,
   .dump_field = sl_dump_field,
@@ -1522,4 +1523,5 @@ const SqFormat _sq_format_sl_anim = {
   .read = sl_read,
   .write = sl_write,
   .space = &sq_space_second_life,
+  .world = &sq_world_sl,
 };

@@ -15,6 +15,7 @@
 #include "sq-private.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
+#include "sq-world.h"
 #include "worlds/sq-world-sims.h"
 
 #define T SQ_SIMS_CAN_TRANSLATE
@@ -1416,3 +1417,9 @@ _sq_sims_convert (const SqClip     *clip,
       return out;
     }
 }
+
+const SqWorldHome sq_world_sims = {
+  .id = "sims",
+  .name = N_("The Sims"),
+  .validate = sq_sims_validate,
+};

@@ -204,4 +204,10 @@ SqClip  *_sq_sims_convert             (const SqClip     *clip,
 void     sq_sims_validate             (const SqClip *clip,
                                        GPtrArray    *findings);
 
+/* The world (sq-world.h), and the fields of a KFD and of a CMX skill
+ * (sq-sims-fields.c) */
+extern const SqWorldHome sq_world_sims;
+extern const SqFieldSet  sq_sims_kfd_fields;
+extern const SqFieldSet  sq_sims_skill_fields;
+
 G_END_DECLS

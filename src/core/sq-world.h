@@ -1,0 +1,167 @@
+/* sq-world.h: what a world (and a format) tells the editor and the command
+ * line about itself: its validation and its fields
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each world's home (worlds/sq-world-*.c) defines one SqWorldHome: its
+ * validation target and validator, and the fields every clip keeps for it
+ * (Second Life's .anim fields). A format may add fields of its own
+ * (SqFormat.field_set: .x's AnimationSet name, BVH's frame time). A field
+ * is described once (SqField): its key, label, type and range, how its
+ * value is read (what the writer would write) and the core edit that sets
+ * it. The properties panel builds its rows from these and the command
+ * line its field options, so neither names a format.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+#include "sq-edit.h"
+#include "sq-format.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SQ_FIELD_INT,        /* whole number in min..max */
+  SQ_FIELD_DOUBLE,     /* number in min..max, shown with `digits` decimals */
+  SQ_FIELD_BOOL,       /* on or off (number 0 or 1) */
+  SQ_FIELD_CHOICE,     /* one of min..max, named by choice_name () */
+  SQ_FIELD_TEXT,       /* UTF-8 text, at most max bytes (0: any length) */
+  /* records shown a row each (n_items, describe_item), each deletable
+   * (delete_item); at most max of them */
+  SQ_FIELD_LIST,
+} SqFieldType;
+
+/* the upper end of a range the edit bounds by the clip (a loop point by
+ * its duration) or not at all */
+#define SQ_FIELD_UNBOUNDED G_MAXDOUBLE
+
+/* the frame times the frame rate edits accept (sq_edit_set_frame_time_new,
+ * sq_edit_set_frame_rate_new) */
+#define SQ_MIN_FRAME_TIME  0.001
+#define SQ_MAX_FRAME_TIME  10.0
+
+typedef enum
+{
+  /* the value is the selected joint's (the getter and edit take a joint) */
+  SQ_FIELD_PER_JOINT  = 1 << 0,
+  /* the command line's help for the option is help, then ", MIN to MAX" */
+  SQ_FIELD_HELP_RANGE = 1 << 1,
+} SqFieldFlags;
+
+/* A field's value: number for every type but text (TRUE/FALSE as 1/0, a
+ * choice's index), text for SQ_FIELD_TEXT (owned: sq_field_value_clear) */
+typedef struct
+{
+  double  number;
+  char   *text;
+} SqFieldValue;
+
+void sq_field_value_clear (SqFieldValue *value);
+
+typedef struct _SqField SqField;
+
+struct _SqField
+{
+  const char  *key;          /* stable id, the clip extra it shows: "priority" */
+  const char  *label;        /* translatable (N_), with a mnemonic: "_Priority" */
+  const char  *description;  /* translatable (N_): the control's tooltip */
+  SqFieldType  type;
+  SqFieldFlags flags;
+  double       min, max;     /* the range the edit accepts */
+  double       step;         /* a spin button's step */
+  guint        digits;       /* decimals shown */
+  /* a SQ_FIELD_BOOL of the same set that must be on for this one to mean
+   * anything (the loop points need the loop), or NULL */
+  const char  *enabled_by;
+  const char  *placeholder;  /* translatable (N_): shown for empty text or an empty list, or NULL */
+  /* SQ_FIELD_CHOICE: the translated name of choice `index` (min..max) */
+  const char *(*choice_name) (guint index);
+  /* The value the format's writer would write (its default when the clip
+   * has none); `joint` (an index) for SQ_FIELD_PER_JOINT fields */
+  void     (*get)  (const SqClip       *clip,
+                    gssize              joint,
+                    SqFieldValue       *out);
+  /* The core edit that sets the value (the clip's other fields stay as
+   * they are); `joint` (a name) for SQ_FIELD_PER_JOINT fields. The edit
+   * refuses values out of range when it is applied. */
+  SqEdit  *(*edit) (const SqClip       *clip,
+                    const char         *joint,
+                    const SqFieldValue *value);
+  /* SQ_FIELD_LIST: how many records; record `index`'s title (translated,
+   * newly allocated) with its detail lines (`details`, NULL-terminated,
+   * g_strfreev); the edit that deletes it; its delete button's name, a
+   * translated, newly allocated */
+  guint    (*n_items)       (const SqClip *clip);
+  char    *(*describe_item) (const SqClip *clip,
+                             guint         index,
+                             char       ***details);
+  SqEdit  *(*delete_item)   (const SqClip *clip,
+                             guint         index);
+  char    *(*delete_label)  (guint         index);
+  /* the command line: `--option ARG`, its help (not translated, like the
+   * rest of the command line's help); option NULL: no option of its own */
+  const char  *option;
+  const char  *arg;
+  const char  *help;
+};
+
+struct _SqFieldSet
+{
+  const char    *title;      /* translatable (N_): the group's heading */
+  const SqField *fields;
+  gsize          n_fields;
+  /* NULL, or whether the set applies to this clip of its format (a CMX
+   * file has a skill only when it holds one) */
+  gboolean     (*applies) (const SqClip *clip);
+  /* the format has more fields than these: the rest are listed read only */
+  gboolean       partial;
+  /* a world's set (SqWorldHome.fields), which every clip keeps: the format
+   * that saves it, whose documents show it as their own group; other
+   * documents show it in an expander titled kept_title (N_, with a
+   * mnemonic), described by kept_description and kept_note (N_) */
+  const SqFormat *format;
+  const char     *kept_title;
+  const char     *kept_description;
+  const char     *kept_note;
+};
+
+struct _SqWorldHome
+{
+  const char *id;            /* the validation target: "sl" */
+  const char *name;          /* translatable (N_): "Second Life" */
+  /* Appends SqFinding*s for what the world's viewers or tools would ignore
+   * or reject */
+  void      (*validate)      (const SqClip *clip,
+                              GPtrArray    *findings);
+  /* optional: appends notes on what saving in the world's format does to
+   * the motion (a quantised encoding), per joint */
+  void      (*add_save_loss) (const SqClip *clip,
+                              GPtrArray    *findings);
+  /* translatable (N_): the heading of those notes ("Saved as .anim") */
+  const char *save_loss_title;
+  /* fields every clip keeps for this world, whatever its format (NULL:
+   * none); its own formats show them as their group */
+  const SqFieldSet *fields;
+};
+
+/* The worlds, in the order of the validation targets */
+const SqWorldHome * const *sq_worlds          (gsize             *n_worlds);
+const SqWorldHome         *sq_world_by_id     (const char        *id);
+/* The world of a format (NULL for none, and for NULL) */
+const SqWorldHome         *sq_format_get_world (const SqFormat   *format);
+
+/* The field of `set` with `key`, NULL when it has none */
+const SqField             *sq_field_set_lookup (const SqFieldSet *set,
+                                                const char       *key);
+/* Whether `value` is in the field's range (text: always) */
+gboolean                   sq_field_in_range   (const SqField      *field,
+                                                const SqFieldValue *value);
+/* Every field set of the worlds and formats, each once: the worlds' first */
+GPtrArray                 *sq_field_sets       (void);
+/* The field with that command-line option in any set, NULL for none */
+const SqField             *sq_field_by_option  (const char       *option);
+
+G_END_DECLS
