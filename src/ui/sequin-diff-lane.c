@@ -26,6 +26,9 @@ struct _SequinDiffLane
   gsize           n;
   double          most;         /* the largest value, degrees */
   double          most_time;
+
+  double          drag_start_x;
+  gboolean        scrubbing;    /* a drag that began right of the name column */
 };
 
 G_DEFINE_FINAL_TYPE (SequinDiffLane, sequin_diff_lane, GTK_TYPE_WIDGET)
@@ -61,17 +64,39 @@ sequin_diff_lane_value_at (SequinDiffLane *self,
   }
 }
 
+/* A slider over the clip's time: its value is the playhead, its value
+ * text the difference there, its description the joint's largest one */
 static void
 update_accessible (SequinDiffLane *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *value_text = NULL;
+  g_autofree char *where = NULL;
+  double time = self->timeline != NULL ? sequin_timeline_get_time (self->timeline) : 0;
 
+  if (self->timeline != NULL)
+    where = sequin_timeline_describe_time (self->timeline);
   if (self->n == 0)
-    text = g_strdup (_("No joint compared"));
+    {
+      text = g_strdup (_("No joint compared"));
+      value_text = g_strdup (where != NULL ? where : "");
+    }
   else
-    /* TRANSLATORS: the difference lane under the timeline: joint, degrees, seconds */
-    text = g_strdup_printf (_("%s: up to %.3g° apart, at %.3f s"), self->joint, self->most, self->most_time);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+    {
+      /* TRANSLATORS: the difference lane under the timeline: joint, degrees, seconds */
+      text = g_strdup_printf (_("%s: up to %.3g° apart, at %.3f s"), self->joint, self->most, self->most_time);
+      /* TRANSLATORS: the difference lane at the playhead: the playhead's
+       * time ("0.467 s, frame 15"), degrees apart there */
+      value_text = g_strdup_printf (_("%s: %.1f° apart"), where != NULL ? where : "",
+                                    sequin_diff_lane_value_at (self, time));
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, self->n > 0 ? MAX (self->times[self->n - 1], time) : time,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, time,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, value_text,
+                                  -1);
 }
 
 void
@@ -235,7 +260,122 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
         cairo_fill (cr);
       }
   }
+
+  /* the keyboard focus, as the timeline draws its own */
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      cairo_set_source_rgba (cr, curve.red, curve.green, curve.blue, 1);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
+      cairo_stroke (cr);
+    }
   cairo_destroy (cr);
+}
+
+/* ---- input: the playhead, snapped as on the timeline's ruler --------------- */
+
+void
+_sequin_diff_lane_press (SequinDiffLane *self,
+                         double          x)
+{
+  g_return_if_fail (SEQUIN_IS_DIFF_LANE (self));
+
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  /* the name column is not on the time axis */
+  if (self->timeline == NULL || x < _sequin_timeline_lanes_x (self->timeline))
+    return;
+  _sequin_timeline_set_time_snapped (self->timeline, _sequin_timeline_time_at_x (self->timeline, x));
+  /* "key at frame …" is known only once the snap is done, after ::notify */
+  update_accessible (self);
+}
+
+void
+_sequin_diff_lane_drag_begin (SequinDiffLane *self,
+                              double          x)
+{
+  g_return_if_fail (SEQUIN_IS_DIFF_LANE (self));
+
+  self->scrubbing = self->timeline != NULL && x >= _sequin_timeline_lanes_x (self->timeline);
+  self->drag_start_x = x;
+}
+
+void
+_sequin_diff_lane_drag_update (SequinDiffLane *self,
+                               double          dx)
+{
+  g_return_if_fail (SEQUIN_IS_DIFF_LANE (self));
+
+  if (!self->scrubbing || self->timeline == NULL)
+    return;
+  _sequin_timeline_set_time_snapped (self->timeline,
+                                     _sequin_timeline_time_at_x (self->timeline, self->drag_start_x + dx));
+  update_accessible (self);
+}
+
+static void
+on_click_pressed (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  SequinDiffLane  *self)
+{
+  _sequin_diff_lane_press (self, x);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               SequinDiffLane *self)
+{
+  _sequin_diff_lane_drag_begin (self, x);
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                SequinDiffLane *self)
+{
+  _sequin_diff_lane_drag_update (self, dx);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             SequinDiffLane *self)
+{
+  self->scrubbing = FALSE;
+}
+
+/* A key binding: the timeline's action named in `args` ("s", or "(si)"
+ * with its step), so the lane steps exactly as the timeline does */
+static gboolean
+forward_to_timeline (GtkWidget *widget,
+                     GVariant  *args,
+                     gpointer   user_data)
+{
+  SequinDiffLane *self = SEQUIN_DIFF_LANE (widget);
+  const char *action;
+  gint32 n;
+
+  if (self->timeline == NULL)
+    return FALSE;
+  if (g_variant_is_of_type (args, G_VARIANT_TYPE ("(si)")))
+    {
+      g_variant_get (args, "(&si)", &action, &n);
+      return gtk_widget_activate_action (GTK_WIDGET (self->timeline), action, "i", n);
+    }
+  return gtk_widget_activate_action (GTK_WIDGET (self->timeline), g_variant_get_string (args, NULL), NULL);
+}
+
+static void
+on_time_changed (SequinDiffLane *self)
+{
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -274,12 +414,49 @@ sequin_diff_lane_class_init (SequinDiffLaneClass *klass)
   widget_class->snapshot = sequin_diff_lane_snapshot;
   widget_class->measure = sequin_diff_lane_measure;
   gtk_widget_class_set_css_name (widget_class, "difflane");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* the lane moves the playhead: a slider, its value the playhead's time */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_SLIDER);
+
+  /* the timeline's keys (sequin-timeline.h) */
+  {
+    static const struct { guint key; const char *action; int step; } keys[] = {
+      { GDK_KEY_Left, "timeline.step-frames", -1 }, { GDK_KEY_KP_Left, "timeline.step-frames", -1 },
+      { GDK_KEY_Right, "timeline.step-frames", 1 }, { GDK_KEY_KP_Right, "timeline.step-frames", 1 },
+      { GDK_KEY_comma, "timeline.step-keys", -1 }, { GDK_KEY_period, "timeline.step-keys", 1 },
+      { GDK_KEY_Home, "timeline.go-to-start", 0 }, { GDK_KEY_KP_Home, "timeline.go-to-start", 0 },
+      { GDK_KEY_End, "timeline.go-to-end", 0 }, { GDK_KEY_KP_End, "timeline.go-to-end", 0 },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+      if (keys[i].step != 0)
+        gtk_widget_class_add_binding (widget_class, keys[i].key, 0, forward_to_timeline, "(si)",
+                                      keys[i].action, keys[i].step);
+      else
+        gtk_widget_class_add_binding (widget_class, keys[i].key, 0, forward_to_timeline, "s", keys[i].action);
+  }
 }
 
 static void
 sequin_diff_lane_init (SequinDiffLane *self)
 {
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *click, *drag;
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Difference from the compared animation"), -1);
   update_accessible (self);
@@ -294,7 +471,7 @@ sequin_diff_lane_new (SequinTimeline *timeline)
   self->timeline = timeline;
   g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->timeline);
   /* the timeline's axis: redrawn when its playhead, zoom or scroll move */
-  g_signal_connect_object (timeline, "notify::time", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (timeline, "notify::time", G_CALLBACK (on_time_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (timeline, "notify::zoom", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   g_object_get (timeline, "hadjustment", &hadjustment, NULL);
   if (hadjustment != NULL)
@@ -303,5 +480,6 @@ sequin_diff_lane_new (SequinTimeline *timeline)
                                G_CONNECT_SWAPPED);
       g_object_unref (hadjustment);
     }
+  update_accessible (self);
   return GTK_WIDGET (self);
 }

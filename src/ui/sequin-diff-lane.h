@@ -8,6 +8,13 @@
  * filled curve scaled to its largest value, the playhead across it and,
  * in the name column, the joint and the value at the playhead. The
  * numbers are the core's (sq_diff_joint_curve); the lane only draws them.
+ *
+ * Input: a click or drag right of the name column moves the playhead,
+ * snapped to frames and keys as a click on the timeline's ruler is. The
+ * lane takes the keyboard focus and the timeline's keys (Left/Right a
+ * frame, comma/period a key, Home/End), which activate the timeline's own
+ * actions. For accessibility it is a slider: its value is the playhead's
+ * time, its value text the difference there.
  */
 #pragma once
 
@@ -37,5 +44,15 @@ const double *sequin_diff_lane_get_curve (SequinDiffLane *self,
 /* the difference at `time`, interpolated between samples (0 when clear) */
 double        sequin_diff_lane_value_at  (SequinDiffLane *self,
                                           double          time);
+
+/* the input paths its event controllers call, and nothing else, so tests
+ * that call them exercise real input: GtkGestureClick::pressed at widget
+ * x, GtkGestureDrag::drag-begin at x and ::drag-update (offset from it) */
+void          _sequin_diff_lane_press        (SequinDiffLane *self,
+                                              double          x);
+void          _sequin_diff_lane_drag_begin   (SequinDiffLane *self,
+                                              double          x);
+void          _sequin_diff_lane_drag_update  (SequinDiffLane *self,
+                                              double          dx);
 
 G_END_DECLS

@@ -26,6 +26,11 @@ double   _sequin_timeline_y_for_key   (SequinTimeline *self,
 /* the name column's width: lanes and ruler start there */
 double   _sequin_timeline_lanes_x     (SequinTimeline *self);
 
+/* a pointer at `seconds` (on the ruler, a lane or the difference lane):
+ * the playhead to the nearest frame, or key when that is nearer */
+void     _sequin_timeline_set_time_snapped (SequinTimeline *self,
+                                            double          seconds);
+
 /* GtkGestureClick::pressed */
 void     _sequin_timeline_press       (SequinTimeline *self,
                                        int             n_press,

@@ -435,9 +435,9 @@ set_time_internal (SequinTimeline *self,
 /* Where a pointer at `seconds` puts the playhead: on the nearest frame, or
  * on the nearest key when that is nearer (keys off the frame grid, as the
  * U16 times of .anim files are) */
-static void
-set_time_snapped (SequinTimeline *self,
-                  double          seconds)
+void
+_sequin_timeline_set_time_snapped (SequinTimeline *self,
+                                   double          seconds)
 {
   double fps = _sequin_timeline_clip_fps (self->clip);
   double frame, key;
@@ -665,7 +665,7 @@ _sequin_timeline_press (SequinTimeline *self,
     }
   if (select_key_at (self, x, y))
     return;
-  set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
+  _sequin_timeline_set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
 }
 
 void
@@ -691,7 +691,7 @@ _sequin_timeline_drag_update (SequinTimeline *self,
 
   if (!self->scrubbing)
     return;
-  set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
+  _sequin_timeline_set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
 }
 
 /* sets the zoom, keeping the time at widget x under x */

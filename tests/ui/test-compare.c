@@ -6,7 +6,9 @@
  * per-joint list, the reference's ghost in the preview (posed as the core
  * poses it, drawn by the renderer), the difference lane under the
  * timeline (the core's numbers), and all three following an edit of the
- * document and its undo; closing ends the comparison.
+ * document and its undo; closing ends the comparison. A click or drag on
+ * the lane moves the playhead, snapped to frames as on the ruler, and the
+ * lane steps with the timeline's keys.
  */
 #include "config.h"
 
@@ -16,6 +18,7 @@
 #include "sq-pose.h"
 #include "sequin-compare-window.h"
 #include "sequin-test-ui.h"
+#include "sequin-timeline-private.h"
 #include "sequin-window-private.h"
 
 #define WALK "seq-binary/walk.seq"
@@ -276,6 +279,166 @@ test_compare_across_formats (void)
   sequin_test_window_destroy (window);
 }
 
+/* Activates the lane's own binding for `keyval` (no modifiers), as a key
+ * press would: the shortcut GTK made of gtk_widget_class_add_binding() */
+static void
+press_key (GtkWidget *widget,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                                           gtk_shortcut_get_arguments (shortcut)));
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+}
+
+/* the lane's accessible value: the playhead, and the difference there */
+static void
+assert_lane_value (SequinWindow *window)
+{
+  SequinTimeline *timeline = SEQUIN_TIMELINE (window->timeline);
+  double time = sequin_timeline_get_time (timeline);
+  g_autofree char *where = sequin_timeline_describe_time (timeline);
+  g_autofree char *text = g_strdup_printf ("%s: %.1f° apart", where,
+                                           sequin_diff_lane_value_at (SEQUIN_DIFF_LANE (window->diff_lane), time));
+  g_autofree char *now = gtk_test_accessible_check_property (GTK_ACCESSIBLE (window->diff_lane),
+                                                              GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, time);
+  g_autofree char *value = gtk_test_accessible_check_property (GTK_ACCESSIBLE (window->diff_lane),
+                                                                GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text);
+
+  g_assert_null (now);
+  g_assert_null (value);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              int        *count)
+{
+  (*count)++;
+}
+
+/* a click or drag on the lane moves the playhead to the frame nearest the
+ * pointer, as a click on the timeline's ruler does; its keys step it */
+static void
+test_compare_lane_input (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  g_autofree char *other_path = NULL;
+  g_autoptr(SqClip) other = NULL;
+  g_autoptr(GError) error = NULL;
+  SequinCompareWindow *compare;
+  SequinTimeline *timeline;
+  SequinDiffLane *lane;
+  const SqClip *clip;
+  double fps, pointer, expected, x, zoom, end;
+  int notified = 0;
+
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  clip = sequin_test_window_clip (window);
+  other = mirrored_file (clip, &other_path);
+  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq", &error);
+  g_assert_no_error (error);
+  g_object_ref_sink (compare);
+  gtk_window_present (GTK_WINDOW (compare));
+  sequin_test_flush ();
+  timeline = SEQUIN_TIMELINE (window->timeline);
+  lane = SEQUIN_DIFF_LANE (window->diff_lane);
+  g_assert_true (gtk_widget_get_visible (window->diff_lane));
+  g_assert_true (gtk_widget_get_focusable (window->diff_lane));
+  g_assert_cmpfloat (clip->fps, >, 0);
+  g_assert_cmpfloat (clip->duration, >, 10 / clip->fps);
+  fps = clip->fps;
+  sequin_timeline_set_zoom (timeline, 600);
+  sequin_timeline_set_time (timeline, 0);
+  sequin_test_flush ();
+  zoom = sequin_timeline_get_zoom (timeline);
+
+  /* a click 0.3 frame past frame 7: the playhead on frame 7 */
+  pointer = 7.3 / fps;
+  expected = 7 / fps;
+  x = _sequin_timeline_x_for_time (timeline, pointer);
+  g_assert_cmpfloat (x, >, _sequin_timeline_lanes_x (timeline));
+  g_assert_cmpfloat (x, <, gtk_widget_get_width (window->diff_lane));
+  g_signal_connect (timeline, "notify::time", G_CALLBACK (count_notify), &notified);
+  _sequin_diff_lane_press (lane, x);
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), expected, 1e-12);
+  g_assert_cmpint (notified, ==, 1);
+  g_assert_true (gtk_root_get_focus (gtk_widget_get_root (window->diff_lane)) == window->diff_lane);
+  assert_lane_value (window);
+  /* the same as a click there on the timeline's ruler */
+  sequin_timeline_set_time (timeline, 0);
+  _sequin_timeline_press (timeline, 1, x, 10);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, expected);
+  _sequin_diff_lane_press (lane, x);
+
+  /* 0.6 frame past frame 4: frame 5, not 4 */
+  _sequin_diff_lane_press (lane, _sequin_timeline_x_for_time (timeline, 4.6 / fps));
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), 5 / fps, 1e-12);
+
+  /* a drag scrubs from frame to frame, clamped to the clip */
+  _sequin_diff_lane_drag_begin (lane, x);
+  _sequin_diff_lane_drag_update (lane, 2.4 / fps * zoom);
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), 10 / fps, 1e-12);
+  assert_lane_value (window);
+  _sequin_diff_lane_drag_update (lane, -100000);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, 0);
+  _sequin_diff_lane_drag_update (lane, 100000);
+  end = sequin_timeline_get_time (timeline);
+  g_assert_cmpfloat (end, >, clip->duration - 1 / fps);
+  /* the last frame, as a drag on the ruler gives */
+  _sequin_timeline_drag_begin (timeline, x, 10);
+  _sequin_timeline_drag_update (timeline, -100000, 0);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, 0);
+  _sequin_timeline_drag_update (timeline, 100000, 0);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, end);
+
+  /* the name column is not on the time axis: nothing moves */
+  notified = 0;
+  _sequin_diff_lane_press (lane, 2);
+  _sequin_diff_lane_drag_begin (lane, 2);
+  _sequin_diff_lane_drag_update (lane, 200);
+  g_assert_cmpint (notified, ==, 0);
+
+  /* the timeline's keys: Home, Right a frame, End, Left a frame */
+  press_key (window->diff_lane, GDK_KEY_Home);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, 0);
+  press_key (window->diff_lane, GDK_KEY_Right);
+  press_key (window->diff_lane, GDK_KEY_Right);
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), 2 / fps, 1e-12);
+  assert_lane_value (window);
+  press_key (window->diff_lane, GDK_KEY_Left);
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), 1 / fps, 1e-12);
+  press_key (window->diff_lane, GDK_KEY_End);
+  g_assert_cmpfloat (sequin_timeline_get_time (timeline), >=, clip->duration - 1e-9);
+
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -283,5 +446,6 @@ main (int    argc,
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare/follows-the-document", test_compare_follows);
   g_test_add_func ("/compare/across-formats", test_compare_across_formats);
+  g_test_add_func ("/compare/lane-input", test_compare_lane_input);
   return g_test_run ();
 }
