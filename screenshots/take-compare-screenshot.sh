@@ -19,28 +19,9 @@ top=$(dirname "$here")
 build=${1:-build}
 file=${2:-$top/data/samples/wave.bvh}
 
-case $build in
-  /*) ;;
-  *) build=$top/$build ;;
-esac
-
-meson compile -C "$build" sequin-compare-screenshot >/dev/null
-
-export GSETTINGS_BACKEND=memory
-export GSETTINGS_SCHEMA_DIR="$build/data"
-export GTK_USE_PORTAL=0
-export NO_AT_BRIDGE=1
-export XDG_DATA_HOME="${TMPDIR:-/tmp}/sequin-screenshots-data"
-export SEQUIN_SAMPLE_DIR="$top/data/samples"
-export GTK_THEME=Adwaita
-export LANGUAGE=en LC_ALL=C.UTF-8
-
-# opened from a home of its own: the window shows ~/Animations, no path of this machine
-home=$(mktemp -d)
-trap 'rm -rf "$home"' EXIT
-mkdir "$home/Animations"
-cp "$file" "$home/Animations/"
-file=$home/Animations/$(basename "$file")
+program=sequin-compare-screenshot
+. "$here/screenshot-env.sh"
+file=$(into_home "$file")
 export HOME="$home"
 
 dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24 -dpi 96" \

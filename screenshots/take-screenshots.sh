@@ -22,33 +22,11 @@ file=${2:-$top/data/samples/wave.seq}
 anim=${3:-$top/tests/data/corpus/sl-anim/46bb4359-de38-4ed8-6a22-f1f52fe8f506.dat}
 [ -f "$anim" ] || { echo "no $anim: the panel screenshots are left as they are" >&2; anim=; }
 
-case $build in
-  /*) ;;
-  *) build=$top/$build ;;
-esac
-
-meson compile -C "$build" sequin-screenshots >/dev/null
-
-export GSETTINGS_BACKEND=memory
-export GSETTINGS_SCHEMA_DIR="$build/data"
-export GTK_USE_PORTAL=0
-export NO_AT_BRIDGE=1
-export XDG_DATA_HOME="${TMPDIR:-/tmp}/sequin-screenshots-data"
-export SEQUIN_SAMPLE_DIR="$top/data/samples"
-# the same look everywhere: GTK's own theme, English
-export GTK_THEME=Adwaita
-export LANGUAGE=en LC_ALL=C.UTF-8
-
-# the files are opened from a home of their own, so that the window shows
-# ~/Animations and no path of this machine
-home=$(mktemp -d)
-trap 'rm -rf "$home"' EXIT
-mkdir "$home/Animations"
-cp "$file" "$home/Animations/"
-file=$home/Animations/$(basename "$file")
+program=sequin-screenshots
+. "$here/screenshot-env.sh"
+file=$(into_home "$file")
 if [ -n "$anim" ]; then
-  cp "$anim" "$home/Animations/"
-  anim=$home/Animations/$(basename "$anim")
+  anim=$(into_home "$anim")
 fi
 export HOME="$home"
 

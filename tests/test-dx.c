@@ -39,17 +39,8 @@ assert_written_well (const SqClip *clip)
   g_assert_true (len > 16 && memcmp (s, "xof 0303txt 0032\r\n", 18) == 0);
   /* the other sets of the file come as they were read (after the clip's,
    * the first): the writer's own lines are those before them */
-  if (sq_props_get (clip->extra, "other_sets") != NULL && clip->take == 0)
-    {
-      g_autoptr(GVariant) first = g_variant_get_child_value (sq_props_get (clip->extra, "other_sets"), 0);
-      g_autoptr(GVariant) text = g_variant_get_child_value (first, 1);
-      gsize other_len;
-      const void *other = g_variant_get_fixed_array (text, &other_len, 1);
-      const char *at = memmem (s, len, other, other_len);
-
-      g_assert_nonnull (at);
-      len = at - s;
-    }
+  if (clip->take == 0)
+    len = tu_dx_own_length (clip, s, len);
   for (gsize i = 0; i < len; i++)
     {
       if (s[i] == '\n')

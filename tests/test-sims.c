@@ -378,9 +378,7 @@ assert_load_fails (GBytes     *cmx,
   g_autoptr(SqClip) clip = load_with (cmx, c, &error);
 
   g_assert_null (clip);
-  g_assert_nonnull (error);
-  if (strstr (error->message, fragment) == NULL)
-    g_error ("“%s” does not mention “%s”", error->message, fragment);
+  tu_assert_mentions (error, fragment);
 }
 
 static void
@@ -817,9 +815,7 @@ assert_text_fails (const char *text,
   g_autoptr(SqClip) clip = sq_load_bytes (bytes, NULL, NULL, NULL, &error);
 
   g_assert_null (clip);
-  g_assert_nonnull (error);
-  if (strstr (error->message, fragment) == NULL)
-    g_error ("“%s” does not mention “%s”", error->message, fragment);
+  tu_assert_mentions (error, fragment);
 }
 
 static void
@@ -1649,9 +1645,7 @@ assert_refused (SqClip     *clip,
   guint64 generation = clip->generation;
 
   g_assert_false (sq_edit_apply (edit, clip, &error));
-  g_assert_nonnull (error);
-  if (strstr (error->message, fragment) == NULL)
-    g_error ("“%s” does not mention “%s”", error->message, fragment);
+  tu_assert_mentions (error, fragment);
   g_assert_true (sq_clip_equal (before, clip));
   g_assert_cmpuint (clip->generation, ==, generation);
   sq_edit_free (edit);

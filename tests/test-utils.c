@@ -341,3 +341,34 @@ tu_apply_undo_redo (SqClip *clip,
   sq_edit_undo (edit, clip);
   g_assert_true (sq_clip_equal (before, clip));
 }
+
+gsize
+tu_dx_own_length (const SqClip *clip,
+                  const char   *text,
+                  gsize         len)
+{
+  GVariant *others = sq_props_get (clip->extra, "other_sets");
+  g_autoptr(GVariant) first = NULL;
+  g_autoptr(GVariant) other_text = NULL;
+  gsize other_len;
+  const void *other;
+  const char *at;
+
+  if (others == NULL)
+    return len;
+  first = g_variant_get_child_value (others, 0);
+  other_text = g_variant_get_child_value (first, 1);
+  other = g_variant_get_fixed_array (other_text, &other_len, 1);
+  at = memmem (text, len, other, other_len);
+  g_assert_nonnull (at);
+  return at - text;
+}
+
+void
+tu_assert_mentions (const GError *error,
+                    const char   *fragment)
+{
+  g_assert_nonnull (error);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, fragment);
+}

@@ -36,6 +36,8 @@ SqClip     *tu_load_ok    (GBytes *bytes);
 SqClip     *tu_load_text  (const char *text, const char *format_id, GError **error);
 /* TRUE when one of the strings (losses, warnings) contains `fragment` */
 gboolean    tu_has_line   (GPtrArray *lines, const char *fragment);
+/* Fails unless there is an error and its message contains `fragment` */
+void        tu_assert_mentions (const GError *error, const char *fragment);
 /* Decodes every packed track of the clip (SqKeyCodec) into keys */
 void        tu_unpack     (SqClip *clip);
 /* Every writable format's bytes (or error) and losses for the clip, and a
@@ -43,6 +45,10 @@ void        tu_unpack     (SqClip *clip);
 GPtrArray  *tu_save_every_format (const SqClip *clip);
 void        tu_assert_same_saves (GPtrArray *a, GPtrArray *b);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
+/* How much of `text`, a .x written from `clip`, is the writer's own: the
+ * bytes before the first of the clip's other AnimationSets (which come
+ * after it as they were read), all `len` when it has none */
+gsize       tu_dx_own_length (const SqClip *clip, const char *text, gsize len);
 /* Applies `edit` to the unmodified `clip` and checks it (`check` gets the
  * clip before and after), undoes (bitwise back, unmodified), redoes (the
  * same as the first apply) and undoes again */

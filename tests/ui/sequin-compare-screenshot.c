@@ -89,21 +89,7 @@ main (int   argc,
       return 2;
     }
   file = g_file_new_for_commandline_arg (argv[2]);
-  {
-    g_autoptr(GSettingsSchema) schema =
-      g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APP_ID, TRUE);
-
-    if (schema != NULL)
-      {
-        g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-
-        g_settings_set_int (settings, "window-width", 1400);
-        g_settings_set_int (settings, "window-height", 900);
-      }
-  }
-
-  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
-  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  window = sequin_test_open_sized (file);
 
   other = mirrored_copy (sequin_test_window_clip (window), argv[2], &name);
   gtk_stack_set_visible_child_name (window->view_stack, "preview");

@@ -80,23 +80,9 @@ main (int   argc,
   folder = argv[1];
   file = g_file_new_for_commandline_arg (argv[2]);
 
-  /* new windows open at the size issue 17 asks the work area to use well */
-  {
-    g_autoptr(GSettingsSchema) schema =
-      g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APP_ID, TRUE);
-
-    if (schema != NULL)
-      {
-        g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-
-        g_settings_set_int (settings, "window-width", 1400);
-        g_settings_set_int (settings, "window-height", 900);
-      }
-  }
-
-  /* what `sequin FILE` does */
-  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
-  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  /* what `sequin FILE` does, in a window of the size issue 17 asks the work
+   * area to use well */
+  window = sequin_test_open_sized (file);
 
   /* the main window: a joint expanded, one of its keys selected (the timeline follows) */
   /* (the root: its keys, then its child joints in the hierarchy) */

@@ -294,3 +294,47 @@ sequin_test_show_validation (SequinWindow *window)
   sequin_test_flush ();
   SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
 }
+
+void
+sequin_test_collect_labels (GtkWidget *widget,
+                            GPtrArray *texts)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0)
+    g_ptr_array_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    sequin_test_collect_labels (child, texts);
+}
+
+gboolean
+sequin_test_shows (GtkWidget  *widget,
+                   const char *text)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  sequin_test_collect_labels (widget, texts);
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+SequinWindow *
+sequin_test_open_sized (GFile *file)
+{
+  g_autoptr(GSettingsSchema) schema =
+    g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APP_ID, TRUE);
+  SequinWindow *window;
+
+  if (schema != NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      g_settings_set_int (settings, "window-width", 1400);
+      g_settings_set_int (settings, "window-height", 900);
+    }
+  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
+  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
+  return window;
+}

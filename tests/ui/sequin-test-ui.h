@@ -62,6 +62,16 @@ void               sequin_test_activate       (SequinWindow *window,
 /* Shows the sidebar's validation page and waits for its findings */
 void               sequin_test_show_validation (SequinWindow *window);
 
+/* Every text shown by a mapped label under `widget`, one entry per label */
+void               sequin_test_collect_labels (GtkWidget  *widget,
+                                               GPtrArray  *texts);
+/* TRUE when a mapped label under `widget` shows exactly `text` */
+gboolean           sequin_test_shows          (GtkWidget  *widget,
+                                               const char *text);
+/* Sets new windows to open at 1400×900 (when the schema is there), opens
+ * `file` as `sequin FILE` does and waits for its window and document */
+SequinWindow      *sequin_test_open_sized     (GFile      *file);
+
 /* Close within `eps` for the text format's precision */
 gboolean           sequin_test_clips_close  (const SqClip *a,
                                              const SqClip *b,

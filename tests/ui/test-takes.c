@@ -12,32 +12,6 @@
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
-/* Every text shown by a mapped label under `widget` */
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *texts)
-{
-  if (!gtk_widget_get_mapped (widget))
-    return;
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0)
-    g_ptr_array_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, texts);
-}
-
-static gboolean
-shows (GtkWidget  *widget,
-       const char *text)
-{
-  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-
-  collect_labels (widget, texts);
-  for (guint i = 0; i < texts->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* With SEQUIN_SCREENSHOT_DIR set: `widget` as it is drawn now, into that
  * folder as `name` (to look at; the test does not need it) */
 static void
@@ -173,8 +147,8 @@ test_choose_set (void)
   g_assert_nonnull (dialog);
   g_assert_cmpuint (sequin_take_dialog_get_n_takes (dialog), ==, 3);
   g_assert_cmpuint (sequin_take_dialog_get_selected (dialog), ==, 0);
-  g_assert_true (shows (GTK_WIDGET (dialog), "Wuson_Walk"));
-  g_assert_true (shows (GTK_WIDGET (dialog), "Wuson_Bind"));
+  g_assert_true (sequin_test_shows (GTK_WIDGET (dialog), "Wuson_Walk"));
+  g_assert_true (sequin_test_shows (GTK_WIDGET (dialog), "Wuson_Bind"));
   assert_names (dialog);
 
   /* Cancel: nothing changes (a button's activation clicks it after its
@@ -208,13 +182,13 @@ test_choose_set (void)
   sequin_joint_tree_select_joint (window->joint_tree, joint);
   g_assert_true (sequin_joint_tree_expand_joint (window->joint_tree, joint, TRUE));
   sequin_test_settle (200);
-  g_assert_true (shows (GTK_WIDGET (window->joint_tree), clip->joints[joint].name));
+  g_assert_true (sequin_test_shows (GTK_WIDGET (window->joint_tree), clip->joints[joint].name));
   {
     SqKey key = sq_track_key (&clip->joints[joint].tracks[SQ_CHANNEL_ROTATION], 1);
 
     first_key = sequin_format_vector (key.v, 4, 6);
   }
-  g_assert_true (shows (GTK_WIDGET (window->joint_tree), first_key));
+  g_assert_true (sequin_test_shows (GTK_WIDGET (window->joint_tree), first_key));
   maybe_screenshot (GTK_WIDGET (window), "take-2-window.png");
 
   /* unsaved changes: asked first; Cancel keeps them, Discard reads set 3 */

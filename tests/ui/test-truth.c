@@ -23,32 +23,6 @@
 
 /* ---- Helpers --------------------------------------------------------------- */
 
-/* Every text shown by a mapped label under `widget`, one entry per label */
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *texts)
-{
-  if (!gtk_widget_get_mapped (widget))
-    return;
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0)
-    g_ptr_array_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, texts);
-}
-
-static gboolean
-shows (GtkWidget  *widget,
-       const char *text)
-{
-  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-
-  collect_labels (widget, texts);
-  for (guint i = 0; i < texts->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* The texts the tree shows for key `k` of `joint` in the rotation and
  * translation columns, from the window's clip */
 static char *
@@ -84,17 +58,17 @@ assert_rows_show (SequinWindow *window,
     {
       g_autofree char *now = translation ? translation_text (window, joint, k) : rotation_text (window, joint, k);
 
-      if (!shows (tree, now))
+      if (!sequin_test_shows (tree, now))
         {
           g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-          collect_labels (tree, texts);
+          sequin_test_collect_labels (tree, texts);
           for (guint i = 0; i < texts->len; i++)
             g_test_message ("shown: [%s]", (char *) g_ptr_array_index (texts, i));
         }
-      if (!shows (tree, now))
+      if (!sequin_test_shows (tree, now))
         g_error ("key %u of joint %zu should show “%s”", k, joint, now);
       if (stale != NULL && g_strcmp0 (g_ptr_array_index (stale, k), now) != 0
-          && shows (tree, g_ptr_array_index (stale, k)))
+          && sequin_test_shows (tree, g_ptr_array_index (stale, k)))
         g_error ("key %u of joint %zu still shows “%s” (the clip holds “%s”)",
                  k, joint, (char *) g_ptr_array_index (stale, k), now);
     }
@@ -662,7 +636,7 @@ test_ticks_and_rates (void)
       g_assert_cmpstr (gtk_label_get_text (window->frames_key), ==, cases[i].key);
       g_assert_true (g_str_has_suffix (gtk_label_get_text (window->frames_value), cases[i].value));
       /* the tree's column and the playhead say the same */
-      g_assert_true (shows (GTK_WIDGET (window->joint_tree), ticks ? "Tick" : "Frame"));
+      g_assert_true (sequin_test_shows (GTK_WIDGET (window->joint_tree), ticks ? "Tick" : "Frame"));
       where = sequin_timeline_describe_time (SEQUIN_TIMELINE (window->timeline));
       g_assert_nonnull (strstr (where, ticks ? "tick 0" : "frame "));
       g_assert_true (ticks || strstr (where, "tick") == NULL);
@@ -745,7 +719,7 @@ test_validation_groups (void)
                                 "list.scroll-to-item", "u", first_group);
     sequin_test_flush ();
     gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-    collect_labels (GTK_WIDGET (window->validation_panel), texts);
+    sequin_test_collect_labels (GTK_WIDGET (window->validation_panel), texts);
     for (guint i = 0; i < texts->len && !found; i++)
       found = g_str_has_prefix (texts->pdata[i], heading)
               && (strstr (texts->pdata[i], "warning") != NULL || strstr (texts->pdata[i], "error") != NULL
