@@ -33,6 +33,23 @@ sq_set_error_at_offset (GError    **error,
 }
 
 void
+sq_set_error_at_line_valist (GError    **error,
+                             SqErrorCode code,
+                             guint       line,
+                             guint       column,
+                             const char *format,
+                             va_list     args)
+{
+  g_autofree char *msg = NULL;
+
+  if (error == NULL)
+    return;
+  msg = g_strdup_vprintf (format, args);
+  /* TRANSLATORS: line and column in the file, then the problem */
+  g_set_error (error, SQ_ERROR, code, _("line %u, column %u: %s"), line, column, msg);
+}
+
+void
 sq_set_error_at_line (GError    **error,
                       SqErrorCode code,
                       guint       line,
@@ -40,14 +57,9 @@ sq_set_error_at_line (GError    **error,
                       const char *format,
                       ...)
 {
-  g_autofree char *msg = NULL;
   va_list args;
 
-  if (error == NULL)
-    return;
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  sq_set_error_at_line_valist (error, code, line, column, format, args);
   va_end (args);
-  /* TRANSLATORS: line and column in the file, then the problem */
-  g_set_error (error, SQ_ERROR, code, _("line %u, column %u: %s"), line, column, msg);
 }

@@ -39,5 +39,12 @@ void sq_set_error_at_line   (GError   **error,
                              guint       column,
                              const char *format,
                              ...) G_GNUC_PRINTF (5, 6);
+/* the same, for wrappers that take their own format and arguments */
+void sq_set_error_at_line_valist (GError   **error,
+                                  SqErrorCode code,
+                                  guint       line,
+                                  guint       column,
+                                  const char *format,
+                                  va_list     args) G_GNUC_PRINTF (5, 0);
 
 G_END_DECLS

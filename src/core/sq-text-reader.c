@@ -150,13 +150,11 @@ _sq_text_error_at_token (const SqTextReader *r,
                          const char         *format,
                          ...)
 {
-  g_autofree char *msg = NULL;
   va_list args;
 
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  sq_set_error_at_line_valist (error, code, r->tok_line, r->tok_col, format, args);
   va_end (args);
-  sq_set_error_at_line (error, code, r->tok_line, r->tok_col, "%s", msg);
 }
 
 /* ---- lines ----------------------------------------------------------------- */

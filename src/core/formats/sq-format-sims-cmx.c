@@ -1229,25 +1229,6 @@ scan_first_skeleton (GBytes  *text,
   return TRUE;
 }
 
-/* `| a b c |` as the game writes a bone's numbers (%g) */
-static void
-put_bone_numbers (GString      *out,
-                  const double *v,
-                  guint         n,
-                  const char   *eol)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append_c (out, '|');
-  for (guint i = 0; i < n; i++)
-    {
-      g_string_append_c (out, ' ');
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%g", isfinite (v[i]) ? v[i] : 0.0));
-    }
-  g_string_append (out, " |");
-  g_string_append (out, eol);
-}
-
 /* The record of joint `j`: the one at its place when the bones are as
  * many as read, else the one of its name; NULL for a new bone */
 static const BoneRecord *
@@ -1299,11 +1280,11 @@ write_bone (GString          *out,
   if (r != NULL && memcmp (pos, r->v_pos, sizeof pos) == 0)
     g_string_append_len (out, text + r->pos, r->rot - r->pos);
   else
-    put_bone_numbers (out, pos, 3, eol);
+    _sq_sims_put_bars (out, pos, 3, FALSE, eol);
   if (r != NULL && memcmp (file, r->v_rot, sizeof file) == 0)
     g_string_append_len (out, text + r->rot, r->tail - r->rot);
   else
-    put_bone_numbers (out, file, 4, eol);
+    _sq_sims_put_bars (out, file, 4, FALSE, eol);
   if (r != NULL)
     g_string_append_len (out, text + r->tail, r->end - r->tail);
   else

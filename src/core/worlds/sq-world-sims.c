@@ -297,13 +297,11 @@ _sq_sims_text_error (const SqSimsText *t,
                      const char       *format,
                      ...)
 {
-  g_autofree char *msg = NULL;
   va_list args;
 
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  sq_set_error_at_line_valist (error, code, MAX (t->lines.line, 1), 1, format, args);
   va_end (args);
-  sq_set_error_at_line (error, code, MAX (t->lines.line, 1), 1, "%s", msg);
 }
 
 /* The next line: only LF ends a line (a CR before it is dropped) */
@@ -516,22 +514,22 @@ _sq_sims_key_frames (const SqClip *clip)
   return frames;
 }
 
-static void
-put_floats (GString      *out,
-            const double *v,
-            guint         n,
-            const char   *eol)
+void
+_sq_sims_put_bars (GString      *out,
+                   const double *v,
+                   guint         n,
+                   gboolean      fixed,
+                   const char   *eol)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_string_append_c (out, '|');
   for (guint i = 0; i < n; i++)
     {
-      g_string_append_c (out, ' ');
-      /* not a number: 0; a value too large for six decimals in a line: %g */
       double x = isfinite (v[i]) ? v[i] : 0.0;
 
-      if (fabs (x) < 1e15)
+      g_string_append_c (out, ' ');
+      if (fixed && fabs (x) < 1e15)
         _sq_append_fixed (out, x, 6);     /* the text of "%.6f" */
       else
         g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%g", x));
@@ -551,10 +549,10 @@ _sq_sims_write_pose (GString      *out,
 
   _sq_sims_pose_at (clip, frame, trans, rot);
   g_string_append_printf (out, "Time %" PRId64 "%s", time, eol);
-  put_floats (out, trans[0], 3, eol);
-  put_floats (out, trans[1], 3, eol);
+  _sq_sims_put_bars (out, trans[0], 3, TRUE, eol);
+  _sq_sims_put_bars (out, trans[1], 3, TRUE, eol);
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    put_floats (out, rot[b], 4, eol);
+    _sq_sims_put_bars (out, rot[b], 4, TRUE, eol);
 }
 
 const char *

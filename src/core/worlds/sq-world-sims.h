@@ -184,6 +184,14 @@ const char *_sq_sims_eol              (const SqClip *clip);
 void     _sq_sims_put_string          (GString      *out,
                                        const char   *utf8,
                                        const char   *eol);
+/* A line `| a b c |` of n numbers (not a number: 0): as "%.6f" when
+ * `fixed` (a pose, but %g for values too large for a line), else as the
+ * game writes a bone's numbers (%g) */
+void     _sq_sims_put_bars            (GString      *out,
+                                       const double *v,
+                                       guint         n,
+                                       gboolean      fixed,
+                                       const char   *eol);
 
 /* ---- across worlds (formats.md 5.5) ----------------------------------- */
 
