@@ -159,7 +159,8 @@ check_field (const SqFieldSet *set,
 {
   g_autoptr(SqClip) clip = clip_for_set (set);
   gssize joint = field->flags & SQ_FIELD_PER_JOINT ? 0 : -1;
-  const char *joint_name = joint >= 0 ? clip->joints[joint].name : NULL;
+  /* a copy: an undo replaces the joints and their names */
+  g_autofree char *joint_name = joint >= 0 ? g_strdup (clip->joints[joint].name) : NULL;
   SqFieldValue current = { 0 }, wanted = { 0 }, got = { 0 };
   SqFieldValue bad[2] = { { 0 }, { 0 } };
   g_autoptr(GError) error = NULL;

@@ -78,14 +78,22 @@ sq_clip_check (const SqClip *clip,
 
 /* ---- findings ---------------------------------------------------------------- */
 
+static void add_finding_valist (GPtrArray  *findings,
+                                SqSeverity  severity,
+                                gssize      joint,
+                                SqChannel   channel,
+                                gssize      key,
+                                const char *format,
+                                va_list     args) G_GNUC_PRINTF (6, 0);
+
 static void
 add_finding_valist (GPtrArray  *findings,
-                        SqSeverity  severity,
-                        gssize      joint,
-                        SqChannel   channel,
-                        gssize      key,
-                        const char *format,
-                        va_list     args)
+                    SqSeverity  severity,
+                    gssize      joint,
+                    SqChannel   channel,
+                    gssize      key,
+                    const char *format,
+                    va_list     args)
 {
   SqFinding *f = g_new0 (SqFinding, 1);
 
