@@ -604,7 +604,7 @@ delete_constraint_label (guint index)
 
 static const SqField sl_fields[] = {
   { .key = "priority", .label = N_("_Priority"),
-    .description = N_("Base priority of the animation, −1 to 6: the higher one wins where two animations "
+    .description = N_("Base priority of the animation: the higher one wins where two animations "
                       "move a joint"),
     .type = SQ_FIELD_INT, .flags = SQ_FIELD_HELP_RANGE, .min = SQ_SL_MIN_PRIORITY, .max = SQ_SL_MAX_PRIORITY,
     .step = 1, .get = get_priority, .edit = edit_priority,
@@ -632,7 +632,7 @@ static const SqField sl_fields[] = {
     .type = SQ_FIELD_TEXT, .max = SQ_SL_EMOTE_MAX_BYTES, .placeholder = N_("None"), .get = get_emote, .edit = edit_emote,
     .option = "emote", .arg = "NAME", .help = "emote name (Latin-1; \"\" for none)" },
   { .key = "joint-priority", .label = N_("_Joint priority"),
-    .description = N_("Priority of the joint selected in the tree, −1 to 6"),
+    .description = N_("Priority of the joint selected in the tree"),
     .type = SQ_FIELD_INT, .flags = SQ_FIELD_PER_JOINT | SQ_FIELD_HELP_RANGE,
     .min = SQ_SL_MIN_PRIORITY, .max = SQ_SL_MAX_PRIORITY, .step = 1,
     .get = get_joint_priority, .edit = edit_joint_priority,
