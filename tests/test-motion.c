@@ -912,6 +912,7 @@ test_diff_curve (void)
   g_autoptr(SqClip) b = sq_clip_copy (a);
   g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
   g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(SqDiffPair) pair = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SqClip) aw = sq_clip_new ();
   double times[61], rotation[61], translation[61];
@@ -920,6 +921,8 @@ test_diff_curve (void)
 
   g_assert_true (sq_edit_apply (mirror, b, &error));
   diff = sq_diff_clips (a, b, &error);
+  g_assert_no_error (error);
+  pair = sq_diff_pair_new (a, b, &error);
   g_assert_no_error (error);
   for (int i = 0; i <= 60; i++)
     times[i] = i / 30.0;   /* every key time of built_clip () */
@@ -930,7 +933,7 @@ test_diff_curve (void)
 
       if (!d->in_a || !d->in_b)
         continue;
-      g_assert_true (sq_diff_joint_curve (a, b, d->name, times, 61, rotation, translation, &error));
+      g_assert_true (sq_diff_pair_curve (pair, d->name, times, 61, rotation, translation, &error));
       g_assert_no_error (error);
       for (int k = 0; k <= 60; k++)
         {
@@ -940,7 +943,7 @@ test_diff_curve (void)
       g_assert_cmpfloat (fabs (most_r - d->rotation), <, 1e-9);
       g_assert_cmpfloat (fabs (most_t - d->translation), <, 1e-9);
       at = d->rotation_time;
-      g_assert_true (sq_diff_joint_curve (a, b, d->name, &at, 1, rotation, NULL, NULL));
+      g_assert_true (sq_diff_pair_curve (pair, d->name, &at, 1, rotation, NULL, NULL));
       g_assert_cmpfloat (fabs (rotation[0] - d->rotation), <, 1e-9);
       g_assert_cmpint (sq_diff_find_joint (a, d->name), ==, sq_clip_find_joint (a, d->name));
       compared++;
@@ -948,10 +951,10 @@ test_diff_curve (void)
   g_assert_cmpuint (compared, ==, a->n_joints);
   /* mirrored: the left arm's rise is now the right's, 90° apart at 1 s */
   at = 1.0;
-  g_assert_true (sq_diff_joint_curve (a, b, "mShoulderLeft", &at, 1, rotation, NULL, NULL));
+  g_assert_true (sq_diff_pair_curve (pair, "mShoulderLeft", &at, 1, rotation, NULL, NULL));
   g_assert_cmpfloat (fabs (rotation[0] - 90.0), <, 1e-6);
 
-  g_assert_false (sq_diff_joint_curve (a, b, "mNoSuchJoint", times, 1, rotation, NULL, &error));
+  g_assert_false (sq_diff_pair_curve (pair, "mNoSuchJoint", times, 1, rotation, NULL, &error));
   g_assert_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "mNoSuchJoint"));
 
@@ -960,6 +963,104 @@ test_diff_curve (void)
   g_assert_cmpint (sq_diff_find_joint (aw, "pelvis"), ==, 1);
   g_assert_cmpint (sq_diff_find_joint (aw, sq_joint_name_for_scheme ("pelvis", SQ_JOINT_SCHEME_SL, 0)), ==, 1);
   g_assert_cmpint (sq_diff_find_joint (aw, "mNoSuchJoint"), ==, -1);
+}
+
+/* One pair, several questions: the comparison with peaks (each span's
+ * largest rotation difference, at the key times within it and at its
+ * middle: measured here again through the pair's curve), and the times a
+ * curve is drawn at */
+static void
+test_diff_peaks (void)
+{
+  g_autoptr(SqClip) a = built_clip ();
+  g_autoptr(SqClip) b = sq_clip_copy (a);
+  g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+  g_autoptr(SqDiffPair) pair = NULL;
+  g_autoptr(SqDiffPair) same = NULL;
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(SqDiff) plain = NULL;
+  g_autoptr(SqDiff) none = NULL;
+  g_autoptr(GError) error = NULL;
+  const gsize n_peaks = 7;
+  const double end = 2.0;
+
+  g_assert_true (sq_edit_apply (mirror, b, &error));
+  pair = sq_diff_pair_new (a, b, &error);
+  g_assert_no_error (error);
+  diff = sq_diff_pair_diff (pair, n_peaks);
+  plain = sq_diff_clips (a, b, &error);
+  g_assert_cmpuint (diff->n_peaks, ==, n_peaks);
+  g_assert_cmpuint (plain->n_peaks, ==, 0);
+  g_assert_cmpuint (diff->joints->len, ==, plain->joints->len);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+      const SqJointDiff *p = &g_array_index (plain->joints, SqJointDiff, i);
+      double most = 0;
+
+      /* the same numbers as without peaks */
+      g_assert_cmpstr (d->name, ==, p->name);
+      g_assert_cmpfloat (d->rotation, ==, p->rotation);
+      g_assert_cmpfloat (d->rotation_time, ==, p->rotation_time);
+      g_assert_cmpfloat (d->translation, ==, p->translation);
+      g_assert_null (p->peaks);
+      g_assert_nonnull (d->peaks);
+      for (gsize c = 0; c < n_peaks; c++)
+        {
+          double lo = end * c / n_peaks, hi = end * (c + 1) / n_peaks, mid = (lo + hi) / 2, expect, r;
+
+          g_assert_true (sq_diff_pair_curve (pair, d->name, &mid, 1, &expect, NULL, &error));
+          for (int which = 0; which < 2; which++)   /* both rotation tracks' key times */
+            {
+              const SqClip *clip = which == 0 ? a : b;
+              const SqTrack *track = &clip->joints[sq_clip_find_joint (clip, d->name)].tracks[SQ_CHANNEL_ROTATION];
+
+              for (gsize k = 0; k < track->n_keys; k++)
+                {
+                  double t = sq_track_time (track, k);
+
+                  if (t * n_peaks / end >= c && (t * n_peaks / end < c + 1 || c == n_peaks - 1))
+                    {
+                      g_assert_true (sq_diff_pair_curve (pair, d->name, &t, 1, &r, NULL, &error));
+                      expect = MAX (expect, r);
+                    }
+                }
+            }
+          g_assert_cmpfloat (fabs (d->peaks[c] - expect), <, 1e-9);
+          most = MAX (most, d->peaks[c]);
+        }
+      g_assert_cmpfloat (most, >=, d->rotation - 1e-9);
+    }
+  /* the left shoulder parts most near 1 s: its span (1 s is in span 3 of 7) is its hottest */
+  {
+    const SqJointDiff *left = &g_array_index (diff->joints, SqJointDiff, sq_clip_find_joint (a, "mShoulderLeft"));
+
+    for (gsize c = 0; c < n_peaks; c++)
+      g_assert_cmpfloat (left->peaks[c], <=, left->peaks[3]);
+    g_assert_cmpfloat (fabs (left->peaks[3] - 90.0), <, 1e-6);
+  }
+  /* a clip against itself: no heat anywhere */
+  same = sq_diff_pair_new (a, a, &error);
+  none = sq_diff_pair_diff (same, n_peaks);
+  for (guint i = 0; i < none->joints->len; i++)
+    for (gsize c = 0; c < n_peaks; c++)
+      g_assert_cmpfloat (g_array_index (none->joints, SqJointDiff, i).peaks[c], ==, 0);
+
+  /* the curve's times: the grid and the head's 61 key times, ascending, once each */
+  {
+    gsize n = 0;
+    g_autofree double *times = sq_diff_pair_curve_times (pair, "mHead", end, 5, 1000, &n);
+
+    g_assert_cmpuint (n, ==, 61);   /* the grid's 0, 0.5, 1, 1.5, 2 are key times too */
+    for (gsize i = 1; i < n; i++)
+      g_assert_cmpfloat (times[i], >, times[i - 1]);
+    g_clear_pointer (&times, g_free);
+    times = sq_diff_pair_curve_times (pair, "mShoulderLeft", end, 9, 1000, &n);
+    g_assert_cmpuint (n, ==, 9);    /* its keys 0, 1, 2 are on the grid */
+    g_clear_pointer (&times, g_free);
+    times = sq_diff_pair_curve_times (pair, "mHead", end, 2, 10, &n);
+    g_assert_cmpuint (n, ==, 11);   /* the first 10 keys and the end */
+  }
 }
 
 int
@@ -985,5 +1086,6 @@ main (int    argc,
   g_test_add_func ("/motion/angle-between", test_angle_between);
   g_test_add_func ("/motion/sl-loss", test_sl_loss);
   g_test_add_func ("/motion/diff-curve", test_diff_curve);
+  g_test_add_func ("/motion/diff-peaks", test_diff_peaks);
   return g_test_run ();
 }

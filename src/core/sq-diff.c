@@ -16,10 +16,28 @@
 #include "sq-json.h"
 #include "sq-motion.h"
 
+struct _SqDiffPair
+{
+  const SqClip *a, *b;        /* the clips as compared: the caller's, or… */
+  SqClip       *owned_a;      /* …their conversions into Second Life's */
+  SqClip       *owned_b;
+};
+
+/* where a difference goes in a joint's peaks */
+typedef struct
+{
+  double *peaks;
+  gsize   n;
+  double  end;
+} Peaks;
+
 static void
 joint_diff_clear (gpointer data)
 {
-  g_free (((SqJointDiff *) data)->name);
+  SqJointDiff *d = data;
+
+  g_free (d->name);
+  g_free (d->peaks);
 }
 
 void
@@ -51,18 +69,42 @@ track_diff_at (const SqTrack *a,
                + (va[2] - vb[2]) * (va[2] - vb[2]));
 }
 
+static void
+peaks_add (const Peaks *p,
+           double       t,
+           double       d)
+{
+  double x;
+  gsize c;
+
+  if (p == NULL)
+    return;
+  x = p->end > 0 ? t / p->end * (double) p->n : 0;
+  c = !(x > 0) ? 0 : x >= (double) (p->n - 1) ? p->n - 1 : (gsize) x;
+  if (!(d <= p->peaks[c]))   /* NaN counts as the worst */
+    p->peaks[c] = isnan (d) ? INFINITY : d;
+}
+
 /* The largest difference between two tracks over the union of their key
- * times; *at gets where it is */
+ * times; *at gets where it is. `peaks` (may be NULL) also gets each
+ * span's largest, with the difference at its middle. */
 static double
 track_diff (const SqTrack *a,
             const SqTrack *b,
             SqChannel      channel,
-            double        *at)
+            double        *at,
+            const Peaks   *peaks)
 {
   gsize i = 0, k = 0;
   double worst = 0.0;
 
   *at = 0.0;
+  for (gsize c = 0; peaks != NULL && c < peaks->n; c++)
+    {
+      double t = peaks->end * ((double) c + 0.5) / (double) peaks->n;
+
+      peaks_add (peaks, t, track_diff_at (a, b, channel, t));
+    }
   while (i < a->n_keys || k < b->n_keys)
     {
       double ta = i < a->n_keys ? sq_track_time (a, i) : INFINITY;
@@ -72,6 +114,7 @@ track_diff (const SqTrack *a,
       i += ta == t;
       k += tb == t;
       d = track_diff_at (a, b, channel, t);
+      peaks_add (peaks, t, d);
       if (!(d <= worst))   /* NaN counts as the worst */
         {
           worst = isnan (d) ? INFINITY : d;
@@ -81,26 +124,34 @@ track_diff (const SqTrack *a,
   return worst;
 }
 
-/* The clips as they are compared: as they are within one format, else
- * both converted into Second Life's (its bone names, metres); *a and *b
- * point at the ones to compare, *owned_a and *owned_b hold conversions */
-static gboolean
-comparable (const SqClip **a,
-            const SqClip **b,
-            SqClip       **owned_a,
-            SqClip       **owned_b,
-            GError       **error)
+SqDiffPair *
+sq_diff_pair_new (const SqClip *a,
+                  const SqClip *b,
+                  GError      **error)
 {
   const SqFormat *sl = sq_format_by_id ("sl-anim");
+  g_autoptr(SqDiffPair) pair = g_new0 (SqDiffPair, 1);
 
-  *owned_a = *owned_b = NULL;
-  if ((*a)->format == (*b)->format || (*a)->format == NULL || (*b)->format == NULL)
-    return TRUE;
-  if ((*a)->format != sl && (*a = *owned_a = sq_convert (*a, sl, NULL, NULL, error)) == NULL)
-    return FALSE;
-  if ((*b)->format != sl && (*b = *owned_b = sq_convert (*b, sl, NULL, NULL, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  pair->a = a;
+  pair->b = b;
+  if (a->format == b->format || a->format == NULL || b->format == NULL)
+    return g_steal_pointer (&pair);
+  if (a->format != sl && (pair->a = pair->owned_a = sq_convert (a, sl, NULL, NULL, error)) == NULL)
+    return NULL;
+  if (b->format != sl && (pair->b = pair->owned_b = sq_convert (b, sl, NULL, NULL, error)) == NULL)
+    return NULL;
+  return g_steal_pointer (&pair);
+}
+
+void
+sq_diff_pair_free (SqDiffPair *pair)
+{
+  if (pair == NULL)
+    return;
+  sq_clip_free (pair->owned_a);
+  sq_clip_free (pair->owned_b);
+  g_free (pair);
 }
 
 gssize
@@ -118,25 +169,20 @@ sq_diff_find_joint (const SqClip *clip,
 }
 
 gboolean
-sq_diff_joint_curve (const SqClip *a,
-                     const SqClip *b,
-                     const char   *name,
-                     const double *times,
-                     gsize         n,
-                     double       *rotation,
-                     double       *translation,
-                     GError      **error)
+sq_diff_pair_curve (const SqDiffPair *pair,
+                    const char       *name,
+                    const double     *times,
+                    gsize             n,
+                    double           *rotation,
+                    double           *translation,
+                    GError          **error)
 {
-  g_autoptr(SqClip) owned_a = NULL;
-  g_autoptr(SqClip) owned_b = NULL;
   gssize ja, jb;
 
-  g_return_val_if_fail (a != NULL && b != NULL && name != NULL, FALSE);
+  g_return_val_if_fail (pair != NULL && name != NULL, FALSE);
   g_return_val_if_fail (n == 0 || times != NULL, FALSE);
-  if (!comparable (&a, &b, &owned_a, &owned_b, error))
-    return FALSE;
-  ja = sq_clip_find_joint (a, name);
-  jb = sq_clip_find_joint (b, name);
+  ja = sq_clip_find_joint (pair->a, name);
+  jb = sq_clip_find_joint (pair->b, name);
   if (ja < 0 || jb < 0)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("“%s” is not in both animations"), name);
@@ -144,7 +190,7 @@ sq_diff_joint_curve (const SqClip *a,
     }
   for (gsize i = 0; i < n; i++)
     {
-      const SqJoint *ka = &a->joints[ja], *kb = &b->joints[jb];
+      const SqJoint *ka = &pair->a->joints[ja], *kb = &pair->b->joints[jb];
 
       if (rotation != NULL)
         rotation[i] = track_diff_at (&ka->tracks[SQ_CHANNEL_ROTATION], &kb->tracks[SQ_CHANNEL_ROTATION],
@@ -156,50 +202,125 @@ sq_diff_joint_curve (const SqClip *a,
   return TRUE;
 }
 
-SqDiff *
-sq_diff_clips (const SqClip *a,
-               const SqClip *b,
-               GError      **error)
+static int
+by_value (gconstpointer a,
+          gconstpointer b)
 {
-  g_autoptr(SqClip) converted_a = NULL;
-  g_autoptr(SqClip) converted_b = NULL;
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+double *
+sq_diff_pair_curve_times (const SqDiffPair *pair,
+                          const char       *name,
+                          double            end,
+                          gsize             n_grid,
+                          gsize             max_keys,
+                          gsize            *n)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
+  const SqClip *clips[2] = { pair->a, pair->b };
+  guint kept = 0;
+
+  n_grid = MAX (n_grid, 2);
+  for (gsize i = 0; i < n_grid; i++)
+    {
+      double t = end * (double) i / (double) (n_grid - 1);
+      g_array_append_val (times, t);
+    }
+  for (int c = 0; c < 2; c++)
+    {
+      gssize j = sq_clip_find_joint (clips[c], name);
+
+      for (int ch = 0; j >= 0 && ch < SQ_N_CHANNELS; ch++)
+        {
+          const SqTrack *track = &clips[c]->joints[j].tracks[ch];
+
+          for (gsize k = 0; k < track->n_keys && k < max_keys; k++)
+            {
+              double t = sq_track_time (track, k);
+              g_array_append_val (times, t);
+            }
+        }
+    }
+  g_array_sort (times, by_value);
+  for (guint i = 0; i < times->len; i++)
+    if (kept == 0 || g_array_index (times, double, i) != g_array_index (times, double, kept - 1))
+      g_array_index (times, double, kept++) = g_array_index (times, double, i);
+  *n = kept;
+  return (double *) (gpointer) g_array_free (times, FALSE);
+}
+
+/* the two joints' differences, and their peaks when asked */
+static SqJointDiff
+joint_diff (const SqDiff  *diff,
+            const SqJoint *ja,
+            const SqJoint *jb)
+{
+  SqJointDiff d = { g_strdup (ja->name), TRUE, TRUE, 0, 0, 0, 0, NULL };
+  Peaks peaks = { NULL, diff->n_peaks, MAX (diff->duration_a, diff->duration_b) };
+
+  if (diff->n_peaks > 0)
+    d.peaks = peaks.peaks = g_new0 (double, diff->n_peaks);
+  d.rotation = track_diff (&ja->tracks[SQ_CHANNEL_ROTATION], &jb->tracks[SQ_CHANNEL_ROTATION],
+                           SQ_CHANNEL_ROTATION, &d.rotation_time, d.peaks != NULL ? &peaks : NULL);
+  d.translation = track_diff (&ja->tracks[SQ_CHANNEL_TRANSLATION], &jb->tracks[SQ_CHANNEL_TRANSLATION],
+                              SQ_CHANNEL_TRANSLATION, &d.translation_time, NULL);
+  return d;
+}
+
+SqDiff *
+sq_diff_pair_diff (const SqDiffPair *pair,
+                   gsize             n_peaks)
+{
+  const SqClip *a, *b;
   SqDiff *diff;
 
-  g_return_val_if_fail (a != NULL && b != NULL, NULL);
-  if (!comparable (&a, &b, &converted_a, &converted_b, error))
-    return NULL;
-
+  g_return_val_if_fail (pair != NULL, NULL);
+  a = pair->a;
+  b = pair->b;
   diff = g_new0 (SqDiff, 1);
   diff->joints = g_array_new (FALSE, TRUE, sizeof (SqJointDiff));
   g_array_set_clear_func (diff->joints, joint_diff_clear);
   diff->duration_a = a->duration;
   diff->duration_b = b->duration;
+  diff->n_peaks = n_peaks;
   for (gsize j = 0; j < a->n_joints; j++)
     {
-      SqJointDiff d = { g_strdup (a->joints[j].name), TRUE, FALSE, 0, 0, 0, 0 };
       gssize o = sq_clip_find_joint (b, a->joints[j].name);
+      SqJointDiff d = { NULL, TRUE, FALSE, 0, 0, 0, 0, NULL };
 
       if (o >= 0)
         {
-          const SqJoint *ja = &a->joints[j], *jb = &b->joints[o];
-
-          d.in_b = TRUE;
-          d.rotation = track_diff (&ja->tracks[SQ_CHANNEL_ROTATION], &jb->tracks[SQ_CHANNEL_ROTATION],
-                                   SQ_CHANNEL_ROTATION, &d.rotation_time);
-          d.translation = track_diff (&ja->tracks[SQ_CHANNEL_TRANSLATION], &jb->tracks[SQ_CHANNEL_TRANSLATION],
-                                      SQ_CHANNEL_TRANSLATION, &d.translation_time);
+          d = joint_diff (diff, &a->joints[j], &b->joints[o]);
           diff->rotation = MAX (diff->rotation, d.rotation);
           diff->translation = MAX (diff->translation, d.translation);
         }
+      else
+        d.name = g_strdup (a->joints[j].name);
       g_array_append_val (diff->joints, d);
     }
   for (gsize j = 0; j < b->n_joints; j++)
     if (sq_clip_find_joint (a, b->joints[j].name) < 0)
       {
-        SqJointDiff d = { g_strdup (b->joints[j].name), FALSE, TRUE, 0, 0, 0, 0 };
+        SqJointDiff d = { g_strdup (b->joints[j].name), FALSE, TRUE, 0, 0, 0, 0, NULL };
         g_array_append_val (diff->joints, d);
       }
   return diff;
+}
+
+SqDiff *
+sq_diff_clips (const SqClip *a,
+               const SqClip *b,
+               GError      **error)
+{
+  g_autoptr(SqDiffPair) pair = NULL;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  if ((pair = sq_diff_pair_new (a, b, error)) == NULL)
+    return NULL;
+  return sq_diff_pair_diff (pair, 0);
 }
 
 SqDiff *

@@ -26,6 +26,9 @@ typedef struct
   double   rotation_time;     /* seconds, where the largest one is */
   double   translation;       /* file units (metres across formats) */
   double   translation_time;
+  double  *peaks;             /* NULL, or SqDiff's n_peaks values: the largest rotation
+                               * difference (degrees) in each of n_peaks equal spans of
+                               * [0, MAX (duration_a, duration_b)] (joints in both only) */
 } SqJointDiff;
 
 typedef struct
@@ -34,6 +37,7 @@ typedef struct
   double  duration_a, duration_b;
   double  rotation;           /* the largest over the joints */
   double  translation;
+  gsize   n_peaks;            /* the joints' peaks, 0 for none */
   char   *label_a, *label_b;  /* NULL, or what the JSON calls the clips ("a", "b") */
 } SqDiff;
 
@@ -43,26 +47,52 @@ typedef struct
 SqDiff   *sq_diff_clips   (const SqClip *a,
                            const SqClip *b,
                            GError      **error);
+
+/* Two clips made comparable once (within one format as they are, else
+ * both converted into Second Life's conventions), for several questions:
+ * the comparison of sq_diff_clips, a joint's curve. It borrows `a` and
+ * `b`, which must outlive it and not change. */
+typedef struct _SqDiffPair SqDiffPair;
+
+SqDiffPair *sq_diff_pair_new   (const SqClip     *a,
+                                const SqClip     *b,
+                                GError          **error);
+/* sq_diff_clips's result; with `n_peaks` > 0, every joint in both also
+ * gets its peaks (its largest rotation difference in each of `n_peaks`
+ * equal spans of time: at the key times within and at the span's middle),
+ * a heat map of where the clips part, in the same pass */
+SqDiff     *sq_diff_pair_diff  (const SqDiffPair *pair,
+                                gsize             n_peaks);
+/* How far apart joint `name` (a SqJointDiff's name) of the two clips is
+ * at each of `n` times, as the comparison measures it: `rotation` (may be
+ * NULL) gets degrees, `translation` (may be NULL) the distance. Its
+ * largest value over the union of both joints' key times is the
+ * SqJointDiff's. FALSE with an error when the joint is not in both. */
+gboolean    sq_diff_pair_curve (const SqDiffPair *pair,
+                                const char       *name,
+                                const double     *times,
+                                gsize             n,
+                                double           *rotation,
+                                double           *translation,
+                                GError          **error);
+/* The times to draw joint `name`'s curve at, ascending, without repeats:
+ * `n_grid` (at least 2) equal steps over [0, `end`] and the joint's key
+ * times in both clips as compared (where the comparison finds its largest
+ * value), at most `max_keys` of each track; *n gets how many */
+double     *sq_diff_pair_curve_times (const SqDiffPair *pair,
+                                      const char       *name,
+                                      double            end,
+                                      gsize             n_grid,
+                                      gsize             max_keys,
+                                      gsize            *n);
+void        sq_diff_pair_free  (SqDiffPair       *pair);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqDiffPair, sq_diff_pair_free)
 /* The joint of `clip` (one of the two compared) that a SqJointDiff's
  * `name` stands for: the same name, or across formats the joint whose
  * Second Life name it is (through the joint maps); -1 when none */
 gssize    sq_diff_find_joint  (const SqClip *clip,
                                const char   *name);
-/* How far apart joint `name` (a SqJointDiff's name) of the two clips is
- * at each of `n` times, as sq_diff_clips measures it (across formats both
- * converted into Second Life's conventions): `rotation` (may be NULL)
- * gets degrees, `translation` (may be NULL) the distance. Its largest
- * value over the union of both joints' key times is the SqJointDiff's.
- * FALSE with an error when the joint is not in both clips or a
- * conversion fails. */
-gboolean  sq_diff_joint_curve (const SqClip *a,
-                               const SqClip *b,
-                               const char   *name,
-                               const double *times,
-                               gsize         n,
-                               double       *rotation,
-                               double       *translation,
-                               GError      **error);
 /* TRUE when no joint is in one clip only, the durations agree and every
  * joint is within `degrees` and `distance` */
 gboolean  sq_diff_within  (const SqDiff *diff,
