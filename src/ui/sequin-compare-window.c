@@ -4,15 +4,21 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's animation against another file (the reference) through the
- * core's comparison (sq_diff_clips: each joint's largest rotation and
+ * core's comparison (sq-diff.h: each joint's largest rotation and
  * translation difference over both clips' key times; two formats meet in
  * Second Life's space). While it is open: a summary line and a row per
  * joint, the largest difference first (activating a row selects its joint
  * and the time of its largest difference in the main window); the
- * reference as a ghost in the preview; under the timeline, the selected
- * joint's difference over time (sq_diff_joint_curve). All of it is
- * computed again after every edit, undo and redo of the document. Closing
- * the window (or Stop Comparing) ends the comparison.
+ * reference as a ghost in the preview; under the timeline, the difference
+ * lane: every joint's heat over time and the selected joint's curve.
+ *
+ * All of it is computed again after every edit, undo and redo, on a worker
+ * thread with a copy of the clip (a million keys take over half a second):
+ * one worker at a time, and changes that come while it runs make one more
+ * run when it ends, of the document as it is then. The shown comparison
+ * keeps the pair of clips it was made from, so the lane's curve for another
+ * selected joint is drawn at once. Closing the window (or Stop Comparing)
+ * ends the comparison; a window shows one comparison at a time.
  */
 #define G_LOG_DOMAIN "sequin-compare-window"
 
@@ -26,27 +32,66 @@
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
 
-/* the lane's samples: the clip's frames, at most this many */
+/* the lane's curve: the clip's frames, at most this many, and of each
+ * track at most this many key times */
 #define LANE_MAX_SAMPLES 4000
+/* the heat's columns: the clip's frames, at most this many */
+#define HEAT_MAX_COLUMNS 2048
+/* a comparison that takes longer says so */
+#define BUSY_DELAY_MS 200
+
+/* One comparison of the document's clip (as it was) with the reference,
+ * made on a worker */
+typedef struct
+{
+  const SqClip *source;       /* the document's clip compared… */
+  guint64       generation;   /* …as it was at this generation */
+  SqClip       *clip;         /* a copy of it */
+  const SqClip *reference;    /* the window's, which outlives the worker */
+  char         *reference_name;
+  SqDiffPair   *pair;         /* NULL when the two cannot be compared… */
+  char         *error;        /* …and why */
+  SqDiff       *diff;
+  GArray       *order;        /* guint: row → index into diff->joints */
+  char        **texts;        /* each row's text */
+  char         *summary;
+} Comparison;
 
 struct _SequinCompareWindow
 {
   GtkWindow     parent_instance;
 
   GtkLabel     *summary;
-  GtkListBox   *list;
+  GtkListView  *list;
+  GtkStringList *rows;
   GtkWidget    *ghost_toggle;
   SequinWindow *window;       /* weak: the compare window goes with it */
   GSignalGroup *document_signals;
-  SqClip       *reference;    /* the file compared with, as read */
+  SqClip       *reference;    /* the file compared with, as read (freed last: workers read it) */
   char         *reference_name;
-  SqDiff       *diff;         /* NULL when the comparison failed */
-  GArray       *order;        /* guint: row → index into diff->joints */
-  GPtrArray    *texts;        /* char *: each row's text */
-  char         *summary_text;
+  Comparison   *shown;        /* the comparison shown, or NULL before the first */
+  gboolean      running;      /* a worker compares now… */
+  gboolean      pending;      /* …and the document changed since it began */
+  guint         busy_id;
 };
 
 G_DEFINE_FINAL_TYPE (SequinCompareWindow, sequin_compare_window, GTK_TYPE_WINDOW)
+
+static void
+comparison_free (Comparison *c)
+{
+  sq_diff_pair_free (c->pair);
+  sq_clip_free (c->clip);
+  sq_diff_free (c->diff);
+  g_clear_pointer (&c->order, g_array_unref);
+  g_strfreev (c->texts);
+  g_free (c->reference_name);
+  g_free (c->error);
+  g_free (c->summary);
+  g_free (c);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Comparison, comparison_free)
 
 static double
 worst (const SqJointDiff *d)
@@ -83,6 +128,66 @@ row_text (const SqJointDiff *d,
                           d->rotation_time, d->translation, d->translation_time);
 }
 
+static const SqJointDiff *
+row_joint (const Comparison *c,
+           guint             row)
+{
+  return &g_array_index (c->diff->joints, SqJointDiff, g_array_index (c->order, guint, row));
+}
+
+/* ---- the comparison, on a worker ---- */
+
+/* the heat's columns: a frame each, over both durations */
+static gsize
+heat_columns (const SqClip *clip,
+              const SqClip *reference)
+{
+  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
+  double frames = floor (MAX (clip->duration, reference->duration) * fps + 1e-6) + 1;
+
+  return (gsize) CLAMP (frames, 1, HEAT_MAX_COLUMNS);
+}
+
+/* everything shown, from the copy and the reference */
+static void
+comparison_run (Comparison *c)
+{
+  g_autoptr(GError) error = NULL;
+  GPtrArray *texts;
+
+  if ((c->pair = sq_diff_pair_new (c->clip, c->reference, &error)) == NULL)
+    {
+      c->error = g_strdup (error->message);
+      return;
+    }
+  c->diff = sq_diff_pair_diff (c->pair, heat_columns (c->clip, c->reference));
+  c->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), c->diff->joints->len);
+  for (guint i = 0; i < c->diff->joints->len; i++)
+    g_array_append_val (c->order, i);
+  g_array_sort_with_data (c->order, by_difference, c->diff);
+  texts = g_ptr_array_new_full (c->order->len + 1, g_free);
+  for (guint r = 0; r < c->order->len; r++)
+    g_ptr_array_add (texts, row_text (row_joint (c, r), c->reference_name));
+  g_ptr_array_add (texts, NULL);
+  c->texts = (char **) g_ptr_array_free (texts, FALSE);
+  c->summary = g_strdup_printf (_("Largest difference: rotation %.3g°, translation %.3g. "
+                                  "Duration %.3f s here, %.3f s in %s."),
+                                c->diff->rotation, c->diff->translation, c->diff->duration_a, c->diff->duration_b,
+                                c->reference_name);
+}
+
+static void
+compare_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Comparison *c = task_data;
+
+  comparison_run (c);
+  g_task_return_pointer (task, c, (GDestroyNotify) comparison_free);
+}
+
 static const SqClip *
 document_clip (SequinCompareWindow *self)
 {
@@ -90,6 +195,8 @@ document_clip (SequinCompareWindow *self)
 
   return document != NULL ? sequin_document_get_clip (document) : NULL;
 }
+
+/* ---- what the window shows ---- */
 
 void
 sequin_compare_window_activate_row (SequinCompareWindow *self,
@@ -99,10 +206,11 @@ sequin_compare_window_activate_row (SequinCompareWindow *self,
   const SqClip *clip;
   gssize joint;
 
-  g_return_if_fail (row < self->order->len);
-  if ((clip = document_clip (self)) == NULL || self->diff == NULL)
+  g_return_if_fail (SEQUIN_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (row < sequin_compare_window_get_n_rows (self));
+  if ((clip = document_clip (self)) == NULL)
     return;
-  d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, row));
+  d = row_joint (self->shown, row);
   joint = sq_diff_find_joint (clip, d->name);
   if (joint >= 0)
     sequin_joint_tree_select_joint (self->window->joint_tree, (gsize) joint);
@@ -113,49 +221,60 @@ sequin_compare_window_activate_row (SequinCompareWindow *self,
 
 static void
 row_activated (SequinCompareWindow *self,
-               GtkListBoxRow       *row)
+               guint                position)
 {
-  sequin_compare_window_activate_row (self, (guint) gtk_list_box_row_get_index (row));
+  if (position < sequin_compare_window_get_n_rows (self))
+    sequin_compare_window_activate_row (self, position);
 }
 
 guint
 sequin_compare_window_get_n_rows (SequinCompareWindow *self)
 {
-  return self->order->len;
+  g_return_val_if_fail (SEQUIN_IS_COMPARE_WINDOW (self), 0);
+  return self->shown != NULL && self->shown->order != NULL ? self->shown->order->len : 0;
 }
 
 const char *
 sequin_compare_window_get_row_text (SequinCompareWindow *self,
                                     guint                row)
 {
-  g_return_val_if_fail (row < self->texts->len, NULL);
-  return self->texts->pdata[row];
+  g_return_val_if_fail (row < sequin_compare_window_get_n_rows (self), NULL);
+  return self->shown->texts[row];
 }
 
 const char *
 sequin_compare_window_get_summary (SequinCompareWindow *self)
 {
-  return self->summary_text;
+  g_return_val_if_fail (SEQUIN_IS_COMPARE_WINDOW (self), NULL);
+  return gtk_label_get_text (self->summary);
 }
 
-/* ---- the difference lane ---- */
+gboolean
+sequin_compare_window_is_current (SequinCompareWindow *self)
+{
+  const SqClip *clip;
 
-/* The joint the lane shows: the one selected in the window when both
- * clips have it, else the one most apart */
+  g_return_val_if_fail (SEQUIN_IS_COMPARE_WINDOW (self), FALSE);
+  clip = document_clip (self);
+  return !self->running && !self->pending && self->shown != NULL && clip != NULL && self->shown->source == clip
+         && self->shown->generation == clip->generation;
+}
+
+/* The joint the lane's curve shows: the one selected in the window when
+ * both clips have it, else the one most apart */
 static const SqJointDiff *
-lane_joint (SequinCompareWindow *self,
-            const SqClip        *clip)
+lane_joint (SequinCompareWindow *self)
 {
   gssize current = sequin_joint_tree_get_current_joint (self->window->joint_tree);
   const SqJointDiff *first = NULL;
 
-  for (guint r = 0; r < self->order->len; r++)
+  for (guint r = 0; r < self->shown->order->len; r++)
     {
-      const SqJointDiff *d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, r));
+      const SqJointDiff *d = row_joint (self->shown, r);
 
       if (!d->in_a || !d->in_b)
         continue;
-      if (current >= 0 && sq_diff_find_joint (clip, d->name) == current)
+      if (current >= 0 && sq_diff_find_joint (self->shown->clip, d->name) == current)
         return d;
       if (first == NULL)
         first = d;
@@ -163,136 +282,169 @@ lane_joint (SequinCompareWindow *self,
   return first;
 }
 
-static int
-by_value (gconstpointer a,
-          gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* ascending, without repeats: the clip's frames over both durations and
- * both joints' key times (where the comparison finds its largest value) */
-static GArray *
-lane_times (const SqClip *clip,
-            const SqClip *reference,
-            const char   *name,
-            double        duration)
-{
-  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
-  const SqClip *clips[2] = { clip, reference };
-  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
-  gsize n = (gsize) MIN (floor (duration * fps + 1e-6) + 1, (double) LANE_MAX_SAMPLES);
-  guint kept = 0;
-
-  n = MAX (n, 2);
-  for (gsize i = 0; i < n; i++)
-    {
-      double t = duration * i / (n - 1);
-      g_array_append_val (times, t);
-    }
-  for (int c = 0; c < 2; c++)
-    {
-      gssize j = sq_diff_find_joint (clips[c], name);
-
-      for (int ch = 0; j >= 0 && ch < SQ_N_CHANNELS; ch++)
-        {
-          const SqTrack *track = &clips[c]->joints[j].tracks[ch];
-
-          for (gsize k = 0; k < track->n_keys && k < LANE_MAX_SAMPLES; k++)
-            {
-              double t = sq_track_time (track, k);
-              g_array_append_val (times, t);
-            }
-        }
-    }
-  g_array_sort (times, by_value);
-  for (guint i = 0; i < times->len; i++)
-    if (kept == 0 || g_array_index (times, double, i) != g_array_index (times, double, kept - 1))
-      g_array_index (times, double, kept++) = g_array_index (times, double, i);
-  g_array_set_size (times, kept);
-  return times;
-}
-
+/* the lane's curve: the joint's difference at the clip's frames and at
+ * both joints' key times, from the shown comparison's pair (no worker:
+ * a few thousand samples) */
 static void
-update_lane (SequinCompareWindow *self)
+update_curve (SequinCompareWindow *self)
 {
   SequinDiffLane *lane;
-  const SqClip *clip = document_clip (self);
   const SqJointDiff *d;
-  g_autoptr(GArray) times = NULL;
+  g_autofree double *times = NULL;
   g_autofree double *degrees = NULL;
+  double end, fps;
+  gsize n;
 
   if (self->window == NULL)
     return;
   lane = SEQUIN_DIFF_LANE (self->window->diff_lane);
-  gtk_widget_set_visible (GTK_WIDGET (lane), TRUE);
-  if (clip == NULL || self->diff == NULL || (d = lane_joint (self, clip)) == NULL)
+  if (self->shown == NULL || self->shown->pair == NULL || (d = lane_joint (self)) == NULL)
     {
       sequin_diff_lane_set_curve (lane, NULL, NULL, NULL, 0);
       return;
     }
-  times = lane_times (clip, self->reference, d->name, MAX (self->diff->duration_a, self->diff->duration_b));
-  degrees = g_new (double, MAX (times->len, 1));
-  if (!sq_diff_joint_curve (clip, self->reference, d->name, (const double *) (gpointer) times->data, times->len,
-                            degrees, NULL, NULL))
-    {
-      sequin_diff_lane_set_curve (lane, NULL, NULL, NULL, 0);
-      return;
-    }
-  sequin_diff_lane_set_curve (lane, d->name, (const double *) (gpointer) times->data, degrees, times->len);
+  end = MAX (self->shown->diff->duration_a, self->shown->diff->duration_b);
+  fps = self->shown->clip->fps > 0 && isfinite (self->shown->clip->fps) ? self->shown->clip->fps : 30;
+  times = sq_diff_pair_curve_times (self->shown->pair, d->name, end,
+                                    (gsize) MIN (floor (end * fps + 1e-6) + 1, (double) LANE_MAX_SAMPLES),
+                                    LANE_MAX_SAMPLES, &n);
+  degrees = g_new (double, MAX (n, 1));
+  if (!sq_diff_pair_curve (self->shown->pair, d->name, times, n, degrees, NULL, NULL))
+    n = 0;
+  sequin_diff_lane_set_curve (lane, d->name, times, degrees, n);
 }
 
-/* ---- the comparison, again after every change of the document ---- */
+/* the lane's heat: every joint in both, in the animation's order */
+static void
+update_heat (SequinCompareWindow *self)
+{
+  SequinDiffLane *lane = SEQUIN_DIFF_LANE (self->window->diff_lane);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GPtrArray) peaks = g_ptr_array_new ();
+  const SqDiff *diff = self->shown->diff;
+
+  for (guint i = 0; diff != NULL && i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (d->peaks == NULL)
+        continue;
+      g_ptr_array_add (names, d->name);
+      g_ptr_array_add (peaks, d->peaks);
+    }
+  sequin_diff_lane_set_heat (lane, (const char * const *) names->pdata, (const double * const *) peaks->pdata,
+                             names->len, diff != NULL ? diff->n_peaks : 0,
+                             diff != NULL ? MAX (diff->duration_a, diff->duration_b) : 0);
+}
 
 static void
-recompute (SequinCompareWindow *self)
+set_summary (SequinCompareWindow *self,
+             const char          *text)
 {
-  const SqClip *clip = document_clip (self);
-  g_autoptr(GError) error = NULL;
-  GtkWidget *child;
+  gtk_label_set_text (self->summary, text);
+}
 
-  g_clear_pointer (&self->diff, sq_diff_free);
-  g_clear_pointer (&self->summary_text, g_free);
-  g_array_set_size (self->order, 0);
-  g_ptr_array_set_size (self->texts, 0);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
-    gtk_list_box_remove (self->list, child);
+/* Shows `c` (taken): summary, rows, the lane */
+static void
+show (SequinCompareWindow *self,
+      Comparison          *c)
+{
+  guint before = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
 
-  if (clip == NULL)
-    g_set_error_literal (&error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("There is no animation to compare"));
-  else
-    self->diff = sq_diff_clips (clip, self->reference, &error);
-  if (self->diff == NULL)
+  g_clear_handle_id (&self->busy_id, g_source_remove);
+  g_clear_pointer (&self->shown, comparison_free);
+  self->shown = c;
+  set_summary (self, c->error != NULL ? c->error : c->summary);
+  gtk_string_list_splice (self->rows, 0, before, c->texts != NULL ? (const char * const *) c->texts : NULL);
+  if (self->window == NULL)
+    return;
+  update_heat (self);
+  update_curve (self);
+  gtk_widget_set_visible (self->window->diff_lane, TRUE);
+}
+
+static gboolean
+show_busy (gpointer data)
+{
+  SequinCompareWindow *self = data;
+
+  self->busy_id = 0;
+  set_summary (self, _("Comparing…"));
+  return G_SOURCE_REMOVE;
+}
+
+static void start (SequinCompareWindow *self);
+
+static void
+compare_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  SequinCompareWindow *self = SEQUIN_COMPARE_WINDOW (object);
+  g_autoptr(Comparison) c = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  self->running = FALSE;
+  if (self->window == NULL)
+    return;
+  if (self->pending)
     {
-      self->summary_text = g_strdup (error->message);
-      gtk_label_set_text (self->summary, self->summary_text);
-      update_lane (self);
+      /* the document changed meanwhile: what this found is already old */
+      self->pending = FALSE;
+      start (self);
       return;
     }
-  for (guint i = 0; i < self->diff->joints->len; i++)
-    g_array_append_val (self->order, i);
-  g_array_sort_with_data (self->order, by_difference, self->diff);
+  show (self, g_steal_pointer (&c));
+}
 
-  self->summary_text = g_strdup_printf (_("Largest difference: rotation %.3g°, translation %.3g. "
-                                          "Duration %.3f s here, %.3f s in %s."),
-                                        self->diff->rotation, self->diff->translation, self->diff->duration_a,
-                                        self->diff->duration_b, self->reference_name);
-  gtk_label_set_text (self->summary, self->summary_text);
-  for (guint r = 0; r < self->order->len; r++)
+static void
+start (SequinCompareWindow *self)
+{
+  const SqClip *clip = document_clip (self);
+  g_autoptr(GTask) task = NULL;
+  Comparison *c;
+
+  if (clip == NULL)
     {
-      const SqJointDiff *d = &g_array_index (self->diff->joints, SqJointDiff, g_array_index (self->order, guint, r));
-      char *text = row_text (d, self->reference_name);
-      GtkWidget *label = gtk_label_new (text);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_set_margin_top (label, 4);
-      gtk_widget_set_margin_bottom (label, 4);
-      gtk_list_box_append (self->list, label);
-      g_ptr_array_add (self->texts, text);
+      c = g_new0 (Comparison, 1);
+      c->error = g_strdup (_("There is no animation to compare"));
+      show (self, c);
+      return;
     }
-  update_lane (self);
+  c = g_new0 (Comparison, 1);
+  c->source = clip;
+  c->generation = clip->generation;
+  c->clip = sq_clip_copy (clip);
+  c->reference = self->reference;
+  c->reference_name = g_strdup (self->reference_name);
+  self->running = TRUE;
+  if (self->busy_id == 0)
+    self->busy_id = g_timeout_add (BUSY_DELAY_MS, show_busy, self);
+  task = g_task_new (self, NULL, compare_done_cb, NULL);
+  g_task_set_source_tag (task, start);
+  g_task_set_task_data (task, c, NULL);   /* the worker returns it */
+  g_task_run_in_thread (task, compare_thread);
+}
+
+/* after every change of the document: once more when the worker is done */
+static void
+schedule (SequinCompareWindow *self)
+{
+  if (self->window == NULL)
+    return;
+  if (self->running)
+    self->pending = TRUE;
+  else
+    start (self);
+}
+
+void
+sequin_compare_window_set_document (SequinCompareWindow *self,
+                                    SequinDocument      *document)
+{
+  g_return_if_fail (SEQUIN_IS_COMPARE_WINDOW (self));
+
+  g_signal_group_set_target (self->document_signals, document);
+  schedule (self);
 }
 
 /* the main window without the comparison: no ghost, no lane */
@@ -303,8 +455,12 @@ stop_comparing (SequinCompareWindow *self)
     return;
   sequin_preview_set_reference (self->window->preview, NULL, NULL);
   sequin_diff_lane_set_curve (SEQUIN_DIFF_LANE (self->window->diff_lane), NULL, NULL, NULL, 0);
+  sequin_diff_lane_set_heat (SEQUIN_DIFF_LANE (self->window->diff_lane), NULL, NULL, 0, 0, 0);
   gtk_widget_set_visible (self->window->diff_lane, FALSE);
   g_signal_handlers_disconnect_by_data (self->window->joint_tree, self);
+  g_signal_handlers_disconnect_by_data (self->window->diff_lane, self);
+  if (self->window->compare == self)
+    self->window->compare = NULL;
   g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
   self->window = NULL;
 }
@@ -315,16 +471,23 @@ sequin_compare_window_dispose (GObject *object)
   SequinCompareWindow *self = SEQUIN_COMPARE_WINDOW (object);
 
   stop_comparing (self);
+  g_clear_handle_id (&self->busy_id, g_source_remove);
   if (self->document_signals != NULL)
     g_signal_group_set_target (self->document_signals, NULL);
   g_clear_object (&self->document_signals);
-  g_clear_pointer (&self->diff, sq_diff_free);
+  g_clear_pointer (&self->shown, comparison_free);
+  G_OBJECT_CLASS (sequin_compare_window_parent_class)->dispose (object);
+}
+
+static void
+sequin_compare_window_finalize (GObject *object)
+{
+  SequinCompareWindow *self = SEQUIN_COMPARE_WINDOW (object);
+
+  /* here, not in dispose: a worker holds the window until it is done */
   g_clear_pointer (&self->reference, sq_clip_free);
   g_clear_pointer (&self->reference_name, g_free);
-  g_clear_pointer (&self->order, g_array_unref);
-  g_clear_pointer (&self->texts, g_ptr_array_unref);
-  g_clear_pointer (&self->summary_text, g_free);
-  G_OBJECT_CLASS (sequin_compare_window_parent_class)->dispose (object);
+  G_OBJECT_CLASS (sequin_compare_window_parent_class)->finalize (object);
 }
 
 static void
@@ -333,7 +496,53 @@ sequin_compare_window_class_init (SequinCompareWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = sequin_compare_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = sequin_compare_window_finalize;
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+row_setup_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_margin_top (label, 4);
+  gtk_widget_set_margin_bottom (label, 4);
+  gtk_widget_set_margin_start (label, 6);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+row_bind_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
+{
+  GtkStringObject *row = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (row));
+}
+
+static GtkWidget *
+rows_view (SequinCompareWindow *self)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *scroll = gtk_scrolled_window_new ();
+  GtkSingleSelection *selection;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), NULL);
+  self->rows = gtk_string_list_new (NULL);
+  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
+  /* a row is chosen by activating it; none is until then */
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (selection), factory));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Differences by joint"), -1);
+  g_signal_connect_swapped (self->list, "activate", G_CALLBACK (row_activated), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->list));
+  gtk_widget_set_vexpand (scroll, TRUE);
+  return scroll;
 }
 
 static void
@@ -342,14 +551,13 @@ sequin_compare_window_init (SequinCompareWindow *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *stop = gtk_button_new_with_mnemonic (_("_Stop Comparing"));
-  GtkWidget *scroll = gtk_scrolled_window_new ();
 
   gtk_window_set_default_size (GTK_WINDOW (self), 520, 420);
   gtk_widget_set_margin_top (box, 12);
   gtk_widget_set_margin_bottom (box, 12);
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
-  self->summary = GTK_LABEL (gtk_label_new (NULL));
+  self->summary = GTK_LABEL (gtk_label_new (_("Comparing…")));
   gtk_label_set_wrap (self->summary, TRUE);
   gtk_label_set_xalign (self->summary, 0);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
@@ -363,50 +571,48 @@ sequin_compare_window_init (SequinCompareWindow *self)
   g_signal_connect_swapped (stop, "clicked", G_CALLBACK (gtk_window_destroy), self);
   gtk_box_append (GTK_BOX (controls), stop);
   gtk_box_append (GTK_BOX (box), controls);
-
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_activate_on_single_click (self->list, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Differences by joint"), -1);
-  g_signal_connect_swapped (self->list, "row-activated", G_CALLBACK (row_activated), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->list));
-  gtk_widget_set_vexpand (scroll, TRUE);
-  gtk_box_append (GTK_BOX (box), scroll);
+  gtk_box_append (GTK_BOX (box), rows_view (self));
   gtk_window_set_child (GTK_WINDOW (self), box);
 
-  self->order = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->texts = g_ptr_array_new_with_free_func (g_free);
   self->document_signals = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
-  g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (recompute), self);
+  g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (schedule), self);
   sequin_accessible_single_names (box);
+}
+
+/* a click on the lane's heat: that joint, at that time */
+static void
+heat_activated (SequinCompareWindow *self,
+                const char          *name)
+{
+  const SqClip *clip = document_clip (self);
+  gssize joint = clip != NULL ? sq_diff_find_joint (clip, name) : -1;
+
+  if (joint >= 0)
+    sequin_joint_tree_select_joint (self->window->joint_tree, (gsize) joint);
 }
 
 SequinCompareWindow *
 sequin_compare_window_new (SequinWindow *window,
                            const SqClip *other,
-                           const char   *other_name,
-                           GError      **error)
+                           const char   *other_name)
 {
-  SequinDocument *document = sequin_window_get_document (window);
-  const SqClip *clip = document != NULL ? sequin_document_get_clip (document) : NULL;
-  g_autoptr(SqDiff) diff = NULL;
+  SequinDocument *document;
   g_autofree char *title = NULL;
   SequinCompareWindow *self;
 
-  if (clip == NULL)
-    {
-      g_set_error_literal (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("There is no animation to compare"));
-      return NULL;
-    }
-  /* refused before the window opens: two clips that cannot be compared */
-  if ((diff = sq_diff_clips (clip, other, error)) == NULL)
-    return NULL;
+  g_return_val_if_fail (SEQUIN_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (other != NULL && other_name != NULL, NULL);
 
+  /* one comparison at a time in a window */
+  if (window->compare != NULL)
+    gtk_window_destroy (GTK_WINDOW (window->compare));
+  document = sequin_window_get_document (window);
   /* TRANSLATORS: %s is the name of the file compared with */
   title = g_strdup_printf (_("Compared With %s"), other_name);
   self = g_object_new (SEQUIN_TYPE_COMPARE_WINDOW, "transient-for", window, "destroy-with-parent", TRUE,
                        "title", title, NULL);
   self->window = window;
+  window->compare = self;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
   self->reference = sq_clip_copy (other);
   self->reference_name = g_strdup (other_name);
@@ -414,13 +620,33 @@ sequin_compare_window_new (SequinWindow *window,
   sequin_preview_set_reference (window->preview, self->reference, other_name);
   g_object_bind_property (window->preview, "show-reference", self->ghost_toggle, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (window->joint_tree, "selection-changed", G_CALLBACK (update_lane), self);
-  g_signal_group_set_target (self->document_signals, document);
-  recompute (self);
+  g_signal_connect_swapped (window->joint_tree, "selection-changed", G_CALLBACK (update_curve), self);
+  g_signal_connect_swapped (window->diff_lane, "joint-activated", G_CALLBACK (heat_activated), self);
+  if (document != NULL)
+    g_signal_group_set_target (self->document_signals, document);
+  schedule (self);
   return self;
 }
 
 /* ---- choosing the file ---- */
+
+typedef struct
+{
+  SequinWindow   *window;
+  SequinDocument *document;   /* the file compared with, read as documents are (on a worker) */
+  char           *name;
+} OpenRequest;
+
+static void
+open_request_free (OpenRequest *req)
+{
+  g_clear_object (&req->window);
+  g_clear_object (&req->document);
+  g_free (req->name);
+  g_free (req);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenRequest, open_request_free)
 
 static void
 show_error (SequinWindow *window,
@@ -430,8 +656,46 @@ show_error (SequinWindow *window,
                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", _("Could Not Compare"));
 
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dialog), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Could Not Compare"), -1);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(OpenRequest) req = user_data;
+  g_autoptr(GError) error = NULL;
+  SequinCompareWindow *compare;
+
+  if (!sequin_document_load_finish (req->document, result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (req->window, error->message);
+      return;
+    }
+  if (sequin_window_get_document (req->window) == NULL)
+    return;   /* the animation went meanwhile */
+  compare = sequin_compare_window_new (req->window, sequin_document_get_clip (req->document), req->name);
+  gtk_window_present (GTK_WINDOW (compare));
+}
+
+void
+sequin_compare_window_open_file (SequinWindow *window,
+                                 GFile        *file)
+{
+  OpenRequest *req;
+
+  g_return_if_fail (SEQUIN_IS_WINDOW (window));
+  g_return_if_fail (G_IS_FILE (file));
+
+  req = g_new0 (OpenRequest, 1);
+  req->window = g_object_ref (window);
+  req->document = sequin_document_new ();
+  req->name = g_file_get_basename (file);
+  sequin_document_load_async (req->document, file, SEQUIN_LOAD_AS_COPY, window->cancellable, loaded_cb, req);
 }
 
 static void
@@ -440,26 +704,12 @@ chosen (GtkNativeDialog *chooser,
         SequinWindow    *window)
 {
   g_autoptr(GFile) file = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SqClip) other = NULL;
-  g_autofree char *name = NULL;
-  SequinCompareWindow *compare;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_object_unref (chooser);
-  if (file == NULL)
-    return;
-  name = g_file_get_basename (file);
-  if ((bytes = g_file_load_bytes (file, NULL, NULL, &error)) == NULL
-      || (other = sq_load_bytes (bytes, name, NULL, NULL, &error)) == NULL
-      || (compare = sequin_compare_window_new (window, other, name, &error)) == NULL)
-    {
-      show_error (window, error->message);
-      return;
-    }
-  gtk_window_present (GTK_WINDOW (compare));
+  if (file != NULL)
+    sequin_compare_window_open_file (window, file);
 }
 
 void

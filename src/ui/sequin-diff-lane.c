@@ -1,5 +1,5 @@
-/* sequin-diff-lane.c: a joint's difference from the clip compared with
- * (sequin-diff-lane.h)
+/* sequin-diff-lane.c: how far the clip is from the one compared with, over
+ * time: the selected joint's curve, every joint's heat (sequin-diff-lane.h)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,11 +9,15 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "sequin-diff-lane.h"
 #include "sequin-timeline-private.h"
 
-#define LANE_HEIGHT 56
+#define LANE_HEIGHT 56      /* the curve's part */
+#define HEAT_ROW    4       /* a joint's row in the heat, while they fit… */
+#define HEAT_MAX    80      /* …in this many pixels; more rows share them */
+#define HEAT_GAP    4
 
 struct _SequinDiffLane
 {
@@ -27,11 +31,27 @@ struct _SequinDiffLane
   double          most;         /* the largest value, degrees */
   double          most_time;
 
+  /* the heat: each joint's largest difference in each span of time */
+  char          **heat_names;   /* n_rows */
+  double         *heat_values;  /* n_rows × n_columns, row after row */
+  cairo_surface_t *heat;        /* A8, a pixel per value: how hot, against heat_scale */
+  guint           n_rows;
+  gsize           n_columns;
+  double          heat_end;     /* the spans cover [0, heat_end] */
+  double          heat_scale;   /* the hottest value, at least 1° */
+
   double          drag_start_x;
   gboolean        scrubbing;    /* a drag that began right of the name column */
 };
 
 G_DEFINE_FINAL_TYPE (SequinDiffLane, sequin_diff_lane, GTK_TYPE_WIDGET)
+
+enum {
+  JOINT_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 double
 sequin_diff_lane_value_at (SequinDiffLane *self,
@@ -130,6 +150,106 @@ sequin_diff_lane_set_curve (SequinDiffLane *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static int
+heat_height (SequinDiffLane *self)
+{
+  return self->n_rows == 0 ? 0 : (int) MIN (self->n_rows * HEAT_ROW, HEAT_MAX);
+}
+
+/* the mask the heat is drawn through: a pixel per value */
+static cairo_surface_t *
+heat_mask (const double *values,
+           guint         n_rows,
+           gsize         n_columns,
+           double        scale)
+{
+  cairo_surface_t *mask = cairo_image_surface_create (CAIRO_FORMAT_A8, (int) n_columns, (int) n_rows);
+  int stride = cairo_image_surface_get_stride (mask);
+  guchar *data;
+
+  cairo_surface_flush (mask);
+  data = cairo_image_surface_get_data (mask);
+  for (guint r = 0; data != NULL && r < n_rows; r++)
+    for (gsize c = 0; c < n_columns; c++)
+      {
+        double v = values[r * n_columns + c], f = isnan (v) ? 1 : CLAMP (v / scale, 0, 1);
+
+        /* the square root: a tenth of the hottest still shows (a third as strong) */
+        data[r * stride + c] = (guchar) lround (sqrt (f) * 255);
+      }
+  cairo_surface_mark_dirty (mask);
+  return mask;
+}
+
+void
+sequin_diff_lane_set_heat (SequinDiffLane      *self,
+                           const char * const  *names,
+                           const double * const *peaks,
+                           guint                n_rows,
+                           gsize                n_columns,
+                           double               end)
+{
+  g_return_if_fail (SEQUIN_IS_DIFF_LANE (self));
+  g_return_if_fail (n_rows == 0 || n_columns == 0 || (names != NULL && peaks != NULL));
+
+  g_clear_pointer (&self->heat_names, g_strfreev);
+  g_clear_pointer (&self->heat_values, g_free);
+  g_clear_pointer (&self->heat, cairo_surface_destroy);
+  self->n_rows = 0;
+  self->n_columns = 0;
+  self->heat_scale = 1.0;
+  /* a cairo surface is at most 32767 pixels a side */
+  if (n_rows > 0 && n_columns > 0 && n_rows <= G_MAXINT16 && n_columns <= G_MAXINT16)
+    {
+      self->n_rows = n_rows;
+      self->n_columns = n_columns;
+      self->heat_end = end;
+      self->heat_names = g_new0 (char *, n_rows + 1);
+      self->heat_values = g_new (double, (gsize) n_rows * n_columns);
+      for (guint r = 0; r < n_rows; r++)
+        {
+          self->heat_names[r] = g_strdup (names[r]);
+          memcpy (self->heat_values + (gsize) r * n_columns, peaks[r], n_columns * sizeof (double));
+          for (gsize c = 0; c < n_columns; c++)
+            if (isfinite (peaks[r][c]))
+              self->heat_scale = MAX (self->heat_scale, peaks[r][c]);
+        }
+      self->heat = heat_mask (self->heat_values, n_rows, n_columns, self->heat_scale);
+    }
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+gboolean
+sequin_diff_lane_heat_at (SequinDiffLane *self,
+                          double          x,
+                          double          y,
+                          const char    **joint,
+                          double         *time,
+                          double         *degrees)
+{
+  double top = LANE_HEIGHT, t, column;
+  guint row;
+  gsize c;
+
+  g_return_val_if_fail (SEQUIN_IS_DIFF_LANE (self), FALSE);
+  if (self->n_rows == 0 || self->timeline == NULL || y < top || y >= top + heat_height (self)
+      || x < _sequin_timeline_lanes_x (self->timeline))
+    return FALSE;
+  row = MIN ((guint) ((y - top) / heat_height (self) * self->n_rows), self->n_rows - 1);
+  t = _sequin_timeline_time_at_x (self->timeline, x);
+  column = self->heat_end > 0 ? t / self->heat_end * (double) self->n_columns : 0;
+  if (!(column >= 0) || column >= (double) self->n_columns)
+    return FALSE;
+  c = (gsize) column;
+  if (joint != NULL)
+    *joint = self->heat_names[row];
+  if (time != NULL)
+    *time = t;
+  if (degrees != NULL)
+    *degrees = self->heat_values[(gsize) row * self->n_columns + c];
+  return TRUE;
+}
+
 const double *
 sequin_diff_lane_get_curve (SequinDiffLane *self,
                             gsize          *n,
@@ -199,13 +319,69 @@ draw_curve (SequinDiffLane *self,
   cairo_restore (cr);
 }
 
+/* every joint's heat, a row each, under the curve; the curve's joint
+ * outlined */
+static void
+draw_heat (SequinDiffLane *self,
+           cairo_t        *cr,
+           const GdkRGBA  *fg,
+           const GdkRGBA  *curve,
+           double          left,
+           double          width)
+{
+  double top = LANE_HEIGHT, h = heat_height (self);
+  double x0 = _sequin_timeline_x_for_time (self->timeline, 0);
+  double x1 = _sequin_timeline_x_for_time (self->timeline, self->heat_end);
+  double cell_w = (x1 - x0) / (double) self->n_columns, row_h = h / self->n_rows;
+  g_autoptr(PangoLayout) layout = NULL;
+  cairo_pattern_t *pattern;
+  cairo_matrix_t matrix;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, left, top, width - left, h);
+  cairo_clip (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.06);
+  cairo_paint (cr);
+  if (x1 > x0)
+    {
+      pattern = cairo_pattern_create_for_surface (self->heat);
+      /* whole cells when they are a pixel or more; averaged when they share one */
+      cairo_pattern_set_filter (pattern, cell_w >= 1 && row_h >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+      cairo_matrix_init_scale (&matrix, 1 / cell_w, 1 / row_h);
+      cairo_matrix_translate (&matrix, -x0, -top);
+      cairo_pattern_set_matrix (pattern, &matrix);
+      cairo_set_source_rgba (cr, curve->red, curve->green, curve->blue, 1);
+      cairo_mask (cr, pattern);
+      cairo_pattern_destroy (pattern);
+    }
+  for (guint r = 0; self->joint != NULL && r < self->n_rows; r++)
+    if (g_strcmp0 (self->heat_names[r], self->joint) == 0)
+      {
+        double from = MAX (left, x0), to = MIN (width, x1);
+
+        cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+        cairo_set_line_width (cr, 1);
+        cairo_rectangle (cr, from + 0.5, top + r * row_h - 0.5, MAX (to - from - 1, 0), MAX (row_h, 1) + 1);
+        cairo_stroke (cr);
+      }
+  cairo_restore (cr);
+
+  /* TRANSLATORS: the difference lane's heat map: a row per joint */
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), _("All joints"));
+  pango_layout_set_width (layout, (int) MAX (left - 8, 10) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.6);
+  cairo_move_to (cr, 6, top);
+  pango_cairo_show_layout (cr, layout);
+}
+
 static void
 sequin_diff_lane_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
   SequinDiffLane *self = SEQUIN_DIFF_LANE (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  double left, time, top = 18, bottom = height - 4;
+  double left, time, top = 18, bottom = LANE_HEIGHT - 4;
   g_autofree char *label = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   GdkRGBA fg, curve, playhead;
@@ -226,6 +402,8 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
 
   if (self->n > 0)
     draw_curve (self, cr, &curve, left, width, top, bottom);
+  if (self->n_rows > 0)
+    draw_heat (self, cr, &fg, &curve, left, width);
 
   /* the name column: the joint and its value at the playhead; the scale
    * (the curve's top) at the top left of the curve */
@@ -276,8 +454,11 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
 
 void
 _sequin_diff_lane_press (SequinDiffLane *self,
-                         double          x)
+                         double          x,
+                         double          y)
 {
+  const char *joint;
+
   g_return_if_fail (SEQUIN_IS_DIFF_LANE (self));
 
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
@@ -285,6 +466,13 @@ _sequin_diff_lane_press (SequinDiffLane *self,
   /* the name column is not on the time axis */
   if (self->timeline == NULL || x < _sequin_timeline_lanes_x (self->timeline))
     return;
+  /* on the heat: that joint, there */
+  if (sequin_diff_lane_heat_at (self, x, y, &joint, NULL, NULL))
+    {
+      g_autofree char *name = g_strdup (joint);   /* the handler may set new heat */
+
+      g_signal_emit (self, signals[JOINT_ACTIVATED], 0, name);
+    }
   _sequin_timeline_set_time_snapped (self->timeline, _sequin_timeline_time_at_x (self->timeline, x));
   /* "key at frame …" is known only once the snap is done, after ::notify */
   update_accessible (self);
@@ -320,7 +508,7 @@ on_click_pressed (GtkGestureClick *gesture,
                   double           y,
                   SequinDiffLane  *self)
 {
-  _sequin_diff_lane_press (self, x);
+  _sequin_diff_lane_press (self, x, y);
 }
 
 static void
@@ -371,6 +559,26 @@ forward_to_timeline (GtkWidget *widget,
   return gtk_widget_activate_action (GTK_WIDGET (self->timeline), g_variant_get_string (args, NULL), NULL);
 }
 
+/* on the heat: the joint, the time and how far apart it is there */
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip)
+{
+  const char *joint;
+  double time, degrees;
+  g_autofree char *text = NULL;
+
+  if (keyboard || !sequin_diff_lane_heat_at (SEQUIN_DIFF_LANE (widget), x, y, &joint, &time, &degrees))
+    return FALSE;
+  /* TRANSLATORS: a tooltip on the difference lane's heat: joint, degrees, seconds */
+  text = g_strdup_printf (_("%s: up to %.3g° apart near %.3f s"), joint, degrees, time);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 on_time_changed (SequinDiffLane *self)
 {
@@ -387,8 +595,11 @@ sequin_diff_lane_measure (GtkWidget      *widget,
                           int            *minimum_baseline,
                           int            *natural_baseline)
 {
-  (void) widget; (void) for_size;
-  *minimum = *natural = orientation == GTK_ORIENTATION_VERTICAL ? LANE_HEIGHT : 0;
+  SequinDiffLane *self = SEQUIN_DIFF_LANE (widget);
+  int heat = heat_height (self);
+
+  (void) for_size;
+  *minimum = *natural = orientation == GTK_ORIENTATION_VERTICAL ? LANE_HEIGHT + (heat > 0 ? heat + HEAT_GAP : 0) : 0;
   *minimum_baseline = *natural_baseline = -1;
 }
 
@@ -402,6 +613,9 @@ sequin_diff_lane_finalize (GObject *object)
   g_free (self->joint);
   g_free (self->times);
   g_free (self->degrees);
+  g_strfreev (self->heat_names);
+  g_free (self->heat_values);
+  g_clear_pointer (&self->heat, cairo_surface_destroy);
   G_OBJECT_CLASS (sequin_diff_lane_parent_class)->finalize (object);
 }
 
@@ -414,6 +628,9 @@ sequin_diff_lane_class_init (SequinDiffLaneClass *klass)
   widget_class->snapshot = sequin_diff_lane_snapshot;
   widget_class->measure = sequin_diff_lane_measure;
   gtk_widget_class_set_css_name (widget_class, "difflane");
+  /* a click on the heat: the joint of that row (the playhead goes there too) */
+  signals[JOINT_ACTIVATED] = g_signal_new ("joint-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                           NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /* the lane moves the playhead: a slider, its value the playhead's time */
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_SLIDER);
 
@@ -444,6 +661,8 @@ sequin_diff_lane_init (SequinDiffLane *self)
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);

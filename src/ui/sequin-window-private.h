@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "sequin-compare-window.h"
 #include "sequin-diff-lane.h"
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
@@ -61,6 +62,7 @@ struct _SequinWindow
   /* Borrowed references */
   GtkWidget           *timeline;         /* SequinTimeline, in timeline_box */
   GtkWidget           *diff_lane;        /* SequinDiffLane under it, shown while comparing */
+  SequinCompareWindow *compare;          /* the comparison open now, if any (it clears this) */
   GtkWidget           *message_dialog;   /* the question or error shown now, if any */
   SequinEditDialog    *edit_dialog;      /* the edit dialog open now, if any */
 
@@ -78,6 +80,7 @@ struct _SequinWindow
   guint                layout_idle;      /* places the panes once the document page has a size */
   int                  sidebar_width;    /* remembered sizes of the panes, in pixels */
   int                  timeline_height;
+  int                  diff_lane_room;   /* what the timeline's pane grew by for the difference lane */
   guint                laid_out : 1;     /* the panes were placed */
   guint                syncing : 1;      /* tree and timeline follow each other */
   guint                close_after_save : 1;

@@ -339,6 +339,8 @@ set_document (SequinWindow   *self,
                             document != NULL ? sequin_document_get_clip (document) : NULL);
   /* after the panels, so their handlers run before the window's */
   g_signal_group_set_target (self->document_signals, document);
+  if (self->compare != NULL)
+    sequin_compare_window_set_document (self->compare, document);
   update_duration (self);
   if (document != NULL)
     {
@@ -798,9 +800,25 @@ place_panes (gpointer data)
     return G_SOURCE_REMOVE;
   /* the handle is a pixel wide; the tree keeps at least 300 */
   gtk_paned_set_position (self->sidebar_paned, MAX (300, width - self->sidebar_width - 1));
-  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - 1));
+  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - self->diff_lane_room - 1));
   self->laid_out = TRUE;
   return G_SOURCE_REMOVE;
+}
+
+/* The difference lane comes and goes (Compare With…): the timeline's pane
+ * grows by its height and gives it back, so the lanes keep their room */
+static void
+diff_lane_visible_cb (SequinWindow *self)
+{
+  int room = 0, grown;
+
+  if (gtk_widget_get_visible (self->diff_lane))
+    gtk_widget_measure (self->diff_lane, GTK_ORIENTATION_VERTICAL, -1, NULL, &room, NULL, NULL);
+  grown = room - self->diff_lane_room;
+  self->diff_lane_room = room;
+  /* before the panes are placed, place_panes counts it */
+  if (self->laid_out && grown != 0)
+    gtk_paned_set_position (self->content_paned, MAX (120, gtk_paned_get_position (self->content_paned) - grown));
 }
 
 static void
@@ -827,7 +845,7 @@ save_window_state (SequinWindow *self)
         g_settings_set_int (self->settings, "sidebar-width", MAX (200, gtk_widget_get_width (self->sidebar)));
       if (gtk_widget_get_height (GTK_WIDGET (self->timeline_box)) > 0)
         g_settings_set_int (self->settings, "timeline-height",
-                            MAX (100, gtk_widget_get_height (GTK_WIDGET (self->timeline_box))));
+                            MAX (100, gtk_widget_get_height (GTK_WIDGET (self->timeline_box)) - self->diff_lane_room));
     }
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
@@ -1221,6 +1239,7 @@ sequin_window_init (SequinWindow *self)
   self->diff_lane = sequin_diff_lane_new (SEQUIN_TIMELINE (self->timeline));
   gtk_widget_set_visible (self->diff_lane, FALSE);
   gtk_box_append (self->timeline_box, self->diff_lane);
+  g_signal_connect_swapped (self->diff_lane, "notify::visible", G_CALLBACK (diff_lane_visible_cb), self);
   g_signal_connect_object (self->timeline, "key-selected", G_CALLBACK (timeline_key_selected_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "joint-selected", G_CALLBACK (timeline_joint_selected_cb),

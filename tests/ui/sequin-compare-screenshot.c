@@ -93,9 +93,10 @@ main (int   argc,
 
   other = mirrored_copy (sequin_test_window_clip (window), argv[2], &name);
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
-  compare = sequin_compare_window_new (window, other, name, &error);
-  if (compare == NULL)
-    g_error ("could not compare: %s", error->message);
+  compare = sequin_compare_window_new (window, other, name);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  if (sequin_compare_window_get_n_rows (compare) == 0)
+    g_error ("could not compare: %s", sequin_compare_window_get_summary (compare));
   gtk_window_set_default_size (GTK_WINDOW (compare), 470, 380);
   gtk_window_present (GTK_WINDOW (compare));
   sequin_test_settle (300);

@@ -132,8 +132,8 @@ test_compare_follows (void)
   g_assert_null (sequin_preview_get_reference (window->preview, &(gsize) { 0 }, NULL));
   g_assert_false (gtk_widget_get_visible (window->diff_lane));
 
-  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq", &error);
-  g_assert_no_error (error);
+  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq");
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_object_ref_sink (compare);
   gtk_window_present (GTK_WINDOW (compare));
   sequin_test_flush ();
@@ -191,6 +191,7 @@ test_compare_follows (void)
   g_assert_true (sequin_document_apply (document, sq_edit_mirror_new (), &error));
   g_assert_no_error (error);
   sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_assert_cmpstr (sequin_compare_window_get_summary (compare), !=, summary);
   g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare), "Largest difference: rotation "));
   g_assert_cmpstr (sequin_compare_window_get_row_text (compare, 0), !=, row0);
@@ -200,15 +201,18 @@ test_compare_follows (void)
   /* undo: back to the first comparison, to the digit */
   g_assert_true (sequin_document_undo (document));
   sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_assert_cmpstr (sequin_compare_window_get_summary (compare), ==, summary);
   g_assert_cmpstr (sequin_compare_window_get_row_text (compare, 0), ==, row0);
   g_assert_cmpfloat (fabs (curve_max (window, &joint) - worst->rotation), <, 1e-9);
   /* redo: apart no more */
   g_assert_true (sequin_document_redo (document));
   sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_assert_cmpfloat (curve_max (window, &joint), <, 0.01);
   g_assert_true (sequin_document_undo (document));
   sequin_test_flush ();
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
 
   /* the ghost toggle hides it; it comes back */
   g_object_set (window->preview, "show-reference", FALSE, NULL);
@@ -248,8 +252,8 @@ test_compare_across_formats (void)
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
   sequin_test_flush ();
   clip = sequin_test_window_clip (window);
-  compare = sequin_compare_window_new (window, other, "wave.bvh", &error);
-  g_assert_no_error (error);
+  compare = sequin_compare_window_new (window, other, "wave.bvh");
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_object_ref_sink (compare);
   sequin_test_flush ();
   g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), >, 0);
@@ -359,8 +363,8 @@ test_compare_lane_input (void)
   sequin_test_flush ();
   clip = sequin_test_window_clip (window);
   other = mirrored_file (clip, &other_path);
-  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq", &error);
-  g_assert_no_error (error);
+  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq");
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
   g_object_ref_sink (compare);
   gtk_window_present (GTK_WINDOW (compare));
   sequin_test_flush ();
@@ -383,7 +387,7 @@ test_compare_lane_input (void)
   g_assert_cmpfloat (x, >, _sequin_timeline_lanes_x (timeline));
   g_assert_cmpfloat (x, <, gtk_widget_get_width (window->diff_lane));
   g_signal_connect (timeline, "notify::time", G_CALLBACK (count_notify), &notified);
-  _sequin_diff_lane_press (lane, x);
+  _sequin_diff_lane_press (lane, x, 1);
   g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), expected, 1e-12);
   g_assert_cmpint (notified, ==, 1);
   g_assert_true (gtk_root_get_focus (gtk_widget_get_root (window->diff_lane)) == window->diff_lane);
@@ -392,10 +396,10 @@ test_compare_lane_input (void)
   sequin_timeline_set_time (timeline, 0);
   _sequin_timeline_press (timeline, 1, x, 10);
   g_assert_cmpfloat (sequin_timeline_get_time (timeline), ==, expected);
-  _sequin_diff_lane_press (lane, x);
+  _sequin_diff_lane_press (lane, x, 1);
 
   /* 0.6 frame past frame 4: frame 5, not 4 */
-  _sequin_diff_lane_press (lane, _sequin_timeline_x_for_time (timeline, 4.6 / fps));
+  _sequin_diff_lane_press (lane, _sequin_timeline_x_for_time (timeline, 4.6 / fps), 1);
   g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), 5 / fps, 1e-12);
 
   /* a drag scrubs from frame to frame, clamped to the clip */
@@ -417,7 +421,7 @@ test_compare_lane_input (void)
 
   /* the name column is not on the time axis: nothing moves */
   notified = 0;
-  _sequin_diff_lane_press (lane, 2);
+  _sequin_diff_lane_press (lane, 2, 1);
   _sequin_diff_lane_drag_begin (lane, 2);
   _sequin_diff_lane_drag_update (lane, 200);
   g_assert_cmpint (notified, ==, 0);
@@ -439,6 +443,323 @@ test_compare_lane_input (void)
   sequin_test_window_destroy (window);
 }
 
+/* the y in the lane of `joint`'s row in the heat, the middle of its span */
+static double
+heat_row_y (SequinDiffLane *lane,
+            double          x,
+            const char     *joint)
+{
+  double first = -1, last = -1;
+
+  for (double y = 0; y < gtk_widget_get_height (GTK_WIDGET (lane)); y += 0.25)
+    {
+      const char *name;
+
+      if (sequin_diff_lane_heat_at (lane, x, y, &name, NULL, NULL) && g_strcmp0 (name, joint) == 0)
+        {
+          if (first < 0)
+            first = y;
+          last = y;
+        }
+    }
+  g_assert_cmpfloat (first, >=, 0);
+  return (first + last) / 2;
+}
+
+/* The lane's heat: a row per joint in both, each cell the core's peak
+ * (sq_diff_pair_diff) for that joint in that frame's span; a click on a
+ * row selects its joint and moves the playhead there */
+static void
+test_compare_heat (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  g_autofree char *other_path = NULL;
+  g_autoptr(SqClip) other = NULL;
+  g_autoptr(SqDiffPair) pair = NULL;
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  SequinCompareWindow *compare;
+  SequinTimeline *timeline;
+  SequinDiffLane *lane;
+  const SqJointDiff *worst = NULL;
+  const SqClip *clip;
+  guint rows = 0, checked = 0;
+  double end, x, y;
+  gsize n_columns;
+
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  clip = sequin_test_window_clip (window);
+  other = mirrored_file (clip, &other_path);
+  compare = sequin_compare_window_new (window, other, "walk-mirrored.seq");
+  g_object_ref_sink (compare);
+  gtk_window_present (GTK_WINDOW (compare));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  sequin_test_flush ();
+  timeline = SEQUIN_TIMELINE (window->timeline);
+  lane = SEQUIN_DIFF_LANE (window->diff_lane);
+  sequin_timeline_set_zoom (timeline, 400);
+  sequin_test_flush ();
+
+  /* the core's numbers: a column a frame */
+  end = MAX (clip->duration, other->duration);
+  n_columns = (gsize) (floor (end * clip->fps + 1e-6) + 1);
+  pair = sq_diff_pair_new (clip, other, &error);
+  g_assert_no_error (error);
+  diff = sq_diff_pair_diff (pair, n_columns);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (d->peaks == NULL)
+        continue;
+      rows++;
+      if (worst == NULL || d->rotation > worst->rotation)
+        worst = d;
+      /* a few frames of each joint: the cell under the pointer is the peak of its span */
+      for (gsize c = 0; c < n_columns; c += MAX (n_columns / 5, 1))
+        {
+          const char *name = NULL;
+          double degrees = -1, time = -1;
+
+          x = _sequin_timeline_x_for_time (timeline, (c + 0.5) * end / n_columns);
+          if (x >= gtk_widget_get_width (window->diff_lane))
+            continue;
+          y = heat_row_y (lane, x, d->name);
+          g_assert_true (sequin_diff_lane_heat_at (lane, x, y, &name, &time, &degrees));
+          g_assert_cmpstr (name, ==, d->name);
+          g_assert_cmpfloat (fabs (degrees - d->peaks[c]), <, 1e-9);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (rows, ==, clip->n_joints);
+  g_assert_cmpuint (checked, >=, rows);
+  g_assert_cmpfloat (worst->rotation, >, 10);
+
+  /* above the heat (the curve) and in the name column: no joint */
+  g_assert_false (sequin_diff_lane_heat_at (lane, _sequin_timeline_x_for_time (timeline, 0.1), 1, NULL, NULL, NULL));
+  g_assert_false (sequin_diff_lane_heat_at (lane, 2, heat_row_y (lane, _sequin_timeline_x_for_time (timeline, 0.1),
+                                                                 worst->name), NULL, NULL, NULL));
+
+  /* a click on the worst joint's row where it parts most: that joint, that frame */
+  sequin_timeline_set_time (timeline, 0);
+  x = _sequin_timeline_x_for_time (timeline, worst->rotation_time);
+  g_assert_cmpfloat (x, <, gtk_widget_get_width (window->diff_lane));
+  _sequin_diff_lane_press (lane, x, heat_row_y (lane, x, worst->name));
+  sequin_test_flush ();
+  g_assert_cmpint (sequin_joint_tree_get_current_joint (window->joint_tree), ==, sq_clip_find_joint (clip, worst->name));
+  g_assert_cmpfloat_with_epsilon (sequin_timeline_get_time (timeline), round (worst->rotation_time * clip->fps) / clip->fps,
+                                  1e-9);
+  {
+    const char *joint = NULL;
+
+    sequin_diff_lane_get_curve (lane, &(gsize) { 0 }, &joint);
+    g_assert_cmpstr (joint, ==, worst->name);
+  }
+
+  /* an edit that makes them one: the heat cools */
+  g_assert_true (sequin_document_apply (sequin_window_get_document (window), sq_edit_mirror_new (), &error));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  {
+    double degrees = -1;
+
+    y = heat_row_y (lane, x, worst->name);
+    g_assert_true (sequin_diff_lane_heat_at (lane, x, y, NULL, NULL, &degrees));
+    g_assert_cmpfloat (degrees, <, 0.01);
+  }
+
+  /* closing: no heat */
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_flush ();
+  g_assert_false (sequin_diff_lane_heat_at (lane, x, y, NULL, NULL, NULL));
+  sequin_test_window_destroy (window);
+}
+
+/* a clip of four joints, `n` keys each: a slow wave, or its mirror image */
+static SqClip *
+long_clip (guint    n,
+           gboolean mirrored)
+{
+  SqClip *clip = sq_clip_new ();
+  const char *names[] = { "pelvis", "back", "neck", "head" };
+
+  clip->fps = 30;
+  clip->duration = (n - 1) / 30.0;
+  for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, names[j]);
+
+      sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n);
+      for (guint i = 0; i < n; i++)
+        {
+          SqKey *k = sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], i / 30.0);
+          double a = (mirrored ? -0.5 : 0.5) * sin (i * 0.01);
+
+          k->v[0] = cos (a);
+          k->v[2] = sin (a);
+        }
+    }
+  return clip;
+}
+
+static void
+assert_rows_are (SequinCompareWindow *compare,
+                 const SqClip        *clip,
+                 const SqClip        *other)
+{
+  g_autoptr(SqDiff) diff = sq_diff_clips (clip, other, NULL);
+  g_autofree char *largest = g_strdup_printf ("Largest difference: rotation %.3g°, translation %.3g.", diff->rotation,
+                                              diff->translation);
+
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), ==, diff->joints->len);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare), largest));
+}
+
+/* The comparison runs on a worker: an edit returns at once and marks the
+ * comparison not current; edits while it runs give one more run, of the
+ * document as it is then; what is shown in the end is the core's
+ * comparison of the edited clip */
+static void
+test_compare_worker (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autoptr(SqClip) built = long_clip (60000, FALSE);
+  g_autoptr(SqClip) other = long_clip (60000, TRUE);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), "compare-long.seq", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  SequinCompareWindow *compare;
+  SequinDocument *document;
+
+  bytes = sq_save_bytes (built, sq_format_by_id ("seq-binary"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
+  sequin_test_flush ();
+  document = sequin_window_get_document (window);
+
+  compare = sequin_compare_window_new (window, other, "other.seq");
+  g_object_ref_sink (compare);
+  g_assert_false (sequin_compare_window_is_current (compare));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  assert_rows_are (compare, sequin_document_get_clip (document), other);
+
+  /* three edits at once: not current until the runs after them are done */
+  for (int i = 0; i < 3; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.invert-xz-all", NULL));
+  g_assert_false (sequin_compare_window_is_current (compare));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  assert_rows_are (compare, sequin_document_get_clip (document), other);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_row_text (compare, 0), "pelvis: rotation "));
+
+  /* closed while a worker runs: the worker ends, nothing is shown */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.invert-xz-all", NULL));
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_settle (200);
+  g_assert_null (window->compare);
+  g_assert_false (gtk_widget_get_visible (window->diff_lane));
+  sequin_test_window_destroy (window);
+}
+
+static void
+got_result (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GtkWidget *
+find_error_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* not ours */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_WIDGET (window);
+    }
+  return NULL;
+}
+
+/* Compare With… on files: read on a worker, then the comparison; a
+ * second one replaces the first; a file that cannot be read says why;
+ * another document in the window is compared in its turn */
+static void
+test_compare_open_file (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  g_autofree char *other_path = NULL;
+  g_autofree char *bad_path = g_build_filename (sequin_test_tmpdir (), "not-an-animation.seq", NULL);
+  g_autoptr(SqClip) other = NULL;
+  g_autoptr(GFile) other_file = NULL;
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad_path);
+  g_autoptr(SequinDocument) mirrored = sequin_document_new ();
+  SequinCompareWindow *first, *second;
+  GtkWidget *dialog;
+  const SqClip *clip;
+  g_autoptr(GAsyncResult) loaded = NULL;
+
+  sequin_test_window_open (window, path);
+  sequin_test_flush ();
+  clip = sequin_test_window_clip (window);
+  other = mirrored_file (clip, &other_path);
+  other_file = g_file_new_for_path (other_path);
+
+  sequin_compare_window_open_file (window, other_file);
+  SEQUIN_TEST_WAIT_UNTIL (window->compare != NULL && sequin_compare_window_is_current (window->compare));
+  first = g_object_ref (window->compare);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (first)), ==, "Compared With walk-mirrored.seq");
+  assert_rows_are (first, clip, other);
+  g_assert_nonnull (sequin_preview_get_reference (window->preview, &(gsize) { 0 }, NULL));
+
+  /* again: the new one replaces it */
+  sequin_compare_window_open_file (window, other_file);
+  SEQUIN_TEST_WAIT_UNTIL (window->compare != NULL && window->compare != first
+                          && sequin_compare_window_is_current (window->compare));
+  second = window->compare;
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (first)));
+  g_object_unref (first);
+  assert_rows_are (second, clip, other);
+
+  /* another document in the window (here the mirrored file itself): compared in its turn */
+  sequin_document_load_async (mirrored, other_file, SEQUIN_LOAD_DEFAULT, NULL, got_result, &loaded);
+  SEQUIN_TEST_WAIT_UNTIL (loaded != NULL);
+  g_assert_true (sequin_document_load_finish (mirrored, loaded, NULL));
+  sequin_window_set_document (window, mirrored);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (second));
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (second),
+                                   "Largest difference: rotation 0°, translation 0."));
+
+  /* a file that is no animation: an error, no comparison */
+  g_assert_true (g_file_set_contents (bad_path, "not an animation", -1, NULL));
+  sequin_compare_window_open_file (window, bad_file);
+  SEQUIN_TEST_WAIT_UNTIL (find_error_dialog () != NULL);
+  dialog = find_error_dialog ();
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *secondary = NULL;
+
+    g_object_get (dialog, "text", &text, "secondary-text", &secondary, NULL);
+    g_assert_cmpstr (text, ==, "Could Not Compare");
+    g_assert_nonnull (strstr (secondary, "not a binary SEQ"));
+  }
+  g_assert_true (window->compare == second);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (second));
+  sequin_test_flush ();
+  g_assert_null (window->compare);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -447,5 +768,8 @@ main (int    argc,
   g_test_add_func ("/compare/follows-the-document", test_compare_follows);
   g_test_add_func ("/compare/across-formats", test_compare_across_formats);
   g_test_add_func ("/compare/lane-input", test_compare_lane_input);
+  g_test_add_func ("/compare/heat", test_compare_heat);
+  g_test_add_func ("/compare/worker", test_compare_worker);
+  g_test_add_func ("/compare/open-file", test_compare_open_file);
   return g_test_run ();
 }
