@@ -1,7 +1,8 @@
 /* sequin-ui-bench.c: how fast the editor opens a large file and how long
  * each frame of timeline scrubbing, timeline zooming and tree scrolling
- * takes (not a test: run it by hand under Xvfb, see bench/README section of
- * the top-level README)
+ * takes, and what Compare With… costs the window: an edit while comparing,
+ * the frames while the comparison runs, a joint's curve (not a test: run
+ * it by hand under Xvfb, see bench/README section of the top-level README)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -15,6 +16,7 @@
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
+#include "sequin-compare-window.h"
 #include "sequin-test-ui.h"
 #include "sequin-timeline.h"
 #include "sequin-window-private.h"
@@ -80,6 +82,79 @@ find_scrolled (GtkWidget *widget)
         return s;
     }
   return NULL;
+}
+
+/* Compare With… against the clip mirrored: the first comparison, then
+ * edits while comparing (the window's work per edit, and each frame's
+ * while the worker runs), then the selected joint's curve */
+static void
+bench_compare (SequinWindow *window,
+               const SqClip *clip)
+{
+  g_autoptr(SqClip) other = sq_clip_copy (clip);
+  g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+  SequinCompareWindow *compare;
+  double edit_ms[5], most = 0, duration = clip->duration;
+  gint64 t0;
+  guint frames = 0;
+
+  if (!sq_edit_apply (mirror, other, NULL))
+    return;
+  /* the same edits without a comparison, for reference */
+  for (guint i = 0; i < 3; i++)
+    {
+      t0 = g_get_monotonic_time ();
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.invert-xz-all", NULL);
+      g_print ("edit %u without comparing: %.1f ms in the window\n", i + 1, (g_get_monotonic_time () - t0) / 1000.0);
+      next_frame (window->timeline);
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      SqClip *copy;
+
+      t0 = g_get_monotonic_time ();
+      copy = sq_clip_copy (clip);
+      g_print ("a copy of the clip (what each comparison starts from): %.1f ms\n",
+               (g_get_monotonic_time () - t0) / 1000.0);
+      sq_clip_free (copy);
+    }
+  t0 = g_get_monotonic_time ();
+  compare = sequin_compare_window_new (window, other, "mirrored");
+  g_print ("compare: window up in %.1f ms; ", (g_get_monotonic_time () - t0) / 1000.0);
+  while (!sequin_compare_window_is_current (compare))
+    next_frame (window->timeline);
+  g_print ("first comparison shown after %.0f ms (%zu keys)\n", (g_get_monotonic_time () - t0) / 1000.0,
+           sq_clip_count_keys (clip));
+  g_array_set_size (frame_work, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (edit_ms); i++)
+    {
+      t0 = g_get_monotonic_time ();
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.invert-xz-all", NULL);
+      edit_ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
+      most = MAX (most, edit_ms[i]);
+      /* scrub while the worker compares */
+      t0 = g_get_monotonic_time ();
+      while (!sequin_compare_window_is_current (compare))
+        {
+          sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), duration * (frames++ % 120) / 120.0);
+          next_frame (window->timeline);
+        }
+      g_print ("compare: edit %u: %.1f ms in the window, comparison shown %.0f ms later\n", i + 1, edit_ms[i],
+               (g_get_monotonic_time () - t0) / 1000.0);
+    }
+  report ("frames while comparing");
+  /* the selected joint's curve, drawn from the shown comparison */
+  for (gsize j = 0; j < MIN (clip->n_joints, 20); j++)
+    {
+      t0 = g_get_monotonic_time ();
+      sequin_joint_tree_select_joint (window->joint_tree, j);
+      edit_ms[0] = (g_get_monotonic_time () - t0) / 1000.0;
+      most = MAX (most, edit_ms[0]);
+      next_frame (window->timeline);
+    }
+  report ("frames selecting joints (curve)");
+  g_print ("compare: longest single step in the window %.1f ms\n", most);
+  gtk_window_destroy (GTK_WINDOW (compare));
 }
 
 int
@@ -186,6 +261,8 @@ main (int   argc,
     if (adj != NULL)
       report ("tree scroll (half pages, then jumps)");
   }
+
+  bench_compare (window, sequin_document_get_clip (sequin_window_get_document (window)));
 
   window->force_close = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
