@@ -193,6 +193,51 @@ sequin_test_app_window (void)
   return NULL;
 }
 
+SqClip *
+sequin_test_turning_clip (guint    n_joints,
+                          guint    n_keys,
+                          double (*angle) (guint key))
+{
+  SqClip *clip = sq_clip_new ();
+  const char *names[] = { "pelvis", "back", "neck", "head" };
+
+  g_assert_cmpuint (n_joints, <=, G_N_ELEMENTS (names));
+  clip->fps = 30;
+  clip->duration = (n_keys - 1) / 30.0;
+  for (guint j = 0; j < n_joints; j++)
+    {
+      SqJoint *joint = sq_clip_add_joint (clip, names[j]);
+
+      sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n_keys);
+      for (guint i = 0; i < n_keys; i++)
+        {
+          SqKey *k = sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], i / 30.0);
+
+          k->v[0] = cos (angle (i));
+          k->v[2] = sin (angle (i));
+        }
+    }
+  return clip;
+}
+
+void
+sequin_test_window_open_clip (SequinWindow *window,
+                              const SqClip *clip,
+                              const char   *name)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  bytes = sq_save_bytes (clip, sq_format_by_id ("seq-binary"), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
+  sequin_test_flush ();
+}
+
 gboolean
 sequin_test_clips_close (const SqClip *a,
                          const SqClip *b,

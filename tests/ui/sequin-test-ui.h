@@ -78,4 +78,15 @@ gboolean           sequin_test_clips_close  (const SqClip *a,
                                              double        time_eps,
                                              double        quat_eps);
 
+/* A clip of `n_joints` joints (at most 4), `n_keys` rotation keys each,
+ * 30 a second, turned about Y by angle (key) radians */
+SqClip            *sequin_test_turning_clip (guint         n_joints,
+                                             guint         n_keys,
+                                             double      (*angle) (guint key));
+/* `clip` saved as binary SEQ named `name` in the test's folder and opened
+ * in `window` (the document is there on return) */
+void               sequin_test_window_open_clip (SequinWindow *window,
+                                                 const SqClip *clip,
+                                                 const char   *name);
+
 G_END_DECLS

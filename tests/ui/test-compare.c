@@ -577,31 +577,17 @@ test_compare_heat (void)
   sequin_test_window_destroy (window);
 }
 
-/* a clip of four joints, `n` keys each: a slow wave, or its mirror image */
-static SqClip *
-long_clip (guint    n,
-           gboolean mirrored)
+/* a slow wave, and its mirror image */
+static double
+wave (guint key)
 {
-  SqClip *clip = sq_clip_new ();
-  const char *names[] = { "pelvis", "back", "neck", "head" };
+  return 0.5 * sin (key * 0.01);
+}
 
-  clip->fps = 30;
-  clip->duration = (n - 1) / 30.0;
-  for (guint j = 0; j < G_N_ELEMENTS (names); j++)
-    {
-      SqJoint *joint = sq_clip_add_joint (clip, names[j]);
-
-      sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n);
-      for (guint i = 0; i < n; i++)
-        {
-          SqKey *k = sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], i / 30.0);
-          double a = (mirrored ? -0.5 : 0.5) * sin (i * 0.01);
-
-          k->v[0] = cos (a);
-          k->v[2] = sin (a);
-        }
-    }
-  return clip;
+static double
+wave_mirrored (guint key)
+{
+  return -wave (key);
 }
 
 static void
@@ -625,21 +611,12 @@ static void
 test_compare_worker (void)
 {
   SequinWindow *window = sequin_test_window_new ();
-  g_autoptr(SqClip) built = long_clip (60000, FALSE);
-  g_autoptr(SqClip) other = long_clip (60000, TRUE);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), "compare-long.seq", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SqClip) built = sequin_test_turning_clip (4, 60000, wave);
+  g_autoptr(SqClip) other = sequin_test_turning_clip (4, 60000, wave_mirrored);
   SequinCompareWindow *compare;
   SequinDocument *document;
 
-  bytes = sq_save_bytes (built, sq_format_by_id ("seq-binary"), NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
-  sequin_window_open_file (window, file, FALSE);
-  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
-  sequin_test_flush ();
+  sequin_test_window_open_clip (window, built, "compare-long.seq");
   document = sequin_window_get_document (window);
 
   compare = sequin_compare_window_new (window, other, "other.seq");

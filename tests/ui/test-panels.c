@@ -581,42 +581,21 @@ test_validation_key (void)
   sequin_test_window_destroy (window);
 }
 
+static double
+turning (guint key)
+{
+  return key * 0.01;
+}
+
 /* A clip past SEQUIN_VALIDATION_THREAD_KEYS is validated in a worker, on a
  * copy: the findings are the same, and an edit meanwhile is not lost */
 static void
 test_validation_thread (void)
 {
-  g_autoptr(SqClip) clip = sq_clip_new ();
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), "panels-big.seq", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  const char *names[] = { "pelvis", "neck" };
+  g_autoptr(SqClip) clip = sequin_test_turning_clip (2, SEQUIN_VALIDATION_THREAD_KEYS / 2 + 1000, turning);
   SequinWindow *window = sequin_test_window_new ();
-  guint n = SEQUIN_VALIDATION_THREAD_KEYS / 2 + 1000;
 
-  clip->fps = 30;
-  clip->duration = (n - 1) / 30.0;
-  for (guint j = 0; j < G_N_ELEMENTS (names); j++)
-    {
-      SqJoint *joint = sq_clip_add_joint (clip, names[j]);
-
-      sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n);
-      for (guint i = 0; i < n; i++)
-        {
-          SqKey *k = sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], i / 30.0);
-
-          k->v[0] = cos (i * 0.01);
-          k->v[2] = sin (i * 0.01);
-        }
-    }
-  bytes = sq_save_bytes (clip, sq_format_by_id ("seq-binary"), NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
-
-  sequin_window_open_file (window, file, FALSE);
-  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
-  sequin_test_flush ();
+  sequin_test_window_open_clip (window, clip, "panels-big.seq");
   g_assert_cmpuint (sq_clip_count_keys (sequin_test_window_clip (window)), >, SEQUIN_VALIDATION_THREAD_KEYS);
   sequin_test_show_validation (window);
   assert_findings_match (window, "aw");
