@@ -93,12 +93,31 @@ display_folder (GFile *file)
   return g_steal_pointer (&path);
 }
 
+/* "Set 2 of 3: Wuson_Walk" for a file of several animations, else NULL */
+static char *
+describe_take (const SqClip *clip)
+{
+  gsize n = 0;
+  guint take = 0;
+  const char * const *takes = sq_clip_get_takes (clip, &n, &take);
+
+  if (takes == NULL || n < 2 || take >= n)
+    return NULL;
+  if (takes[take][0] == '\0')
+    /* TRANSLATORS: which animation of the file the window shows */
+    return g_strdup_printf (_("Set %u of %zu"), take + 1, n);
+  /* TRANSLATORS: which animation of the file the window shows, and its name */
+  return g_strdup_printf (_("Set %u of %zu: %s"), take + 1, n, takes[take]);
+}
+
 static void
 update_title (SequinWindow *self)
 {
   g_autofree char *title = NULL;
   g_autofree char *window_title = NULL;
   g_autofree char *folder = NULL;
+  g_autofree char *take = NULL;
+  g_autofree char *subtitle = NULL;
 
   if (self->document == NULL)
     {
@@ -118,11 +137,20 @@ update_title (SequinWindow *self)
                                sequin_document_get_modified (self->document) ? _("Modified: not saved yet") : NULL);
 
   folder = display_folder (sequin_document_get_file (self->document));
-  gtk_label_set_text (self->subtitle_label, folder != NULL ? folder : _("Not saved to a file yet"));
+  take = describe_take (sequin_document_get_clip (self->document));
+  if (take != NULL)
+    /* TRANSLATORS: the subtitle: the file's folder, then which animation of the file is shown */
+    subtitle = g_strdup_printf (_("%s · %s"), folder != NULL ? folder : _("Not saved to a file yet"), take);
+  gtk_label_set_text (self->subtitle_label,
+                      subtitle != NULL ? subtitle : folder != NULL ? folder : _("Not saved to a file yet"));
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
 
-  /* TRANSLATORS: the window title: a file name, then the program */
-  window_title = g_strdup_printf (_("%s — Sequin"), title);
+  if (take != NULL)
+    /* TRANSLATORS: the window title: a file name, which of its animations, then the program */
+    window_title = g_strdup_printf (_("%s (%s) — Sequin"), title, take);
+  else
+    /* TRANSLATORS: the window title: a file name, then the program */
+    window_title = g_strdup_printf (_("%s — Sequin"), title);
   gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
 

@@ -173,6 +173,9 @@ test_choose_set (void)
   g_assert_cmpuint (sq_clip_count_keys (clip), ==, 3435);
   g_assert_cmpstr (gtk_label_get_text (window->keys_value), ==, "3435 (3357 rotation, 39 translation, 39 scale)");
   g_assert_cmpstr (gtk_label_get_text (window->duration_value), ==, "3.600 s");
+  /* the title says which set it is */
+  g_assert_true (g_str_has_suffix (gtk_label_get_text (window->subtitle_label), " · Set 2 of 3: Wuson_Walk"));
+  g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), " (Set 2 of 3: Wuson_Walk) — Sequin"));
   g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
   /* a joint of the set with many rotation keys: its rows show set 2's */
   for (gsize j = 0; j < clip->n_joints && joint < 0; j++)
