@@ -20,6 +20,9 @@
 
 G_BEGIN_DECLS
 
+/* the playback speeds the window offers, as its rate drop-down lists them */
+#define SEQUIN_WINDOW_RATES { 0.1, 0.25, 0.5, 1.0, 2.0 }
+
 struct _SequinWindow
 {
   GtkApplicationWindow parent_instance;
@@ -57,6 +60,8 @@ struct _SequinWindow
   SequinPreview       *preview;
   GtkToggleButton     *play_button;
   GtkLabel            *play_time_label;
+  GtkToggleButton     *loop_button;
+  GtkDropDown         *rate_dropdown;    /* SEQUIN_WINDOW_RATES, in order */
   GMenuModel          *context_menu;
 
   /* Borrowed references */

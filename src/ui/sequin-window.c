@@ -313,6 +313,39 @@ playing_cb (SequinWindow *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
 }
 
+static const double rates[] = SEQUIN_WINDOW_RATES;
+
+/* the playback's rate as the drop-down's item: the nearest speed it lists */
+static gboolean
+rate_to_selected (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
+{
+  double rate = g_value_get_double (from);
+  guint best = 0;
+
+  for (guint i = 1; i < G_N_ELEMENTS (rates); i++)
+    if (fabs (log (rates[i] / rate)) < fabs (log (rates[best] / rate)))
+      best = i;
+  g_value_set_uint (to, best);
+  return TRUE;
+}
+
+static gboolean
+selected_to_rate (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
+{
+  guint selected = g_value_get_uint (from);
+
+  if (selected >= G_N_ELEMENTS (rates))
+    return FALSE;
+  g_value_set_double (to, rates[selected]);
+  return TRUE;
+}
+
 /* what plays is the document's animation, as long as it is now */
 static void
 update_duration (SequinWindow *self)
@@ -1150,6 +1183,8 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, preview);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, play_time_label);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, loop_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, rate_dropdown);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, context_menu);
   gtk_widget_class_bind_template_callback (widget_class, view_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tree_selection_changed_cb);
@@ -1279,6 +1314,11 @@ sequin_window_init (SequinWindow *self)
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->playback, "notify::position", G_CALLBACK (playhead_moved_cb), self);
   g_signal_connect_swapped (self->playback, "notify::playing", G_CALLBACK (playing_cb), self);
+  g_object_bind_property (self->loop_button, "active", self->playback, "loop",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (self->playback, "rate", self->rate_dropdown, "selected",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE, rate_to_selected, selected_to_rate,
+                               NULL, NULL);
 
   self->document_signals = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
   g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (document_changed_cb), self);

@@ -96,6 +96,59 @@ test_window (void)
   sequin_test_window_destroy (window);
 }
 
+/* the play bar's loop button and speed drop-down are the playback's */
+static void
+test_controls (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path (WALK);
+  const double rates[] = SEQUIN_WINDOW_RATES;
+  GListModel *items;
+  const SqClip *clip;
+
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+
+  /* the loop: on at first; off, playing stops at the end */
+  g_assert_true (gtk_toggle_button_get_active (window->loop_button));
+  g_assert_true (sequin_playback_get_loop (window->playback));
+  g_signal_emit_by_name (window->loop_button, "clicked");   /* a click */
+  g_assert_false (sequin_playback_get_loop (window->playback));
+  sequin_playback_set_position (window->playback, clip->duration - 0.01);
+  sequin_playback_play (window->playback);
+  sequin_playback_advance (window->playback, 1.0);
+  g_assert_false (sequin_playback_get_playing (window->playback));
+  g_assert_cmpfloat (sequin_playback_get_position (window->playback), ==, clip->duration);
+  sequin_playback_set_loop (window->playback, TRUE);
+  g_assert_true (gtk_toggle_button_get_active (window->loop_button));
+
+  /* the speed: each item its rate, the label saying it; 1× at first */
+  items = gtk_drop_down_get_model (window->rate_dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, G_N_ELEMENTS (rates));
+  g_assert_cmpfloat (sequin_playback_get_rate (window->playback), ==, 1.0);
+  g_assert_cmpfloat (rates[gtk_drop_down_get_selected (window->rate_dropdown)], ==, 1.0);
+  for (guint i = 0; i < G_N_ELEMENTS (rates); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (items, i);
+      g_autofree char *label = g_strdup_printf ("%g×", rates[i]);
+
+      g_assert_cmpstr (gtk_string_object_get_string (item), ==, label);
+      gtk_drop_down_set_selected (window->rate_dropdown, i);
+      g_assert_cmpfloat (sequin_playback_get_rate (window->playback), ==, rates[i]);
+    }
+  /* half speed: a second of playing moves half a second */
+  gtk_drop_down_set_selected (window->rate_dropdown, 2);
+  sequin_playback_set_position (window->playback, 0);
+  sequin_playback_play (window->playback);
+  sequin_playback_advance (window->playback, 1.0);
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (window->playback), 0.5, 1e-12);
+  sequin_playback_pause (window->playback);
+  /* a rate set elsewhere shows as the nearest listed */
+  sequin_playback_set_rate (window->playback, 1.9);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->rate_dropdown), ==, 4);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -103,5 +156,6 @@ main (int    argc,
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/playback/advance", test_advance);
   g_test_add_func ("/playback/window", test_window);
+  g_test_add_func ("/playback/controls", test_controls);
   return g_test_run ();
 }
