@@ -32,15 +32,13 @@ assert_written_well (const SqClip *clip)
   g_autoptr(SqClip) back = NULL;
   g_autoptr(GBytes) again = NULL;
   gsize len, line_len = 0;
-  const char *s;
+  g_autofree char *s = NULL;
 
   g_assert_no_error (error);
-  s = g_bytes_get_data (out, &len);
-  g_assert_true (len > 16 && memcmp (s, "xof 0303txt 0032\r\n", 18) == 0);
-  /* the other sets of the file come as they were read (after the clip's,
-   * the first): the writer's own lines are those before them */
-  if (clip->take == 0)
-    len = tu_dx_own_length (clip, s, len);
+  g_assert_true (g_bytes_get_size (out) > 16 && memcmp (g_bytes_get_data (out, NULL), "xof 0303txt 0032\r\n", 18) == 0);
+  /* the other sets and objects of the file come as they were read: the
+   * writer's own lines are the rest */
+  s = tu_dx_own_text (clip, g_bytes_get_data (out, NULL), g_bytes_get_size (out), &len);
   for (gsize i = 0; i < len; i++)
     {
       if (s[i] == '\n')
@@ -989,6 +987,147 @@ test_takes_small (void)
   g_assert_cmpfloat (first->fps, ==, 24);
 }
 
+/* The top-level objects of the file other than AnimationSets, in order:
+ * "type@sets-before" for each, read back from `clip`'s "other_blocks" */
+static char *
+kept_layout (const SqClip *clip)
+{
+  GVariant *blocks = sq_props_get (clip->extra, "other_blocks");
+  GString *out = g_string_new (NULL);
+
+  for (gsize i = 0; blocks != NULL && i < g_variant_n_children (blocks); i++)
+    {
+      const char *type;
+      guint32 at;
+
+      g_variant_get_child (blocks, i, "(u&s@ay)", &at, &type, NULL);
+      g_string_append_printf (out, "%s@%u ", type, at);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* An edited .x keeps every top-level object of the file (frames, meshes,
+ * templates) as it was read, in its place among the sets: the edit is the
+ * only change. A small file, written by hand, then every corpus file. */
+static void
+test_kept_objects (void)
+{
+  static const char text[] =
+    "xof 0303txt 0032\n"
+    "template Thing {\n <01234567-89ab-cdef-0123-456789abcdef>\n DWORD n;\n}\n"
+    "Frame root {\n FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,2,0,1;; }\n"
+    " Frame arm { Mesh { 1; 0;0;0;; 0; } }\n}\n"
+    "AnimationSet first {\n Animation { {root} AnimationKey { 2; 1; 0;3;1,2,3;;; } }\n}\n"
+    "Material red { 1;0;0;1;; 0; 0;0;0;; 0;0;0;; }\n"
+    "AnimationSet second {\n Animation { {arm} AnimationKey { 2; 2; 0;3;0,0,0;;, 30;3;1,1,1;;; } }\n}\n"
+    "Thing last { 7; }\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GPtrArray) files = tu_corpus_files ("dx-anim");
+
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) clip = load_take (bytes, t, &error);
+      g_autoptr(SqClip) back = NULL;
+      g_autoptr(GBytes) written = NULL;
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *layout = NULL;
+      g_autofree char *layout_back = NULL;
+      const char *w;
+
+      g_assert_no_error (error);
+      layout = kept_layout (clip);
+      g_assert_cmpstr (layout, ==, "template@0 Frame@0 Material@1 Thing@2 ");
+      /* edited: the clip's first key */
+      sq_track_unpack (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION])[0].v[0] = 5;
+      clip->generation++;
+      written = sq_save_bytes (clip, clip->format, &opts, losses, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < losses->len; i++)
+        g_test_message ("loss: %s", (const char *) losses->pdata[i]);
+      g_assert_false (tu_has_line (losses, "frames, meshes"));
+      g_assert_false (tu_has_line (losses, "the file's frames have none"));
+      w = g_bytes_get_data (written, NULL);
+      /* each object's own bytes, in the file's order around the sets */
+      {
+        const char *tmpl = strstr (w, "template Thing {\n <01234567-89ab-cdef-0123-456789abcdef>\n DWORD n;\n}");
+        const char *frame = strstr (w, "Frame root {\n FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,2,0,1;; }\n"
+                                       " Frame arm { Mesh { 1; 0;0;0;; 0; } }\n}");
+        const char *set1 = strstr (w, "AnimationSet first");
+        const char *material = strstr (w, "Material red { 1;0;0;1;; 0; 0;0;0;; 0;0;0;; }");
+        const char *set2 = strstr (w, "AnimationSet second");
+        const char *last = strstr (w, "Thing last { 7; }");
+
+        g_assert_true (tmpl != NULL && frame != NULL && set1 != NULL && material != NULL && set2 != NULL
+                       && last != NULL);
+        g_assert_true (tmpl < frame && frame < set1 && set1 < material && material < set2 && set2 < last);
+      }
+      back = load_take (written, t, &error);
+      g_assert_no_error (error);
+      layout_back = kept_layout (back);
+      g_assert_cmpstr (layout_back, ==, layout);
+      g_assert_cmpfloat (sq_track_key (&back->joints[0].tracks[SQ_CHANNEL_TRANSLATION], 0).v[0], ==, 5);
+      g_assert_true (g_variant_equal (sq_props_get (back->extra, "frames"), sq_props_get (clip->extra, "frames")));
+      g_assert_true (g_variant_equal (sq_props_get (back->extra, "other_objects"),
+                                      sq_props_get (clip->extra, "other_objects")));
+    }
+
+  /* a joint renamed: its animation refers to a frame the file lacks, said */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = load_take (bytes, 0, &error);
+    g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GBytes) written = NULL;
+
+    g_free (clip->joints[0].name);
+    clip->joints[0].name = g_strdup ("renamed");
+    clip->generation++;
+    written = sq_save_bytes (clip, clip->format, &opts, losses, &error);
+    g_assert_no_error (error);
+    g_assert_true (tu_has_line (losses, "joint “renamed”: the file's frames have none of that name"));
+  }
+
+  /* every corpus file, edited: every object's bytes in the written file,
+   * read back in the same places */
+  g_assert_cmpuint (files->len, >, 0);
+  for (guint f = 0; f < files->len; f++)
+    {
+      g_autoptr(GBytes) file = tu_read (files->pdata[f]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) clip = tu_load_ok (file);
+      g_autoptr(SqClip) back = NULL;
+      g_autoptr(GBytes) written = NULL;
+      g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *layout = kept_layout (clip);
+      g_autofree char *layout_back = NULL;
+      GVariant *blocks = sq_props_get (clip->extra, "other_blocks");
+      gsize len;
+      const char *w;
+
+      g_assert_nonnull (blocks);   /* every file of the corpus has frames or templates */
+      clip->generation++;
+      written = sq_save_bytes (clip, clip->format, &opts, losses, &error);
+      g_assert_no_error (error);
+      g_assert_false (tu_has_line (losses, "frames, meshes"));
+      w = g_bytes_get_data (written, &len);
+      for (gsize i = 0; i < g_variant_n_children (blocks); i++)
+        {
+          g_autoptr(GVariant) block = g_variant_get_child_value (blocks, i);
+          g_autoptr(GVariant) kept = g_variant_get_child_value (block, 2);
+          gsize n;
+          const void *piece = g_variant_get_fixed_array (kept, &n, 1);
+
+          g_assert_nonnull (memmem (w, len, piece, n));
+        }
+      back = tu_load_ok (written);
+      layout_back = kept_layout (back);
+      g_assert_cmpstr (layout_back, ==, layout);
+      g_assert_true (g_variant_equal (sq_props_get (back->extra, "frames"), sq_props_get (clip->extra, "frames")));
+      g_test_message ("%s: %zu objects kept", (const char *) files->pdata[f], g_variant_n_children (blocks));
+    }
+}
+
 /* A format of one animation a file has no takes, and refuses a second */
 static void
 test_takes_other_formats (void)
@@ -1029,6 +1168,7 @@ main (int    argc,
   g_test_add_func ("/dx/corpus", test_corpus);
   g_test_add_func ("/dx/takes", test_takes);
   g_test_add_func ("/dx/takes-small", test_takes_small);
+  g_test_add_func ("/dx/kept-objects", test_kept_objects);
   g_test_add_func ("/dx/takes-other-formats", test_takes_other_formats);
   g_test_add_func ("/dx/aw-example", test_aw_example);
   g_test_add_func ("/dx/matrix-keys", test_matrix_keys);

@@ -342,26 +342,37 @@ tu_apply_undo_redo (SqClip *clip,
   g_assert_true (sq_clip_equal (before, clip));
 }
 
-gsize
-tu_dx_own_length (const SqClip *clip,
-                  const char   *text,
-                  gsize         len)
+/* cuts each kept piece of `key` (text at child `field`) out of `own` */
+static void
+cut_kept (GString    *own,
+          GVariant   *pieces,
+          guint       field)
 {
-  GVariant *others = sq_props_get (clip->extra, "other_sets");
-  g_autoptr(GVariant) first = NULL;
-  g_autoptr(GVariant) other_text = NULL;
-  gsize other_len;
-  const void *other;
-  const char *at;
+  for (gsize i = 0; pieces != NULL && i < g_variant_n_children (pieces); i++)
+    {
+      g_autoptr(GVariant) piece = g_variant_get_child_value (pieces, i);
+      g_autoptr(GVariant) text = g_variant_get_child_value (piece, field);
+      gsize len;
+      const void *bytes = g_variant_get_fixed_array (text, &len, 1);
+      const char *at = memmem (own->str, own->len, bytes, len);
 
-  if (others == NULL)
-    return len;
-  first = g_variant_get_child_value (others, 0);
-  other_text = g_variant_get_child_value (first, 1);
-  other = g_variant_get_fixed_array (other_text, &other_len, 1);
-  at = memmem (text, len, other, other_len);
-  g_assert_nonnull (at);
-  return at - text;
+      g_assert_nonnull (at);
+      g_string_erase (own, at - own->str, len);
+    }
+}
+
+char *
+tu_dx_own_text (const SqClip *clip,
+                const char   *text,
+                gsize         len,
+                gsize        *own_len)
+{
+  GString *own = g_string_new_len (text, len);
+
+  cut_kept (own, sq_props_get (clip->extra, "other_sets"), 1);
+  cut_kept (own, sq_props_get (clip->extra, "other_blocks"), 2);
+  *own_len = own->len;
+  return g_string_free (own, FALSE);
 }
 
 void

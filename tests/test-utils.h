@@ -45,10 +45,10 @@ void        tu_unpack     (SqClip *clip);
 GPtrArray  *tu_save_every_format (const SqClip *clip);
 void        tu_assert_same_saves (GPtrArray *a, GPtrArray *b);
 GBytes     *tu_save       (const SqClip *clip, const char *format_id, GPtrArray *losses);
-/* How much of `text`, a .x written from `clip`, is the writer's own: the
- * bytes before the first of the clip's other AnimationSets (which come
- * after it as they were read), all `len` when it has none */
-gsize       tu_dx_own_length (const SqClip *clip, const char *text, gsize len);
+/* The writer's own text of `text`, a .x written from `clip`: without the
+ * file's other AnimationSets and top-level objects it keeps (written as
+ * they were read, each found in order); *own_len gets its length */
+char       *tu_dx_own_text (const SqClip *clip, const char *text, gsize len, gsize *own_len);
 /* Applies `edit` to the unmodified `clip` and checks it (`check` gets the
  * clip before and after), undoes (bitwise back, unmodified), redoes (the
  * same as the first apply) and undoes again */

@@ -22,10 +22,12 @@
  * are kept whole, as their bytes, in clip->extra "other_sets" (name,
  * text), in file order without the clip's.
  * Meshes, templates and other top-level objects are skipped by brace
- * counting (nesting bounded by DX_MAX_DEPTH) and only counted in
- * "other_objects"; so are Frames, whose hierarchy (names, nesting and
- * FrameTransformMatrix) is also kept in "frames" (parse_frame): the rest
- * skeleton conversions and the preview use (sq-convert.c). Key types 0 rotation (w, x, y, z as the file stores
+ * counting (nesting bounded by DX_MAX_DEPTH), counted in "other_objects"
+ * and kept whole, as their bytes, in "other_blocks" (where they stood
+ * among the sets, type, text); so are Frames, whose hierarchy (names,
+ * nesting and FrameTransformMatrix) is also kept in "frames"
+ * (parse_frame): the rest skeleton conversions and the preview use
+ * (sq-convert.c). Key types 0 rotation (w, x, y, z as the file stores
  * them), 1 scale, 2 position, 3 and 4 matrix (row-vector D3D layout,
  * decomposed into the three). Key time = tick / AnimTicksPerSecond (30 when
  * the file has none; the value is clip->fps). Names are Latin-1.
@@ -36,7 +38,8 @@
  * Writing: "xof 0303txt 0032", CRLF, two-space indents, AnimTicksPerSecond
  * inside the set (where ActiveWorlds' own example has it) unless the clip was
  * read with it at the top level, the clip's AnimationSet with the other
- * sets as they were read before and after it, one Animation per joint
+ * sets and top-level objects as they were read before and after it (in
+ * the file's order; the comments between them are not kept), one Animation per joint
  * with rotation (0), scale (1) and position (2) keys, Microsoft-strict
  * separators, numbers with six decimals when that is exact and the shortest
  * exact text otherwise, no line over 250 characters.
@@ -511,6 +514,8 @@ typedef struct
   GPtrArray *set_names;     /* every AnimationSet's name, in file order */
   GVariantBuilder other_sets;
   guint      n_other_sets;
+  GVariantBuilder other_blocks; /* a(usay): sets before it, type, text */
+  guint      n_other_blocks;
   GArray    *other_types;   /* char * (owned) */
   GArray    *other_counts;  /* guint */
   guint      max_joints;
@@ -533,6 +538,21 @@ typedef struct
   gint32   parent;
   double   matrix[16];
 } DxFrame;
+
+/* A top-level object that is not an AnimationSet, from `start` to where
+ * the reader is now: kept whole, after the sets read so far */
+static void
+keep_block (Reader    *rd,
+            const Tok *type,
+            gsize      start)
+{
+  g_autofree char *name = type->type == TOK_WORD ? _sq_latin1_to_utf8 ((const guint8 *) type->s, MIN (type->len, 64))
+                                                 : g_strdup ("{");
+
+  g_variant_builder_add (&rd->other_blocks, "(us@ay)", rd->set_names->len, name,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, rd->lx.data + start, rd->lx.pos - start, 1));
+  rd->n_other_blocks++;
+}
 
 static void
 count_other (Reader    *rd,
@@ -1595,6 +1615,7 @@ parse_file (Reader  *rd,
         {
           if (!enter (&rd->lx, &t, error) || !skip_block (&rd->lx, &t, error))
             return FALSE;
+          keep_block (rd, &t, t.s - data);
           continue;
         }
       if (tok_is (&t, "AnimTicksPerSecond"))
@@ -1626,11 +1647,12 @@ parse_file (Reader  *rd,
         }
       else if (tok_is (&t, "Frame"))
         {
-          /* the hierarchy is kept (the rest skeleton for conversions and
-           * the preview); the frames themselves are not written */
+          /* the hierarchy is read too (the rest skeleton for conversions
+           * and the preview) */
           if (!parse_frame (rd, &t, -1, error))
             return FALSE;
           count_other (rd, &t);
+          keep_block (rd, &t, t.s - data);
         }
       else
         {
@@ -1638,6 +1660,7 @@ parse_file (Reader  *rd,
           if (!object_header (&rd->lx, &t, &on, &oo, error) || !skip_block (&rd->lx, &oo, error))
             return FALSE;
           count_other (rd, &t);
+          keep_block (rd, &t, t.s - data);
         }
     }
 
@@ -1889,6 +1912,7 @@ dx_read_pass (GBytes              *bytes,
   rd.other_counts = g_array_new (FALSE, FALSE, sizeof (guint));
   rd.frames = g_array_new (FALSE, FALSE, sizeof (DxFrame));
   g_variant_builder_init (&rd.other_sets, G_VARIANT_TYPE ("a(say)"));
+  g_variant_builder_init (&rd.other_blocks, G_VARIANT_TYPE ("a(usay)"));
   rd.want_set = options->take;
   rd.set_names = g_ptr_array_new_with_free_func (g_free);
   if (deferred)
@@ -1956,6 +1980,8 @@ dx_read_pass (GBytes              *bytes,
     sq_props_set (clip->extra, "ticks_name", g_variant_new_string (rd.ticks_name));
   if (rd.n_other_sets > 0)
     sq_props_set (clip->extra, "other_sets", g_variant_builder_end (&rd.other_sets));
+  if (rd.n_other_blocks > 0)
+    sq_props_set (clip->extra, "other_blocks", g_variant_builder_end (&rd.other_blocks));
   keep_frames (&rd, clip);
   if (rd.other_types->len > 0)
     {
@@ -1977,6 +2003,7 @@ dx_read_pass (GBytes              *bytes,
 
 out:
   g_variant_builder_clear (&rd.other_sets);
+  g_variant_builder_clear (&rd.other_blocks);
   g_ptr_array_unref (rd.set_names);
   for (guint i = 0; i < rd.other_types->len; i++)
     g_free (g_array_index (rd.other_types, char *, i));
@@ -2196,9 +2223,48 @@ write_animation (gsize      j,
   g_string_append (out, "  }\r\n");
 }
 
+/* One kept object or set, as it was read: on lines of its own, before the
+ * clip's set or after it */
+static void
+write_kept (GString  *out,
+            GVariant *text,
+            gboolean  before)
+{
+  gsize len;
+  const char *bytes = g_variant_get_fixed_array (text, &len, 1);
+
+  if (!before)
+    g_string_append (out, "\r\n");
+  g_string_append_len (out, bytes, len);
+  g_string_append (out, before ? "\r\n\r\n" : "\r\n");
+}
+
+/* The top-level objects that stood after `sets` AnimationSets */
+static void
+write_blocks (GString      *out,
+              const SqClip *clip,
+              guint         sets,
+              gboolean      before)
+{
+  GVariant *blocks = sq_props_get (clip->extra, "other_blocks");
+
+  if (blocks == NULL || !g_variant_is_of_type (blocks, G_VARIANT_TYPE ("a(usay)")))
+    return;
+  for (gsize i = 0; i < g_variant_n_children (blocks); i++)
+    {
+      g_autoptr(GVariant) text = NULL;
+      guint32 at;
+
+      g_variant_get_child (blocks, i, "(u&s@ay)", &at, NULL, &text);
+      if (at == sets)
+        write_kept (out, text, before);
+    }
+}
+
 /* The other AnimationSets (the takes the clip is not) from `from` up to
- * `to`, as they were read: those before the clip's set go before it, the
- * rest after, each on lines of its own. Returns where it stopped. */
+ * `to`, as they were read, each after the top-level objects before it:
+ * those before the clip's set go before it, the rest after. Returns where
+ * it stopped. */
 static guint
 write_other_sets (GString      *out,
                   const SqClip *clip,
@@ -2215,17 +2281,48 @@ write_other_sets (GString      *out,
   for (gsize i = from; i < n; i++)
     {
       g_autoptr(GVariant) text = NULL;
-      gsize len;
-      const char *bytes;
 
+      /* the set's place in the file: the clip's comes before those after it */
+      write_blocks (out, clip, (guint) (before ? i : i + 1), before);
       g_variant_get_child (sets, i, "(&s@ay)", NULL, &text);
-      bytes = g_variant_get_fixed_array (text, &len, 1);
-      if (!before)
-        g_string_append (out, "\r\n");
-      g_string_append_len (out, bytes, len);
-      g_string_append (out, before ? "\r\n\r\n" : "\r\n");
+      write_kept (out, text, before);
     }
   return (guint) MAX (n, from);
+}
+
+/* Kept frames name the joints the animations refer to: a joint renamed
+ * or added since has none */
+static void
+note_joints_without_frames (const SqClip *clip,
+                            GPtrArray    *losses)
+{
+  GVariant *frames = sq_props_get (clip->extra, "frames");
+  g_autoptr(GHashTable) names = NULL;
+
+  if (frames == NULL || sq_props_get (clip->extra, "other_blocks") == NULL
+      || !g_variant_is_of_type (frames, G_VARIANT_TYPE ("a(siad)")))
+    return;
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  for (gsize i = 0; i < g_variant_n_children (frames); i++)
+    {
+      const char *name;
+
+      g_variant_get_child (frames, i, "(&si@ad)", &name, NULL, NULL);
+      g_hash_table_add (names, (gpointer) name);
+    }
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (!g_hash_table_contains (names, clip->joints[j].name))
+      _sq_loss (losses, _("joint “%s”: the file's frames have none of that name, so its animation refers to a "
+                          "frame the file does not have"), clip->joints[j].name);
+}
+
+/* The sets of the file with the clip's: how many */
+static guint
+n_sets (const SqClip *clip)
+{
+  GVariant *sets = sq_props_get (clip->extra, "other_sets");
+
+  return 1 + (sets != NULL && g_variant_is_of_type (sets, G_VARIANT_TYPE ("a(say)")) ? g_variant_n_children (sets) : 0);
 }
 
 static GPtrArray *
@@ -2250,7 +2347,7 @@ dx_write (const SqClip        *clip,
 
   if ((v = sq_props_get (clip->extra, "header")) != NULL)
     _sq_loss (losses, _("the header “%s” is written as “xof 0303txt 0032”"), g_variant_get_string (v, NULL));
-  if ((v = sq_props_get (clip->extra, "other_objects")) != NULL)
+  if ((v = sq_props_get (clip->extra, "other_objects")) != NULL && sq_props_get (clip->extra, "other_blocks") == NULL)
     _sq_loss (losses, _("frames, meshes and other templates (%zu kinds of object) are not written"),
               g_variant_n_children (v));
   if (clip->name[0] != '\0')
@@ -2262,7 +2359,9 @@ dx_write (const SqClip        *clip,
       write_ticks (out, clip, tps, 0, losses);
       g_string_append (out, "\r\n");
     }
+  note_joints_without_frames (clip, losses);
   n_before = write_other_sets (out, clip, 0, clip->take, TRUE);
+  write_blocks (out, clip, n_before, TRUE);
   g_string_append (out, "AnimationSet ");
   if ((v = sq_props_get (clip->extra, "set_name")) != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
     {
@@ -2289,6 +2388,7 @@ dx_write (const SqClip        *clip,
   }
   g_string_append (out, "}\r\n");
   write_other_sets (out, clip, n_before, G_MAXUINT, FALSE);
+  write_blocks (out, clip, n_sets (clip), FALSE);
 
   if (clip->duration > last + 1e-9)
     _sq_loss (losses, _("the duration %.6g s (DirectX has none; the last key at %.6g s ends the clip)"),
@@ -2366,6 +2466,40 @@ dump_frames_text (GString  *out,
     }
 }
 
+/* Kept sets or objects: their names (or types) and sizes, not their text */
+static void
+dump_kept (GString    *out,
+           const char *key,
+           GVariant   *value,
+           guint       name_field,
+           guint       text_field,
+           gboolean    json)
+{
+  if (json)
+    g_string_append_c (out, '[');
+  else
+    g_string_append_printf (out, "%s: ", key);
+  for (gsize i = 0; i < g_variant_n_children (value); i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (value, i);
+      g_autoptr(GVariant) text = g_variant_get_child_value (child, text_field);
+      const char *name;
+
+      g_variant_get_child (child, name_field, "&s", &name);
+      if (json)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          g_string_append (out, name_field == 0 ? "{\"name\":" : "{\"type\":");
+          _sq_json_string (out, name);
+          g_string_append_printf (out, ",\"bytes\":%zu}", g_variant_n_children (text));
+        }
+      else
+        g_string_append_printf (out, "%s“%s” (%zu bytes)", i ? ", " : "", name, g_variant_n_children (text));
+    }
+  g_string_append (out, json ? "]" : "\n");
+}
+
 static gboolean
 dx_dump_field (GString    *out,
                const char *key,
@@ -2377,32 +2511,17 @@ dx_dump_field (GString    *out,
       dump_frames_text (out, value);
       return TRUE;
     }
-  if (!g_str_equal (key, "other_sets"))
-    return FALSE;
-  /* names and sizes, not the sets' whole text */
-  if (json)
-    g_string_append_c (out, '[');
-  for (gsize i = 0; i < g_variant_n_children (value); i++)
+  if (g_str_equal (key, "other_sets") && g_variant_is_of_type (value, G_VARIANT_TYPE ("a(say)")))
     {
-      g_autoptr(GVariant) child = g_variant_get_child_value (value, i);
-      g_autoptr(GVariant) text = g_variant_get_child_value (child, 1);
-      const char *name;
-
-      g_variant_get_child (child, 0, "&s", &name);
-      if (json)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          g_string_append (out, "{\"name\":");
-          _sq_json_string (out, name);
-          g_string_append_printf (out, ",\"bytes\":%zu}", g_variant_n_children (text));
-        }
-      else
-        g_string_append_printf (out, "%s“%s” (%zu bytes)", i ? ", " : "other_sets: ", name,
-                                g_variant_n_children (text));
+      dump_kept (out, key, value, 0, 1, json);
+      return TRUE;
     }
-  g_string_append (out, json ? "]" : "\n");
-  return TRUE;
+  if (g_str_equal (key, "other_blocks") && g_variant_is_of_type (value, G_VARIANT_TYPE ("a(usay)")))
+    {
+      dump_kept (out, key, value, 1, 2, json);
+      return TRUE;
+    }
+  return FALSE;
 }
 
 static const char * const dx_extensions[] = { "x", NULL };
