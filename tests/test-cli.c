@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "sq-diff.h"
 #include "test-utils.h"
 
 static char *tmpdir;
@@ -1103,6 +1105,114 @@ test_takes (void)
   g_assert_cmpint (run (NULL, NULL, "convert", "--take", "x", wuson, same, NULL), ==, 2);
 }
 
+/* Take `take` (from 0) of `path`, read as the command line reads it */
+static SqClip *
+load_take (const char *path,
+           guint       take)
+{
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.take = take;
+  clip = sq_load_bytes (bytes, path, NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  return clip;
+}
+
+/* diff --take N[,M]: two AnimationSets of one .x compared as the core
+ * compares those takes (the same report, text and JSON), one take of both
+ * files the same, --against pairs with the takes, a take the file lacks
+ * refused as the other commands refuse it */
+static void
+test_diff_takes (void)
+{
+  g_autofree char *wuson = tu_corpus_path ("dx-anim", "Testwuson.X");
+  g_autofree char *dir = tmp ("diff-takes");
+  g_autofree char *copy = g_build_filename (dir, "Testwuson.X", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *json = NULL;
+  g_autoptr(SqClip) run_set = load_take (wuson, 0);
+  g_autoptr(SqClip) walk_set = load_take (wuson, 1);
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = tu_read (wuson);
+  const char *root;
+
+  diff = sq_diff_clips (run_set, walk_set, &error);
+  g_assert_no_error (error);
+  /* Wuson_Run (0.97 s) and Wuson_Walk (3.6 s) differ */
+  g_assert_cmpfloat (diff->rotation, >, 1.0);
+  g_assert_cmpfloat (fabs (diff->duration_a - diff->duration_b), >, 1.0);
+  text = sq_diff_to_text (diff);
+  json = sq_diff_to_json (diff);
+
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "1,2", wuson, wuson, NULL), ==, 1);
+  g_assert_cmpstr (out, ==, text);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", "--take=1,2", wuson, wuson, NULL), ==, 1);
+  g_assert_cmpstr (out, ==, json);
+  /* the numbers: the largest rotation and the root's translation as the core has them */
+  g_assert_cmpfloat_with_epsilon (json_number_after (out, "\"rotation\": "), diff->rotation, 1e-9 * diff->rotation);
+  root = strstr (out, "\"name\": \"Root\"");
+  g_assert_nonnull (root);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (g_str_equal (d->name, "Root"))
+        {
+          g_assert_cmpfloat (d->translation, >, 0.0);
+          g_assert_cmpfloat_with_epsilon (json_number_after (root, "\"translation\": "), d->translation,
+                                          1e-9 * d->translation);
+        }
+    }
+  g_clear_pointer (&out, g_free);
+  /* the other way round: the durations swapped */
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "2,1", wuson, wuson, NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "duration: 3.6 s and 0.966667 s"));
+  g_clear_pointer (&out, g_free);
+
+  /* one N: that take of both */
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "2", wuson, wuson, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "duration: 3.6 s and 3.6 s"));
+  g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--take", "3,3", wuson, wuson, NULL), ==, 0);
+
+  /* --against: FILE's take N with its counterpart's take M */
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0777), ==, 0);
+  g_assert_true (g_file_set_contents (copy, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "1,2", "--against", dir, wuson, NULL), ==, 1);
+  g_assert_true (g_str_has_suffix (out, text));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", "--take", "2", "--against", dir, wuson, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "[{"));
+  g_assert_nonnull (strstr (out, "\"rotation\": 0,"));
+  g_clear_pointer (&out, g_free);
+
+  /* a take past the file's: the other commands' error and exit status */
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "1,4", wuson, wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "there is no AnimationSet 4: the file has 3"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "4", "--against", dir, wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "there is no AnimationSet 4: the file has 3"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "2", sample (), sample (), NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "take 2 was asked for, but a ActiveWorlds binary SEQ file holds one animation"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--take", "1", sample (), sample (), NULL), ==, 0);
+  for (guint i = 0; i < 5; i++)
+    {
+      const char *bad[] = { "0", "1,0", "1,2,3", "x", "1," };
+
+      g_assert_cmpint (run (NULL, &err, "diff", "--take", bad[i], wuson, wuson, NULL), ==, 2);
+      g_assert_nonnull (strstr (err, "--take needs N[,M], whole numbers from 1"));
+      g_clear_pointer (&err, g_free);
+    }
+}
+
 /* info and validate over many files (read on all cores): the output of
  * each file in the order given, as running them one by one gives it, a
  * malformed file reported and the others still done, exit 1 */
@@ -1188,6 +1298,7 @@ main (int    argc,
   g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/batch", test_batch);
   g_test_add_func ("/cli/takes", test_takes);
+  g_test_add_func ("/cli/diff-takes", test_diff_takes);
   g_test_add_func ("/cli/many-in-order", test_many_in_order);
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/option-forms", test_option_forms);
