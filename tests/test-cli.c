@@ -970,6 +970,22 @@ test_help (void)
     g_assert_nonnull (strstr (out, "--joint-priority=JOINT=N"));
     g_assert_nonnull (strstr (out, "Second Life .anim fields"));
   }
+  /* the ranges in the help come from the worlds' limits */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *frame_time = g_strdup_printf ("  --frame-time=SECONDS          the same as BVH's Frame Time (%g to %g s)\n",
+                                                   SQ_MIN_FRAME_TIME, SQ_MAX_FRAME_TIME);
+    g_autofree char *priority = g_strdup_printf ("  --priority=N                  base priority, %d to %d\n",
+                                                 SQ_SL_MIN_PRIORITY, SQ_SL_MAX_PRIORITY);
+    g_autofree char *constraints = g_strdup_printf ("append a constraint (at most %d);", SQ_SL_MAX_CONSTRAINTS);
+    g_autofree char *chain = g_strdup_printf (" with the fields chain=0..%d, type=point|plane,\n", SQ_SL_MAX_CHAIN_LENGTH);
+
+    g_assert_cmpint (run (&out, NULL, "edit", "--help", NULL), ==, 0);
+    g_assert_nonnull (strstr (out, frame_time));
+    g_assert_nonnull (strstr (out, priority));
+    g_assert_nonnull (strstr (out, constraints));
+    g_assert_nonnull (strstr (out, chain));
+  }
 
   /* the man page the build installs, from the same tables: every
    * command and edit option, hyphens escaped for roff */
