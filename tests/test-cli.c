@@ -760,12 +760,52 @@ test_diff (void)
   g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", a, NULL), ==, 1);
   g_assert_nonnull (strstr (out, "diff-a.seq: loss: largest rotation error "));
   g_assert_nonnull (strstr (out, "diff-a.seq: loss: mPelvis: rotation "));
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: 8 keys quantised to 16 bits"));
+  /* the .anim's size is no loss: a note, with the size of the file convert writes */
+  {
+    g_autofree char *anim = tmp ("diff-a.anim");
+    g_autofree char *note = NULL;
+    GStatBuf st;
+
+    g_assert_cmpint (run (NULL, NULL, "convert", a, anim, NULL), ==, 0);
+    g_assert_cmpint (g_stat (anim, &st), ==, 0);
+    note = g_strdup_printf ("diff-a.seq: note: the animation is %" G_GINT64_FORMAT " bytes (Second Life's upload limit is",
+                            (gint64) st.st_size);
+    g_assert_nonnull (strstr (out, note));
+    g_assert_null (strstr (out, ": loss: the animation is"));
+  }
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (run (NULL, NULL, "validate", "--target", "aw", "--loss", a, NULL), ==, 2);
 
   g_assert_cmpint (run (NULL, NULL, "diff", a, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "-1", a, b, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);
+}
+
+/* validate --target sl --loss on a clip whose .anim is over the upload
+ * limit: the validation's error says the size, the losses do not repeat
+ * it, the quantisation's losses per joint stay */
+static void
+test_loss_over_limit (void)
+{
+  g_autofree char *path = tmp ("long.seq");
+  g_autofree char *out = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const guint n = 20000;   /* 16 bytes a frame in .anim (a rotation and a position key) */
+
+  g_string_append_printf (text, "AWSQ Version=1 Limbs=1 Duration=%u\r\npelvis frames=%u\r\n", n - 1, n);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%u 0 0 1 %u 0 0 0\r\n", i, (i * 7) % 90);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", path, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "long.seq: error: the animation is "));
+  g_assert_nonnull (strstr (out, "bytes as a Second Life animation, more than the upload limit of"));
+  g_assert_null (strstr (out, ": loss: the animation is"));
+  g_assert_null (strstr (out, ": note: the animation is"));
+  g_assert_nonnull (strstr (out, "long.seq: loss: 40000 keys quantised to 16 bits"));
+  g_assert_nonnull (strstr (out, "long.seq: loss: largest rotation error "));
+  g_assert_nonnull (strstr (out, "long.seq: loss: mPelvis: rotation "));
 }
 
 /* ---- batch: a folder with one malformed file ---- */
@@ -1312,6 +1352,7 @@ main (int    argc,
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   g_test_add_func ("/cli/motion-options", test_motion_options);
   g_test_add_func ("/cli/diff", test_diff);
+  g_test_add_func ("/cli/loss-over-limit", test_loss_over_limit);
   g_test_add_func ("/cli/batch", test_batch);
   g_test_add_func ("/cli/takes", test_takes);
   g_test_add_func ("/cli/diff-takes", test_diff_takes);
