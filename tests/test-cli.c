@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "sq-diff.h"
 #include "test-utils.h"
 
 static char *tmpdir;
@@ -758,12 +760,52 @@ test_diff (void)
   g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", a, NULL), ==, 1);
   g_assert_nonnull (strstr (out, "diff-a.seq: loss: largest rotation error "));
   g_assert_nonnull (strstr (out, "diff-a.seq: loss: mPelvis: rotation "));
+  g_assert_nonnull (strstr (out, "diff-a.seq: loss: 8 keys quantised to 16 bits"));
+  /* the .anim's size is no loss: a note, with the size of the file convert writes */
+  {
+    g_autofree char *anim = tmp ("diff-a.anim");
+    g_autofree char *note = NULL;
+    GStatBuf st;
+
+    g_assert_cmpint (run (NULL, NULL, "convert", a, anim, NULL), ==, 0);
+    g_assert_cmpint (g_stat (anim, &st), ==, 0);
+    note = g_strdup_printf ("diff-a.seq: note: the animation is %" G_GINT64_FORMAT " bytes (Second Life's upload limit is",
+                            (gint64) st.st_size);
+    g_assert_nonnull (strstr (out, note));
+    g_assert_null (strstr (out, ": loss: the animation is"));
+  }
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (run (NULL, NULL, "validate", "--target", "aw", "--loss", a, NULL), ==, 2);
 
   g_assert_cmpint (run (NULL, NULL, "diff", a, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", "--tolerance", "-1", a, b, NULL), ==, 2);
   g_assert_cmpint (run (NULL, NULL, "diff", a, "/nonexistent.seq", NULL), ==, 1);
+}
+
+/* validate --target sl --loss on a clip whose .anim is over the upload
+ * limit: the validation's error says the size, the losses do not repeat
+ * it, the quantisation's losses per joint stay */
+static void
+test_loss_over_limit (void)
+{
+  g_autofree char *path = tmp ("long.seq");
+  g_autofree char *out = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const guint n = 20000;   /* 16 bytes a frame in .anim (a rotation and a position key) */
+
+  g_string_append_printf (text, "AWSQ Version=1 Limbs=1 Duration=%u\r\npelvis frames=%u\r\n", n - 1, n);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%u 0 0 1 %u 0 0 0\r\n", i, (i * 7) % 90);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", path, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "long.seq: error: the animation is "));
+  g_assert_nonnull (strstr (out, "bytes as a Second Life animation, more than the upload limit of"));
+  g_assert_null (strstr (out, ": loss: the animation is"));
+  g_assert_null (strstr (out, ": note: the animation is"));
+  g_assert_nonnull (strstr (out, "long.seq: loss: 40000 keys quantised to 16 bits"));
+  g_assert_nonnull (strstr (out, "long.seq: loss: largest rotation error "));
+  g_assert_nonnull (strstr (out, "long.seq: loss: mPelvis: rotation "));
 }
 
 /* ---- batch: a folder with one malformed file ---- */
@@ -968,6 +1010,22 @@ test_help (void)
     g_assert_nonnull (strstr (out, "--joint-priority=JOINT=N"));
     g_assert_nonnull (strstr (out, "Second Life .anim fields"));
   }
+  /* the ranges in the help come from the worlds' limits */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *frame_time = g_strdup_printf ("  --frame-time=SECONDS          the same as BVH's Frame Time (%g to %g s)\n",
+                                                   SQ_MIN_FRAME_TIME, SQ_MAX_FRAME_TIME);
+    g_autofree char *priority = g_strdup_printf ("  --priority=N                  base priority, %d to %d\n",
+                                                 SQ_SL_MIN_PRIORITY, SQ_SL_MAX_PRIORITY);
+    g_autofree char *constraints = g_strdup_printf ("append a constraint (at most %d);", SQ_SL_MAX_CONSTRAINTS);
+    g_autofree char *chain = g_strdup_printf (" with the fields chain=0..%d, type=point|plane,\n", SQ_SL_MAX_CHAIN_LENGTH);
+
+    g_assert_cmpint (run (&out, NULL, "edit", "--help", NULL), ==, 0);
+    g_assert_nonnull (strstr (out, frame_time));
+    g_assert_nonnull (strstr (out, priority));
+    g_assert_nonnull (strstr (out, constraints));
+    g_assert_nonnull (strstr (out, chain));
+  }
 
   /* the man page the build installs, from the same tables: every
    * command and edit option, hyphens escaped for roff */
@@ -1103,6 +1161,114 @@ test_takes (void)
   g_assert_cmpint (run (NULL, NULL, "convert", "--take", "x", wuson, same, NULL), ==, 2);
 }
 
+/* Take `take` (from 0) of `path`, read as the command line reads it */
+static SqClip *
+load_take (const char *path,
+           guint       take)
+{
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.take = take;
+  clip = sq_load_bytes (bytes, path, NULL, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (clip);
+  return clip;
+}
+
+/* diff --take N[,M]: two AnimationSets of one .x compared as the core
+ * compares those takes (the same report, text and JSON), one take of both
+ * files the same, --against pairs with the takes, a take the file lacks
+ * refused as the other commands refuse it */
+static void
+test_diff_takes (void)
+{
+  g_autofree char *wuson = tu_corpus_path ("dx-anim", "Testwuson.X");
+  g_autofree char *dir = tmp ("diff-takes");
+  g_autofree char *copy = g_build_filename (dir, "Testwuson.X", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *json = NULL;
+  g_autoptr(SqClip) run_set = load_take (wuson, 0);
+  g_autoptr(SqClip) walk_set = load_take (wuson, 1);
+  g_autoptr(SqDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = tu_read (wuson);
+  const char *root;
+
+  diff = sq_diff_clips (run_set, walk_set, &error);
+  g_assert_no_error (error);
+  /* Wuson_Run (0.97 s) and Wuson_Walk (3.6 s) differ */
+  g_assert_cmpfloat (diff->rotation, >, 1.0);
+  g_assert_cmpfloat (fabs (diff->duration_a - diff->duration_b), >, 1.0);
+  text = sq_diff_to_text (diff);
+  json = sq_diff_to_json (diff);
+
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "1,2", wuson, wuson, NULL), ==, 1);
+  g_assert_cmpstr (out, ==, text);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", "--take=1,2", wuson, wuson, NULL), ==, 1);
+  g_assert_cmpstr (out, ==, json);
+  /* the numbers: the largest rotation and the root's translation as the core has them */
+  g_assert_cmpfloat_with_epsilon (json_number_after (out, "\"rotation\": "), diff->rotation, 1e-9 * diff->rotation);
+  root = strstr (out, "\"name\": \"Root\"");
+  g_assert_nonnull (root);
+  for (guint i = 0; i < diff->joints->len; i++)
+    {
+      const SqJointDiff *d = &g_array_index (diff->joints, SqJointDiff, i);
+
+      if (g_str_equal (d->name, "Root"))
+        {
+          g_assert_cmpfloat (d->translation, >, 0.0);
+          g_assert_cmpfloat_with_epsilon (json_number_after (root, "\"translation\": "), d->translation,
+                                          1e-9 * d->translation);
+        }
+    }
+  g_clear_pointer (&out, g_free);
+  /* the other way round: the durations swapped */
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "2,1", wuson, wuson, NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "duration: 3.6 s and 0.966667 s"));
+  g_clear_pointer (&out, g_free);
+
+  /* one N: that take of both */
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "2", wuson, wuson, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "duration: 3.6 s and 3.6 s"));
+  g_assert_nonnull (strstr (out, "largest: rotation 0°, translation 0\n"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--take", "3,3", wuson, wuson, NULL), ==, 0);
+
+  /* --against: FILE's take N with its counterpart's take M */
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0777), ==, 0);
+  g_assert_true (g_file_set_contents (copy, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_cmpint (run (&out, NULL, "diff", "--take", "1,2", "--against", dir, wuson, NULL), ==, 1);
+  g_assert_true (g_str_has_suffix (out, text));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "diff", "--json", "--take", "2", "--against", dir, wuson, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "[{"));
+  g_assert_nonnull (strstr (out, "\"rotation\": 0,"));
+  g_clear_pointer (&out, g_free);
+
+  /* a take past the file's: the other commands' error and exit status */
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "1,4", wuson, wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "there is no AnimationSet 4: the file has 3"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "4", "--against", dir, wuson, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "there is no AnimationSet 4: the file has 3"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "diff", "--take", "2", sample (), sample (), NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "take 2 was asked for, but a ActiveWorlds binary SEQ file holds one animation"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, NULL, "diff", "--take", "1", sample (), sample (), NULL), ==, 0);
+  for (guint i = 0; i < 5; i++)
+    {
+      const char *bad[] = { "0", "1,0", "1,2,3", "x", "1," };
+
+      g_assert_cmpint (run (NULL, &err, "diff", "--take", bad[i], wuson, wuson, NULL), ==, 2);
+      g_assert_nonnull (strstr (err, "--take needs N[,M], whole numbers from 1"));
+      g_clear_pointer (&err, g_free);
+    }
+}
+
 /* info and validate over many files (read on all cores): the output of
  * each file in the order given, as running them one by one gives it, a
  * malformed file reported and the others still done, exit 1 */
@@ -1186,8 +1352,10 @@ main (int    argc,
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   g_test_add_func ("/cli/motion-options", test_motion_options);
   g_test_add_func ("/cli/diff", test_diff);
+  g_test_add_func ("/cli/loss-over-limit", test_loss_over_limit);
   g_test_add_func ("/cli/batch", test_batch);
   g_test_add_func ("/cli/takes", test_takes);
+  g_test_add_func ("/cli/diff-takes", test_diff_takes);
   g_test_add_func ("/cli/many-in-order", test_many_in_order);
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/option-forms", test_option_forms);

@@ -514,6 +514,30 @@ test_walk_names (void)
   g_assert_true (tu_has_line (losses, "joint “lumbar_5” has no Second Life counterpart; kept as “lumbar_5”"));
   g_assert_true (tu_has_line (losses, "(Second Life's upload limit is 250,000 bytes)"));
   g_assert_cmpuint (anim->n_joints, ==, walk->n_joints);
+  /* SqSaveOptions.notes takes the size line, which is no loss: the same
+   * bytes, the other lines as they were */
+  {
+    g_autoptr(GPtrArray) apart = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GBytes) plain = tu_save (walk, "sl-anim", NULL);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *size = NULL;
+    SqSaveOptions options = { 0 };
+
+    options.notes = notes;
+    bytes = sq_save_bytes (walk, sq_format_by_id ("sl-anim"), &options, apart, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (bytes, plain));
+    g_assert_cmpuint (notes->len, ==, 1);
+    size = g_strdup_printf ("the animation is %zu bytes (Second Life's upload limit is 250,000 bytes)",
+                            g_bytes_get_size (bytes));
+    g_assert_cmpstr (notes->pdata[0], ==, size);
+    g_assert_false (tu_has_line (apart, "upload limit"));
+    g_assert_cmpuint (apart->len, ==, losses->len - 1);
+    for (guint i = 0; i < apart->len; i++)
+      g_assert_cmpstr (apart->pdata[i], ==, losses->pdata[i]);
+  }
   /* the pelvis location: AW (x, y, z) metres → SL (z, x, y) */
   {
     gssize a = sq_clip_find_joint (anim, "mPelvis"), w = sq_clip_find_joint (walk, "pelvis");

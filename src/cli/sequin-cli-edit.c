@@ -486,7 +486,8 @@ static const CliOption sl_ops[] = {
     op_int, 0, make_delete_constraint, 1, G_MAXUINT, "--delete-constraint needs N (1 = the first constraint)" },
   { "set-constraint", 0, REQUIRED, "N:SPEC", "change fields of constraint N (1 = the first); the others stay",
     op_constraint, 0, make_constraint, 1, 1, "--set-constraint needs N:SPEC with N = 1 for the first constraint" },
-  { "add-constraint", 0, REQUIRED, "SPEC", "append a constraint (at most 10); fields not given are 0, point",
+  { "add-constraint", 0, REQUIRED, "SPEC",
+    "append a constraint (at most " G_STRINGIFY (SQ_SL_MAX_CONSTRAINTS) "); fields not given are 0, point",
     op_constraint, 0, make_constraint, 0, 0, "--add-constraint needs SPEC (see --help)" },
 };
 
@@ -611,7 +612,8 @@ const CliCommandSpec cli_edit_command = {
   (const char *[]) { "edit IN -o OUT [--to FORMAT] [--map FILE] OPERATION…",
                      "edit --out-dir DIR [--to FORMAT] [--map FILE] FILE… OPERATION…", NULL },
   "Applies edit operations, in the order given, and writes the result (as IN's format without --to).",
-  "A constraint SPEC is FIELD=VALUE[,FIELD=VALUE…] with the fields chain=0..3, type=point|plane,\n"
+  "A constraint SPEC is FIELD=VALUE[,FIELD=VALUE…] with the fields chain=0.." G_STRINGIFY (SQ_SL_MAX_CHAIN_LENGTH)
+  ", type=point|plane,\n"
   "source=VOLUME, source-offset=X:Y:Z, target=VOLUME|GROUND, target-offset=X:Y:Z, dir=X:Y:Z,\n"
   "ease-in=START:STOP, ease-out=START:STOP (seconds); VOLUME is a collision volume (PELVIS,\n"
   "BELLY, CHEST, HEAD, L_HAND, R_FOOT, …). Example:\n"

@@ -120,6 +120,8 @@ cli_option_help (const CliOption *o)
 
   if (o->help != NULL || (field = sq_field_by_option (o->name)) == NULL)
     return o->help;
+  if ((field->flags & SQ_FIELD_HELP_RANGE) && field->help_unit != NULL)
+    return kept_printf ("%s (%g to %g %s)", field->help, field->min, field->max, field->help_unit);
   if (field->flags & SQ_FIELD_HELP_RANGE)
     return kept_printf ("%s, %g to %g", field->help, field->min, field->max);
   return field->help;

@@ -93,6 +93,7 @@ struct _CliRequest
   gboolean        json, loss, help;
   double          tolerance[2];  /* diff --tolerance */
   guint           take;          /* --take N: N - 1, the file's take to read */
+  guint           take_b;        /* diff --take N,M: M - 1, the second file's (N - 1 without M) */
   GPtrArray      *ops;           /* CliOp *: edit operations in order */
 };
 

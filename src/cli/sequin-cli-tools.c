@@ -27,20 +27,35 @@ cli_print_report (const char   *path,
     printf ("%s: %s: %s\n", path, sq_edit_get_label (edit), report);
 }
 
+/* The clip against the .anim written from it and read back, as
+ * sq_diff_sl_loss measures it, but with the report's lines that are no
+ * loss apart: the file's size is a note (left out over the upload limit,
+ * which the validation's error says already) */
 gboolean
 cli_print_loss (CliSink      *sink,
                 const char   *path,
                 const SqClip *clip)
 {
+  const SqFormat *sl = sq_format_by_id ("sl-anim");
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqDiff) diff = sq_diff_sl_loss (clip, losses, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SqClip) back = NULL;
+  g_autoptr(SqDiff) diff = NULL;
+  SqSaveOptions options = { 0 };
 
-  if (diff == NULL)
+  options.notes = notes;
+  if ((bytes = sq_save_bytes (clip, sl, &options, losses, &error)) == NULL
+      || (back = sq_load_bytes (bytes, NULL, sl, NULL, &error)) == NULL
+      || (diff = sq_diff_clips (clip, back, &error)) == NULL)
     {
       cli_sink_fail (sink, path, error);
       return FALSE;
     }
+  if (g_bytes_get_size (bytes) <= SQ_SL_UPLOAD_LIMIT)
+    for (guint i = 0; i < notes->len; i++)
+      cli_sink_printf (sink, FALSE, "%s: note: %s\n", path, (const char *) notes->pdata[i]);
   for (guint i = 0; i < losses->len; i++)
     cli_sink_printf (sink, FALSE, "%s: loss: %s\n", path, (const char *) losses->pdata[i]);
   cli_sink_printf (sink, FALSE, "%s: loss: largest rotation error %.4g°, position error %.4g m\n", path,
@@ -58,18 +73,20 @@ cli_print_loss (CliSink      *sink,
   return TRUE;
 }
 
-/* Compares A with B and prints the report (text after a "== A B" line,
- * JSON naming both, after "," when not the first, when `many`); 0 within
- * the tolerance, 1 not or when a file cannot be read */
+/* Compares A's take (the request's --take) with B's and prints the report
+ * (text after a "== A B" line, JSON naming both, after "," when not the
+ * first, when `many`); 0 within the tolerance, 1 not or when a file cannot
+ * be read */
 static int
-diff_pair (const char   *path_a,
-           const char   *path_b,
-           gboolean      json,
-           const double  tolerance[2],
-           gboolean      many,
-           gboolean     *first)
+diff_pair (const CliRequest *request,
+           const char       *path_a,
+           const char       *path_b,
+           gboolean          many,
+           gboolean         *first)
 {
   const char *paths[2] = { path_a, path_b };
+  const guint takes[2] = { request->take, request->take_b };
+  gboolean json = request->json;
   g_autoptr(SqClip) a = NULL;
   g_autoptr(SqClip) b = NULL;
   g_autoptr(SqDiff) diff = NULL;
@@ -78,7 +95,7 @@ diff_pair (const char   *path_a,
 
   for (guint k = 0; k < 2; k++)
     {
-      SqClip *clip = load_file (paths[k], 0, &error);
+      SqClip *clip = load_file (paths[k], takes[k], &error);
 
       if (clip == NULL)
         return fail_file (paths[k], error);
@@ -99,7 +116,7 @@ diff_pair (const char   *path_a,
   if (many && json)
     g_strchomp (text);
   fputs (text, stdout);
-  return sq_diff_within (diff, tolerance[0], tolerance[1]) ? 0 : EXIT_BAD_INPUT;
+  return sq_diff_within (diff, request->tolerance[0], request->tolerance[1]) ? 0 : EXIT_BAD_INPUT;
 }
 
 /* The file of DIR that `path` is compared with: the same base name, else
@@ -149,15 +166,41 @@ set_tolerance (const CliOption *option,
   return TRUE;
 }
 
-/* sequin-cli diff [--json] [--tolerance DEG[,DIST]] A B
- * sequin-cli diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE… */
+/* diff --take N[,M]: take N of the first file, M (without it N) of the
+ * second; from 1, stored from 0 */
+static gboolean
+set_diff_take (const CliOption *option,
+               const char      *value,
+               CliRequest      *request,
+               GError         **error)
+{
+  g_auto(GStrv) parts = g_strsplit (value, ",", -1);
+  guint n = g_strv_length (parts);
+  guint takes[2];
+
+  if (n < 1 || n > 2)
+    return cli_refuse (option, error);
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 v;
+
+      if (!cli_parse_int (parts[k], &v) || v < 1 || v > G_MAXUINT)
+        return cli_refuse (option, error);
+      takes[k] = (guint) (v - 1);
+    }
+  request->take = takes[0];
+  request->take_b = takes[n - 1];
+  return TRUE;
+}
+
+/* sequin-cli diff [--json] [--tolerance DEG[,DIST]] [--take N[,M]] A B
+ * sequin-cli diff [--json] [--tolerance DEG[,DIST]] [--take N[,M]] --against DIR FILE… */
 static int
 cmd_diff (CliRequest *request)
 {
   GPtrArray *paths = request->files;
   guint n_failed = 0;
   gboolean json = request->json;
-  const double *tolerance = request->tolerance;
   const char *against = request->against;
   gboolean first = TRUE;
 
@@ -165,7 +208,7 @@ cmd_diff (CliRequest *request)
     {
       if (paths->len != 2)
         return usage_error ("diff takes two files, A and B (or --against DIR FILE…)");
-      return diff_pair (paths->pdata[0], paths->pdata[1], json, tolerance, FALSE, &first);
+      return diff_pair (request, paths->pdata[0], paths->pdata[1], FALSE, &first);
     }
   if (paths->len == 0)
     return usage_error ("diff --against DIR needs at least one FILE");
@@ -184,7 +227,7 @@ cmd_diff (CliRequest *request)
           n_failed++;
           continue;
         }
-      n_failed += diff_pair (paths->pdata[f], other, json, tolerance, TRUE, &first) != 0;
+      n_failed += diff_pair (request, paths->pdata[f], other, TRUE, &first) != 0;
     }
   if (json)
     fputs ("]\n", stdout);
@@ -200,6 +243,9 @@ static const CliOption diff_options[] = {
     set_tolerance, 0, NULL, 0, 0, "--tolerance needs DEG[,DIST] (numbers ≥ 0)" },
   { "against", 0, CLI_ARG_REQUIRED, "DIR", "compare each FILE with the file of its name in DIR",
     cli_set_path, G_STRUCT_OFFSET (CliRequest, against), NULL, 0, 0, "--against needs a DIR" },
+  { "take", 0, CLI_ARG_REQUIRED, "N[,M]",
+    "compare take N of the first file with take M of the second, from 1 (N alone: of both; `info` lists them)",
+    set_diff_take, 0, NULL, 0, 0, "--take needs N[,M], whole numbers from 1" },
 };
 
 static const CliSection diff_sections[] = {
@@ -209,11 +255,13 @@ static const CliSection diff_sections[] = {
 
 const CliCommandSpec cli_diff_command = {
   "diff", "A B | --against DIR FILE…",
-  (const char *[]) { "diff [--json] [--tolerance DEG[,DIST]] A B",
-                     "diff [--json] [--tolerance DEG[,DIST]] --against DIR FILE…", NULL },
+  (const char *[]) { "diff [--json] [--tolerance DEG[,DIST]] [--take N[,M]] A B",
+                     "diff [--json] [--tolerance DEG[,DIST]] [--take N[,M]] --against DIR FILE…", NULL },
   "Compares two clips joint by joint.",
   "diff compares each joint over both clips' key times (B converted to A's format):\n"
-  "exit 0 when within the tolerance (default: identical), 1 when not.",
+  "exit 0 when within the tolerance (default: identical), 1 when not.\n"
+  "--take N,M compares take N of A (of each FILE) with take M of B (of its file in DIR), so\n"
+  "`diff --take 1,2 F.x F.x` compares two AnimationSets of one file; --take N reads take N of both.",
   diff_sections, G_N_ELEMENTS (diff_sections), cmd_diff,
 };
 

@@ -552,7 +552,8 @@ static const CliCommandSpec validate_command = {
   "validate", "FILE…", (const char *[]) { "validate [--target aw|sl|sims] [--loss] FILE…", NULL },
   "Checks files against a world's rules; exit 1 when any has an error.",
   "validate --target sl --loss also lists, per joint, the largest rotation and position\n"
-  "error the .anim encoding brings (U16 keys; for BVH the viewer's import).\n"
+  "error the .anim encoding brings (U16 keys; for BVH the viewer's import), and the .anim's\n"
+  "size against the upload limit as a note.\n"
   "Of many FILEs, each is checked on its own core; the output comes in the order given.",
   validate_sections, G_N_ELEMENTS (validate_sections), cmd_validate,
 };

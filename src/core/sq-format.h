@@ -82,6 +82,10 @@ typedef struct
   /* for SQ_FORMAT_COMPANIONS formats: receives SqCompanion*s (free func
    * sq_companion_free); NULL makes such a save fail when it has one */
   GPtrArray *companions;
+  /* receives the lines of the report that are no loss (a Second Life
+   * .anim's size against the upload limit), translated; NULL: they go to
+   * the losses with the rest */
+  GPtrArray *notes;
   guint32  _end_zero;
 } SqSaveOptions;
 

@@ -201,14 +201,15 @@ sq_save_pieces (const SqClip        *clip,
       pieces = format->write (converted, options, losses, error);
       if (pieces != NULL && format->space == &sq_space_second_life)
         {
+          GPtrArray *notes = options->notes != NULL ? options->notes : losses;
           gsize size = _sq_pieces_size (pieces);
           /* the limit with a thousands separator, as the message has always read */
           g_autofree char *limit = g_strdup_printf ("%d,%03d", SQ_SL_UPLOAD_LIMIT / 1000, SQ_SL_UPLOAD_LIMIT % 1000);
 
           if (size > SQ_SL_UPLOAD_LIMIT)
-            _sq_loss (losses, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
+            _sq_loss (notes, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
           else
-            _sq_loss (losses, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
+            _sq_loss (notes, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
         }
       return pieces;
     }

@@ -47,7 +47,9 @@ typedef enum
 {
   /* the value is the selected joint's (the getter and edit take a joint) */
   SQ_FIELD_PER_JOINT  = 1 << 0,
-  /* the command line's help for the option is help, then ", MIN to MAX" */
+  /* the command line's help for the option is help, then the range the
+   * edit accepts: ", MIN to MAX", or " (MIN to MAX UNIT)" when the field
+   * has a help_unit */
   SQ_FIELD_HELP_RANGE = 1 << 1,
 } SqFieldFlags;
 
@@ -106,6 +108,7 @@ struct _SqField
   const char  *option;
   const char  *arg;
   const char  *help;
+  const char  *help_unit;    /* SQ_FIELD_HELP_RANGE: the unit of the range ("s"), or NULL */
 };
 
 struct _SqFieldSet

@@ -668,9 +668,9 @@ edit_frame_time (const SqClip *clip, const char *joint, const SqFieldValue *valu
 
 static const SqField bvh_fields[] = {
   { .key = "frame-time", .label = N_("_Frame time (s)"), .description = N_("Seconds from one frame to the next"),
-    .type = SQ_FIELD_DOUBLE, .min = SQ_MIN_FRAME_TIME, .max = SQ_MAX_FRAME_TIME, .step = 0.001, .digits = 6,
-    .get = get_frame_time, .edit = edit_frame_time,
-    .option = "frame-time", .arg = "SECONDS", .help = "the same as BVH's Frame Time (0.001 to 10 s)" },
+    .type = SQ_FIELD_DOUBLE, .flags = SQ_FIELD_HELP_RANGE, .min = SQ_MIN_FRAME_TIME, .max = SQ_MAX_FRAME_TIME,
+    .step = 0.001, .digits = 6, .get = get_frame_time, .edit = edit_frame_time,
+    .option = "frame-time", .arg = "SECONDS", .help = "the same as BVH's Frame Time", .help_unit = "s" },
 };
 
 const SqFieldSet sq_bvh_fields = {
