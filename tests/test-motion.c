@@ -852,7 +852,7 @@ test_sl_loss (void)
   g_autoptr(SqClip) clip = built_clip ();
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, losses, &error);
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, losses, NULL, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (loss);
@@ -894,7 +894,7 @@ test_sl_loss (void)
   {
     g_autoptr(GBytes) bytes = tu_save (clip, "sl-anim", NULL);
     g_autoptr(SqClip) anim = tu_load_ok (bytes);
-    g_autoptr(SqDiff) again = sq_diff_sl_loss (anim, NULL, &error);
+    g_autoptr(SqDiff) again = sq_diff_sl_loss (anim, NULL, NULL, NULL, &error);
 
     g_assert_no_error (error);
     g_assert_cmpfloat (again->rotation, ==, 0.0);

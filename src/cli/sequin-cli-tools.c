@@ -27,33 +27,27 @@ cli_print_report (const char   *path,
     printf ("%s: %s: %s\n", path, sq_edit_get_label (edit), report);
 }
 
-/* The clip against the .anim written from it and read back, as
- * sq_diff_sl_loss measures it, but with the report's lines that are no
- * loss apart: the file's size is a note (left out over the upload limit,
- * which the validation's error says already) */
+/* The clip against the .anim written from it and read back
+ * (sq_diff_sl_loss), the report's lines that are no loss apart: the
+ * file's size is a note (left out over the upload limit, which the
+ * validation's error says already) */
 gboolean
 cli_print_loss (CliSink      *sink,
                 const char   *path,
                 const SqClip *clip)
 {
-  const SqFormat *sl = sq_format_by_id ("sl-anim");
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(SqClip) back = NULL;
   g_autoptr(SqDiff) diff = NULL;
-  SqSaveOptions options = { 0 };
+  gsize size = 0;
 
-  options.notes = notes;
-  if ((bytes = sq_save_bytes (clip, sl, &options, losses, &error)) == NULL
-      || (back = sq_load_bytes (bytes, NULL, sl, NULL, &error)) == NULL
-      || (diff = sq_diff_clips (clip, back, &error)) == NULL)
+  if ((diff = sq_diff_sl_loss (clip, losses, notes, &size, &error)) == NULL)
     {
       cli_sink_fail (sink, path, error);
       return FALSE;
     }
-  if (g_bytes_get_size (bytes) <= SQ_SL_UPLOAD_LIMIT)
+  if (size <= SQ_SL_UPLOAD_LIMIT)
     for (guint i = 0; i < notes->len; i++)
       cli_sink_printf (sink, FALSE, "%s: note: %s\n", path, (const char *) notes->pdata[i]);
   for (guint i = 0; i < losses->len; i++)

@@ -326,14 +326,19 @@ sq_diff_clips (const SqClip *a,
 SqDiff *
 sq_diff_sl_loss (const SqClip *clip,
                  GPtrArray    *losses,
+                 GPtrArray    *notes,
+                 gsize        *size,
                  GError      **error)
 {
   const SqFormat *sl = sq_format_by_id ("sl-anim");
-  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, NULL, losses, error);
+  SqSaveOptions options = { .notes = notes };
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, &options, losses, error);
   g_autoptr(SqClip) back = NULL;
 
   if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
     return NULL;
+  if (size != NULL)
+    *size = g_bytes_get_size (bytes);
   return sq_diff_clips (clip, back, error);
 }
 

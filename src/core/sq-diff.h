@@ -102,9 +102,13 @@ gboolean  sq_diff_within  (const SqDiff *diff,
  * against the .anim written from it and read back (U16 keys, F32 times; a
  * clip of another format converted as the viewer imports it). `losses`
  * (may be NULL) receives the conversion's lines (the importer's key
- * reduction among them). */
+ * reduction among them); `notes` (may be NULL: they go to `losses`) the
+ * lines that are no loss (the file's size against the upload limit);
+ * `size` (may be NULL) the .anim's bytes. */
 SqDiff   *sq_diff_sl_loss (const SqClip *clip,
                            GPtrArray    *losses,
+                           GPtrArray    *notes,
+                           gsize        *size,
                            GError      **error);
 char     *sq_diff_to_text (const SqDiff *diff);
 char     *sq_diff_to_json (const SqDiff *diff);

@@ -340,7 +340,7 @@ sq_validate_add_sl_loss (const SqClip *clip,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) report = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, report, &error);
+  g_autoptr(SqDiff) loss = sq_diff_sl_loss (clip, report, NULL, NULL, &error);
 
   if (loss == NULL)
     {
