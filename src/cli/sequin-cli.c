@@ -284,6 +284,7 @@ write_clip (const SqClip     *clip,
             const char       *out_path)
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) pieces = NULL;
   g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
@@ -291,7 +292,11 @@ write_clip (const SqClip     *clip,
 
   options.map = map;
   options.companions = companions;
+  options.notes = notes;
   pieces = sq_save_pieces (clip, format, &options, losses, &error);
+  /* what is worth knowing but no loss (a .anim's size) */
+  for (guint i = 0; i < notes->len; i++)
+    g_printerr ("sequin-cli: %s: note: %s\n", out_path, (const char *) notes->pdata[i]);
   /* the report: what the target cannot hold ("lost:") and every joint
    * renamed on the way ("renamed: OLD → NEW", as the core words it) */
   for (guint i = 0; i < losses->len; i++)

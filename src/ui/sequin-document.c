@@ -507,9 +507,12 @@ save_worker (GTask        *task,
   GError *error = NULL;
   GPtrArray *pieces;
   SqSaveOptions options = { 0 };
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
 
   data->companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
   options.companions = data->companions;
+  /* no loss, so no question (a .anim's size: the validation panel weighs it) */
+  options.notes = notes;
   pieces = sq_save_pieces (data->copy, data->format, &options, data->losses, &error);
   if (pieces == NULL)
     {
