@@ -22,6 +22,9 @@ struct _SequinPlayback
   double     duration;
   double     rate;
   gboolean   loop;
+  gboolean   has_range;         /* the animation's own loop: */
+  double     loop_in;           /* where looping goes back to… */
+  double     loop_out;          /* …from here (the same: a pose held there) */
 };
 
 enum { PROP_0, PROP_POSITION, PROP_DURATION, PROP_PLAYING, PROP_LOOP, PROP_RATE, N_PROPS };
@@ -84,7 +87,19 @@ sequin_playback_advance (SequinPlayback *self,
 
   g_return_if_fail (SEQUIN_IS_PLAYBACK (self));
   t = self->position + seconds * self->rate;
-  if (t > self->duration)
+  if (self->loop && self->has_range && self->position <= self->loop_out && t > self->loop_out)
+    {
+      /* the loop's part again and again, as the world plays it; a loop of
+       * no length holds its pose */
+      if (self->loop_out > self->loop_in)
+        t = self->loop_in + fmod (t - self->loop_out, self->loop_out - self->loop_in);
+      else
+        {
+          t = self->loop_out;
+          sequin_playback_pause (self);
+        }
+    }
+  else if (t > self->duration)
     {
       if (self->loop && self->duration > 0)
         t = fmod (t, self->duration);
@@ -169,6 +184,32 @@ sequin_playback_set_loop (SequinPlayback *self,
     return;
   self->loop = !!loop;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOOP]);
+}
+
+void
+sequin_playback_set_loop_range (SequinPlayback *self,
+                                double          loop_in,
+                                double          loop_out)
+{
+  g_return_if_fail (SEQUIN_IS_PLAYBACK (self));
+
+  self->has_range = loop_in >= 0 && loop_out >= loop_in && isfinite (loop_out);
+  self->loop_in = self->has_range ? loop_in : 0;
+  self->loop_out = self->has_range ? loop_out : 0;
+}
+
+gboolean
+sequin_playback_get_loop_range (SequinPlayback *self,
+                                double         *loop_in,
+                                double         *loop_out)
+{
+  g_return_val_if_fail (SEQUIN_IS_PLAYBACK (self), FALSE);
+
+  if (loop_in != NULL)
+    *loop_in = self->has_range ? self->loop_in : 0;
+  if (loop_out != NULL)
+    *loop_out = self->has_range ? self->loop_out : self->duration;
+  return self->has_range;
 }
 
 double

@@ -4,8 +4,11 @@
  *
  * SequinPlayback holds the playhead's position (seconds) and moves it
  * while playing, with the frame clock of the widget it is made for: `rate`
- * times real time, around the whole animation when `loop` is set, else to
- * the end, where it stops. The timeline, the preview and the window follow
+ * times real time; when `loop` is set, around the animation's own loop
+ * range once it reaches its end (the part before it plays once, as Second
+ * Life plays a looping animation; a range of no length holds the pose
+ * there), or around the whole animation when there is none; else to the
+ * end, where it stops. The timeline, the preview and the window follow
  * (or bind to) its `position`; it knows nothing of them.
  */
 #pragma once
@@ -38,6 +41,17 @@ void            sequin_playback_pause        (SequinPlayback *self);
 gboolean        sequin_playback_get_loop     (SequinPlayback *self);
 void            sequin_playback_set_loop     (SequinPlayback *self,
                                               gboolean        loop);
+/* The animation's own loop: [loop_in, loop_out] seconds (loop_in ==
+ * loop_out: a pose held there); an invalid one (loop_out < loop_in, a
+ * negative or not finite time) is none: the whole animation loops */
+void            sequin_playback_set_loop_range (SequinPlayback *self,
+                                                double          loop_in,
+                                                double          loop_out);
+/* TRUE when there is a range; *loop_in and *loop_out (may be NULL) get
+ * what looping goes around (the whole animation without a range) */
+gboolean        sequin_playback_get_loop_range (SequinPlayback *self,
+                                                double         *loop_in,
+                                                double         *loop_out);
 double          sequin_playback_get_rate     (SequinPlayback *self);
 /* seconds of animation per second of real time, > 0 */
 void            sequin_playback_set_rate     (SequinPlayback *self,

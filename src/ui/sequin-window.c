@@ -346,13 +346,18 @@ selected_to_rate (GBinding     *binding,
   return TRUE;
 }
 
-/* what plays is the document's animation, as long as it is now */
+/* what plays is the document's animation, as long as it is now, looping
+ * as its world plays it (the loop the timeline shows) */
 static void
 update_duration (SequinWindow *self)
 {
   const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
+  double in = 0, out = 0;
 
   sequin_playback_set_duration (self->playback, clip != NULL ? clip->duration : 0);
+  if (!sequin_timeline_get_loop (SEQUIN_TIMELINE (self->timeline), &in, &out))
+    in = out = -1;   /* none */
+  sequin_playback_set_loop_range (self->playback, in, out);
 }
 
 static void

@@ -11,6 +11,9 @@
 #include "sequin-window-private.h"
 
 #define WALK "seq-binary/walk.seq"
+/* .anim files looping from 0 to 0.93 s, and holding the pose at 2.56 s */
+#define LOOPING "sl-anim/05ddbff8-aaa9-92a1-2b74-8fe77a29b445.dat"
+#define HELD    "sl-anim/038fcec9-5ebd-8a8e-0e2e-6e71a0a1ac53.dat"
 
 /* advancing: rate times the time, around in a loop, else stopping at the end */
 static void
@@ -42,6 +45,35 @@ test_advance (void)
   sequin_playback_advance (playback, 5.0);
   g_assert_cmpfloat (sequin_playback_get_position (playback), ==, 2.0);
   g_assert_false (sequin_playback_get_playing (playback));
+
+  /* the animation's own loop: the part before it once, then around it */
+  sequin_playback_set_loop (playback, TRUE);
+  sequin_playback_set_rate (playback, 1.0);
+  sequin_playback_set_loop_range (playback, 0.5, 1.5);
+  g_assert_true (sequin_playback_get_loop_range (playback, NULL, NULL));
+  sequin_playback_set_position (playback, 0.0);
+  sequin_playback_play (playback);
+  sequin_playback_advance (playback, 0.25);
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 0.25, 1e-12);
+  sequin_playback_advance (playback, 1.5);   /* 1.75: 0.25 past the loop's end */
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 0.75, 1e-12);
+  sequin_playback_advance (playback, 2.5);   /* 3.25: 1.75 past, around once and 0.75 */
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 1.25, 1e-12);
+  /* past the loop (the part after it, set by hand): to the end, then around the whole */
+  sequin_playback_set_position (playback, 1.8);
+  sequin_playback_advance (playback, 0.4);
+  g_assert_cmpfloat_with_epsilon (sequin_playback_get_position (playback), 0.2, 1e-12);
+  /* a loop of no length: the pose there is held */
+  sequin_playback_set_loop_range (playback, 1.0, 1.0);
+  sequin_playback_set_position (playback, 0.5);
+  sequin_playback_play (playback);
+  sequin_playback_advance (playback, 3.0);
+  g_assert_cmpfloat (sequin_playback_get_position (playback), ==, 1.0);
+  g_assert_false (sequin_playback_get_playing (playback));
+  /* an invalid range is none */
+  sequin_playback_set_loop_range (playback, 1.5, 0.5);
+  g_assert_false (sequin_playback_get_loop_range (playback, NULL, NULL));
+  sequin_playback_pause (playback);
 
   /* a duration of 0 (no animation) stops it */
   sequin_playback_set_position (playback, 0.0);
@@ -146,6 +178,46 @@ test_controls (void)
   /* a rate set elsewhere shows as the nearest listed */
   sequin_playback_set_rate (window->playback, 1.9);
   g_assert_cmpuint (gtk_drop_down_get_selected (window->rate_dropdown), ==, 4);
+  /* a SEQ has no loop of its own: around the whole animation */
+  g_assert_false (sequin_playback_get_loop_range (window->playback, NULL, NULL));
+  sequin_test_window_destroy (window);
+}
+
+/* A looping .anim plays its loop as the timeline shows it, and follows an
+ * edit of the loop points; a loop of no length holds the pose */
+static void
+test_anim_loop (void)
+{
+  g_autofree char *looping = sequin_test_corpus_path (LOOPING);
+  g_autofree char *held = sequin_test_corpus_path (HELD);
+  SequinWindow *window = sequin_test_window_new ();
+  g_autoptr(GError) error = NULL;
+  double in, out, shown_in, shown_out;
+
+  sequin_test_window_open (window, looping);
+  g_assert_true (sequin_timeline_get_loop (SEQUIN_TIMELINE (window->timeline), &shown_in, &shown_out));
+  g_assert_true (sequin_playback_get_loop_range (window->playback, &in, &out));
+  g_assert_cmpfloat (in, ==, shown_in);
+  g_assert_cmpfloat (out, ==, shown_out);
+  g_assert_cmpfloat (out, >, in);
+  /* edited loop points: the playback follows */
+  g_assert_true (sequin_document_apply (sequin_window_get_document (window),
+                                        sq_edit_sl_loop_new (TRUE, in, (in + out) / 2), &error));
+  g_assert_no_error (error);
+  sequin_test_flush ();
+  g_assert_true (sequin_playback_get_loop_range (window->playback, NULL, &out));
+  g_assert_cmpfloat_with_epsilon (out, (in + shown_out) / 2, 1e-6);
+  sequin_test_window_destroy (window);
+
+  window = sequin_test_window_new ();
+  sequin_test_window_open (window, held);
+  g_assert_true (sequin_playback_get_loop_range (window->playback, &in, &out));
+  g_assert_cmpfloat (in, ==, out);
+  sequin_playback_set_position (window->playback, 0);
+  sequin_playback_play (window->playback);
+  sequin_playback_advance (window->playback, out + 1.0);
+  g_assert_cmpfloat (sequin_playback_get_position (window->playback), ==, out);
+  g_assert_false (sequin_playback_get_playing (window->playback));
   sequin_test_window_destroy (window);
 }
 
@@ -157,5 +229,6 @@ main (int    argc,
   g_test_add_func ("/playback/advance", test_advance);
   g_test_add_func ("/playback/window", test_window);
   g_test_add_func ("/playback/controls", test_controls);
+  g_test_add_func ("/playback/anim-loop", test_anim_loop);
   return g_test_run ();
 }
