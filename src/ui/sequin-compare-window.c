@@ -40,6 +40,41 @@
 /* a comparison that takes longer says so */
 #define BUSY_DELAY_MS 200
 
+/* The file compared with, shared by the window and the comparisons made
+ * with it: a worker or the shown comparison may still use one the window
+ * has replaced (another animation set chosen) */
+typedef struct
+{
+  SqClip *clip;
+  char   *name;
+} Reference;
+
+static void
+reference_clear (gpointer data)
+{
+  Reference *r = data;
+
+  sq_clip_free (r->clip);
+  g_free (r->name);
+}
+
+static Reference *
+reference_new (const SqClip *clip,
+               const char   *name)
+{
+  Reference *r = g_atomic_rc_box_new0 (Reference);
+
+  r->clip = sq_clip_copy (clip);
+  r->name = g_strdup (name);
+  return r;
+}
+
+static void
+reference_unref (Reference *r)
+{
+  g_atomic_rc_box_release_full (r, reference_clear);
+}
+
 /* One comparison of the document's clip (as it was) with the reference,
  * made on a worker */
 typedef struct
@@ -47,8 +82,7 @@ typedef struct
   const SqClip *source;       /* the document's clip compared… */
   guint64       generation;   /* …as it was at this generation */
   SqClip       *clip;         /* a copy of it */
-  const SqClip *reference;    /* the window's, which outlives the worker */
-  char         *reference_name;
+  Reference    *reference;    /* held */
   SqDiffPair   *pair;         /* NULL when the two cannot be compared… */
   char         *error;        /* …and why */
   SqDiff       *diff;
@@ -67,8 +101,11 @@ struct _SequinCompareWindow
   GtkWidget    *ghost_toggle;
   SequinWindow *window;       /* weak: the compare window goes with it */
   GSignalGroup *document_signals;
-  SqClip       *reference;    /* the file compared with, as read (freed last: workers read it) */
-  char         *reference_name;
+  Reference    *reference;    /* the file compared with, as read */
+  GFile        *reference_file; /* where it was read, NULL for a clip given */
+  GtkWidget    *take_row;     /* the animation set of the file compared with… */
+  GtkDropDown  *take_chooser; /* …when it has several */
+  guint         loading_take; /* a set is being read */
   Comparison   *shown;        /* the comparison shown, or NULL before the first */
   gboolean      running;      /* a worker compares now… */
   gboolean      pending;      /* …and the document changed since it began */
@@ -85,7 +122,7 @@ comparison_free (Comparison *c)
   sq_diff_free (c->diff);
   g_clear_pointer (&c->order, g_array_unref);
   g_strfreev (c->texts);
-  g_free (c->reference_name);
+  g_clear_pointer (&c->reference, reference_unref);
   g_free (c->error);
   g_free (c->summary);
   g_free (c);
@@ -155,25 +192,25 @@ comparison_run (Comparison *c)
   g_autoptr(GError) error = NULL;
   GPtrArray *texts;
 
-  if ((c->pair = sq_diff_pair_new (c->clip, c->reference, &error)) == NULL)
+  if ((c->pair = sq_diff_pair_new (c->clip, c->reference->clip, &error)) == NULL)
     {
       c->error = g_strdup (error->message);
       return;
     }
-  c->diff = sq_diff_pair_diff (c->pair, heat_columns (c->clip, c->reference));
+  c->diff = sq_diff_pair_diff (c->pair, heat_columns (c->clip, c->reference->clip));
   c->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), c->diff->joints->len);
   for (guint i = 0; i < c->diff->joints->len; i++)
     g_array_append_val (c->order, i);
   g_array_sort_with_data (c->order, by_difference, c->diff);
   texts = g_ptr_array_new_full (c->order->len + 1, g_free);
   for (guint r = 0; r < c->order->len; r++)
-    g_ptr_array_add (texts, row_text (row_joint (c, r), c->reference_name));
+    g_ptr_array_add (texts, row_text (row_joint (c, r), c->reference->name));
   g_ptr_array_add (texts, NULL);
   c->texts = (char **) g_ptr_array_free (texts, FALSE);
   c->summary = g_strdup_printf (_("Largest difference: rotation %.3g°, translation %.3g. "
                                   "Duration %.3f s here, %.3f s in %s."),
                                 c->diff->rotation, c->diff->translation, c->diff->duration_a, c->diff->duration_b,
-                                c->reference_name);
+                                c->reference->name);
 }
 
 static void
@@ -256,8 +293,9 @@ sequin_compare_window_is_current (SequinCompareWindow *self)
 
   g_return_val_if_fail (SEQUIN_IS_COMPARE_WINDOW (self), FALSE);
   clip = document_clip (self);
-  return !self->running && !self->pending && self->shown != NULL && clip != NULL && self->shown->source == clip
-         && self->shown->generation == clip->generation;
+  return !self->running && !self->pending && self->loading_take == 0 && self->shown != NULL && clip != NULL
+         && self->shown->source == clip && self->shown->generation == clip->generation
+         && self->shown->reference == self->reference;
 }
 
 /* The joint the lane's curve shows: the one selected in the window when
@@ -414,8 +452,7 @@ start (SequinCompareWindow *self)
   c->source = clip;
   c->generation = clip->generation;
   c->clip = sq_clip_copy (clip);
-  c->reference = self->reference;
-  c->reference_name = g_strdup (self->reference_name);
+  c->reference = g_atomic_rc_box_acquire (self->reference);
   self->running = TRUE;
   if (self->busy_id == 0)
     self->busy_id = g_timeout_add (BUSY_DELAY_MS, show_busy, self);
@@ -484,9 +521,8 @@ sequin_compare_window_finalize (GObject *object)
 {
   SequinCompareWindow *self = SEQUIN_COMPARE_WINDOW (object);
 
-  /* here, not in dispose: a worker holds the window until it is done */
-  g_clear_pointer (&self->reference, sq_clip_free);
-  g_clear_pointer (&self->reference_name, g_free);
+  g_clear_pointer (&self->reference, reference_unref);
+  g_clear_object (&self->reference_file);
   G_OBJECT_CLASS (sequin_compare_window_parent_class)->finalize (object);
 }
 
@@ -507,6 +543,9 @@ row_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* a narrow window wraps a row rather than hiding its end */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_set_margin_top (label, 4);
   gtk_widget_set_margin_bottom (label, 4);
   gtk_widget_set_margin_start (label, 6);
@@ -545,6 +584,27 @@ rows_view (SequinCompareWindow *self)
   return scroll;
 }
 
+static void take_chosen (SequinCompareWindow *self);
+
+/* "Animation Set: [Set 2: Wuson_Walk]", shown for a file of several */
+static GtkWidget *
+take_row (SequinCompareWindow *self)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (_("Animation _Set"));
+
+  self->take_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  self->take_chooser = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->take_chooser),
+                               _("Which animation of the file compared with (it holds several)"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->take_chooser));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->take_chooser), TRUE);
+  g_signal_connect_swapped (self->take_chooser, "notify::selected", G_CALLBACK (take_chosen), self);
+  gtk_box_append (GTK_BOX (self->take_row), label);
+  gtk_box_append (GTK_BOX (self->take_row), GTK_WIDGET (self->take_chooser));
+  gtk_widget_set_visible (self->take_row, FALSE);
+  return self->take_row;
+}
+
 static void
 sequin_compare_window_init (SequinCompareWindow *self)
 {
@@ -571,12 +631,95 @@ sequin_compare_window_init (SequinCompareWindow *self)
   g_signal_connect_swapped (stop, "clicked", G_CALLBACK (gtk_window_destroy), self);
   gtk_box_append (GTK_BOX (controls), stop);
   gtk_box_append (GTK_BOX (box), controls);
+  gtk_box_append (GTK_BOX (box), take_row (self));
   gtk_box_append (GTK_BOX (box), rows_view (self));
   gtk_window_set_child (GTK_WINDOW (self), box);
 
   self->document_signals = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
   g_signal_group_connect_swapped (self->document_signals, "changed", G_CALLBACK (schedule), self);
   sequin_accessible_single_names (box);
+}
+
+/* ---- the animation set of the file compared with ---- */
+
+/* the chooser, when the file holds several animations and can be read again */
+static void
+fill_takes (SequinCompareWindow *self)
+{
+  gsize n = 0;
+  guint take = 0;
+  const char * const *takes = sq_clip_get_takes (self->reference->clip, &n, &take);
+  g_autoptr(GtkStringList) names = NULL;
+
+  if (self->reference_file == NULL || takes == NULL || n < 2)
+    {
+      gtk_widget_set_visible (self->take_row, FALSE);
+      return;
+    }
+  names = gtk_string_list_new (NULL);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *text = takes[i][0] != '\0'
+                                /* TRANSLATORS: an animation set of the file compared with: number, name */
+                                ? g_strdup_printf (_("Set %zu: %s"), i + 1, takes[i])
+                                /* TRANSLATORS: an animation set without a name: its number */
+                                : g_strdup_printf (_("Set %zu"), i + 1);
+
+      gtk_string_list_append (names, text);
+    }
+  g_signal_handlers_block_by_func (self->take_chooser, take_chosen, self);
+  gtk_drop_down_set_model (self->take_chooser, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->take_chooser, take);
+  g_signal_handlers_unblock_by_func (self->take_chooser, take_chosen, self);
+  gtk_widget_set_visible (self->take_row, TRUE);
+}
+
+static void
+take_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(SequinCompareWindow) self = user_data;
+  g_autoptr(SequinDocument) document = SEQUIN_DOCUMENT (object);
+  g_autoptr(GError) error = NULL;
+  Reference *reference;
+
+  self->loading_take--;
+  if (!sequin_document_load_finish (document, result, &error))
+    {
+      set_summary (self, error->message);
+      fill_takes (self);   /* the set still compared with */
+      return;
+    }
+  /* gone, or another set chosen since (its own read comes) */
+  if (self->window == NULL
+      || sequin_document_get_clip (document)->take != gtk_drop_down_get_selected (self->take_chooser))
+    return;
+  reference = reference_new (sequin_document_get_clip (document), self->reference->name);
+  g_clear_pointer (&self->reference, reference_unref);
+  self->reference = reference;
+  sequin_preview_set_reference (self->window->preview, reference->clip, reference->name);
+  schedule (self);
+}
+
+/* another animation set of the file: read on a worker, then compared */
+static void
+take_chosen (SequinCompareWindow *self)
+{
+  guint take = gtk_drop_down_get_selected (self->take_chooser);
+
+  if (take == GTK_INVALID_LIST_POSITION || take == self->reference->clip->take || self->reference_file == NULL)
+    return;
+  self->loading_take++;
+  sequin_document_load_take_async (sequin_document_new (), self->reference_file, SEQUIN_LOAD_AS_COPY, take, NULL,
+                                   take_loaded_cb, g_object_ref (self));
+}
+
+GtkDropDown *
+sequin_compare_window_get_take_chooser (SequinCompareWindow *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_COMPARE_WINDOW (self), NULL);
+  return self->take_chooser;
 }
 
 /* a click on the lane's heat: that joint, at that time */
@@ -614,10 +757,9 @@ sequin_compare_window_new (SequinWindow *window,
   self->window = window;
   window->compare = self;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
-  self->reference = sq_clip_copy (other);
-  self->reference_name = g_strdup (other_name);
+  self->reference = reference_new (other, other_name);
 
-  sequin_preview_set_reference (window->preview, self->reference, other_name);
+  sequin_preview_set_reference (window->preview, self->reference->clip, other_name);
   g_object_bind_property (window->preview, "show-reference", self->ghost_toggle, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (window->joint_tree, "selection-changed", G_CALLBACK (update_curve), self);
@@ -634,6 +776,7 @@ typedef struct
 {
   SequinWindow   *window;
   SequinDocument *document;   /* the file compared with, read as documents are (on a worker) */
+  GFile          *file;
   char           *name;
 } OpenRequest;
 
@@ -642,6 +785,7 @@ open_request_free (OpenRequest *req)
 {
   g_clear_object (&req->window);
   g_clear_object (&req->document);
+  g_clear_object (&req->file);
   g_free (req->name);
   g_free (req);
 }
@@ -679,6 +823,8 @@ loaded_cb (GObject      *object,
   if (sequin_window_get_document (req->window) == NULL)
     return;   /* the animation went meanwhile */
   compare = sequin_compare_window_new (req->window, sequin_document_get_clip (req->document), req->name);
+  compare->reference_file = g_object_ref (req->file);
+  fill_takes (compare);
   gtk_window_present (GTK_WINDOW (compare));
 }
 
@@ -694,6 +840,7 @@ sequin_compare_window_open_file (SequinWindow *window,
   req = g_new0 (OpenRequest, 1);
   req->window = g_object_ref (window);
   req->document = sequin_document_new ();
+  req->file = g_object_ref (file);
   req->name = g_file_get_basename (file);
   sequin_document_load_async (req->document, file, SEQUIN_LOAD_AS_COPY, window->cancellable, loaded_cb, req);
 }

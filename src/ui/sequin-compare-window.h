@@ -40,6 +40,9 @@ const char          *sequin_compare_window_get_row_text (SequinCompareWindow *se
 const char          *sequin_compare_window_get_summary  (SequinCompareWindow *self);
 void                 sequin_compare_window_activate_row (SequinCompareWindow *self,
                                                          guint                row);
+/* The chooser of the file's animation set, visible when a file read by
+ * sequin_compare_window_open_file holds several */
+GtkDropDown         *sequin_compare_window_get_take_chooser (SequinCompareWindow *self);
 /* Asks for a file, then shows the window (the "compare" motion action) */
 void                 sequin_compare_window_choose       (SequinWindow        *window);
 

@@ -42,8 +42,8 @@ move_to (GtkWindow *window,
 #endif
 }
 
-/* the mirrored copy of `clip`, written beside `path` and read back */
-static SqClip *
+/* the mirrored copy of `clip`, written beside `path`: its file */
+static GFile *
 mirrored_copy (const SqClip *clip,
                const char   *path,
                char        **name)
@@ -64,7 +64,7 @@ mirrored_copy (const SqClip *clip,
       || (bytes = sq_save_bytes (copy, clip->format, NULL, NULL, &error)) == NULL
       || !g_file_set_contents (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     g_error ("could not write %s: %s", out, error->message);
-  return sequin_test_load_clip (out);
+  return g_file_new_for_path (out);
 }
 
 int
@@ -72,7 +72,7 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(GFile) file = NULL;
-  g_autoptr(SqClip) other = NULL;
+  g_autoptr(GFile) other = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *crop = NULL;
@@ -93,17 +93,19 @@ main (int   argc,
 
   other = mirrored_copy (sequin_test_window_clip (window), argv[2], &name);
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
-  compare = sequin_compare_window_new (window, other, name);
-  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  /* as Compare With… does once the file is chosen */
+  sequin_compare_window_open_file (window, other);
+  SEQUIN_TEST_WAIT_UNTIL (window->compare != NULL && sequin_compare_window_is_current (window->compare));
+  compare = window->compare;
   if (sequin_compare_window_get_n_rows (compare) == 0)
     g_error ("could not compare: %s", sequin_compare_window_get_summary (compare));
-  gtk_window_set_default_size (GTK_WINDOW (compare), 470, 380);
   gtk_window_present (GTK_WINDOW (compare));
   sequin_test_settle (300);
   /* the joint most apart, at the time of its largest difference */
   sequin_compare_window_activate_row (compare, 0);
   sequin_test_settle (300);
-  move_to (GTK_WINDOW (compare), 1400 - 470 - 8, 160);
+  /* at the screen's right edge, whatever its width */
+  move_to (GTK_WINDOW (compare), 1400 - gtk_widget_get_width (GTK_WIDGET (compare)) - 8, 160);
 #ifdef GDK_WINDOWING_X11
   /* the pointer out of the way: no tooltip in the picture */
   if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))

@@ -737,6 +737,86 @@ test_compare_open_file (void)
   sequin_test_window_destroy (window);
 }
 
+/* the core's comparison of take `a` of `path` with its take `b` */
+static SqDiff *
+diff_of_takes (const char *path,
+               guint       a,
+               guint       b)
+{
+  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+  SqLoadOptions options = { 0 };
+  g_autoptr(SqClip) first = NULL;
+  g_autoptr(SqClip) second = NULL;
+
+  options.take = a;
+  first = sq_load_bytes (bytes, path, NULL, &options, NULL);
+  options.take = b;
+  second = sq_load_bytes (bytes, path, NULL, &options, NULL);
+  g_assert_true (first != NULL && second != NULL);
+  return sq_diff_clips (first, second, NULL);
+}
+
+/* A file of several animation sets compared with: a chooser of its sets;
+ * another set is read on a worker and compared, the ghost its skeleton */
+static void
+test_compare_take (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path ("dx-anim/Testwuson.X");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SqDiff) diff = diff_of_takes (path, 0, 2);
+  g_autofree char *largest = g_strdup_printf ("Largest difference: rotation %.3g°, translation %.3g.", diff->rotation,
+                                              diff->translation);
+  g_autoptr(SqClip) third = NULL;
+  SequinCompareWindow *compare;
+  GListModel *sets;
+  gsize n;
+
+  sequin_test_window_open (window, path);
+  sequin_compare_window_open_file (window, file);
+  SEQUIN_TEST_WAIT_UNTIL (window->compare != NULL && sequin_compare_window_is_current (window->compare));
+  compare = g_object_ref (window->compare);
+  g_assert_true (g_str_has_prefix (sequin_compare_window_get_summary (compare),
+                                   "Largest difference: rotation 0°, translation 0."));
+  /* the chooser: the file's three sets, the first compared with */
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (sequin_compare_window_get_take_chooser (compare)))));
+  sets = gtk_drop_down_get_model (sequin_compare_window_get_take_chooser (compare));
+  g_assert_cmpuint (g_list_model_get_n_items (sets), ==, 3);
+  {
+    g_autoptr(GtkStringObject) item = g_list_model_get_item (sets, 1);
+
+    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "Set 2: Wuson_Walk");
+  }
+  g_assert_cmpuint (gtk_drop_down_get_selected (sequin_compare_window_get_take_chooser (compare)), ==, 0);
+
+  /* set 2, then at once set 3: in the end, set 3 is compared with */
+  gtk_drop_down_set_selected (sequin_compare_window_get_take_chooser (compare), 1);
+  gtk_drop_down_set_selected (sequin_compare_window_get_take_chooser (compare), 2);
+  g_assert_false (sequin_compare_window_is_current (compare));
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare)
+                          && g_str_has_prefix (sequin_compare_window_get_summary (compare), largest));
+  g_assert_cmpuint (sequin_compare_window_get_n_rows (compare), ==, diff->joints->len);
+  {
+    g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+    SqLoadOptions options = { .take = 2 };
+
+    third = sq_load_bytes (bytes, path, NULL, &options, NULL);
+  }
+  g_assert_nonnull (sequin_preview_get_reference (window->preview, &n, NULL));
+  g_assert_cmpuint (n, ==, third->n_joints);
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+
+  /* a clip given, not a file: no chooser (nothing to read the sets from) */
+  compare = sequin_compare_window_new (window, sequin_test_window_clip (window), "itself");
+  g_object_ref_sink (compare);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_compare_window_is_current (compare));
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (sequin_compare_window_get_take_chooser (compare)))));
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_object_unref (compare);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -748,5 +828,6 @@ main (int    argc,
   g_test_add_func ("/compare/heat", test_compare_heat);
   g_test_add_func ("/compare/worker", test_compare_worker);
   g_test_add_func ("/compare/open-file", test_compare_open_file);
+  g_test_add_func ("/compare/take", test_compare_take);
   return g_test_run ();
 }
