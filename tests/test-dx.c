@@ -932,6 +932,27 @@ test_takes (void)
         }
     }
 
+  /* no loss about the other sets' ticks while the rate stays */
+  g_assert_false (tu_has_line (losses, "the other AnimationSets take the file's AnimTicksPerSecond"));
+  /* the file's ticks (at its top level) are every set's: another rate for
+   * set 2 is theirs too, said */
+  {
+    g_autoptr(GPtrArray) rate_losses = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GBytes) faster = NULL;
+    g_autoptr(SqClip) run_back = NULL;
+
+    g_assert_cmpuint (sq_props_get_uint (walk->extra, "other_sets_ticks", 0), ==, 4800);
+    walk->fps = 2400;
+    walk->generation++;
+    faster = sq_save_bytes (walk, walk->format, &opts, rate_losses, &error);
+    g_assert_no_error (error);
+    g_assert_true (tu_has_line (rate_losses, "the other AnimationSets take the file's AnimTicksPerSecond too: they "
+                                             "play at 2400 ticks per second instead of 4800"));
+    run_back = load_take (faster, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (run_back->fps, ==, 2400);
+  }
+
   /* a take the file does not have */
   none = load_take (bytes, 3, &error);
   g_assert_null (none);

@@ -30,7 +30,8 @@
  * (sq-convert.c). Key types 0 rotation (w, x, y, z as the file stores
  * them), 1 scale, 2 position, 3 and 4 matrix (row-vector D3D layout,
  * decomposed into the three). Key time = tick / AnimTicksPerSecond (30 when
- * the file has none; the value is clip->fps). Names are Latin-1.
+ * the file has none; the value is clip->fps; a top-level one is every
+ * set's, kept as "other_sets_ticks" when there are other sets). Names are Latin-1.
  * The keys of each AnimationKey are read after the rest of the file, the
  * blocks of a large one on several threads (dx_read_pass); a file
  * that does not allow it (a "}" in a comment among keys) is read in order.
@@ -1980,6 +1981,9 @@ dx_read_pass (GBytes              *bytes,
     sq_props_set (clip->extra, "ticks_name", g_variant_new_string (rd.ticks_name));
   if (rd.n_other_sets > 0)
     sq_props_set (clip->extra, "other_sets", g_variant_builder_end (&rd.other_sets));
+  /* a top-level AnimTicksPerSecond is the other sets' too */
+  if (rd.have_ticks && rd.ticks_at_top && rd.n_other_sets > 0)
+    sq_props_set (clip->extra, "other_sets_ticks", g_variant_new_uint32 (rd.ticks));
   if (rd.n_other_blocks > 0)
     sq_props_set (clip->extra, "other_blocks", g_variant_builder_end (&rd.other_blocks));
   keep_frames (&rd, clip);
@@ -2360,6 +2364,10 @@ dx_write (const SqClip        *clip,
       g_string_append (out, "\r\n");
     }
   note_joints_without_frames (clip, losses);
+  if (at_top && (v = sq_props_get (clip->extra, "other_sets_ticks")) != NULL
+      && g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32) && g_variant_get_uint32 (v) != tps)
+    _sq_loss (losses, _("the other AnimationSets take the file's AnimTicksPerSecond too: they play at %u ticks per "
+                        "second instead of %u, their key times changed"), tps, g_variant_get_uint32 (v));
   n_before = write_other_sets (out, clip, 0, clip->take, TRUE);
   write_blocks (out, clip, n_before, TRUE);
   g_string_append (out, "AnimationSet ");
