@@ -174,17 +174,6 @@ row_joint (const Comparison *c,
 
 /* ---- the comparison, on a worker ---- */
 
-/* the heat's columns: a frame each, over both durations */
-static gsize
-heat_columns (const SqClip *clip,
-              const SqClip *reference)
-{
-  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
-  double frames = floor (MAX (clip->duration, reference->duration) * fps + 1e-6) + 1;
-
-  return (gsize) CLAMP (frames, 1, HEAT_MAX_COLUMNS);
-}
-
 /* everything shown, from the copy and the reference */
 static void
 comparison_run (Comparison *c)
@@ -197,7 +186,10 @@ comparison_run (Comparison *c)
       c->error = g_strdup (error->message);
       return;
     }
-  c->diff = sq_diff_pair_diff (c->pair, heat_columns (c->clip, c->reference->clip));
+  /* the heat's columns: a frame each, over both durations */
+  c->diff = sq_diff_pair_diff (c->pair, sequin_clip_frames_over (c->clip, MAX (c->clip->duration,
+                                                                              c->reference->clip->duration),
+                                                                 HEAT_MAX_COLUMNS));
   c->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), c->diff->joints->len);
   for (guint i = 0; i < c->diff->joints->len; i++)
     g_array_append_val (c->order, i);
@@ -330,7 +322,7 @@ update_curve (SequinCompareWindow *self)
   const SqJointDiff *d;
   g_autofree double *times = NULL;
   g_autofree double *degrees = NULL;
-  double end, fps;
+  double end;
   gsize n;
 
   if (self->window == NULL)
@@ -342,9 +334,8 @@ update_curve (SequinCompareWindow *self)
       return;
     }
   end = MAX (self->shown->diff->duration_a, self->shown->diff->duration_b);
-  fps = self->shown->clip->fps > 0 && isfinite (self->shown->clip->fps) ? self->shown->clip->fps : 30;
   times = sq_diff_pair_curve_times (self->shown->pair, d->name, end,
-                                    (gsize) MIN (floor (end * fps + 1e-6) + 1, (double) LANE_MAX_SAMPLES),
+                                    sequin_clip_frames_over (self->shown->clip, end, LANE_MAX_SAMPLES),
                                     LANE_MAX_SAMPLES, &n);
   degrees = g_new (double, MAX (n, 1));
   if (!sq_diff_pair_curve (self->shown->pair, d->name, times, n, degrees, NULL, NULL))

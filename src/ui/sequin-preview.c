@@ -544,7 +544,6 @@ update_trail (SequinPreview *self,
               double        *view)
 {
   gssize j = self->selected;
-  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
   double duration = isfinite (clip->duration) && clip->duration > 0 ? clip->duration : 0;
   const SqTrack *keys;
   gsize n;
@@ -559,8 +558,7 @@ update_trail (SequinPreview *self,
   if (j < 0 || (gsize) j >= self->n)
     return;
 
-  n = (gsize) MIN (floor (duration * fps + 1e-6) + 1, (double) TRAIL_MAX_SAMPLES);
-  n = MAX (n, 2);
+  n = MAX (sequin_clip_frames_over (clip, duration, TRAIL_MAX_SAMPLES), 2);
   self->trail = g_new (double, 3 * n);
   for (gsize i = 0; i < n; i++)
     {

@@ -167,6 +167,17 @@ sequin_clip_counts_ticks (const SqClip *clip)
   return clip != NULL && clip->format != NULL && (clip->format->flags & SQ_FORMAT_TICKS) != 0;
 }
 
+gsize
+sequin_clip_frames_over (const SqClip *clip,
+                         double        seconds,
+                         gsize         most)
+{
+  double fps = clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
+  double frames = floor (seconds * fps + 1e-6) + 1;
+
+  return (gsize) CLAMP (frames, 1, (double) MAX (most, 1));
+}
+
 char *
 sequin_format_rate (double fps)
 {

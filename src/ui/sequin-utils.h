@@ -38,6 +38,12 @@ char           *sequin_format_vector         (const double   *v,
 /* A clip whose time base is ticks (DirectX .x: AnimTicksPerSecond, often
  * 4800) rather than frames */
 gboolean        sequin_clip_counts_ticks     (const SqClip   *clip);
+/* How many of the clip's frames span `seconds` from 0, both ends counted
+ * (at its frame rate; 30 a second when it has none), from 1 to `most`:
+ * how finely a curve over the clip is sampled */
+gsize           sequin_clip_frames_over      (const SqClip   *clip,
+                                              double          seconds,
+                                              gsize           most);
 /* A frame rate as a person reads it: "30" for a BVH frame time of 0.033333
  * (1/30 s as the file could write it, 6 decimals), "29.97" otherwise */
 char           *sequin_format_rate           (double          fps);

@@ -118,6 +118,7 @@ update_title (SequinWindow *self)
   g_autofree char *folder = NULL;
   g_autofree char *take = NULL;
   g_autofree char *subtitle = NULL;
+  const char *where;
 
   if (self->document == NULL)
     {
@@ -137,12 +138,12 @@ update_title (SequinWindow *self)
                                sequin_document_get_modified (self->document) ? _("Modified: not saved yet") : NULL);
 
   folder = display_folder (sequin_document_get_file (self->document));
+  where = folder != NULL ? folder : _("Not saved to a file yet");
   take = describe_take (sequin_document_get_clip (self->document));
   if (take != NULL)
     /* TRANSLATORS: the subtitle: the file's folder, then which animation of the file is shown */
-    subtitle = g_strdup_printf (_("%s · %s"), folder != NULL ? folder : _("Not saved to a file yet"), take);
-  gtk_label_set_text (self->subtitle_label,
-                      subtitle != NULL ? subtitle : folder != NULL ? folder : _("Not saved to a file yet"));
+    subtitle = g_strdup_printf (_("%s · %s"), where, take);
+  gtk_label_set_text (self->subtitle_label, subtitle != NULL ? subtitle : where);
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
 
   if (take != NULL)
