@@ -692,31 +692,19 @@ line_translation (const SqTrack *track,
   key->v[3] = 0.0;
 }
 
-/* The header of a track's records (they are its `lines`) */
-static const LineRecords *
-records_header (const guint8 *records)
-{
-  return (const LineRecords *) (gconstpointer) (records - G_STRUCT_OFFSET (LineRecords, lines));
-}
-
 /* unpacked for an edit: the axis-angles are kept in SqTrack.alt, so that
  * the keys an edit leaves alone are still written as they were read */
 static void
-line_rotation_unpacked (SqTrack      *track,
-                        const guint8 *records,
-                        double        param G_GNUC_UNUSED)
+line_rotation_unpacked (SqTrack       *track,
+                        const SqTrack *packed)
 {
-  const char *text_end = records_header (records)->text_end;
-
   sq_track_ensure_alt (track);
   for (gsize i = 0; i < track->n_keys; i++)
     {
-      const char *p;
       gint64 ms;
       double num[11] = { 0 };
 
-      memcpy (&p, records + i * LINE_STRIDE, sizeof p);
-      reparse_key (p, text_end, &ms, num);
+      line_key_read (packed, packed->packed + i * LINE_STRIDE, &ms, num);
       memcpy (&track->alt[i * 4], &num[1], 4 * sizeof (double));
     }
 }
