@@ -587,7 +587,7 @@ value_at (const RecordsHeader *h,
   double v = 0.0;
   SqTextReader lx;
 
-  stop = _sq_scan_double_in (tok, end, end, &v);
+  stop = _sq_scan_double_fast (tok, end, end, &v);
   if (G_LIKELY (stop != NULL && stop != tok && (stop == end || _sq_text_blank[(guchar) *stop])))
     {
       *pos = stop - h->data;
@@ -624,7 +624,10 @@ record_angles (const SqTrack *track,
               angles[r] = 0.0;
               continue;
             }
-          if (r > 0)
+          /* one space between two values, as usual, else the lexer's skip */
+          if (r > 0 && pos + 1 < h->len && h->data[pos] == ' ' && !_sq_text_blank[(guchar) h->data[pos + 1]])
+            pos++;
+          else if (r > 0)
             {
               SqTextReader lx;
 
@@ -1949,16 +1952,18 @@ write_frames (gsize      item,
                   if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
                     {
                       gsize k = g_array_index (kp, gsize, *cur);
-                      const SqKey key = sq_track_key (rot, k);
-                      const double *q = key.v;
 
                       (*cur)++;
+                      /* the angles read, where they still give the key */
                       if (fw->alt_exact[w] != NULL && fw->alt_exact[w][k])
+                        have = kept_angles (rot, k, angles);
+                      if (!have)
                         {
-                          have = kept_angles (rot, k, angles);
+                          const SqKey key = sq_track_key (rot, k);
+
+                          if (!sq_quat_to_euler (key.v, ch->rot_axes, ch->n_rot, angles))
+                            lost_axis[w]++;
                         }
-                      if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                        lost_axis[w]++;
                     }
                   else if (rot->n_keys > 0)
                     {

@@ -1274,7 +1274,36 @@ typedef struct
   double aa[4];        /* axis-angle to write */
   double pos[4];
   double scale[4];
+  gboolean pos_read;   /* pos came with aa from the line read (read_line_values) */
 } LineValues;
+
+/* A packed limb's key line read once for what the writer needs of it: the
+ * axis-angle of rotation key ri and, when translation key pi is on the
+ * same line, its position; FALSE when rotation key ri is not packed */
+static gboolean
+read_line_values (const SqTrack *rot,
+                  const SqTrack *pos,
+                  gssize         ri,
+                  gssize         pi,
+                  LineValues    *lv)
+{
+  gint64 ms;
+  double num[11] = { 0 };
+  const guint8 *record = rot->packed + (gsize) ri * LINE_STRIDE;
+
+  lv->pos_read = FALSE;
+  if (rot->codec != &line_rotation_codec)
+    return FALSE;
+  line_key_read (rot, record, &ms, num);
+  memcpy (lv->aa, &num[1], 4 * sizeof (double));
+  if (pi >= 0 && pos->codec == &line_translation_codec
+      && memcmp (pos->packed + (gsize) pi * LINE_STRIDE, record, LINE_STRIDE) == 0)
+    {
+      memcpy (lv->pos, &num[5], 3 * sizeof (double));
+      lv->pos_read = TRUE;
+    }
+  return TRUE;
+}
 
 /* A limb name as the header parser will read it back: no line breaks, no
  * separators at its ends (they are trimmed), not empty and not starting
@@ -1352,12 +1381,14 @@ write_limb (gsize      l,
   for (guint k = 0; k < lines->len; k++)
     {
       const Line *ln = &g_array_index (lines, Line, k);
-      LineValues lv;
+      LineValues lv = { .pos_read = FALSE };
       double t = ln->ms / 1000.0;
       gssize ri = ln->idx[0];
       gboolean have_alt = FALSE;
 
-      if (ri >= 0)
+      if (ri >= 0 && read_line_values (rot, pos, ri, ln->idx[1], &lv))
+        have_alt = TRUE;
+      else if (ri >= 0)
         {
           memcpy (lv.rot, sq_track_key (rot, ri).v, sizeof lv.rot);
           have_alt = kept_axis_angle (rot, ri, lv.rot, lv.aa);
@@ -1373,7 +1404,9 @@ write_limb (gsize      l,
           memcpy (lv.aa, none, sizeof none);
           not_numbers++;
         }
-      if (ln->idx[1] >= 0)
+      if (have_alt && lv.pos_read)
+        ;
+      else if (ln->idx[1] >= 0)
         memcpy (lv.pos, sq_track_key (pos, ln->idx[1]).v, sizeof lv.pos);
       else
         sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, lv.pos);
