@@ -266,12 +266,15 @@ sq_track_unpack (SqTrack *track)
     return track->keys;
   track->keys = sq_keys_alloc (NULL, 0, MAX (n, 1));
   track->alloc = MAX (n, 1);
-  sq_track_decode (track, track->keys);
+  if (packed.codec->unpack == NULL)
+    sq_track_decode (track, track->keys);
   track->codec = NULL;
   track->packed = NULL;
   track->packed_bytes = NULL;
   track->packed_param = 0.0;
-  if (packed.codec->unpacked != NULL)
+  if (packed.codec->unpack != NULL)
+    packed.codec->unpack (track, &packed);
+  else if (packed.codec->unpacked != NULL)
     packed.codec->unpacked (track, &packed);
   g_bytes_unref (packed.packed_bytes);
   return track->keys;

@@ -80,6 +80,11 @@ struct _SqKeyCodec
    * bytes still held), to keep in `alt` what the keys do not give back. */
   void   (*unpacked) (SqTrack       *track,
                       const SqTrack *packed);
+  /* Optional, instead of key and unpacked for the whole track: decodes
+   * every key into `keys` (n_keys of them, allocated) and keeps in `alt`
+   * what they do not give back, in one pass over the records */
+  void   (*unpack)   (SqTrack       *track,
+                      const SqTrack *packed);
 };
 
 typedef struct _SqProps SqProps;

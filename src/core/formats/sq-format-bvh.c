@@ -670,6 +670,26 @@ euler_unpacked (SqTrack       *track,
     }
 }
 
+/* A track of text records unpacked in one pass: the angles read into
+ * `alt`, the keys made from them in batches */
+static void
+euler_unpack (SqTrack       *track,
+              const SqTrack *packed)
+{
+  const EulerCodec *ec = (const EulerCodec *) packed->codec;
+
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      record_angles (packed, packed->packed + i * packed->codec->stride, &track->alt[i * 4]);
+      track->alt[i * 4 + 3] = 0.0;
+      track->keys[i].time = euler_time (packed, packed->packed + i * packed->codec->stride);
+    }
+  if (track->n_keys > 0)
+    sq_euler_to_quat_n (track->alt, 4, ec->axes, ec->n_rot, track->keys[0].v, sizeof (SqKey) / sizeof (double),
+                        track->n_keys);
+}
+
 /* The codec of a channel order (axes 0..2 each, n_rot 0..3) and kind of
  * record */
 static const SqKeyCodec *
@@ -687,7 +707,8 @@ euler_codec (const int axes[3],
           gboolean t = i >= 4 * 27;
           guint o = i % (4 * 27);
 
-          codecs[i] = (EulerCodec) { { t ? TEXT_STRIDE : EULER_STRIDE, euler_time, euler_key, euler_unpacked },
+          codecs[i] = (EulerCodec) { { t ? TEXT_STRIDE : EULER_STRIDE, euler_time, euler_key, euler_unpacked,
+                                       t ? euler_unpack : NULL },
                                      { (int) (o / 9 % 3), (int) (o / 3 % 3), (int) (o % 3) }, o / 27, t };
         }
       g_once_init_leave (&done, 1);

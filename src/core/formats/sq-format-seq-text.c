@@ -709,7 +709,26 @@ line_rotation_unpacked (SqTrack       *track,
     }
 }
 
-static const SqKeyCodec line_rotation_codec = { LINE_STRIDE, line_time, line_rotation, line_rotation_unpacked };
+/* unpacked in one pass: each line read once for its key and axis-angle */
+static void
+line_rotation_unpack (SqTrack       *track,
+                      const SqTrack *packed)
+{
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      gint64 ms = 0;
+      double num[11] = { 0 };
+
+      line_key_read (packed, packed->packed + i * LINE_STRIDE, &ms, num);
+      memcpy (&track->alt[i * 4], &num[1], 4 * sizeof (double));
+      track->keys[i].time = ms / 1000.0;
+      sq_axis_angle_to_quat (&num[1], track->keys[i].v);
+    }
+}
+
+static const SqKeyCodec line_rotation_codec = { LINE_STRIDE, line_time, line_rotation, line_rotation_unpacked,
+                                                line_rotation_unpack };
 static const SqKeyCodec line_translation_codec = { LINE_STRIDE, line_time, line_translation, NULL };
 
 /* The axis-angle a rotation key was read as, while it still converts to
