@@ -322,7 +322,9 @@ read_file (LoadData      *data,
     g_atomic_pointer_set (&data->size, GSIZE_TO_POINTER ((gsize) MAX (g_file_info_get_size (info), 0)));
   if (info != NULL && g_file_info_get_etag (info) != NULL)
     data->etag = g_strdup (g_file_info_get_etag (info));
-  alloc = (gsize) GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->size)) + 1;
+  /* room for the size and one byte more, so that the end is met without
+   * growing (and a NUL after the bytes) */
+  alloc = (gsize) GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->size)) + 2;
   buf = g_malloc (alloc);
   for (;;)
     {

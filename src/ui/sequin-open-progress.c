@@ -82,7 +82,6 @@ show_watch (SequinOpenProgress *self,
       gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->bar));
     }
   gtk_label_set_text (GTK_LABEL (self->label), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->bar), GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text, -1);
 }
 
 static gboolean
@@ -208,7 +207,8 @@ sequin_open_progress_init (SequinOpenProgress *self)
   self->bar = gtk_progress_bar_new ();
   gtk_progress_bar_set_pulse_step (GTK_PROGRESS_BAR (self->bar), 0.1);
   gtk_box_append (GTK_BOX (text_box), self->bar);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->bar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Opening"), -1);
+  /* read out as the line above it says */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->bar), GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->label, NULL, -1);
 
   self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
   gtk_widget_set_valign (self->cancel_button, GTK_ALIGN_CENTER);

@@ -36,7 +36,7 @@ find_button (GtkWidget *widget)
 static char *
 progress_text (SequinWindow *window)
 {
-  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (window->open_progress)))
     return NULL;
