@@ -116,6 +116,66 @@ test_corpus (void)
   g_assert_cmpuint (n_packed, >, 1000);
 }
 
+/* The same checks on what the text readers keep as their text (BVH
+ * angles, text SEQ key lines: each key read from the text again): every
+ * corpus BVH, and every corpus binary SEQ and .anim file converted to text
+ * SEQ */
+static void
+check_text_packed (GBytes  *bytes,
+                   guint   *n_files,
+                   guint   *n_packed)
+{
+  g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+  g_autoptr(SqClip) plain = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (clip == NULL)
+    return;
+  (*n_files)++;
+  *n_packed += count_packed (clip);
+  plain = unpacked_copy (clip);
+  g_assert_true (sq_clip_check (clip, &error));
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (plain, &error));
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_equal (clip, plain));
+  assert_samples_alike (clip, plain);
+  assert_writes_alike (clip, plain);
+}
+
+static void
+test_text_records (void)
+{
+  const char *dirs[] = { "bvh", "seq-binary", "sl-anim" };
+  guint n_files = 0, n_packed = 0;
+
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      g_autoptr(GPtrArray) files = tu_corpus_files (dirs[d]);
+
+      for (guint i = 0; i < files->len && i < 20; i++)
+        {
+          g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+          g_autoptr(SqClip) clip = NULL;
+          g_autoptr(GBytes) text = NULL;
+
+          if (g_str_equal (dirs[d], "bvh"))
+            {
+              check_text_packed (bytes, &n_files, &n_packed);
+              continue;
+            }
+          if ((clip = tu_load (bytes, NULL)) == NULL)
+            continue;
+          text = sq_save_bytes (clip, sq_format_by_id ("seq-text"), NULL, NULL, NULL);
+          if (text != NULL)
+            check_text_packed (text, &n_files, &n_packed);
+        }
+    }
+  g_test_message ("%u files, %u packed tracks", n_files, n_packed);
+  g_assert_cmpuint (n_files, >, 40);
+  g_assert_cmpuint (n_packed, >, 500);
+}
+
 /* A packed clip lives on after the caller's bytes and the clip it was
  * copied from are gone (the tracks hold the bytes). */
 static void
@@ -316,6 +376,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/packed/corpus", test_corpus);
+  g_test_add_func ("/packed/text-records", test_text_records);
   g_test_add_func ("/packed/lifetime", test_lifetime);
   g_test_add_func ("/packed/which", test_which);
   g_test_add_func ("/packed/edits", test_edits);

@@ -328,6 +328,10 @@ test_fast_lines (void)
     g_assert_no_error (error);
     rot = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
     pos = &clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+    /* read as the lines themselves (a packed track), unpacked with the
+     * axis-angles the lines give */
+    g_assert_true (sq_track_is_packed (rot));
+    tu_unpack (clip);
     g_assert_cmpuint (rot->n_keys, ==, n);
     g_assert_cmpuint (pos->n_keys, ==, n);
     for (guint i = 0; i < n; i++)

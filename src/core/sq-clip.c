@@ -260,23 +260,23 @@ SqKey *
 sq_track_unpack (SqTrack *track)
 {
   gsize n = track->n_keys;
+  const SqTrack packed = *track;   /* its bytes held until the end */
 
-  const SqKeyCodec *codec = track->codec;
-  const guint8 *records = track->packed;
-  GBytes *bytes = track->packed_bytes;
-
-  if (codec == NULL)
+  if (packed.codec == NULL)
     return track->keys;
   track->keys = sq_keys_alloc (NULL, 0, MAX (n, 1));
   track->alloc = MAX (n, 1);
-  sq_track_decode (track, track->keys);
+  if (packed.codec->unpack == NULL)
+    sq_track_decode (track, track->keys);
   track->codec = NULL;
   track->packed = NULL;
   track->packed_bytes = NULL;
-  if (codec->unpacked != NULL)
-    codec->unpacked (track, records, track->packed_param);
   track->packed_param = 0.0;
-  g_bytes_unref (bytes);
+  if (packed.codec->unpack != NULL)
+    packed.codec->unpack (track, &packed);
+  else if (packed.codec->unpacked != NULL)
+    packed.codec->unpacked (track, &packed);
+  g_bytes_unref (packed.packed_bytes);
   return track->keys;
 }
 

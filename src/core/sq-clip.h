@@ -76,11 +76,15 @@ struct _SqKeyCodec
                       const guint8  *record,
                       SqKey         *key);
   /* Optional: called once the keys are decoded into `keys` (the track is
-   * no longer packed), with the records it had, to keep in `alt` what the
-   * keys do not give back. */
+   * no longer packed), with the track as it was (its records and their
+   * bytes still held), to keep in `alt` what the keys do not give back. */
   void   (*unpacked) (SqTrack       *track,
-                      const guint8  *records,
-                      double         param);
+                      const SqTrack *packed);
+  /* Optional, instead of key and unpacked for the whole track: decodes
+   * every key into `keys` (n_keys of them, allocated) and keeps in `alt`
+   * what they do not give back, in one pass over the records */
+  void   (*unpack)   (SqTrack       *track,
+                      const SqTrack *packed);
 };
 
 typedef struct _SqProps SqProps;

@@ -38,6 +38,7 @@ struct _SequinDocument
   GPtrArray      *redo;
   gboolean        busy;
   gboolean        modified;
+  GTask          *load_task;       /* the load under way, if any */
 };
 
 G_DEFINE_FINAL_TYPE (SequinDocument, sequin_document, G_TYPE_OBJECT)
@@ -203,6 +204,10 @@ typedef struct
   char           *etag;
   SequinLoadFlags flags;
   guint           take;       /* SqLoadOptions.take */
+  /* how far it is (atomic: the worker writes, the window reads) */
+  gpointer        size;       /* GSIZE_TO_POINTER: the file's size, 0 until known */
+  gpointer        read;       /* GSIZE_TO_POINTER: bytes read so far */
+  gint            parsing;    /* the keys are being read from the bytes */
 } LoadData;
 
 static void
@@ -293,6 +298,61 @@ cmx_of_cfp (GFile *cfp)
   return found;
 }
 
+/* The whole file into *contents, READ_CHUNK bytes at a time, counting
+ * them in data->read (the window shows how far it is) */
+#define READ_CHUNK (4 * 1024 * 1024)
+
+static gboolean
+read_file (LoadData      *data,
+           GCancellable  *cancellable,
+           char         **contents,
+           gsize         *length,
+           GError       **error)
+{
+  g_autoptr(GFileInputStream) in = g_file_read (data->file, cancellable, error);
+  g_autoptr(GFileInfo) info = NULL;
+  gsize alloc, done = 0;
+  char *buf;
+
+  if (in == NULL)
+    return FALSE;
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_ETAG_VALUE,
+                                         cancellable, NULL);
+  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+    g_atomic_pointer_set (&data->size, GSIZE_TO_POINTER ((gsize) MAX (g_file_info_get_size (info), 0)));
+  if (info != NULL && g_file_info_get_etag (info) != NULL)
+    data->etag = g_strdup (g_file_info_get_etag (info));
+  /* room for the size and one byte more, so that the end is met without
+   * growing (and a NUL after the bytes) */
+  alloc = (gsize) GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->size)) + 2;
+  buf = g_malloc (alloc);
+  for (;;)
+    {
+      gssize n;
+
+      if (alloc - done < 2)
+        {
+          alloc = alloc * 2;
+          buf = g_realloc (buf, alloc);
+        }
+      n = g_input_stream_read (G_INPUT_STREAM (in), buf + done, MIN (alloc - done - 1, READ_CHUNK),
+                               cancellable, error);
+      if (n < 0)
+        {
+          g_free (buf);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      done += (gsize) n;
+      g_atomic_pointer_set (&data->read, GSIZE_TO_POINTER (done));
+    }
+  buf[done] = '\0';
+  *contents = buf;
+  *length = done;
+  return TRUE;
+}
+
 /* In a worker thread: read the whole file in one go (GIO's asynchronous
  * load goes through the main loop 8 KiB at a time, seconds for 100 MB),
  * then parse it. */
@@ -324,12 +384,13 @@ load_worker (GTask        *task,
       g_free (data->name);
       data->name = g_file_get_basename (cmx);
     }
-  if (!g_file_load_contents (data->file, cancellable, &contents, &length, &data->etag, &error))
+  if (!read_file (data, cancellable, &contents, &length, &error))
     {
       g_task_return_error (task, error);
       return;
     }
   data->bytes = g_bytes_new_take (contents, length);
+  g_atomic_int_set (&data->parsing, TRUE);
 
   options.companion = read_companion;
   options.companion_data = data->file;
@@ -383,9 +444,32 @@ sequin_document_load_take_async (SequinDocument      *self,
   data->flags = flags;
   data->take = take;
   g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  /* cancelled, the load ends at once for its caller; a worker still
+   * reading goes on and its result is dropped */
+  g_task_set_return_on_cancel (task, TRUE);
 
   set_busy (self, TRUE);
+  g_set_object (&self->load_task, task);
   g_task_run_in_thread (task, load_worker);
+}
+
+gboolean
+sequin_document_get_load_progress (SequinDocument *self,
+                                   guint64        *done,
+                                   guint64        *total,
+                                   gboolean       *parsing)
+{
+  LoadData *data;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+
+  if (self->load_task == NULL || g_task_get_completed (self->load_task)
+      || (data = g_task_get_task_data (self->load_task)) == NULL)
+    return FALSE;
+  *done = GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->read));
+  *total = GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->size));
+  *parsing = g_atomic_int_get (&data->parsing);
+  return TRUE;
 }
 
 gboolean
@@ -403,6 +487,8 @@ sequin_document_load_finish (SequinDocument  *self,
   data = g_task_get_task_data (G_TASK (result));
   if (data != NULL)
     set_busy (self, FALSE);
+  if (self->load_task == G_TASK (result))
+    g_clear_object (&self->load_task);
 
   clip = g_task_propagate_pointer (G_TASK (result), error);
   if (clip == NULL)
@@ -717,6 +803,8 @@ sequin_document_save_finish (SequinDocument  *self,
   data = g_task_get_task_data (G_TASK (result));
   if (data != NULL)
     set_busy (self, FALSE);
+  if (self->load_task == G_TASK (result))
+    g_clear_object (&self->load_task);
 
   if (losses != NULL)
     {

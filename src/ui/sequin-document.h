@@ -55,6 +55,13 @@ void            sequin_document_load_take_async (SequinDocument     *self,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);
+/* While a load is under way: the bytes read of the file's total (0 when
+ * not known) and whether its keys are being read from them; FALSE when no
+ * load is under way */
+gboolean        sequin_document_get_load_progress (SequinDocument   *self,
+                                                   guint64          *done,
+                                                   guint64          *total,
+                                                   gboolean         *parsing);
 gboolean        sequin_document_load_finish    (SequinDocument      *self,
                                                 GAsyncResult        *result,
                                                 GError             **error);

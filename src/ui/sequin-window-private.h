@@ -10,6 +10,7 @@
 #include "sequin-edit-dialog.h"
 #include "sequin-joint-tree.h"
 #include "sequin-line-model.h"
+#include "sequin-open-progress.h"
 #include "sequin-playback.h"
 #include "sequin-pose-list.h"
 #include "sequin-preview.h"
@@ -35,6 +36,7 @@ struct _SequinWindow
   GtkButton           *redo_button;
   GtkMenuButton       *save_as_button;
   GtkStack            *main_stack;
+  SequinOpenProgress  *open_progress;    /* above main_stack: opens that take a while */
   GtkStack            *view_stack;
   SequinJointTree     *joint_tree;
   GtkListView         *structure_view;

@@ -544,11 +544,15 @@ typedef struct
   GFile          *file;
   gboolean        here;      /* this window is empty and waits for this file */
   gboolean        as_copy;
+  GCancellable   *cancellable; /* this open's: its Cancel, or the window going */
+  gulong          window_gone; /* the window's cancellable connected to it */
 } OpenRequest;
 
 static void
 open_request_free (OpenRequest *req)
 {
+  g_cancellable_disconnect (req->self->cancellable, req->window_gone);
+  g_clear_object (&req->cancellable);
   g_clear_object (&req->self);
   g_clear_object (&req->document);
   g_clear_object (&req->file);
@@ -622,9 +626,13 @@ sequin_window_open_file (SequinWindow *self,
   req->here = self->document == NULL && self->loading == 0;
   if (req->here)
     self->loading++;
+  req->cancellable = g_cancellable_new ();
+  req->window_gone = g_cancellable_connect (self->cancellable, G_CALLBACK (g_cancellable_cancel),
+                                            g_object_ref (req->cancellable), g_object_unref);
 
   sequin_document_load_async (req->document, file, as_copy ? SEQUIN_LOAD_AS_COPY : SEQUIN_LOAD_DEFAULT,
-                              self->cancellable, load_cb, req);
+                              req->cancellable, load_cb, req);
+  sequin_open_progress_watch (self->open_progress, req->document, file, req->cancellable);
 }
 
 /* ---- Saving ---------------------------------------------------------------- */
@@ -1154,6 +1162,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   g_type_ensure (SEQUIN_TYPE_VALIDATION_PANEL);
   g_type_ensure (SEQUIN_TYPE_POSE_LIST);
   g_type_ensure (SEQUIN_TYPE_PREVIEW);
+  g_type_ensure (SEQUIN_TYPE_OPEN_PROGRESS);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sequin/Sequin/sequin-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, header_bar);
@@ -1163,6 +1172,7 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, save_as_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, open_progress);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, joint_tree);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, structure_view);

@@ -6,7 +6,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: sequin-ui-bench FILE
+ * Usage: sequin-ui-bench [--open-only] FILE
+ * --open-only: the open's figures alone (time and the editor's peak
+ * resident memory over what it had before), for files as large as 500 MB
+ * (bench/sequin-bench --sizes 500m --write-dir DIR makes them).
  * Frame work is the time from the frame clock's "before-paint" to its
  * "after-paint": update, layout, snapshot and render of one frame. 60 fps
  * needs it under 16.7 ms.
@@ -14,12 +17,40 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sequin-compare-window.h"
 #include "sequin-test-ui.h"
 #include "sequin-timeline.h"
 #include "sequin-window-private.h"
+
+/* A field of /proc/self/status in kB, -1 when not there */
+static long
+status_kb (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) || (p = strstr (status, field)) == NULL)
+    return -1;
+  return strtol (p + strlen (field), NULL, 10);
+}
+
+/* The peak resident size (VmHWM) starts again from the resident size now */
+static void
+reset_peak (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+
+  if (f != NULL)
+    {
+      fputs ("5", f);
+      fclose (f);
+    }
+}
 
 static gint64 paint_start;
 static guint  n_painted;
@@ -169,11 +200,19 @@ main (int   argc,
   gint64 t0, t_doc, t_frame, t_parse;
   gsize size, keys;
   double duration;
+  gboolean open_only = FALSE;
+  long rss0;
 
   gtk_init ();
+  if (argc == 3 && g_str_equal (argv[1], "--open-only"))
+    {
+      open_only = TRUE;
+      argv[1] = argv[2];
+      argc = 2;
+    }
   if (argc != 2)
     {
-      g_printerr ("Usage: sequin-ui-bench FILE\n");
+      g_printerr ("Usage: sequin-ui-bench [--open-only] FILE\n");
       return 2;
     }
 
@@ -191,6 +230,11 @@ main (int   argc,
       }
     sq_clip_free (c);
   }
+  /* the editor's memory from here: the bytes of the parse alone let go */
+  g_clear_pointer (&bytes, g_bytes_unref);
+  malloc_trim (0);
+  reset_peak ();
+  rss0 = status_kb ("VmRSS:");
 
   /* what `sequin FILE` does, timed to the first frame that shows it */
   file = g_file_new_for_commandline_arg (argv[1]);
@@ -212,6 +256,15 @@ main (int   argc,
   g_print ("%s: %.1f MB, %zu joints, %zu keys\n", argv[1], size / 1e6, clip->n_joints, keys);
   g_print ("parse alone %.0f ms; open to document %.0f ms; document to first frame with the tree %.0f ms\n",
            t_parse / 1000.0, (t_doc - t0) / 1000.0, (t_frame - t_doc) / 1000.0);
+  {
+    long hwm = status_kb ("VmHWM:");
+
+    g_print ("memory: peak resident %.1f MB while opening and showing it, %.1f MB (%.2f× the file) over the "
+             "%.1f MB before\n", hwm / 1024.0, (hwm - rss0) / 1024.0, (hwm - rss0) * 1024.0 / (double) size,
+             rss0 / 1024.0);
+  }
+  if (open_only)
+    return 0;
 
   frame_work = g_array_new (FALSE, FALSE, sizeof (double));
 

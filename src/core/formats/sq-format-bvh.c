@@ -528,27 +528,119 @@ out:
 
 /* ---- reading: rotation keys kept as the angles read ---------------------- */
 
-/* A rotation track read from a file stays packed (SqKeyCodec): a record is
- * a frame's angles in the joint's channel order (0 for a channel it does
- * not have), 3 doubles; the key's time is its frame times the frame time
- * (the track's parameter) and its quaternion is made from the angles when
- * asked for, with the numbers sq_euler_to_quat_n gives. A key then costs
- * 24 bytes instead of a key and its kept angles (72), and reading converts
- * nothing. One codec per channel order, which so travels with the track. */
+/* A rotation track read from a file stays packed (SqKeyCodec): its keys'
+ * time is the frame times the frame time (the track's parameter) and its
+ * quaternion is made from the angles when asked for, with the numbers
+ * sq_euler_to_quat_n gives; reading converts no angle. A record is either
+ * where the frame's first angle of the joint stands in the text (when the
+ * joint's rotation channels follow each other, as they do in every usual
+ * file: the angles are read from there again when asked for, with the
+ * reader's own scan, so the same numbers; 8 bytes a key) or the frame's
+ * angles as 3 doubles (24 bytes a key; 0 for a channel it does not have).
+ * A key and its kept angles would cost 72. One codec per channel order and
+ * kind of record, which so travels with the track. */
 typedef struct
 {
   SqKeyCodec codec;
   int        axes[3];
   guint      n_rot;
+  gboolean   text;            /* records point into the text */
 } EulerCodec;
 
 #define EULER_STRIDE (3 * sizeof (double))
+#define TEXT_STRIDE  sizeof (const char *)
+
+/* The rotation records' buffer begins with the text the text records
+ * point into (held while the records are) */
+typedef struct
+{
+  GBytes     *text;
+  const char *data;
+  gsize       len;
+} RecordsHeader;
+
+#define RECORDS_HEADER_SIZE (((sizeof (RecordsHeader) + 15) / 16) * 16)
+
+static void
+records_free (gpointer data)
+{
+  RecordsHeader *h = data;
+
+  g_bytes_unref (h->text);
+  g_free (h);
+}
 
 static double
 euler_time (const SqTrack *track,
             const guint8  *record)
 {
-  return (double) (gint64) ((gsize) (record - track->packed) / EULER_STRIDE) * track->packed_param;
+  return (double) (gint64) ((gsize) (record - track->packed) / track->codec->stride) * track->packed_param;
+}
+
+/* The value that starts at `pos` of the text, read as the motion reader
+ * reads it (read_frames); the position after it in *pos */
+static double
+value_at (const RecordsHeader *h,
+          gsize               *pos)
+{
+  const char *tok = h->data + *pos, *end = h->data + h->len, *stop;
+  double v = 0.0;
+  SqTextReader lx;
+
+  stop = _sq_scan_double_fast (tok, end, end, &v);
+  if (G_LIKELY (stop != NULL && stop != tok && (stop == end || _sq_text_blank[(guchar) *stop])))
+    {
+      *pos = stop - h->data;
+      return v;
+    }
+  _sq_text_init (&lx, h->data, h->len);
+  lx.pos = *pos;
+  if (_sq_text_next (&lx))
+    _sq_parse_double_in (lx.tok, lx.tok_len, lx.data + lx.len, &v);
+  *pos = lx.tok + lx.tok_len - h->data;
+  return v;
+}
+
+/* The angles of a record, 0 for the channels the joint does not have */
+static void
+record_angles (const SqTrack *track,
+               const guint8  *record,
+               double         angles[3])
+{
+  const EulerCodec *ec = (const EulerCodec *) track->codec;
+
+  if (ec->text)
+    {
+      const RecordsHeader *h = g_bytes_get_data (track->packed_bytes, NULL);
+      const char *p;
+      gsize pos;
+
+      memcpy (&p, record, sizeof p);
+      pos = p - h->data;
+      for (guint r = 0; r < 3; r++)
+        {
+          if (r >= ec->n_rot)
+            {
+              angles[r] = 0.0;
+              continue;
+            }
+          /* one space between two values, as usual, else the lexer's skip */
+          if (r > 0 && pos + 1 < h->len && h->data[pos] == ' ' && !_sq_text_blank[(guchar) h->data[pos + 1]])
+            pos++;
+          else if (r > 0)
+            {
+              SqTextReader lx;
+
+              _sq_text_init (&lx, h->data, h->len);
+              lx.pos = pos;
+              _sq_text_skip_blanks (&lx);
+              pos = lx.pos;
+            }
+          angles[r] = value_at (h, &pos);
+        }
+    }
+  else
+    memcpy (angles, record, 3 * sizeof (double));
 }
 
 static void
@@ -559,7 +651,7 @@ euler_key (const SqTrack *track,
   const EulerCodec *ec = (const EulerCodec *) track->codec;
   double angles[3];
 
-  memcpy (angles, record, sizeof angles);
+  record_angles (track, record, angles);
   key->time = euler_time (track, record);
   sq_euler_to_quat (angles, ec->axes, ec->n_rot, key->v);
 }
@@ -567,54 +659,91 @@ euler_key (const SqTrack *track,
 /* unpacked for an edit: the angles are kept in SqTrack.alt, so that the
  * keys an edit leaves alone are still written as they were read */
 static void
-euler_unpacked (SqTrack      *track,
-                const guint8 *records,
-                double        param G_GNUC_UNUSED)
+euler_unpacked (SqTrack       *track,
+                const SqTrack *packed)
 {
   sq_track_ensure_alt (track);
   for (gsize i = 0; i < track->n_keys; i++)
     {
-      memcpy (&track->alt[i * 4], records + i * EULER_STRIDE, EULER_STRIDE);
+      record_angles (packed, packed->packed + i * packed->codec->stride, &track->alt[i * 4]);
       track->alt[i * 4 + 3] = 0.0;
     }
 }
 
-/* The codec of a channel order: axes 0..2 each, n_rot 0..3 */
+/* A track of text records unpacked in one pass: the angles read into
+ * `alt`, the keys made from them in batches */
+static void
+euler_unpack (SqTrack       *track,
+              const SqTrack *packed)
+{
+  const EulerCodec *ec = (const EulerCodec *) packed->codec;
+
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      record_angles (packed, packed->packed + i * packed->codec->stride, &track->alt[i * 4]);
+      track->alt[i * 4 + 3] = 0.0;
+      track->keys[i].time = euler_time (packed, packed->packed + i * packed->codec->stride);
+    }
+  if (track->n_keys > 0)
+    sq_euler_to_quat_n (track->alt, 4, ec->axes, ec->n_rot, track->keys[0].v, sizeof (SqKey) / sizeof (double),
+                        track->n_keys);
+}
+
+/* The codec of a channel order (axes 0..2 each, n_rot 0..3) and kind of
+ * record */
 static const SqKeyCodec *
 euler_codec (const int axes[3],
-             guint     n_rot)
+             guint     n_rot,
+             gboolean  text)
 {
-  static EulerCodec codecs[4 * 27];
+  static EulerCodec codecs[2 * 4 * 27];
   static gsize done = 0;
 
   if (g_once_init_enter (&done))
     {
       for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
         {
-          codecs[i] = (EulerCodec) { { EULER_STRIDE, euler_time, euler_key, euler_unpacked },
-                                     { (int) (i / 9 % 3), (int) (i / 3 % 3), (int) (i % 3) }, i / 27 };
+          gboolean t = i >= 4 * 27;
+          guint o = i % (4 * 27);
+
+          codecs[i] = (EulerCodec) { { t ? TEXT_STRIDE : EULER_STRIDE, euler_time, euler_key, euler_unpacked,
+                                       t ? euler_unpack : NULL },
+                                     { (int) (o / 9 % 3), (int) (o / 3 % 3), (int) (o % 3) }, o / 27, t };
         }
       g_once_init_leave (&done, 1);
     }
-  return &codecs[MIN (n_rot, 3) * 27 + CLAMP (axes[0], 0, 2) * 9 + CLAMP (axes[1], 0, 2) * 3 + CLAMP (axes[2], 0, 2)].codec;
+  return &codecs[(text ? 4 * 27 : 0) + MIN (n_rot, 3) * 27 + CLAMP (axes[0], 0, 2) * 9 + CLAMP (axes[1], 0, 2) * 3
+                 + CLAMP (axes[2], 0, 2)].codec;
 }
 
-/* The angles kept for rotation key k of a track read from a BVH file:
- * its record while packed, its SqTrack.alt once unpacked (NULL without) */
-static const double *
+/* The angles kept for rotation key k of a track read from a BVH file into
+ * `out`: its record while packed, its SqTrack.alt once unpacked; FALSE
+ * without */
+static gboolean
 kept_angles (const SqTrack *rot,
-             gsize          k)
+             gsize          k,
+             double         out[3])
 {
   if (sq_track_is_packed (rot))
-    return rot->codec->key == euler_key ? (const double *) (gconstpointer) (rot->packed + k * EULER_STRIDE) : NULL;
-  return rot->alt != NULL ? &rot->alt[k * 4] : NULL;
+    {
+      if (rot->codec->key != euler_key)
+        return FALSE;
+      record_angles (rot, rot->packed + k * rot->codec->stride, out);
+      return TRUE;
+    }
+  if (rot->alt == NULL)
+    return FALSE;
+  memcpy (out, &rot->alt[k * 4], 3 * sizeof (double));
+  return TRUE;
 }
 
 /* A joint with channels, as the motion loop fills it */
 typedef struct
 {
   SqTrack *rot;             /* NULL without rotation channels */
-  double  *angles;          /* its packed records (see euler_codec), 3 a frame */
+  double  *angles;          /* its packed records (see euler_codec), 3 a frame, */
+  const char **starts;      /* or where its first angle stands, 1 a frame */
   SqTrack *pos;             /* NULL without position channels */
   gsize    rot_index[3];    /* where its rotation values sit in a frame, in order */
   gssize   pos_index[3];    /* X, Y, Z position value, -1 when not a channel */
@@ -624,7 +753,7 @@ typedef struct
 } JointPlan;
 
 /* Frames first .. first + n_frames - 1, their values in `block` (n_values
- * a frame), into the tracks of the same indices (reserved for every frame:
+ * a frame) and where each stands in `toks`, into the tracks of the same indices (reserved for every frame:
  * filled in place, so that parts of the frames can be stored on several
  * threads). Joint by joint, so each track is written in order: a rotation
  * as its angles (the packed records, see euler_codec), a translation as
@@ -633,6 +762,7 @@ static void
 store_frames (JointPlan    *plans,
               guint         n_plans,
               const double *block,
+              const char  **toks,
               gsize         n_values,
               gsize         n_frames,
               gint64        first,
@@ -642,7 +772,14 @@ store_frames (JointPlan    *plans,
     {
       const JointPlan *plan = &plans[j];
 
-      if (plan->rot != NULL)
+      if (plan->starts != NULL)
+        {
+          const char **starts = &plan->starts[first];
+
+          for (gsize b = 0; b < n_frames; b++)
+            starts[b] = toks[b * n_values + plan->rot_index[0]];
+        }
+      else if (plan->rot != NULL)
         {
           double *angles = &plan->angles[(gsize) first * 3];
 
@@ -886,6 +1023,7 @@ read_frames (Stretch  *s,
    * when it is full (store_frames), up to 64 KB */
   gsize block_frames = CLAMP (8192 / MAX (n_values, 1), 1, 64), in_block = 0;
   g_autofree double *block = NULL;
+  g_autofree const char **toks = NULL;
   SqTextReader lx = s->lx;
   Layout lay = s->layout;
   gsize pos = lx.pos;
@@ -893,9 +1031,11 @@ read_frames (Stretch  *s,
   if (s->first >= s->last || n_values == 0)
     return TRUE;
   block = g_new (double, block_frames * n_values);
+  toks = g_new (const char *, block_frames * n_values);
   for (gint64 f = s->first; f < s->last; f++)
     {
       double *values = &block[in_block * n_values];
+      const char **starts = &toks[in_block * n_values];
 
       for (gsize v = 0; v < n_values; v++)
         {
@@ -941,7 +1081,9 @@ read_frames (Stretch  *s,
                   return FALSE;
                 }
               stop = lx.tok + lx.tok_len;
+              tok = lx.tok;
             }
+          starts[v] = tok;
           pos = stop - data;
 
           /* layout: one frame per line, one separator, fixed decimals */
@@ -1000,7 +1142,7 @@ read_frames (Stretch  *s,
 
       if (++in_block == block_frames || f + 1 == s->last)
         {
-          store_frames (m->plans, m->n_plans, block, n_values, in_block, f + 1 - (gint64) in_block, m->ft);
+          store_frames (m->plans, m->n_plans, block, toks, n_values, in_block, f + 1 - (gint64) in_block, m->ft);
           in_block = 0;
         }
     }
@@ -1120,21 +1262,44 @@ read_frames_parallel (const Motion *m,
   return resume;
 }
 
-/* Room for the angles of every rotation track, one after the other (the
- * frame count is checked against the bytes left before), in huge pages
- * when large */
+/* Whether a joint's rotation channels follow each other (its records can
+ * point into the text: see euler_codec) */
+static gboolean
+rotations_adjacent (const JointInfo *info)
+{
+  gint first = -1, last = -1;
+
+  for (guint c = 0; c < info->ch.n; c++)
+    if (info->ch.codes[c] >= 3)
+      {
+        if (first < 0)
+          first = (gint) c;
+        last = (gint) c;
+      }
+  return first >= 0 && (guint) (last - first + 1) == info->ch.n_rot;
+}
+
+/* The buffer of the rotation tracks' records: the header, then each
+ * joint's records in turn (see euler_codec) */
 static GBytes *
-rotation_records (GArray *infos,
+rotation_records (GBytes *text,
+                  GArray *infos,
                   gint64  n_frames)
 {
-  gsize n = 0, size;
-  void *mem;
+  gsize size = RECORDS_HEADER_SIZE;
+  RecordsHeader *h;
 
   for (guint j = 0; j < infos->len; j++)
-    n += g_array_index (infos, JointInfo, j).ch.n_rot > 0;
-  size = MAX (n * (gsize) n_frames * EULER_STRIDE, EULER_STRIDE);
-  mem = _sq_huge_realloc (NULL, 0, size);
-  return g_bytes_new_with_free_func (mem, size, g_free, mem);
+    {
+      const JointInfo *info = &g_array_index (infos, JointInfo, j);
+
+      if (info->ch.n_rot > 0)
+        size += (gsize) n_frames * (rotations_adjacent (info) ? TEXT_STRIDE : EULER_STRIDE);
+    }
+  h = _sq_huge_realloc (NULL, 0, size);
+  h->text = g_bytes_ref (text);
+  h->data = g_bytes_get_data (text, &h->len);
+  return g_bytes_new_with_free_func (h, size, records_free, h);
 }
 
 /* The error for a NUL byte in the file when there is one (instead of the
@@ -1183,7 +1348,7 @@ make_plans (SqClip       *clip,
             GBytes       *angles,
             JointPlan    *plans)
 {
-  double *next_angles = (double *) g_bytes_get_data (angles, NULL);
+  guint8 *next = (guint8 *) g_bytes_get_data (angles, NULL) + RECORDS_HEADER_SIZE;
   guint n_plans = 0;
 
   for (guint j = 0; j < clip->n_joints; j++)
@@ -1215,8 +1380,16 @@ make_plans (SqClip       *clip,
       if (info->ch.n_rot > 0)
         {
           plan->rot = &joint->tracks[SQ_CHANNEL_ROTATION];
-          plan->angles = next_angles;
-          next_angles += (gsize) n_frames * 3;
+          if (rotations_adjacent (info))
+            {
+              plan->starts = (const char **) (gpointer) next;
+              next += (gsize) n_frames * TEXT_STRIDE;
+            }
+          else
+            {
+              plan->angles = (double *) (gpointer) next;
+              next += (gsize) n_frames * EULER_STRIDE;
+            }
         }
       if (info->ch.n_pos > 0)
         {
@@ -1369,7 +1542,7 @@ bvh_read (GBytes              *bytes,
   read_line_end (clip, data, len, lx.pos);
 
   plans = g_new0 (JointPlan, MAX (clip->n_joints, 1));
-  angles = rotation_records (infos, n_frames);
+  angles = rotation_records (bytes, infos, n_frames);
   n_plans = make_plans (clip, infos, n_frames, angles, plans);
 
   /* the frames cut in parts for several threads, when the file is large
@@ -1406,8 +1579,10 @@ bvh_read (GBytes              *bytes,
     for (guint j = 0; j < n_plans; j++)
       {
         if (plans[j].rot != NULL && n_frames > 0)
-          sq_track_pack (plans[j].rot, euler_codec (plans[j].rot_axes, plans[j].n_rot), angles,
-                         (const guint8 *) plans[j].angles, (gsize) n_frames, ft);
+          sq_track_pack (plans[j].rot, euler_codec (plans[j].rot_axes, plans[j].n_rot, plans[j].starts != NULL),
+                         angles, plans[j].starts != NULL ? (const guint8 *) plans[j].starts
+                                                         : (const guint8 *) plans[j].angles,
+                         (gsize) n_frames, ft);
         if (plans[j].pos != NULL)
           plans[j].pos->n_keys = n_frames;
       }
@@ -1618,11 +1793,11 @@ alt_still_exact (const SqTrack  *rot,
                  const Channels *ch)
 {
   guint8 *exact = g_new0 (guint8, MAX (rot->n_keys, 1));
-  const double *angles = rot->n_keys > 0 ? kept_angles (rot, 0) : NULL;
-  gsize stride = sq_track_is_packed (rot) ? 3 : 4;
-  double back[64 * 4];
+  double first[3], back[64 * 4], some[64 * 3];
+  const double *angles = NULL;
+  gsize stride = 4;
 
-  if (angles == NULL)
+  if (rot->n_keys == 0 || !kept_angles (rot, 0, first))
     return exact;
   if (sq_track_is_packed (rot))
     {
@@ -1633,12 +1808,21 @@ alt_still_exact (const SqTrack  *rot,
           memset (exact, 1, rot->n_keys);
           return exact;
         }
+      stride = 3;
+      if (!ec->text)
+        angles = (const double *) (gconstpointer) rot->packed;
     }
+  else
+    angles = rot->alt;
   for (gsize k0 = 0; k0 < rot->n_keys; k0 += 64)
     {
       gsize m = MIN (64, rot->n_keys - k0);
+      const double *batch = angles != NULL ? &angles[k0 * stride] : some;
 
-      sq_euler_to_quat_n (&angles[k0 * stride], stride, ch->rot_axes, ch->n_rot, back, 4, m);
+      /* angles read from the text, 64 at a time */
+      for (gsize i = 0; angles == NULL && i < m; i++)
+        kept_angles (rot, k0 + i, &some[i * 3]);
+      sq_euler_to_quat_n (batch, stride, ch->rot_axes, ch->n_rot, back, 4, m);
       for (gsize i = 0; i < m; i++)
         {
           SqKey key = sq_track_key (rot, k0 + i);
@@ -1789,17 +1973,18 @@ write_frames (gsize      item,
                   if (*cur < st->len && g_array_index (st, gint64, *cur) == f)
                     {
                       gsize k = g_array_index (kp, gsize, *cur);
-                      const SqKey key = sq_track_key (rot, k);
-                      const double *q = key.v;
 
                       (*cur)++;
+                      /* the angles read, where they still give the key */
                       if (fw->alt_exact[w] != NULL && fw->alt_exact[w][k])
+                        have = kept_angles (rot, k, angles);
+                      if (!have)
                         {
-                          memcpy (angles, kept_angles (rot, k), sizeof angles);
-                          have = TRUE;
+                          const SqKey key = sq_track_key (rot, k);
+
+                          if (!sq_quat_to_euler (key.v, ch->rot_axes, ch->n_rot, angles))
+                            lost_axis[w]++;
                         }
-                      if (!have && !sq_quat_to_euler (q, ch->rot_axes, ch->n_rot, angles))
-                        lost_axis[w]++;
                     }
                   else if (rot->n_keys > 0)
                     {

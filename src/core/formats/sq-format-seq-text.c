@@ -231,6 +231,7 @@ typedef enum
 typedef struct
 {
   /* set before reading */
+  GBytes     *text;         /* the bytes read (data lies in them) */
   const char *data;
   gsize       len;
   gsize       from;         /* the first part: where its lines start; the others: see above */
@@ -333,11 +334,11 @@ check_limb_rules (Part    *part,
 {
   if (rot->n_keys < 2)
     part_warn (part, WARN_FEW_KEYS, line, 0.0, rot->n_keys);
-  if (rot->n_keys > 0 && rot->keys[0].time != 0.0)
-    part_warn (part, WARN_NOT_AT_ZERO, line, rot->keys[0].time * 1000.0, 0);
+  if (rot->n_keys > 0 && sq_track_time (rot, 0) != 0.0)
+    part_warn (part, WARN_NOT_AT_ZERO, line, sq_track_time (rot, 0) * 1000.0, 0);
   if (rot->n_keys > 0)
     {
-      double last = floor (rot->keys[rot->n_keys - 1].time * 1000.0 + 0.5);
+      double last = floor (sq_track_time (rot, rot->n_keys - 1) * 1000.0 + 0.5);
       if (last > (double) part->duration_ms)
         part_warn (part, WARN_AFTER_END, line, last, 0);
       else if (last <= 0.0 && rot->n_keys >= 2)
@@ -382,26 +383,13 @@ finish_limb (Part     *part,
   return TRUE;
 }
 
-/* The next key of a track: in the room reserved for the limb's frames
- * without a call, else by sq_track_append. The caller sets v. */
-static inline SqKey *
-next_key (SqTrack *track,
-          double   time)
-{
-  if (G_UNLIKELY (track->n_keys >= track->alloc))
-    return sq_track_append (track, time);
-  return _sq_track_push (track, time);
-}
-
-/* One key line's numbers into the limb's tracks */
+/* One key line's numbers into the limb's tracks (a limb that cannot stay
+ * packed: see store_limb) */
 static void
-add_key (Part         *part,
-         SqJoint      *joint,
-         guint         line,
+add_key (SqJoint      *joint,
          gint64        ms,
          const double *num,
-         guint         n,
-         guint        *times)
+         guint         n)
 {
   SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION];
   SqTrack *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
@@ -409,26 +397,12 @@ add_key (Part         *part,
   SqKey *key;
   double *alt;
 
-  if (G_UNLIKELY (rot->n_keys > 0 && rot->keys[rot->n_keys - 1].time >= t))
-    {
-      *times |= TIMES_NOT_RISING;
-      if (rot->keys[rot->n_keys - 1].time > t && !(*times & TIMES_BACKWARDS))
-        {
-          part_warn (part, WARN_UNSORTED, line, 0.0, 0);
-          *times |= TIMES_BACKWARDS;
-        }
-    }
-
-  key = next_key (rot, t);
+  key = sq_track_append (rot, t);
   alt = &rot->alt[(rot->n_keys - 1) * 4];
-  alt[0] = num[1];
-  alt[1] = num[2];
-  alt[2] = num[3];
-  alt[3] = num[4];
-  if (!sq_axis_angle_to_quat (alt, key->v))
-    part_warn (part, WARN_ZERO_AXIS, line, num[4], 0);
+  memcpy (alt, &num[1], 4 * sizeof (double));
+  sq_axis_angle_to_quat (alt, key->v);
 
-  key = next_key (pos, t);
+  key = sq_track_append (pos, t);
   key->v[0] = num[5];
   key->v[1] = num[6];
   key->v[2] = num[7];
@@ -440,6 +414,46 @@ add_key (Part         *part,
       key->v[1] = num[9];
       key->v[2] = num[10];
     }
+}
+
+/* The limb being read: where each of its key lines starts (its keys are
+ * made from them when the limb ends, store_limb) and what the lines said
+ * so far */
+typedef struct
+{
+  GArray  *lines;             /* const char *: each key line's first byte */
+  double   last_time;         /* of the last key line */
+  guint    times;             /* TIMES_* */
+  gboolean plain;             /* every line has 8 fields (no scale) */
+} LimbKeys;
+
+/* A key line read: the checks that need only it and the one before it
+ * (time order, a zero axis), and where it starts */
+static void
+note_key (Part         *part,
+          LimbKeys     *lk,
+          guint         line,
+          const char   *start,
+          gint64        ms,
+          const double *num,
+          guint         n)
+{
+  double t = ms / 1000.0, q[4];
+
+  if (G_UNLIKELY (lk->lines->len > 0 && lk->last_time >= t))
+    {
+      lk->times |= TIMES_NOT_RISING;
+      if (lk->last_time > t && !(lk->times & TIMES_BACKWARDS))
+        {
+          part_warn (part, WARN_UNSORTED, line, 0.0, 0);
+          lk->times |= TIMES_BACKWARDS;
+        }
+    }
+  lk->last_time = t;
+  if (!sq_axis_angle_to_quat (&num[1], q))
+    part_warn (part, WARN_ZERO_AXIS, line, num[4], 0);
+  lk->plain &= n == 8;
+  g_array_append_val (lk->lines, start);
 }
 
 /* 1: a separator between fields; 2: a line end */
@@ -519,25 +533,372 @@ is_limb_header (const char *line,
          && !too_large;
 }
 
-/* The pages of the next POPULATE_KEYS keys of a long limb made present at
- * once before they are written (cheaper than a fault per
- * page; a chunk at a time, so that a frame count
- * larger than the file holds costs no memory). Returns the key count at
- * which to call it again. */
-#define POPULATE_KEYS 8192
-
-static gsize
-populate_keys (SqJoint *joint)
+/* How a key line's fields read (parse_fields) */
+typedef enum
 {
-  SqTrack *rot = &joint->tracks[SQ_CHANNEL_ROTATION], *pos = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-  gsize from = rot->n_keys, to = MIN (from + POPULATE_KEYS, MIN (rot->alloc, pos->alloc));
+  FIELDS_OK,
+  FIELDS_TOO_MANY,            /* more than 11 */
+  FIELDS_BAD_TIME,            /* the first is no whole number */
+  FIELDS_BAD_NUMBER           /* another is no number */
+} FieldsResult;
 
-  if (to <= from || pos->n_keys != from)
-    return G_MAXSIZE;
-  _sq_prefault_now (rot->keys + from, (to - from) * sizeof (SqKey));
-  _sq_prefault_now (rot->alt + from * 4, (to - from) * 4 * sizeof (double));
-  _sq_prefault_now (pos->keys + from, (to - from) * sizeof (SqKey));
-  return to;
+/* The fields of a key line [cur, end) of the text that ends at text_end,
+ * each scanned as a number where it stands: the time in whole milliseconds
+ * into *ms, the rest into num[1..]; *n the count of fields; *col the
+ * column of a field in error. The one reading of a line the fast scan
+ * (scan_key_line) does not take, at reading and when a packed key is
+ * decoded. */
+static FieldsResult
+parse_fields (const char *cur,
+              const char *end,
+              const char *text_end,
+              gint64     *ms,
+              double     *num,
+              guint      *n,
+              guint      *col)
+{
+  const char *p = cur;
+
+  *n = 0;
+  for (;;)
+    {
+      const char *field, *stop;
+
+      while (p < end && _sq_sep_table[(guint8) *p])
+        p++;
+      if (p >= end)
+        return FIELDS_OK;
+      field = p;
+      *col = (guint) (field - cur) + 1;
+      if (*n >= 11)
+        return FIELDS_TOO_MANY;
+      if (*n == 0)
+        {
+          stop = p;
+          while (stop < end && !_sq_sep_table[(guint8) *stop])
+            stop++;
+          if (!_sq_parse_int64 (field, stop - field, ms))
+            return FIELDS_BAD_TIME;
+        }
+      else if ((stop = _sq_scan_double_in (field, end, text_end, &num[*n])) == NULL
+               || (stop < end && !_sq_sep_table[(guint8) *stop]))
+        return FIELDS_BAD_NUMBER;
+      p = stop;
+      (*n)++;
+    }
+}
+
+/* A key line read before, starting at `p`, read again: its field count */
+static guint
+reparse_key (const char *p,
+             const char *text_end,
+             gint64     *ms,
+             double     *num)
+{
+  const char *next, *end = p;
+  guint n, col;
+
+  if ((n = scan_key_line (p, text_end, ms, num, &next)) != 0)
+    return n;
+  while (end < text_end && *end != '\n' && *end != '\r')
+    end++;
+  return parse_fields (p, end, text_end, ms, num, &n, &col) == FIELDS_OK ? n : 0;
+}
+
+/* ---- packed limbs ----------------------------------------------------------
+ *
+ * A limb whose key lines all have 8 fields, in rising time, keeps its keys
+ * as its lines: a track's records are pointers to each key line's first
+ * byte, and a key is read from its line again when it is asked for (the
+ * same scan as at reading, so the same values). The records follow a small
+ * header with the text they point into. Both channels of a limb share the
+ * records; a track costs 8 bytes a key instead of 40 (72 with the
+ * axis-angle kept for the rotation). */
+typedef struct
+{
+  GBytes     *text;           /* the bytes read, held while the records are */
+  const char *text_end;
+  gsize       n;
+  const char *lines[];        /* the records */
+} LineRecords;
+
+#define LINE_STRIDE sizeof (const char *)
+
+static void
+line_records_free (gpointer data)
+{
+  LineRecords *lr = data;
+
+  g_bytes_unref (lr->text);
+  g_free (lr);
+}
+
+static const LineRecords *
+line_records (const SqTrack *track)
+{
+  return g_bytes_get_data (track->packed_bytes, NULL);
+}
+
+static guint
+line_key_read (const SqTrack *track,
+               const guint8  *record,
+               gint64        *ms,
+               double        *num)
+{
+  const char *p;
+
+  memcpy (&p, record, sizeof p);
+  return reparse_key (p, line_records (track)->text_end, ms, num);
+}
+
+static double
+line_time (const SqTrack *track,
+           const guint8  *record)
+{
+  const char *p, *next;
+  gint64 ms = 0;
+  double num[11];
+
+  memcpy (&p, record, sizeof p);
+  if (scan_key_line (p, line_records (track)->text_end, &ms, num, &next) == 0)
+    line_key_read (track, record, &ms, num);
+  return ms / 1000.0;
+}
+
+static void
+line_rotation (const SqTrack *track,
+               const guint8  *record,
+               SqKey         *key)
+{
+  gint64 ms = 0;
+  double num[11] = { 0 };
+
+  line_key_read (track, record, &ms, num);
+  key->time = ms / 1000.0;
+  sq_axis_angle_to_quat (&num[1], key->v);
+}
+
+static void
+line_translation (const SqTrack *track,
+                  const guint8  *record,
+                  SqKey         *key)
+{
+  gint64 ms = 0;
+  double num[11] = { 0 };
+
+  line_key_read (track, record, &ms, num);
+  key->time = ms / 1000.0;
+  memcpy (key->v, &num[5], 3 * sizeof (double));
+  key->v[3] = 0.0;
+}
+
+/* unpacked for an edit: the axis-angles are kept in SqTrack.alt, so that
+ * the keys an edit leaves alone are still written as they were read */
+static void
+line_rotation_unpacked (SqTrack       *track,
+                        const SqTrack *packed)
+{
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      gint64 ms;
+      double num[11] = { 0 };
+
+      line_key_read (packed, packed->packed + i * LINE_STRIDE, &ms, num);
+      memcpy (&track->alt[i * 4], &num[1], 4 * sizeof (double));
+    }
+}
+
+/* unpacked in one pass: each line read once for its key and axis-angle */
+static void
+line_rotation_unpack (SqTrack       *track,
+                      const SqTrack *packed)
+{
+  sq_track_ensure_alt (track);
+  for (gsize i = 0; i < track->n_keys; i++)
+    {
+      gint64 ms = 0;
+      double num[11] = { 0 };
+
+      line_key_read (packed, packed->packed + i * LINE_STRIDE, &ms, num);
+      memcpy (&track->alt[i * 4], &num[1], 4 * sizeof (double));
+      track->keys[i].time = ms / 1000.0;
+      sq_axis_angle_to_quat (&num[1], track->keys[i].v);
+    }
+}
+
+static const SqKeyCodec line_rotation_codec = { LINE_STRIDE, line_time, line_rotation, line_rotation_unpacked,
+                                                line_rotation_unpack };
+static const SqKeyCodec line_translation_codec = { LINE_STRIDE, line_time, line_translation, NULL };
+
+/* The axis-angle a rotation key was read as, while it still converts to
+ * exactly the key (a packed key: always) */
+static gboolean
+kept_axis_angle (const SqTrack *rot,
+                 gsize          k,
+                 const double   q[4],
+                 double         aa[4])
+{
+  double back[4];
+
+  if (rot->codec == &line_rotation_codec)
+    {
+      gint64 ms;
+      double num[11] = { 0 };
+
+      line_key_read (rot, rot->packed + k * LINE_STRIDE, &ms, num);
+      memcpy (aa, &num[1], 4 * sizeof (double));
+      return TRUE;
+    }
+  if (rot->alt == NULL || isnan (rot->alt[k * 4 + 3]))
+    return FALSE;
+  sq_axis_angle_to_quat (&rot->alt[k * 4], back);
+  if (memcmp (back, q, sizeof back) != 0)
+    return FALSE;
+  memcpy (aa, &rot->alt[k * 4], 4 * sizeof (double));
+  return TRUE;
+}
+
+/* The limb's keys from its key lines: packed where it can be (see above),
+ * else read again into keys and axis-angles, sorted and checked
+ * (finish_limb) */
+static void
+store_limb (Part       *part,
+            SqJoint    *joint,
+            LimbKeys   *lk)
+{
+  gsize n = lk->lines->len;
+
+  if (lk->plain && !(lk->times & TIMES_NOT_RISING) && n > 0)
+    {
+      LineRecords *lr = g_malloc (sizeof *lr + n * LINE_STRIDE);
+      g_autoptr(GBytes) records = NULL;
+
+      lr->text = g_bytes_ref (part->text);
+      lr->text_end = part->data + part->len;
+      lr->n = n;
+      memcpy (lr->lines, lk->lines->data, n * LINE_STRIDE);
+      records = g_bytes_new_with_free_func (lr, sizeof *lr + n * LINE_STRIDE, line_records_free, lr);
+      sq_track_pack (&joint->tracks[SQ_CHANNEL_ROTATION], &line_rotation_codec, records,
+                     (const guint8 *) lr->lines, n, 0.0);
+      sq_track_pack (&joint->tracks[SQ_CHANNEL_TRANSLATION], &line_translation_codec, records,
+                     (const guint8 *) lr->lines, n, 0.0);
+    }
+  else
+    {
+      sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], n);
+      sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], n);
+      sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
+      for (gsize i = 0; i < n; i++)
+        {
+          gint64 ms = 0;
+          double num[11] = { 0 };
+          guint fields = reparse_key (g_array_index (lk->lines, const char *, i), part->data + part->len, &ms, num);
+
+          add_key (joint, ms, num, fields);
+        }
+    }
+  g_array_set_size (lk->lines, 0);
+}
+
+/* Closes the limb being read: its keys stored, sorted and checked */
+static gboolean
+close_limb (Part     *part,
+            SqJoint  *joint,
+            LimbKeys *lk,
+            guint     line,
+            FailKind  kind)
+{
+  guint times = lk->times;
+
+  store_limb (part, joint, lk);
+  lk->times = 0;
+  lk->plain = TRUE;
+  return finish_limb (part, joint, line, times, kind);
+}
+
+/* A key line's fields in error: the part fails there */
+static void
+fail_fields (Part         *part,
+             FieldsResult  r,
+             guint         line,
+             guint         col,
+             const char   *limb)
+{
+  if (r == FIELDS_TOO_MANY)
+    part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, line, col,
+               _("limb “%s”: a key line has 8 or 11 numbers; this one has more"), limb);
+  else if (r == FIELDS_BAD_TIME)
+    part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, line, col, _("the time must be a whole number of milliseconds"));
+  else
+    part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, line, col, _("not a number"));
+}
+
+/* A limb header line read where one is due: FALSE when the part fails or
+ * hands over there; else the new limb in *joint (the one before closed) */
+static gboolean
+start_limb (Part     *part,
+            SqLines  *lines,
+            SqJoint **joint,
+            LimbKeys *lk,
+            guint    *joint_line,
+            gint64   *keys_left)
+{
+  g_autofree char *name = NULL;
+  gint64 frames = 0;
+  guint col = 1;
+  gboolean too_large = FALSE;
+  gsize len = part->len;
+  const char *data = part->data;
+
+  if (memchr (lines->cur, '\0', lines->cur_len) != NULL)
+    {
+      part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines->line, 1, _("a NUL byte in a text SEQ file"));
+      return FALSE;
+    }
+  if (*joint != NULL && !close_limb (part, *joint, lk, *joint_line, FAIL_FINISH))
+    return FALSE;
+  *joint = NULL;
+  if (!parse_limb_header (lines->cur, lines->cur_len, &name, &frames, &col, &too_large))
+    {
+      part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines->line, col,
+                 _("expected a limb header “name frames=K”"));
+      return FALSE;
+    }
+  if (too_large)
+    {
+      part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines->line, col,
+                 _("the frame count of limb “%s” is too large"), name);
+      return FALSE;
+    }
+  if ((gsize) (lines->cur - data) >= part->next_from)
+    {
+      part->end = PART_HANDOFF;
+      part->n_lines = lines->line - 1;
+      return FALSE;
+    }
+  if (frames < 1)
+    {
+      part_fail (part, FAIL_HEADER, SQ_ERROR_BAD_VALUE, lines->line, col,
+                 _("frames=%" PRId64 " for limb “%s” must be at least 1"), frames, name);
+      return FALSE;
+    }
+  if ((guint64) frames > (len - lines->pos) / 2 + 1)
+    {
+      part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines->line, col,
+                 _("frames=%" PRId64 " for limb “%s” is more than the rest of the file can hold"),
+                 frames, name);
+      return FALSE;
+    }
+  *joint = sq_clip_add_joint (part->limbs, name);
+  *joint_line = lines->line;
+  g_array_append_val (part->limb_lines, *joint_line);
+  /* room for the lines the header announces, up to a few thousand at
+   * first: the count is the file's word, not yet its lines */
+  g_array_set_size (lk->lines, MIN ((gsize) frames, 4096));
+  g_array_set_size (lk->lines, 0);
+  *keys_left = frames;
+  return TRUE;
 }
 
 /* Reads the limb sections of one part (an SqItemFunc over an array of Part) */
@@ -553,8 +914,7 @@ read_part (gsize    item,
   gint64 keys_left = 0;
   SqJoint *joint = NULL;
   guint joint_line = 0;
-  guint times = 0;
-  gsize populated = G_MAXSIZE;
+  LimbKeys lk = { g_array_new (FALSE, FALSE, sizeof (const char *)), 0.0, 0, TRUE };
 
   part->end = PART_EOF;
   _sq_lines_init (&lines, data, len);
@@ -568,7 +928,7 @@ read_part (gsize    item,
       lines.pos = _sq_text_line_start_at_or_after (data, len, part->from);
       do
         if (!_sq_lines_next (&lines))
-          return;
+          goto out;
       while (!is_limb_header (lines.cur, lines.cur_len));
       /* counted from here: the limb header is the part's line 1 */
       start = lines.cur - data;
@@ -578,22 +938,21 @@ read_part (gsize    item,
 
   for (;;)
     {
-      guint n;
+      guint n, col;
       double num[11];
       gint64 ms;
+      FieldsResult r;
 
       if (keys_left > 0)
         {
-          const char *next;
+          const char *next, *line_start = data + lines.pos;
 
-          if (G_UNLIKELY (joint->tracks[SQ_CHANNEL_ROTATION].n_keys == populated))
-            populated = populate_keys (joint);
-          n = scan_key_line (data + lines.pos, data + len, &ms, num, &next);
+          n = scan_key_line (line_start, data + len, &ms, num, &next);
           if (n != 0)
             {
               lines.line++;
               lines.pos = next - data;
-              add_key (part, joint, lines.line, ms, num, n, &times);
+              note_key (part, &lk, lines.line, line_start, ms, num, n);
               keys_left--;
               continue;
             }
@@ -607,66 +966,15 @@ read_part (gsize    item,
           if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
             {
               part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, 1, _("a NUL byte in a text SEQ file"));
-              return;
+              goto out;
             }
           continue;
         }
 
       if (keys_left == 0)
         {
-          g_autofree char *name = NULL;
-          gint64 frames = 0;
-          guint col = 1;
-          gboolean too_large = FALSE;
-
-          if (memchr (lines.cur, '\0', lines.cur_len) != NULL)
-            {
-              part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines.line, 1, _("a NUL byte in a text SEQ file"));
-              return;
-            }
-          if (joint != NULL && !finish_limb (part, joint, joint_line, times, FAIL_FINISH))
-            return;
-          times = 0;
-          joint = NULL;
-          if (!parse_limb_header (lines.cur, lines.cur_len, &name, &frames, &col, &too_large))
-            {
-              part_fail (part, FAIL_HEADER, SQ_ERROR_SYNTAX, lines.line, col,
-                         _("expected a limb header “name frames=K”"));
-              return;
-            }
-          if (too_large)
-            {
-              part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
-                         _("the frame count of limb “%s” is too large"), name);
-              return;
-            }
-          if ((gsize) (lines.cur - data) >= part->next_from)
-            {
-              part->end = PART_HANDOFF;
-              part->n_lines = lines.line - 1;
-              return;
-            }
-          if (frames < 1)
-            {
-              part_fail (part, FAIL_HEADER, SQ_ERROR_BAD_VALUE, lines.line, col,
-                         _("frames=%" PRId64 " for limb “%s” must be at least 1"), frames, name);
-              return;
-            }
-          if ((guint64) frames > (len - lines.pos) / 2 + 1)
-            {
-              part_fail (part, FAIL_HEADER, SQ_ERROR_LIMIT_EXCEEDED, lines.line, col,
-                         _("frames=%" PRId64 " for limb “%s” is more than the rest of the file can hold"),
-                         frames, name);
-              return;
-            }
-          joint = sq_clip_add_joint (part->limbs, name);
-          joint_line = lines.line;
-          g_array_append_val (part->limb_lines, joint_line);
-          sq_track_reserve (&joint->tracks[SQ_CHANNEL_ROTATION], frames);
-          sq_track_reserve (&joint->tracks[SQ_CHANNEL_TRANSLATION], frames);
-          sq_track_ensure_alt (&joint->tracks[SQ_CHANNEL_ROTATION]);
-          populated = frames >= POPULATE_KEYS ? 0 : G_MAXSIZE;
-          keys_left = frames;
+          if (!start_limb (part, &lines, &joint, &lk, &joint_line, &keys_left))
+            goto out;
           continue;
         }
 
@@ -675,63 +983,26 @@ read_part (gsize    item,
         {
           part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, 1,
                      _("limb “%s” has %zu key line(s), fewer than the frames=%zu of its header"),
-                     joint->name, joint->tracks[SQ_CHANNEL_ROTATION].n_keys,
-                     joint->tracks[SQ_CHANNEL_ROTATION].n_keys + (gsize) keys_left);
-          return;
+                     joint->name, (gsize) lk.lines->len, (gsize) lk.lines->len + (gsize) keys_left);
+          goto out;
         }
 
       /* one pass: scan each field as a number where it stands */
-      {
-        const char *p = lines.cur, *end = lines.cur + lines.cur_len;
-
-        n = 0;
-        for (;;)
-          {
-            const char *field, *stop;
-
-            while (p < end && _sq_sep_table[(guint8) *p])
-              p++;
-            if (p >= end)
-              break;
-            field = p;
-            if (n >= 11)
-              {
-                part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                           _("limb “%s”: a key line has 8 or 11 numbers; this one has more"), joint->name);
-                return;
-              }
-            if (n == 0)
-              {
-                stop = p;
-                while (stop < end && !_sq_sep_table[(guint8) *stop])
-                  stop++;
-                if (!_sq_parse_int64 (field, stop - field, &ms))
-                  {
-                    part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                               _("the time must be a whole number of milliseconds"));
-                    return;
-                  }
-              }
-            else if ((stop = _sq_scan_double_in (field, end, lines.data + lines.len, &num[n])) == NULL
-                     || (stop < end && !_sq_sep_table[(guint8) *stop]))
-              {
-                part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) (field - lines.cur) + 1,
-                           _("not a number"));
-                return;
-              }
-            p = stop;
-            n++;
-          }
-      }
+      r = parse_fields (lines.cur, lines.cur + lines.cur_len, lines.data + lines.len, &ms, num, &n, &col);
+      if (r != FIELDS_OK)
+        {
+          fail_fields (part, r, lines.line, col, joint->name);
+          goto out;
+        }
       if (n != 8 && n != 11)
         {
           part_fail (part, FAIL_KEYS, SQ_ERROR_SYNTAX, lines.line, (guint) lines.cur_len + 1,
                      _("limb “%s” expects %" PRId64 " more key line(s) of 8 or 11 numbers; this line has %u fields"),
                      joint->name, keys_left, n);
-          return;
+          goto out;
         }
 
-      add_key (part, joint, lines.line, ms, num, n, &times);
+      note_key (part, &lk, lines.line, lines.cur, ms, num, n);
       keys_left--;
     }
 
@@ -741,7 +1012,9 @@ read_part (gsize    item,
                _("the file ends %" PRId64 " key line(s) short of limb “%s”"),
                keys_left, joint->name);
   else if (joint != NULL)
-    finish_limb (part, joint, joint_line, times, FAIL_FINISH_EOF);
+    close_limb (part, joint, &lk, joint_line, FAIL_FINISH_EOF);
+out:
+  g_array_unref (lk.lines);
 }
 
 /* A part's limbs and their warnings into `clip`, after the limbs of the
@@ -939,6 +1212,7 @@ read_text (GBytes              *bytes,
   costs = g_new (gsize, n_parts);
   for (guint t = 0; t < n_parts; t++)
     {
+      parts[t].text = bytes;
       parts[t].data = data;
       parts[t].len = len;
       parts[t].from = lines.pos + (len - lines.pos) / n_parts * t;
@@ -1019,7 +1293,36 @@ typedef struct
   double aa[4];        /* axis-angle to write */
   double pos[4];
   double scale[4];
+  gboolean pos_read;   /* pos came with aa from the line read (read_line_values) */
 } LineValues;
+
+/* A packed limb's key line read once for what the writer needs of it: the
+ * axis-angle of rotation key ri and, when translation key pi is on the
+ * same line, its position; FALSE when rotation key ri is not packed */
+static gboolean
+read_line_values (const SqTrack *rot,
+                  const SqTrack *pos,
+                  gssize         ri,
+                  gssize         pi,
+                  LineValues    *lv)
+{
+  gint64 ms;
+  double num[11] = { 0 };
+  const guint8 *record = rot->packed + (gsize) ri * LINE_STRIDE;
+
+  lv->pos_read = FALSE;
+  if (rot->codec != &line_rotation_codec)
+    return FALSE;
+  line_key_read (rot, record, &ms, num);
+  memcpy (lv->aa, &num[1], 4 * sizeof (double));
+  if (pi >= 0 && pos->codec == &line_translation_codec
+      && memcmp (pos->packed + (gsize) pi * LINE_STRIDE, record, LINE_STRIDE) == 0)
+    {
+      memcpy (lv->pos, &num[5], 3 * sizeof (double));
+      lv->pos_read = TRUE;
+    }
+  return TRUE;
+}
 
 /* A limb name as the header parser will read it back: no line breaks, no
  * separators at its ends (they are trimmed), not empty and not starting
@@ -1097,24 +1400,17 @@ write_limb (gsize      l,
   for (guint k = 0; k < lines->len; k++)
     {
       const Line *ln = &g_array_index (lines, Line, k);
-      LineValues lv;
+      LineValues lv = { .pos_read = FALSE };
       double t = ln->ms / 1000.0;
       gssize ri = ln->idx[0];
       gboolean have_alt = FALSE;
 
-      if (ri >= 0)
+      if (ri >= 0 && read_line_values (rot, pos, ri, ln->idx[1], &lv))
+        have_alt = TRUE;
+      else if (ri >= 0)
         {
           memcpy (lv.rot, sq_track_key (rot, ri).v, sizeof lv.rot);
-          if (rot->alt != NULL && !isnan (rot->alt[ri * 4 + 3]))
-            {
-              double q[4];
-              sq_axis_angle_to_quat (&rot->alt[ri * 4], q);
-              if (memcmp (q, lv.rot, sizeof q) == 0)
-                {
-                  memcpy (lv.aa, &rot->alt[ri * 4], sizeof lv.aa);
-                  have_alt = TRUE;
-                }
-            }
+          have_alt = kept_axis_angle (rot, ri, lv.rot, lv.aa);
         }
       else
         sq_track_sample (rot, SQ_CHANNEL_ROTATION, t, lv.rot);
@@ -1127,7 +1423,9 @@ write_limb (gsize      l,
           memcpy (lv.aa, none, sizeof none);
           not_numbers++;
         }
-      if (ln->idx[1] >= 0)
+      if (have_alt && lv.pos_read)
+        ;
+      else if (ln->idx[1] >= 0)
         memcpy (lv.pos, sq_track_key (pos, ln->idx[1]).v, sizeof lv.pos);
       else
         sq_track_sample (pos, SQ_CHANNEL_TRANSLATION, t, lv.pos);

@@ -570,9 +570,17 @@ position_record_key (const SqTrack *track,
   record_to_key (p, SQ_CHANNEL_TRANSLATION, track->packed_param, key);
 }
 
+/* unpacked: the codes kept where the keys do not give them back */
+static void
+records_unpacked (SqTrack       *track,
+                  const SqTrack *packed)
+{
+  keep_codes (track, packed->packed, packed->packed_param);
+}
+
 static const SqKeyCodec record_codecs[2] = {
-  [SQ_CHANNEL_ROTATION] = { SL_KEY_SIZE, record_time, rotation_record_key, keep_codes },
-  [SQ_CHANNEL_TRANSLATION] = { SL_KEY_SIZE, record_time, position_record_key, keep_codes },
+  [SQ_CHANNEL_ROTATION] = { SL_KEY_SIZE, record_time, rotation_record_key, records_unpacked },
+  [SQ_CHANNEL_TRANSLATION] = { SL_KEY_SIZE, record_time, position_record_key, records_unpacked },
 };
 
 /* One track's keys of version 1.0: the count is already checked against
