@@ -47,10 +47,13 @@ sq_bvh_frame_count (const SqClip *clip,
                     double       *frame_time)
 {
   double ft = sq_clip_frame_time (clip);
-  gsize n = sq_props_get_uint (clip->extra, "frames", 0);
+  gsize n = 0;
 
   if (!(ft > 0) || !isfinite (ft))
     ft = 1.0 / 30.0;
+  /* from the duration and the keys (an edit leaves the file's count behind) */
+  if (clip->duration > 0 && clip->duration / ft < 1e7)
+    n = (gsize) floor (clip->duration / ft + 0.5) + 1;
   for (gsize j = 0; j < clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
       {
