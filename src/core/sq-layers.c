@@ -34,6 +34,7 @@ typedef struct
   char    *name;
   double   start;
   SqSlFields f;
+  GHashTable *bones;      /* bone name → joint index + 1 */
 } Layer;
 
 struct _SqLayers
@@ -41,10 +42,13 @@ struct _SqLayers
   GPtrArray *layers;      /* Layer * */
 };
 
+static const char *bone_of (const char *name);
+
 static void
 layer_free (Layer *layer)
 {
   sq_clip_free (layer->clip);
+  g_hash_table_unref (layer->bones);
   g_free (layer->name);
   g_free (layer);
 }
@@ -84,6 +88,9 @@ sq_layers_add (SqLayers     *layers,
   layer->name = g_strdup (name);
   layer->start = isfinite (start) ? start : 0;
   sq_sl_fields_get (sl, &layer->f);
+  layer->bones = g_hash_table_new (g_str_hash, g_str_equal);
+  for (gsize j = sl->n_joints; j > 0; j--)
+    g_hash_table_insert (layer->bones, (gpointer) bone_of (sl->joints[j - 1].name), GSIZE_TO_POINTER (j));
   g_ptr_array_add (layers->layers, layer);
   return TRUE;
 }
@@ -327,14 +334,13 @@ resolve_bone (const SqLayers *layers,
       const Layer *l = layers->layers->pdata[i];
       double w = sq_layers_weight (layers, i, time);
 
-      for (gsize j = 0; j < l->clip->n_joints && w > 0; j++)
-        if (strcmp (bone_of (l->clip->joints[j].name), bone) == 0)
-          {
-            c[n] = (Contender) { i, j, 0, l->start, w, FALSE };
-            c[n].priority = joint_priority (l, j, &c[n].own);
-            n++;
-            break;
-          }
+      gsize j = GPOINTER_TO_SIZE (g_hash_table_lookup (l->bones, bone));
+
+      if (j-- == 0 || w <= 0)
+        continue;
+      c[n] = (Contender) { i, j, 0, l->start, w, FALSE };
+      c[n].priority = joint_priority (l, j, &c[n].own);
+      n++;
     }
   if (n == 0)
     {
