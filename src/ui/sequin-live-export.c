@@ -189,12 +189,12 @@ export_done (GObject      *source,
       g_autofree char *time = g_date_time_format (now, "%H:%M:%S");
 
       self->count++;
-      /* TRANSLATORS: the live export's indicator: the file and the time it was last written */
-      status = g_strdup_printf (_("Exported to %s at %s"), name, time);
+      /* TRANSLATORS: the live export's indicator: the time the file was last written, and the file */
+      status = g_strdup_printf (_("Exported %s to %s"), time, name);
     }
   else if (job->waits != NULL)
-    /* TRANSLATORS: the live export's indicator: the file, and the validation error that keeps it from being written */
-    status = g_strdup_printf (_("Export to %s waits: %s"), name, job->waits);
+    /* TRANSLATORS: the live export's indicator: the validation error that keeps the file from being written */
+    status = g_strdup_printf (_("Export waits: %s"), job->waits);
   else
     status = g_strdup_printf (_("Could not export to %s: %s"), name, error->message);
   if (self->file != NULL)
@@ -250,7 +250,7 @@ ensure_indicator (LiveExport *self)
   self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
   self->label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (self->label, 40);
+  gtk_label_set_max_width_chars (self->label, 48);
   gtk_widget_add_css_class (GTK_WIDGET (self->label), "dim-label");
   stop = gtk_button_new_from_icon_name ("media-playback-stop-symbolic");
   gtk_widget_add_css_class (stop, "flat");
