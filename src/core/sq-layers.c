@@ -27,6 +27,7 @@
 #include "sq-layers.h"
 #include "sq-private.h"
 #include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-behaviour.h"
 
 typedef struct
 {
@@ -78,7 +79,9 @@ sq_layers_add (SqLayers     *layers,
                double        start,
                GError      **error)
 {
-  SqClip *sl = sq_convert (clip, &_sq_format_sl_anim, NULL, NULL, error);
+  /* as a save converts it (a BVH pose keeps its pose: worlds/sq-sl-behaviour.h) */
+  static const SqSaveOptions defaults = { 0 };
+  SqClip *sl = _sq_convert_for_save (clip, &_sq_format_sl_anim, &defaults, NULL, error);
   Layer *layer;
 
   if (sl == NULL)

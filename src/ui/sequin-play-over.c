@@ -34,7 +34,6 @@ typedef struct
   GtkWidget    *strip;        /* in the window's timeline box, or NULL */
   GtkWidget    *dialog;       /* the dialog, or NULL */
   GtkListBox   *list;
-  gulong        position_handler;
   GSignalGroup *document;     /* on the window's document: its edits */
 } PlayOver;
 
@@ -73,8 +72,6 @@ static void
 play_over_free (PlayOver *self)
 {
   g_clear_object (&self->document);
-  if (self->position_handler != 0 && self->window->playback != NULL)
-    g_signal_handler_disconnect (self->window->playback, self->position_handler);
   if (self->dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->dialog));
   g_ptr_array_unref (self->entries);
@@ -159,6 +156,17 @@ position_cb (PlayOver *self)
   update_strip (self);
 }
 
+/* the playhead moved (connected with the window as data: the window's
+ * dispose disconnects it) */
+static void
+playhead_cb (SequinWindow *window)
+{
+  PlayOver *self = play_over_get (window, FALSE);
+
+  if (self != NULL)
+    update_strip (self);
+}
+
 static void
 ensure_strip (PlayOver *self)
 {
@@ -168,8 +176,7 @@ ensure_strip (PlayOver *self)
   gtk_widget_set_margin_top (self->strip, 4);
   gtk_widget_set_margin_bottom (self->strip, 4);
   gtk_box_append (self->window->timeline_box, self->strip);
-  self->position_handler = g_signal_connect_swapped (self->window->playback, "notify::position",
-                                                     G_CALLBACK (position_cb), self);
+  g_signal_connect_swapped (self->window->playback, "notify::position", G_CALLBACK (playhead_cb), self->window);
   /* edits, undo and redo */
   self->document = follow_document (self->window, G_CALLBACK (position_cb), self);
 }
