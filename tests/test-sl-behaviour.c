@@ -282,6 +282,9 @@ test_bvh_reference_kinds (void)
   g_assert_nonnull (strstr (why, "rest pose"));
   g_assert_cmpint (sq_bvh_reference_frame (pose, NULL), ==, SQ_BVH_REFERENCE_POSE_ONLY);
   g_assert_cmpint (sq_bvh_reference_frame (motion, NULL), ==, SQ_BVH_REFERENCE_MOTION);
+  g_assert_true (tu_has_line (pose->warnings, "holds the same pose"));
+  g_assert_false (tu_has_line (ref->warnings, "holds the same pose"));
+  g_assert_false (tu_has_line (motion->warnings, "holds the same pose"));
   findings = validate (pose);
   g_assert_cmpint (find (findings, "holds the same pose")->severity, ==, SQ_SEVERITY_WARNING);
 
@@ -324,6 +327,8 @@ test_bvh_pose_to_anim (void)
   SqSaveOptions keep = { .no_source_copy = TRUE }, literal = { .no_source_copy = TRUE, .literal_pose = TRUE };
 
   g_assert_cmpint (sq_bvh_reference_frame (relaxed, NULL), ==, SQ_BVH_REFERENCE_POSE_ONLY);
+  /* the reader says so loudly */
+  g_assert_true (tu_has_line (relaxed->warnings, "every one of the 30 frames holds the same pose"));
   /* by default the pose is kept: every one of its 19 joints */
   g_assert_cmpuint (anim_joints (relaxed, &keep, losses, notes), ==, relaxed->n_joints);
   g_assert_cmpuint (relaxed->n_joints, ==, 19);

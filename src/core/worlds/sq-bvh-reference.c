@@ -100,6 +100,47 @@ frame_distance (const SqClip *clip,
     }
 }
 
+/* Whether every frame holds frame 0's pose (stops at the first that does
+ * not) */
+static gboolean
+pose_only (const SqClip *clip,
+           gsize         n,
+           double        ft)
+{
+  for (gsize f = 1; f < n; f++)
+    {
+      double d, m;
+
+      frame_distance (clip, 0, f * ft, &d, &m);
+      if (d > SAME_DEGREES || m > SAME_METRES)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+pose_only_text (gsize n)
+{
+  return g_strdup_printf (_("every one of the %zu frames holds the same pose and none is a reference: the Second "
+                            "Life upload takes frame 0 as its reference pose and leaves out every joint that never "
+                            "moves from it, so it would upload an animation with no joints; Sequin saves the pose "
+                            "with the rest pose as its reference instead"), n);
+}
+
+void
+_sq_bvh_warn_pose_only (SqClip *clip)
+{
+  double ft;
+  gsize n = sq_bvh_frame_count (clip, &ft);
+
+  if (n >= 2 && pose_only (clip, n, ft))
+    {
+      g_autofree char *text = pose_only_text (n);
+
+      sq_clip_add_warning (clip, "%s", text);
+    }
+}
+
 /* Whether frame 0 is the rest pose: no joint turned */
 static gboolean
 at_rest (const SqClip *clip)
@@ -121,36 +162,27 @@ SqBvhReference
 sq_bvh_reference_frame (const SqClip *clip,
                         char        **why)
 {
-  double ft, jump_deg = 0, jump_m = 0, later = 0, later_m = 0, from0 = 0, from0_m = 0;
+  double ft, jump_deg = 0, jump_m = 0, later = 0, later_m = 0;
   gsize n;
 
   if (why != NULL)
     *why = NULL;
   if (clip == NULL || !is_bvh (clip) || (n = sq_bvh_frame_count (clip, &ft)) < 2)
     return SQ_BVH_REFERENCE_NONE;
+  if (pose_only (clip, n, ft))
+    {
+      if (why != NULL)
+        *why = pose_only_text (n);
+      return SQ_BVH_REFERENCE_POSE_ONLY;
+    }
   frame_distance (clip, 0, ft, &jump_deg, &jump_m);
-  for (gsize f = 1; f < n; f++)
+  for (gsize f = 1; f + 1 < n; f++)
     {
       double d, m;
 
-      frame_distance (clip, 0, f * ft, &d, &m);
-      from0 = MAX (from0, d);
-      from0_m = MAX (from0_m, m);
-      if (f + 1 < n)
-        {
-          frame_distance (clip, f * ft, (f + 1) * ft, &d, &m);
-          later = MAX (later, d);
-          later_m = MAX (later_m, m);
-        }
-    }
-  if (from0 <= SAME_DEGREES && from0_m <= SAME_METRES)
-    {
-      if (why != NULL)
-        *why = g_strdup_printf (_("every one of the %zu frames holds the same pose and none is a reference: the "
-                                  "Second Life upload takes frame 0 as its reference pose and leaves out every "
-                                  "joint that never moves from it, so it would upload an animation with no "
-                                  "joints; Sequin saves the pose with the rest pose as its reference instead"), n);
-      return SQ_BVH_REFERENCE_POSE_ONLY;
+      frame_distance (clip, f * ft, (f + 1) * ft, &d, &m);
+      later = MAX (later, d);
+      later_m = MAX (later_m, m);
     }
   if (at_rest (clip))
     {

@@ -62,6 +62,10 @@ SqEdit     *sq_edit_skip_frames_new      (const SqClip *clip,
                                           guint         n,
                                           GError      **error);
 
+/* For the BVH reader: a warning in the clip's when every frame holds the
+ * same pose (what SQ_BVH_REFERENCE_POSE_ONLY says) */
+void        _sq_bvh_warn_pose_only       (SqClip       *clip);
+
 /* For saving (sq-load-save.c): a copy of a BVH pose clip (every frame the
  * same pose) with the skeleton's rest pose as frame 0, so the upload keeps
  * the pose; NULL when the clip is no such pose. `literal`: the viewer's
