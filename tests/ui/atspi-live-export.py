@@ -103,6 +103,7 @@ def check(ok, what):
 
 
 work = os.path.join(tmpdir, 'atspi-live')
+shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work, exist_ok=True)
 clip = os.path.join(work, 'Kneel 1.anim')
 shutil.copy(source, clip)
@@ -180,8 +181,11 @@ try:
                                                         and (n.get_name() or '').split(' ')[-1] == 'Export'))
     click(export)
     wait_for('the first export', lambda: os.path.exists(target))
-    indicator = wait_for('the indicator', lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
-                                                       and (n.get_name() or '').startswith('Exported ')))
+    # (read afresh, not from the client's cache, which may miss a change)
+    def indicator_now():
+        Atspi.Accessible.clear_cache(app)
+        return find(app, lambda n: n.get_role() == Atspi.Role.LABEL and (n.get_name() or '').startswith('Exported '))
+    indicator = wait_for('the indicator', indicator_now)
     check(indicator.get_name().endswith(' to kneel-live.anim'), f'the indicator reads “{indicator.get_name()}”')
 
     spin = find(app, named(Atspi.Role.SPIN_BUTTON, 'Priority'))
