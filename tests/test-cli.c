@@ -70,6 +70,15 @@ tmp (const char *name)
   return g_build_filename (tmpdir, name, NULL);
 }
 
+/* A file the command line wrote, read by the core */
+static SqClip *
+sequin_test_cli_load (const char *path)
+{
+  g_autoptr(GBytes) bytes = tu_read (path);
+
+  return tu_load_ok (bytes);
+}
+
 static const char *
 sample (void)
 {
@@ -1332,6 +1341,80 @@ test_many_in_order (void)
     }
 }
 
+/* Second Life end to end: `layers` tells the winner per joint (a pose at
+ * priority 4 against an AO at 3 with its shoulder at 5); a BVH pose keeps
+ * its joints as .anim, or none with --literal-pose; `info` tells a BVH's
+ * reference frame and --skip-frames drops it; a BVH from a .anim has its
+ * reference frame as a note, and --no-reference-frame leaves it out */
+static void
+test_sl_layers_reference (void)
+{
+  g_autofree char *relaxed = NULL, *walk = NULL;
+  g_autofree char *pose = tmp ("pose.anim"), *ao = tmp ("ao.anim"), *kept = tmp ("relaxed.anim");
+  g_autofree char *literal = tmp ("literal.anim"), *bvh = tmp ("pose.bvh"), *bare = tmp ("pose-bare.bvh");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(SqClip) k = NULL, l = NULL, b1 = NULL, b2 = NULL;
+
+  relaxed = g_build_filename (g_getenv ("SEQUIN_CORPUS"), "bvh", "Relaxed.bvh", NULL);
+  walk = g_build_filename (g_getenv ("SEQUIN_CORPUS"), "bvh", "~walk_Male.bvh", NULL);
+  g_assert_true (g_file_test (relaxed, G_FILE_TEST_EXISTS));
+
+  /* the pose BVH: kept by default, nothing the viewer's way */
+  g_assert_cmpint (run (NULL, &err, "convert", relaxed, kept, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "note: every frame of the BVH holds the same pose"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--literal-pose", relaxed, literal, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "so the animation has no joints"));
+  g_clear_pointer (&err, g_free);
+  k = sequin_test_cli_load (kept);
+  l = sequin_test_cli_load (literal);
+  g_assert_cmpuint (k->n_joints, ==, 19);
+  g_assert_cmpuint (l->n_joints, ==, 0);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", relaxed, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "warning: every one of the 30 frames holds the same pose"));
+  g_clear_pointer (&out, g_free);
+
+  /* the two files for layers, by the edit command */
+  /* (the base priority leaves the joints' own priorities, 2 from the
+   * conversion, as they are: those count, as in the viewer) */
+  g_assert_cmpint (run (NULL, NULL, "edit", kept, "-o", pose, "--priority", "4", "--joint-priority", "mHead=4", NULL),
+                   ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", kept, "-o", ao, "--priority", "3", "--joint-priority", "mHead=3",
+                        "--joint-priority", "mShoulderLeft=5", NULL), ==, 0);
+  g_assert_cmpint (run (&out, NULL, "layers", ao, pose, "--at", "0.5", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "mHead              pose.anim        (priority 4 over ao.anim's 3)\n"));
+  g_assert_nonnull (strstr (out, "mShoulderLeft      ao.anim          (joint priority 5 over pose.anim's 2)\n"));
+  g_assert_nonnull (strstr (out, "mChest             pose.anim        (priority 2 as ao.anim's, started last)\n"));
+  g_assert_true (g_str_has_prefix (out, "mPelvis "));
+  g_clear_pointer (&out, g_free);
+  /* after its end and ease out (0.967 s, not looping) none plays */
+  g_assert_cmpint (run (&out, NULL, "layers", ao, pose, "--at", "1", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "mHead              -                (none of them plays at this time)"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "layers", "--at", "x", pose, NULL), ==, 2);
+
+  /* a walk's frame 0 is its reference; --skip-frames 1 drops it */
+  g_assert_cmpint (run (&out, NULL, "info", walk, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "Frame 0:   frame 0 is a reference pose"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (&out, NULL, "info", "--skip-frames", "1", walk, NULL), ==, 0);
+  g_assert_null (strstr (out, "Frame 0:   frame 0 is a reference pose"));
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run (NULL, NULL, "info", "--skip-frames", "-1", walk, NULL), ==, 2);
+
+  /* BVH from .anim: the reference frame is a note, not a loss */
+  g_assert_cmpint (run (NULL, &err, "convert", pose, bvh, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "note: frame 0 is a reference pose (the rest pose)"));
+  g_assert_null (strstr (err, "lost: frame 0 is a reference pose"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", "--no-reference-frame", pose, bare, NULL), ==, 0);
+  g_assert_null (strstr (err, "frame 0 is a reference pose"));
+  b1 = sequin_test_cli_load (bvh);
+  b2 = sequin_test_cli_load (bare);
+  g_assert_cmpuint (sq_bvh_frame_count (b1, NULL), ==, sq_bvh_frame_count (b2, NULL) + 1);
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -1359,6 +1442,7 @@ main (int    argc,
   g_test_add_func ("/cli/many-in-order", test_many_in_order);
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/option-forms", test_option_forms);
+  g_test_add_func ("/cli/sl-layers-reference", test_sl_layers_reference);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

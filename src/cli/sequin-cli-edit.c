@@ -547,6 +547,8 @@ static const CliSection edit_sections[] = {
   { NULL, edit_options, G_N_ELEMENTS (edit_options) },
   { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS },
   { NULL, &cli_take_option, 1 },
+  { NULL, &cli_skip_frames_option, 1 },
+  { NULL, cli_reference_options, CLI_N_REFERENCE_OPTIONS },
   { NULL, &cli_help_option, 1 },
   { "operations, applied in the order given:", joint_ops, G_N_ELEMENTS (joint_ops) },
   { "Second Life .anim fields (any clip keeps them; saved in .anim):", sl_ops, G_N_ELEMENTS (sl_ops) },
@@ -569,7 +571,7 @@ edit_one (const CliRequest *request,
   g_autoptr(SqJointMap) map = NULL;
   g_autoptr(GPtrArray) edits = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_edit_free);
 
-  if ((clip = load_file (in, request->take, &error)) == NULL)
+  if ((clip = load_file (in, request->take, &error)) == NULL || !cli_skip_frames (request, clip, &error))
     return fail_file (in, error);
   print_warnings (in, clip);
   for (guint i = 0; i < request->ops->len; i++)
@@ -588,7 +590,7 @@ edit_one (const CliRequest *request,
     }
   if (request->map_path != NULL && (map = load_map (request->map_path)) == NULL)
     return EXIT_BAD_INPUT;
-  return write_clip (clip, request->format ? request->format : clip->format, map, out);
+  return write_clip (clip, request->format ? request->format : clip->format, map, out, request);
 }
 
 static int

@@ -95,6 +95,11 @@ struct _CliRequest
   guint           take;          /* --take N: N - 1, the file's take to read */
   guint           take_b;        /* diff --take N,M: M - 1, the second file's (N - 1 without M) */
   GPtrArray      *ops;           /* CliOp *: edit operations in order */
+  guint           skip_frames;   /* --skip-frames N: the first N frames of a file with frames dropped */
+  gboolean        no_reference;  /* --no-reference-frame: a BVH from a .anim without its reference frame */
+  gboolean        literal_pose;  /* --literal-pose: a BVH pose to .anim as the viewer's upload does */
+  double          at;            /* layers --at T */
+  gboolean        at_given;
 };
 
 typedef struct
@@ -190,11 +195,25 @@ void     print_warnings     (const char   *path,
  * line:column */
 SqJointMap *load_map        (const char *path);
 /* Saves `clip` as `format` into `out_path` (its companions beside it),
- * reporting what the format loses; the exit status */
+ * reporting what the format loses; the exit status. `request` (may be
+ * NULL) gives the reference frame options. */
 int      write_clip         (const SqClip     *clip,
                              const SqFormat   *format,
                              const SqJointMap *map,
-                             const char       *out_path);
+                             const char       *out_path,
+                             const CliRequest *request);
+/* --skip-frames N: a row of the commands that read; the save options of
+ * convert and edit (--no-reference-frame, --literal-pose) */
+extern const CliOption cli_skip_frames_option;
+#define CLI_N_REFERENCE_OPTIONS 2
+extern const CliOption cli_reference_options[CLI_N_REFERENCE_OPTIONS];
+/* Drops the first request->skip_frames frames of `clip` (nothing for 0);
+ * FALSE with an error */
+gboolean cli_skip_frames    (const CliRequest *request,
+                             SqClip           *clip,
+                             GError          **error);
+/* the layers command (sequin-cli-layers.c) */
+extern const CliCommandSpec cli_layers_command;
 
 /* ---- sequin-cli-tools.c: the animator's tools ---- */
 

@@ -281,7 +281,8 @@ int
 write_clip (const SqClip     *clip,
             const SqFormat   *format,
             const SqJointMap *map,
-            const char       *out_path)
+            const char       *out_path,
+            const CliRequest *request)
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
@@ -293,6 +294,8 @@ write_clip (const SqClip     *clip,
   options.map = map;
   options.companions = companions;
   options.notes = notes;
+  options.no_reference_frame = request != NULL && request->no_reference;
+  options.literal_pose = request != NULL && request->literal_pose;
   pieces = sq_save_pieces (clip, format, &options, losses, &error);
   /* what is worth knowing but no loss (a .anim's size) */
   for (guint i = 0; i < notes->len; i++)
@@ -332,10 +335,17 @@ info_one (guint    index,
 
   if (request->files->len > 1)
     cli_sink_printf (sink, FALSE, "%sFile:      %s\n", index ? "\n" : "", path);
-  if ((clip = load_file (path, request->take, &error)) == NULL)
+  if ((clip = load_file (path, request->take, &error)) == NULL || !cli_skip_frames (request, clip, &error))
     return cli_sink_fail (sink, path, error);
   text = sq_dump_summary (clip);
   cli_sink_printf (sink, FALSE, "%s", text);
+  /* a BVH: whether frame 0 is the reference pose the Second Life upload skips */
+  {
+    g_autofree char *why = NULL;
+
+    if (sq_bvh_reference_frame (clip, &why) != SQ_BVH_REFERENCE_NONE)
+      cli_sink_printf (sink, FALSE, "Frame 0:   %s\n", why);
+  }
   cli_sink_warnings (sink, path, clip);
   return 0;
 }
@@ -364,7 +374,7 @@ cmd_dump (CliRequest *request)
   if (request->files->len > 1)
     return usage_error ("dump takes one FILE");
   path = request->files->pdata[0];
-  if ((clip = load_file (path, request->take, &error)) == NULL)
+  if ((clip = load_file (path, request->take, &error)) == NULL || !cli_skip_frames (request, clip, &error))
     return fail_file (path, error);
   text = request->json ? sq_dump_json (clip) : sq_dump_text (clip);
   fputs (text, stdout);
@@ -381,14 +391,14 @@ convert_one (const CliRequest *request,
   g_autoptr(SqJointMap) map = NULL;
   const SqFormat *format = request->format;
 
-  if ((clip = load_file (in, request->take, &error)) == NULL)
+  if ((clip = load_file (in, request->take, &error)) == NULL || !cli_skip_frames (request, clip, &error))
     return fail_file (in, error);
   print_warnings (in, clip);
   if (format == NULL && (format = sq_format_for_filename (out, clip->format)) == NULL)
     return usage_error ("cannot tell the format from “%s”: use --to FORMAT", out);
   if (request->map_path != NULL && (map = load_map (request->map_path)) == NULL)
     return EXIT_BAD_INPUT;
-  return write_clip (clip, format, map, out);
+  return write_clip (clip, format, map, out, request);
 }
 
 static int
@@ -417,7 +427,7 @@ validate_one (guint    index,
   g_autoptr(GPtrArray) findings = NULL;
   int status = 0;
 
-  if ((clip = load_file (path, request->take, &error)) == NULL)
+  if ((clip = load_file (path, request->take, &error)) == NULL || !cli_skip_frames (request, clip, &error))
     return cli_sink_fail (sink, path, error);
   for (guint w = 0; w < clip->warnings->len; w++)
     cli_sink_printf (sink, FALSE, "%s: warning: %s\n", path, (const char *) clip->warnings->pdata[w]);
@@ -511,7 +521,50 @@ static const CliOption validate_options[] = {
 };
 
 #define HELP_SECTION { NULL, &cli_help_option, 1 }
-#define TAKE_SECTION { NULL, &cli_take_option, 1 }
+#define TAKE_SECTION { NULL, &cli_take_option, 1 }, { NULL, &cli_skip_frames_option, 1 }
+
+/* --skip-frames N */
+static gboolean
+set_skip_frames (const CliOption *option,
+                 const char      *value,
+                 CliRequest      *request,
+                 GError         **error)
+{
+  gint64 n;
+
+  if (!cli_parse_int (value, &n) || n < 0 || n > G_MAXINT)
+    return cli_refuse (option, error);
+  request->skip_frames = (guint) n;
+  return TRUE;
+}
+
+const CliOption cli_skip_frames_option =
+  { "skip-frames", 0, CLI_ARG_REQUIRED, "N",
+    "drop the file's first N frames (a BVH's reference frame, which the Second Life upload does not play)",
+    set_skip_frames, 0, NULL, 0, 0, "--skip-frames needs N, a whole number from 0" };
+
+const CliOption cli_reference_options[CLI_N_REFERENCE_OPTIONS] = {
+  { "no-reference-frame", 0, CLI_ARG_NONE, NULL,
+    "a BVH written from a .anim without the reference frame (the rest pose) before it",
+    cli_set_flag, G_STRUCT_OFFSET (CliRequest, no_reference) },
+  { "literal-pose", 0, CLI_ARG_NONE, NULL,
+    "a BVH pose (every frame the same) to .anim as the viewer's upload does it: with no joints",
+    cli_set_flag, G_STRUCT_OFFSET (CliRequest, literal_pose) },
+};
+
+gboolean
+cli_skip_frames (const CliRequest *request,
+                 SqClip           *clip,
+                 GError          **error)
+{
+  g_autoptr(SqEdit) edit = NULL;
+
+  if (request->skip_frames == 0)
+    return TRUE;
+  if ((edit = sq_edit_skip_frames_new (clip, request->skip_frames, error)) == NULL)
+    return FALSE;
+  return sq_edit_apply (edit, clip, error);
+}
 
 static const CliSection formats_sections[] = { HELP_SECTION };
 static const CliSection info_sections[] = { TAKE_SECTION, HELP_SECTION };
@@ -519,7 +572,8 @@ static const CliSection dump_sections[] = {
   { NULL, dump_options, G_N_ELEMENTS (dump_options) }, TAKE_SECTION, HELP_SECTION,
 };
 static const CliSection convert_sections[] = {
-  { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS }, TAKE_SECTION, HELP_SECTION,
+  { NULL, cli_output_options, CLI_N_OUTPUT_OPTIONS }, TAKE_SECTION,
+  { NULL, cli_reference_options, CLI_N_REFERENCE_OPTIONS }, HELP_SECTION,
 };
 static const CliSection validate_sections[] = {
   { NULL, validate_options, G_N_ELEMENTS (validate_options) }, TAKE_SECTION, HELP_SECTION,
@@ -571,7 +625,7 @@ static const CliCommandSpec formats_command = {
 
 static const CliCommandSpec * const commands[] = {
   &info_command, &dump_command, &convert_command, &cli_edit_command, &validate_command, &formats_command,
-  &cli_diff_command,
+  &cli_diff_command, &cli_layers_command,
 };
 
 static const char epilogue[] =

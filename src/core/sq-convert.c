@@ -32,6 +32,7 @@
 
 #include "sq-aw-skeleton.h"
 #include "sq-convert.h"
+#include "worlds/sq-sl-behaviour.h"
 #include "worlds/sq-world-sims.h"
 #include "sq-fields.h"
 #include "sq-math.h"
@@ -1402,7 +1403,7 @@ sq_convert (const SqClip     *clip,
       if (to->hierarchy && from == &sq_space_second_life)
         {
           add_reference_frame (out, 1.0 / fps);
-          _sq_loss (losses, _("frame 0 is a reference pose (the rest pose), as the Second Life importer expects; the animation starts at frame 1"));
+          _sq_loss (losses, "%s", _(SQ_BVH_REFERENCE_NOTE));
         }
       snap_times (out, fps, 0, sq_format_get_name (target), losses);
     }

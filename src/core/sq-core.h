@@ -13,6 +13,7 @@
 #include "sq-fields.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
+#include "sq-layers.h"
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-pose.h"
@@ -20,3 +21,4 @@
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"
+#include "worlds/sq-sl-behaviour.h"

@@ -15,6 +15,7 @@
 #include "sq-format.h"
 #include "sq-json.h"
 #include "sq-motion.h"
+#include "worlds/sq-sl-behaviour.h"
 
 struct _SqDiffPair
 {
@@ -129,6 +130,9 @@ sq_diff_pair_new (const SqClip *a,
                   const SqClip *b,
                   GError      **error)
 {
+  /* converted as a save converts them (a BVH pose keeps its pose,
+   * worlds/sq-sl-behaviour.h) */
+  static const SqSaveOptions defaults = { 0 };
   const SqFormat *sl = sq_format_by_id ("sl-anim");
   g_autoptr(SqDiffPair) pair = g_new0 (SqDiffPair, 1);
 
@@ -137,9 +141,9 @@ sq_diff_pair_new (const SqClip *a,
   pair->b = b;
   if (a->format == b->format || a->format == NULL || b->format == NULL)
     return g_steal_pointer (&pair);
-  if (a->format != sl && (pair->a = pair->owned_a = sq_convert (a, sl, NULL, NULL, error)) == NULL)
+  if (a->format != sl && (pair->a = pair->owned_a = _sq_convert_for_save (a, sl, &defaults, NULL, error)) == NULL)
     return NULL;
-  if (b->format != sl && (pair->b = pair->owned_b = sq_convert (b, sl, NULL, NULL, error)) == NULL)
+  if (b->format != sl && (pair->b = pair->owned_b = _sq_convert_for_save (b, sl, &defaults, NULL, error)) == NULL)
     return NULL;
   return g_steal_pointer (&pair);
 }

@@ -86,6 +86,13 @@ typedef struct
    * .anim's size against the upload limit), translated; NULL: they go to
    * the losses with the rest */
   GPtrArray *notes;
+  /* a BVH written from a clip of another world: without the reference
+   * frame (the rest pose) the Second Life upload takes frame 0 to be */
+  gboolean   no_reference_frame;
+  /* a BVH pose (every frame the same) saved for Second Life: as the
+   * viewer's upload would, with no joints, instead of taking the rest pose
+   * as its reference frame (worlds/sq-sl-behaviour.h) */
+  gboolean   literal_pose;
   guint32  _end_zero;
 } SqSaveOptions;
 

@@ -15,6 +15,7 @@
 #include "sq-private.h"
 #include "sq-parallel.h"
 #include "sq-validate.h"
+#include "worlds/sq-sl-behaviour.h"
 #include "worlds/sq-world-sims.h"
 
 SqClip *
@@ -193,7 +194,7 @@ sq_save_pieces (const SqClip        *clip,
    * conventions (sq-convert.c); a user map applies to every save */
   if ((clip->format != NULL && clip->format != format) || map_touches (clip, options->map))
     {
-      g_autoptr(SqClip) converted = sq_convert (clip, format, options->map, losses, error);
+      g_autoptr(SqClip) converted = _sq_convert_for_save (clip, format, options, losses, error);
       GPtrArray *pieces;
 
       if (converted == NULL)

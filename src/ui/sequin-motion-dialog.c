@@ -18,7 +18,9 @@
 #include <math.h>
 
 #include "sequin-compare-window.h"
+#include "sequin-live-export.h"
 #include "sequin-motion-dialog.h"
+#include "sequin-play-over.h"
 #include "sequin-window.h"
 
 #define N_FIELDS 2
@@ -75,6 +77,10 @@ static const struct
     N_("End on the first pose: at the loop's end (or the animation's), every joint takes its pose from "
        "the loop's start (or the animation's), so the loop has no seam."),
     { NULL, NULL } },
+  [SEQUIN_MOTION_SKIP_FRAMES] = { "skip-frames", N_("Skip First Frames"),
+    N_("Drop the first frames: a BVH's frame 0 is often a reference pose that the Second Life upload does not "
+       "play (the validation panel tells)."),
+    { N_("_Frames"), NULL } },
 };
 
 static void
@@ -140,6 +146,17 @@ validate (SequinMotionDialog *self)
         if (v[0] < 0 || v[1] < 0)
           message = g_strdup (_("The limits must be 0 or more"));
         break;
+      case SEQUIN_MOTION_SKIP_FRAMES:
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(SqEdit) edit = NULL;
+
+          if (v[0] != floor (v[0]) || v[0] < 1 || v[0] > G_MAXUINT)
+            message = g_strdup (_("The number of frames must be a whole number from 1"));
+          else if ((edit = sq_edit_skip_frames_new (clip, (guint) v[0], &error)) == NULL)
+            message = g_strdup (error->message);
+        }
+        break;
       default:
         break;
       }
@@ -164,6 +181,8 @@ make_edit (SequinMotionDialog *self)
     case SEQUIN_MOTION_REVERSE: return sq_edit_reverse_new ();
     case SEQUIN_MOTION_REDUCE: return sq_edit_reduce_new (v[0], v[1]);
     case SEQUIN_MOTION_CLOSE_LOOP: return sq_edit_close_loop_new ();
+    case SEQUIN_MOTION_SKIP_FRAMES:
+      return sq_edit_skip_frames_new (sequin_document_get_clip (self->document), (guint) v[0], NULL);
     default: g_assert_not_reached ();
     }
 }
@@ -313,6 +332,7 @@ initial_text (const SqClip    *clip,
     case SEQUIN_MOTION_SPEED: v = 1; break;
     case SEQUIN_MOTION_TRIM: v = field == 0 || clip == NULL ? 0 : clip->duration; break;
     case SEQUIN_MOTION_REDUCE: v = field == 0 ? 0.5 : 0; break;
+    case SEQUIN_MOTION_SKIP_FRAMES: v = 1; break;
     default: break;
     }
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", v));
@@ -413,6 +433,16 @@ motion_action (GtkWidget  *widget,
   if (g_str_equal (nick, "compare"))
     {
       sequin_compare_window_choose (SEQUIN_WINDOW (widget));
+      return;
+    }
+  if (g_str_equal (nick, "play-over"))
+    {
+      sequin_play_over_choose (SEQUIN_WINDOW (widget));
+      return;
+    }
+  if (g_str_equal (nick, "export-continuously"))
+    {
+      sequin_live_export_choose (SEQUIN_WINDOW (widget));
       return;
     }
   for (guint k = 0; k < SEQUIN_MOTION_N_KINDS; k++)

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-utils.h"
+#include "sequin-play-over.h"
 #include "sequin-window-private.h"
 
 G_DEFINE_FINAL_TYPE (SequinWindow, sequin_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -266,8 +267,14 @@ update_preview (SequinWindow *self)
     }
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "preview") != 0)
     return;
-  sequin_preview_set_clip (self->preview, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
-                           sequin_joint_tree_get_current_joint (self->joint_tree));
+  {
+    /* Play Over…: the combined motion, while other animations play with it */
+    gssize selected = sequin_joint_tree_get_current_joint (self->joint_tree);
+
+    clip = sequin_play_over_preview_clip (self, clip, &selected);
+    sequin_preview_set_clip (self->preview, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
+                             selected);
+  }
 }
 
 static void

@@ -45,6 +45,7 @@
 #include "sq-math.h"
 #include "sq-parallel.h"
 #include "sq-private.h"
+#include "worlds/sq-sl-behaviour.h"
 
 #define BVH_MAX_DEPTH 256
 /* frames read on several threads: parts a thread (read_frames_parallel) */
@@ -1592,6 +1593,8 @@ bvh_read (GBytes              *bytes,
   if (memchr (data, '\0', motion_start) != NULL || memchr (data + lx.pos, '\0', len - lx.pos) != NULL)
     return nul_error (data, len, error);
   read_tail (clip, data, len, &lx, n_values, n_frames);
+  /* a pose in every frame: the Second Life upload would keep nothing */
+  _sq_bvh_warn_pose_only (clip);
   return g_steal_pointer (&clip);
 }
 

@@ -19,6 +19,7 @@
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
+#include "worlds/sq-sl-behaviour.h"
 #include "worlds/sq-world-sl.h"
 
 /* ---- conventions ----------------------------------------------------------- */
@@ -305,6 +306,8 @@ sq_sl_validate (const SqClip *clip,
     }
 
   validate_sl_constraints (clip, findings);
+  /* what the avatar does with it (formats.md 1.10a) */
+  sq_sl_add_behaviour_findings (clip, findings);
 }
 
 
