@@ -39,7 +39,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   gcc libc6-dev meson ninja-build pkg-config python3 \
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libepoxy-dev \
   gettext desktop-file-utils appstream libxml2-utils shared-mime-info assimp-utils \
-  xvfb xauth dbus dbus-daemon at-spi2-core \
+  xvfb xauth dbus dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0 \
   adwaita-icon-theme hicolor-icon-theme librsvg2-common fonts-cantarell fonts-dejavu-core \
   >/dev/null
 if [ "$sanitize" = 1 ]; then
