@@ -210,7 +210,12 @@ sequin_open_progress_init (SequinOpenProgress *self)
   /* read out as the line above it says */
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->bar), GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->label, NULL, -1);
 
-  self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
+  /* its name once, without the underline: a label of its own, as the
+   * window's buttons have */
+  self->cancel_button = gtk_button_new ();
+  gtk_button_set_child (GTK_BUTTON (self->cancel_button), gtk_label_new_with_mnemonic (_("_Cancel")));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Cancel"), -1);
   gtk_widget_set_valign (self->cancel_button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (self->cancel_button, _("Stop opening the file; the window stays as it was"));
   g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked), self);

@@ -158,6 +158,9 @@ try:
     desktop = Atspi.get_desktop(0)
     app = wait_for('the application on the bus',
                    lambda: next((a for a in children(desktop) if a.get_process_id() == proc.pid), None))
+    # nothing cached on this side: every name is read afresh from the
+    # application (clearing the cache later crashed libatspi now and then)
+    app.set_cache_mask(Atspi.Cache.NONE)
     window = wait_for('the window with its document',
                       lambda: find(app, named(Atspi.Role.SPIN_BUTTON, 'Priority')) and app)
     menu_button = wait_for('the Main Menu button', lambda: find(app, lambda n: (n.get_name() or '') == 'Main Menu'
@@ -183,7 +186,6 @@ try:
     wait_for('the first export', lambda: os.path.exists(target))
     # (read afresh, not from the client's cache, which may miss a change)
     def indicator_now():
-        Atspi.Accessible.clear_cache(app)
         return find(app, lambda n: n.get_role() == Atspi.Role.LABEL and (n.get_name() or '').startswith('Exported '))
     indicator = wait_for('the indicator', indicator_now)
     check(indicator.get_name().endswith(' to kneel-live.anim'), f'the indicator reads “{indicator.get_name()}”')
