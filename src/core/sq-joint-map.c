@@ -227,6 +227,44 @@ sq_joint_concept_lookup (const char         *name,
   return FALSE;
 }
 
+/* The limbs a retarget matches (sq-retarget.c): each concept's bone points
+ * at the next one along its chain (the nearest the skeleton has) */
+static const char * const limb_chains[][7] = {
+  { "mPelvis", "mTorso", "mChest", "mNeck", "mHead", "mSkull", NULL },
+  { "mCollarLeft", "mShoulderLeft", "mElbowLeft", "mWristLeft", "mHandMiddle1Left", NULL },
+  { "mCollarRight", "mShoulderRight", "mElbowRight", "mWristRight", "mHandMiddle1Right", NULL },
+  { "mHipLeft", "mKneeLeft", "mAnkleLeft", "mFootLeft", "mToeLeft", NULL },
+  { "mHipRight", "mKneeRight", "mAnkleRight", "mFootRight", "mToeRight", NULL },
+};
+
+const char * const *
+sq_joint_concept_tips (const char *sl_bone)
+{
+  for (gsize c = 0; sl_bone != NULL && c < G_N_ELEMENTS (limb_chains); c++)
+    for (gsize i = 0; limb_chains[c][i] != NULL; i++)
+      if (strcmp (limb_chains[c][i], sl_bone) == 0)
+        return limb_chains[c][i + 1] != NULL ? &limb_chains[c][i + 1] : NULL;
+  return NULL;
+}
+
+gboolean
+sq_joint_concept_hub_position (const char *sl_bone,
+                               double      out[3])
+{
+  return sq_sl_bone_rest_position (sl_bone, out);
+}
+
+SqJointLookupFlags
+sq_joint_lookup_flags (const SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_ascii_strcasecmp (clip->joints[j].name, "LeftCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "RightCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "LHipJoint") == 0)
+      return SQ_JOINT_LOOKUP_CMU;
+  return 0;
+}
+
 static const char *
 sl_bvh_alias (const char *bone)
 {
