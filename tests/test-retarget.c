@@ -346,7 +346,7 @@ test_same_world (void)
   g_autoptr(SqClip) from_text = tu_load_ok (text);
 
   g_assert_false (tu_has_line (losses, "retargeted"));
-  check ("binary SEQ → text SEQ", walk, from_text, 0, 1e-3, 1e-2);
+  check ("binary SEQ → text SEQ (its printed decimals)", walk, from_text, 0, 0.05, 0.5);
   {
     g_autoptr(SqClip) anim = load_corpus ("sl-anim", "6ed24bd8-91aa-4b12-ccc7-c97c857ab4e0.dat");
     g_autoptr(GPtrArray) l = g_ptr_array_new_with_free_func (g_free);

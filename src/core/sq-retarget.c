@@ -477,8 +477,11 @@ _sq_retarget (const SqClip  *src,
       gint32 tp = tgt_rest->parent[k];
       gint32 sp = src_rest->parent[src_index[k]];
 
-      copy[k] = is_identity (align[k])
-                && (tp < 0 ? sp < 0 : (sp == src_index[tp] && is_identity (align[tp])));
+      /* a joint no world knows keeps its keys: nothing says where its
+       * limb points */
+      copy[k] = tgt_concept[k] == NULL
+                || (is_identity (align[k])
+                    && (tp < 0 ? sp < 0 : (sp == src_index[tp] && is_identity (align[tp]))));
     }
   for (gsize k = 0; k < no; k++)
     {

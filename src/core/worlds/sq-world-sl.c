@@ -712,13 +712,16 @@ sl_rest_skeleton (const SqClip   *clip,
   gssize root = -1;
 
   *from_file = FALSE;
-  if (format != NULL && format->space != NULL && format->space->hierarchy && !sl_rig (clip)
-      && (root = _sq_skeleton_from_tree (clip, format->space, parent, offset)) >= 0)
+  if (format == NULL || format->space == NULL || !format->space->hierarchy)
+    return _sq_skeleton_by_names (clip, parent, offset);
+  if (!sl_rig (clip) && (root = _sq_skeleton_from_tree (clip, format->space, parent, offset)) >= 0)
     {
       *from_file = TRUE;
       return root;
     }
-  return _sq_skeleton_by_names (clip, parent, offset);
+  /* a BVH about to be written: the hierarchy the conversion gives it (a
+   * .x's frames, else the Second Life skeleton by the names) */
+  return _sq_skeleton_rest (clip, parent, offset, from_file, NULL);
 }
 
 const SqWorldHome sq_world_sl = {
