@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "test-utils.h"
 
 static const char * const writable[] = { "seq-binary", "seq-text", "bvh", "dx", "sl-anim" };

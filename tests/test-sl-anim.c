@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sq-edit.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "test-utils.h"
 
 #define KNOWN_FILE "0f86e355-dd31-a61c-fdb0-3a96b9aad05f.dat"

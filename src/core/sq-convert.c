@@ -30,14 +30,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
 #include "sq-retarget.h"
 #include "sq-world.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 
 /* The spaces themselves are defined in the worlds' homes (worlds/). */
 

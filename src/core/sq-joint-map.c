@@ -16,10 +16,10 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-error.h"
 #include "sq-joint-map.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "worlds/sq-world-sims.h"
 
 /* One concept: the SL bone, the AW tag, and motion capture names

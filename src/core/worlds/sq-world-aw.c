@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "sq-fields.h"
 #include "sq-private.h"

@@ -13,7 +13,7 @@
 
 #include "sq-math.h"
 #include "sq-private.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-world-sims.h"
