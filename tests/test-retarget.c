@@ -357,6 +357,207 @@ test_same_world (void)
   }
 }
 
+
+/* ---- rigs recognised by name ---------------------------------------------- */
+
+/* A small rig standing with its arms hanging (BVH inches, Y up, +Z
+ * forward, +X its left), in a rig's own names: ROOT, then spine, neck,
+ * head, left and right collar, upper arm, forearm, hand, thigh, shin,
+ * foot, toe; it stands still for three frames but for a nod */
+static char *
+rig_bvh (const char * const n[20])
+{
+  GString *b = g_string_new ("HIERARCHY\n");
+
+#define J(name, x, y, z) g_string_append_printf (b, "JOINT %s\n{\nOFFSET %g %g %g\nCHANNELS 3 Zrotation Xrotation Yrotation\n", name, (double) (x), (double) (y), (double) (z))
+#define END(x, y, z) g_string_append_printf (b, "End Site\n{\nOFFSET %g %g %g\n}\n", (double) (x), (double) (y), (double) (z))
+  g_string_append_printf (b, "ROOT %s\n{\nOFFSET 0 40 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n", n[0]);
+  J (n[1], 0, 4, 0);
+  J (n[2], 0, 16, 0);
+  J (n[3], 0, 3, 0);
+  END (0, 5, 0);
+  g_string_append (b, "}\n}\n");
+  for (int side = 0; side < 2; side++)
+    {
+      double x = side == 0 ? 1 : -1;
+      J (n[4 + 4 * side], 2 * x, 14, 0);
+      J (n[5 + 4 * side], 5 * x, 0, 0);
+      J (n[6 + 4 * side], 0, -11, 0);
+      J (n[7 + 4 * side], 0, -10, 0);
+      END (0, -3, 0);
+      g_string_append (b, "}\n}\n}\n}\n");
+    }
+  g_string_append (b, "}\n");
+  for (int side = 0; side < 2; side++)
+    {
+      double x = side == 0 ? 1 : -1;
+      J (n[12 + 4 * side], 4 * x, 0, 0);
+      J (n[13 + 4 * side], 0, -18, 0);
+      J (n[14 + 4 * side], 0, -18, 0);
+      J (n[15 + 4 * side], 0, -2, 4);
+      END (0, 0, 2);
+      g_string_append (b, "}\n}\n}\n}\n");
+    }
+  g_string_append (b, "}\nMOTION\nFrames: 3\nFrame Time: 0.1\n");
+  /* 6 root values, then 3 per joint; frame 2 nods the head */
+  for (int f = 0; f < 3; f++)
+    {
+      g_string_append (b, "0 40 0 0 0 0");
+      for (int j = 1; j < 20; j++)
+        g_string_append (b, j == 3 && f == 2 ? " 0 20 0" : " 0 0 0");
+      g_string_append (b, "\n");
+    }
+#undef J
+#undef END
+  return g_string_free (b, FALSE);
+}
+
+static void
+check_rig (const char         *what,
+           const char * const  names[20],
+           const char         *map_file)
+{
+  g_autofree char *text = rig_bvh (names);
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(SqClip) rig = tu_load_ok (bytes);
+  g_autoptr(SqJointMap) map = NULL;
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(SqClip) anim = NULL;
+  g_autoptr(GError) error = NULL;
+  SqSaveOptions options = { 0 };
+
+  if (map_file != NULL)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "maps", map_file, NULL);
+      g_autoptr(GBytes) map_bytes = tu_read (path);
+
+      map = sq_joint_map_parse (map_bytes, &error);
+      g_assert_no_error (error);
+      options.map = map;
+    }
+  out = sq_save_bytes (rig, sq_format_by_id ("sl-anim"), &options, losses, &error);
+  g_assert_no_error (error);
+  anim = sq_load_bytes (out, NULL, sq_format_by_id ("sl-anim"), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sq_clip_find_joint (anim, "mShoulderLeft"), >=, 0);
+  g_assert_cmpint (sq_clip_find_joint (anim, "mShoulderRight"), >=, 0);
+  /* a joint the importer left out stays at rest in the viewer: posed so */
+  for (gsize l = 0; l < G_N_ELEMENTS (limbs); l++)
+    for (int e = 1; e <= 2; e++)
+      if (sq_clip_find_joint (anim, limbs[l][e]) < 0)
+        sq_clip_add_joint (anim, limbs[l][e]);
+  /* on Second Life's T-pose avatar the arms hang as they do in the rig */
+  assert_arms_down (anim);
+  /* the importer leaves out a joint that stays within its thresholds of
+   * the rest: a few degrees on a foot */
+  check (what, rig, anim, -0.1, 2.0, 5.0);
+}
+
+static const char * const mixamo[20] = {
+  "mixamorig:Hips", "mixamorig:Spine", "mixamorig:Neck", "mixamorig:Head",
+  "mixamorig:LeftShoulder", "mixamorig:LeftArm", "mixamorig:LeftForeArm", "mixamorig:LeftHand",
+  "mixamorig:RightShoulder", "mixamorig:RightArm", "mixamorig:RightForeArm", "mixamorig:RightHand",
+  "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot", "mixamorig:LeftToeBase",
+  "mixamorig:RightUpLeg", "mixamorig:RightLeg", "mixamorig:RightFoot", "mixamorig:RightToeBase",
+};
+static const char * const biped[20] = {
+  "Bip01_Pelvis", "Bip01_Spine", "Bip01_Neck", "Bip01_Head",
+  "Bip01_L_Clavicle", "Bip01_L_UpperArm", "Bip01_L_Forearm", "Bip01_L_Hand",
+  "Bip01_R_Clavicle", "Bip01_R_UpperArm", "Bip01_R_Forearm", "Bip01_R_Hand",
+  "Bip01_L_Thigh", "Bip01_L_Calf", "Bip01_L_Foot", "Bip01_L_Toe0",
+  "Bip01_R_Thigh", "Bip01_R_Calf", "Bip01_R_Foot", "Bip01_R_Toe0",
+};
+static const char * const unreal[20] = {
+  "pelvis", "spine_01", "neck_01", "head",
+  "clavicle_l", "upperarm_l", "lowerarm_l", "hand_l",
+  "clavicle_r", "upperarm_r", "lowerarm_r", "hand_r",
+  "thigh_l", "calf_l", "foot_l", "ball_l",
+  "thigh_r", "calf_r", "foot_r", "ball_r",
+};
+/* a rig no table knows, with its map */
+static const char * const own[20] = {
+  "Root", "Back", "Nape", "Skull",
+  "ClavL", "ArmL", "ForeL", "PalmL",
+  "ClavR", "ArmR", "ForeR", "PalmR",
+  "LegL", "ShinL", "FootL", "ToeL",
+  "LegR", "ShinR", "FootR", "ToeR",
+};
+
+static void
+test_rigs (void)
+{
+  check_rig ("Mixamo rig, arms down → .anim", mixamo, NULL);
+  check_rig ("3ds Max Biped rig, arms down → .anim", biped, NULL);
+  check_rig ("Unreal-style rig, arms down → .anim", unreal, NULL);
+  check_rig ("Mixamo rig with data/maps/mixamo-to-sl.map → .anim", mixamo, "mixamo-to-sl.map");
+}
+
+/* A rig of the user's own, named through a map (written here as a user
+ * would, from data/maps' example) */
+static void
+test_own_rig_map (void)
+{
+  static const char * const sl[20] = {
+    "mPelvis", "mTorso", "mNeck", "mHead",
+    "mCollarLeft", "mShoulderLeft", "mElbowLeft", "mWristLeft",
+    "mCollarRight", "mShoulderRight", "mElbowRight", "mWristRight",
+    "mHipLeft", "mKneeLeft", "mAnkleLeft", "mFootLeft",
+    "mHipRight", "mKneeRight", "mAnkleRight", "mFootRight",
+  };
+  g_autofree char *text = rig_bvh (own);
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(SqClip) rig = tu_load_ok (bytes);
+  g_autoptr(SqJointMap) map = sq_joint_map_new ();
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(SqClip) anim = NULL;
+  g_autoptr(GError) error = NULL;
+  SqSaveOptions options = { 0 };
+
+  for (gsize i = 0; i < 20; i++)
+    sq_joint_map_add (map, own[i], sl[i]);
+  options.map = map;
+  out = sq_save_bytes (rig, sq_format_by_id ("sl-anim"), &options, NULL, &error);
+  g_assert_no_error (error);
+  anim = sq_load_bytes (out, NULL, sq_format_by_id ("sl-anim"), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sq_clip_find_joint (anim, "mShoulderLeft"), >=, 0);
+  for (gsize l = 0; l < G_N_ELEMENTS (limbs); l++)
+    for (int e = 1; e <= 2; e++)
+      if (sq_clip_find_joint (anim, limbs[l][e]) < 0)
+        sq_clip_add_joint (anim, limbs[l][e]);
+  assert_arms_down (anim);
+}
+
+/* The shipped maps say what the table does: each of their joints stands
+ * for the Second Life bone the map names */
+static void
+test_map_files (void)
+{
+  static const char * const files[] = { "cmu-to-sl.map", "mixamo-to-sl.map", "biped-to-sl.map", "unreal-to-sl.map" };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "maps", files[f], NULL);
+      g_autoptr(GBytes) bytes = tu_read (path);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqJointMap) map = sq_joint_map_parse (bytes, &error);
+      SqJointLookupFlags flags = f == 0 ? SQ_JOINT_LOOKUP_CMU : 0;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (sq_joint_map_size (map), ==, 21);
+      for (gsize i = 0; i < sq_joint_map_size (map); i++)
+        {
+          const char *source = sq_joint_map_source_at (map, i), *target = NULL;
+          SqJointConcept c;
+
+          g_assert_true (sq_joint_map_lookup (map, source, &target));
+          g_assert_true (sq_joint_concept_lookup (source, flags, &c));
+          g_assert_cmpstr (c.sl_bone, ==, target);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -367,5 +568,8 @@ main (int   argc,
   g_test_add_func ("/retarget/cmu-walk", test_cmu_walk);
   g_test_add_func ("/retarget/round-trip", test_round_trip);
   g_test_add_func ("/retarget/same-world", test_same_world);
+  g_test_add_func ("/retarget/rigs", test_rigs);
+  g_test_add_func ("/retarget/own-rig-map", test_own_rig_map);
+  g_test_add_func ("/retarget/map-files", test_map_files);
   return g_test_run ();
 }

@@ -1150,6 +1150,8 @@ bvh_channel_count (const SqJoint *joint)
   return joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 ? 6 : 3;
 }
 
+static const double identity_rotation[4] = { 1, 0, 0, 0 };
+
 static SqClip *
 bvh_to_second_life (const SqClip *bvh,
                     const char   *root_source_name,
@@ -1250,7 +1252,11 @@ bvh_to_second_life (const SqClip *bvh,
           sq_track_sample (&src->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, f * ft, v);
           memcpy (frames[f].pos, v, sizeof frames[f].pos);
         }
-      if (!optimize_joint (frames, n_frames, depth[j]))
+      /* a joint retargeted off the file's rest pose is kept even when it
+       * holds still: frame 0 is no longer Second Life's rest for it */
+      if (!optimize_joint (frames, n_frames, depth[j])
+          && !(sq_props_get (src->extra, "retargeted") != NULL
+               && rot_distance (identity_rotation, frames[0].rot) > ROTATION_MOTION_THRESHOLD))
         {
           if (n_still++ > 0)
             g_string_append (still, ", ");
@@ -1594,6 +1600,8 @@ convert_clip (const SqClip     *clip,
     {
       sq_props_remove (out->joints[j].extra, "source-index");
       sq_props_remove (out->joints[j].extra, "no-counterpart");
+      if (from != &sq_space_bvh || to != &sq_space_second_life)
+        sq_props_remove (out->joints[j].extra, "retargeted");
     }
 
   if (from == &sq_space_bvh && to == &sq_space_second_life)

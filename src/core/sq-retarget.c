@@ -462,6 +462,16 @@ _sq_retarget (const SqClip  *src,
 
   if (no == 0 || ns == 0 || tgt_rest->n != no || src_rest->n != ns)
     return 0;
+  /* a joint a user's map names (a rig the table does not know) stands for
+   * what its new name stands for */
+  for (gsize k = 0; k < no; k++)
+    {
+      SqJointConcept c;
+
+      if (src_index[k] >= 0 && (gsize) src_index[k] < ns && src_concept[src_index[k]] == NULL
+          && sq_joint_concept_lookup (out->joints[k].name, 0, &c))
+        src_concept[src_index[k]] = c.sl_bone;
+    }
   for (gsize k = 0; k < no; k++)
     tgt_concept[k] = src_index[k] >= 0 && (gsize) src_index[k] < ns ? src_concept[src_index[k]] : NULL;
   rest_positions (src_rest, src_pos);
@@ -508,6 +518,7 @@ _sq_retarget (const SqClip  *src,
     if (!copy[k])
       {
         resample_joint (src, src_rest, space, out, src_index, tgt_rest, align, times, worlds, k);
+        sq_props_set (out->joints[k].extra, "retargeted", g_variant_new_boolean (TRUE));
         changed++;
       }
   return changed;

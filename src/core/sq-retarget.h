@@ -59,7 +59,8 @@ void     _sq_rest_carried (const SqRest   *rest,
  * Each joint whose limb is matched keeps its limb pointing in the world as
  * in `src` at each of its keys (the keys of the source joints above it);
  * a joint with no limb to match keeps its turn relative to its parent's
- * limb. Returns the number of joints whose keys changed. */
+ * limb. Each joint whose keys changed gets the boolean extra
+ * "retargeted" (the caller removes it); returns how many. */
 guint    _sq_retarget     (const SqClip   *src,
                            const SqRest   *src_rest,
                            const SqSpace  *space,
