@@ -240,26 +240,30 @@ static void
 alignment (Align *a,
            gsize  k)
 {
-  gint32 p = a->tgt_rest->parent[k];
+  gsize n = a->tgt_rest->n, len = 0;
+  g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
 
-  if (a->state[k] != 0)
+  /* up to the first joint done (a loop of parents ends where it closes),
+   * then down: parents before children, without recursion */
+  for (gint32 p = (gint32) k; p >= 0 && (gsize) p < n && a->state[p] == 0; p = a->tgt_rest->parent[p])
     {
-      if (a->state[k] == 1)
-        a->align[k][0] = 1, a->align[k][1] = a->align[k][2] = a->align[k][3] = 0;
-      return;
+      a->state[p] = 1;
+      chain[len++] = (gsize) p;
     }
-  a->state[k] = 1;
-  if (!limb_alignment (a, k, a->align[k]))
+  while (len > 0)
     {
-      if (p >= 0 && (gsize) p < a->tgt_rest->n)
+      gsize c = chain[--len];
+      gint32 p = a->tgt_rest->parent[c];
+
+      if (!limb_alignment (a, c, a->align[c]))
         {
-          alignment (a, (gsize) p);
-          memcpy (a->align[k], a->align[p], sizeof a->align[k]);
+          if (p >= 0 && (gsize) p < n && a->state[p] == 2)
+            memcpy (a->align[c], a->align[p], sizeof a->align[c]);
+          else
+            a->align[c][0] = 1, a->align[c][1] = a->align[c][2] = a->align[c][3] = 0;
         }
-      else
-        a->align[k][0] = 1, a->align[k][1] = a->align[k][2] = a->align[k][3] = 0;
+      a->state[c] = 2;
     }
-  a->state[k] = 2;
 }
 
 static gboolean
@@ -374,67 +378,99 @@ concepts_of (const SqClip *clip)
   return concept;
 }
 
-/* The new keys of out joint k: its world rotation (the source's times its
- * alignment) seen from its parent's, at each time its source chain has a
- * key (or once, at 0, when none has) */
+/* Out joint k's rotation at a time the source is posed in `worlds`: its
+ * world rotation (the source joint's times its alignment) seen from its
+ * parent's */
 static void
-resample_joint (const SqClip  *src,
-                const SqRest  *src_rest,
-                const SqSpace *space,
-                SqClip        *out,
-                const gint32  *src_index,
-                const SqRest  *tgt_rest,
-                double       (*align)[4],
-                const GArray  *times,
-                double       (*worlds)[4],
-                gsize          k)
+retargeted_local (const SqRest  *tgt_rest,
+                  const gint32  *src_index,
+                  double       (*align)[4],
+                  double       (*worlds)[4],
+                  gsize          k,
+                  double         local[4])
 {
-  SqTrack *track = &out->joints[k].tracks[SQ_CHANNEL_ROTATION];
-  gsize j = (gsize) src_index[k], ns = src->n_joints;
   gint32 tp = tgt_rest->parent[k];
-  double prev[4] = { 1, 0, 0, 0 };
-  gboolean any = FALSE;
+  double wk[4], wp[4] = { 1, 0, 0, 0 }, ip[4];
 
-  sq_track_clear (track);
-  for (guint i = 0; i <= times->len; i++)
+  sq_quat_multiply (worlds[src_index[k]], align[k], wk);
+  if (tp >= 0)
+    sq_quat_multiply (worlds[src_index[tp]], align[tp], wp);
+  sq_quat_conjugate (wp, ip);
+  sq_quat_multiply (ip, wk, local);
+  sq_quat_normalize (local);
+}
+
+/* Appends a key, in the hemisphere of the key before (so the keys
+ * interpolate the short way), in the source format's space */
+static void
+append_key (SqTrack       *track,
+            const SqSpace *space,
+            double         time,
+            double         local[4])
+{
+  double dot = 0, *v;
+
+  if (track->n_keys > 0)
     {
-      double t, wk[4], wp[4] = { 1, 0, 0, 0 }, ip[4], local[4], *v;
-      double dot = 0;
+      double prev[4];
 
-      if (i == times->len && any)
-        break;
-      t = i < times->len ? g_array_index (times, double, i) : 0.0;
-      if (i < times->len && !chain_keyed (src, src_rest, j, t))
-        continue;
-      if (i == times->len)
-        {
-          /* nothing above it moves: one key, when it is turned at all */
-          gsize row = 0;
-          sq_quat_multiply (worlds[row * ns + j], align[k], wk);
-          if (tp >= 0)
-            sq_quat_multiply (worlds[row * ns + (gsize) src_index[tp]], align[tp], wp);
-        }
-      else
-        {
-          sq_quat_multiply (worlds[(gsize) i * ns + j], align[k], wk);
-          if (tp >= 0)
-            sq_quat_multiply (worlds[(gsize) i * ns + (gsize) src_index[tp]], align[tp], wp);
-        }
-      sq_quat_conjugate (wp, ip);
-      sq_quat_multiply (ip, wk, local);
-      sq_quat_normalize (local);
-      if (i == times->len && is_identity (local))
-        break;
-      /* the hemisphere of the key before, so the keys interpolate the short way */
+      sq_space_rotation_to_sl (space, sq_track_key (track, track->n_keys - 1).v, prev);
       for (int c = 0; c < 4; c++)
         dot += local[c] * prev[c];
       if (dot < 0)
         for (int c = 0; c < 4; c++)
           local[c] = -local[c];
-      memcpy (prev, local, sizeof prev);
-      v = sq_track_append (track, t)->v;
-      sq_space_rotation_from_sl (space, local, v);
-      any = TRUE;
+    }
+  v = sq_track_append (track, time)->v;
+  sq_space_rotation_from_sl (space, local, v);
+}
+
+/* The new keys of the joints not copied: at each time a source joint at or
+ * above theirs has a key; a joint with no such time gets one key at 0
+ * when it is turned at all. The source is posed once per time. */
+static void
+resample (const SqClip   *src,
+          const SqRest   *src_rest,
+          const SqSpace  *space,
+          SqClip         *out,
+          const gint32   *src_index,
+          const SqRest   *tgt_rest,
+          double        (*align)[4],
+          const gboolean *copy)
+{
+  gsize ns = src->n_joints, no = out->n_joints;
+  g_autoptr(GArray) times = all_times (src);
+  g_autofree double (*worlds)[4] = g_malloc_n (MAX (ns, 1), sizeof *worlds);
+  g_autofree guint8 *state = g_new0 (guint8, MAX (ns, 1));
+
+  for (gsize k = 0; k < no; k++)
+    if (!copy[k])
+      sq_track_clear (&out->joints[k].tracks[SQ_CHANNEL_ROTATION]);
+  for (guint i = 0; i < times->len; i++)
+    {
+      double t = g_array_index (times, double, i);
+
+      world_rotations (src, src_rest, space, t, worlds, state);
+      for (gsize k = 0; k < no; k++)
+        {
+          double local[4];
+
+          if (copy[k] || !chain_keyed (src, src_rest, (gsize) src_index[k], t))
+            continue;
+          retargeted_local (tgt_rest, src_index, align, worlds, k, local);
+          append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, t, local);
+        }
+    }
+  world_rotations (src, src_rest, space, 0.0, worlds, state);
+  for (gsize k = 0; k < no; k++)
+    {
+      double local[4];
+
+      if (copy[k] || out->joints[k].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
+        continue;
+      retargeted_local (tgt_rest, src_index, align, worlds, k, local);
+      if (!is_identity (local))
+        append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, 0.0, local);
     }
 }
 
@@ -454,8 +490,6 @@ _sq_retarget (const SqClip  *src,
   g_autofree double (*align)[4] = g_malloc_n (MAX (no, 1), sizeof *align);
   g_autofree guint8 *state = g_new0 (guint8, MAX (MAX (no, ns), 1));
   g_autofree gboolean *copy = g_new0 (gboolean, MAX (no, 1));
-  g_autofree double (*worlds)[4] = NULL;
-  g_autoptr(GArray) times = NULL;
   Align a = { src_rest, tgt_rest, src_concept, tgt_concept, src_index, src_pos, tgt_pos, align, state };
   guint changed = 0;
   gboolean all_copy = TRUE;
@@ -504,20 +538,10 @@ _sq_retarget (const SqClip  *src,
   if (all_copy)
     return 0;
 
-  /* the source posed at each of its key times (and at 0) */
-  times = all_times (src);
-  if (times->len == 0)
-    {
-      double zero = 0;
-      g_array_append_val (times, zero);
-    }
-  worlds = g_malloc_n ((gsize) times->len * ns, sizeof *worlds);
-  for (guint i = 0; i < times->len; i++)
-    world_rotations (src, src_rest, space, g_array_index (times, double, i), &worlds[(gsize) i * ns], state);
+  resample (src, src_rest, space, out, src_index, tgt_rest, align, copy);
   for (gsize k = 0; k < no; k++)
     if (!copy[k])
       {
-        resample_joint (src, src_rest, space, out, src_index, tgt_rest, align, times, worlds, k);
         sq_props_set (out->joints[k].extra, "retargeted", g_variant_new_boolean (TRUE));
         changed++;
       }
