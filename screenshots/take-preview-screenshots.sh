@@ -56,6 +56,27 @@ if [ -f "$corpus/bvh/131_01.bvh" ] && [ -f "$corpus/sl-anim/Kneel 1.anim" ]; the
 else
   echo "no corpus at $corpus: its screenshots are left as they are" >&2
 fi
+# across worlds: each walk beside itself converted (sequin-cli convert),
+# at the same moment
+walk_sl="$corpus/sl-anim/6ed24bd8-91aa-4b12-ccc7-c97c857ab4e0.dat"
+if [ -f "$walk_sl" ] && [ -f "$corpus/seq-binary/walk.seq" ] && [ -f "$corpus/bvh/131_01.bvh" ]; then
+  cli=$build/src/cli/sequin-cli
+  w=$home/walks
+  mkdir -p "$w"
+  cp "$walk_sl" "$w/sl-walk.anim"
+  cp "$corpus/seq-binary/walk.seq" "$w/aw-walk.seq"
+  cp "$corpus/bvh/131_01.bvh" "$w/cmu-walk.bvh"
+  "$cli" convert "$w/sl-walk.anim" "$w/sl-walk-in-aw.seq" 2>/dev/null
+  "$cli" convert "$w/aw-walk.seq" "$w/aw-walk-in-sl.anim" 2>/dev/null
+  "$cli" convert "$w/cmu-walk.bvh" "$w/cmu-walk-in-sl.anim" 2>/dev/null
+  set -- "$@" \
+    "walk-sl.png=$w/sl-walk.anim@0.3:mElbowLeft+onion" \
+    "walk-sl-in-aw.png=$w/sl-walk-in-aw.seq@0.3:lfelbow+onion" \
+    "walk-aw.png=$w/aw-walk.seq@0.4:lfelbow+onion" \
+    "walk-aw-in-sl.png=$w/aw-walk-in-sl.anim@0.4:mElbowLeft+onion" \
+    "walk-cmu.png=$w/cmu-walk.bvh@2.0:LeftElbow+onion" \
+    "walk-cmu-in-sl.png=$w/cmu-walk-in-sl.anim@1.967:mElbowLeft+onion"
+fi
 
 export HOME="$home"
 export GSETTINGS_BACKEND=memory

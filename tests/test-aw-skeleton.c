@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 
 static void
 test_spellings (void)

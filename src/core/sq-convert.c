@@ -9,18 +9,18 @@
  *   Second Life .anim   metres, SL axes, quaternions as is        (formats.md 1.8)
  *   BVH                 inches (0.02540005 m, the viewer's factor), Y up:
  *                       SL (x, y, z) = BVH (z, x, y)               (formats.md 1.9)
- *   ActiveWorlds SEQ    metres (the SEQ spec), axes as BVH's
- *   ActiveWorlds .x     metres, axes as BVH's, quaternions stored conjugated
- *                       (formats.md 3.5)
+ *   ActiveWorlds SEQ    metres (the SEQ spec), Y up, the avatar facing -Z:
+ *                       SL (x, y, z) = SEQ (-z, x, y)              (formats.md 4.1)
+ *   ActiveWorlds .x     the same avatar and axes, quaternions stored
+ *                       conjugated (formats.md 3.5, 4.1)
  *
- * ASSUMPTIONS (UNCONFIRMED in formats.md): ActiveWorlds' axes are taken equal
- * to BVH's (right-handed, Y up, +Z forward: the DX profile, 3.6, only says
- * right-handed and Y up), and AW DirectX locations are taken in metres like
- * SEQ's.
+ * ASSUMPTION (UNCONFIRMED in formats.md): AW DirectX locations are taken in
+ * metres like SEQ's.
  *
  * A basis change T maps a vector v to T v and a rotation q to T q T⁻¹; for a
  * proper T that keeps w and maps the vector part like any vector (for SL ⇄
- * BVH a cyclic permutation: (w, x, y, z)_bvh → (w, z, x, y)_sl).
+ * BVH a cyclic permutation: (w, x, y, z)_bvh → (w, z, x, y)_sl); a mirror
+ * (ActiveWorlds) negates it as well: (w, x, y, z)_seq → (w, z, -x, -y)_sl.
  */
 #define G_LOG_DOMAIN "sq-convert"
 
@@ -30,14 +30,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "worlds/sq-sl-behaviour.h"
-#include "worlds/sq-world-sims.h"
 #include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
-#include "sq-sl-skeleton.h"
+#include "sq-retarget.h"
+#include "sq-world.h"
+#include "worlds/sq-sl-skeleton.h"
 
 /* The spaces themselves are defined in the worlds' homes (worlds/). */
 
@@ -159,15 +160,12 @@ remove_joint_keep_tree (SqClip *clip,
     }
 }
 
-static gboolean
-clip_uses_cmu_names (const SqClip *clip)
+const char *
+sq_loss_note (const char *line)
 {
-  for (gsize j = 0; j < clip->n_joints; j++)
-    if (g_ascii_strcasecmp (clip->joints[j].name, "LeftCollar") == 0
-        || g_ascii_strcasecmp (clip->joints[j].name, "RightCollar") == 0
-        || g_ascii_strcasecmp (clip->joints[j].name, "LHipJoint") == 0)
-      return TRUE;
-  return FALSE;
+  if (line == NULL || !g_str_has_prefix (line, SQ_LOSS_NOTE))
+    return NULL;
+  return line + strlen (SQ_LOSS_NOTE);
 }
 
 const char *
@@ -207,6 +205,14 @@ conventional_name (const char         *name,
   return sq_joint_name_for_scheme (name, scheme, flags);
 }
 
+static void
+report_missing (const char    *name,
+                const SqSpace *target,
+                GPtrArray     *losses)
+{
+  _sq_loss (losses, _("joint “%s” has no %s counterpart; kept as “%s”"), name, world_name (target), name);
+}
+
 /* Renames the joints into the target's conventions (the user map first),
  * drops what the map drops and the later of two joints that end with one
  * name; every rename gets a line. */
@@ -215,9 +221,10 @@ map_joint_names (SqClip           *clip,
                  const SqSpace    *source,
                  const SqSpace    *target,
                  const SqJointMap *map,
+                 gboolean          defer_missing,
                  GPtrArray        *losses)
 {
-  SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
+  SqJointLookupFlags flags = sq_joint_lookup_flags (clip);
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *old_root = g_strdup (sq_clip_get_effective_root (clip));
   char *new_root = NULL;
@@ -240,8 +247,11 @@ map_joint_names (SqClip           *clip,
           target_name = conventional_name (joint->name, source, target, flags);
           if (target_name == NULL)
             {
-              _sq_loss (losses, _("joint “%s” has no %s counterpart; kept as “%s”"),
-                        joint->name, world_name (target), joint->name);
+              /* a retarget may carry its turn into the joints below it */
+              if (defer_missing)
+                sq_props_set (joint->extra, "no-counterpart", g_variant_new_boolean (TRUE));
+              else
+                report_missing (joint->name, target, losses);
               target_name = joint->name;
             }
         }
@@ -363,7 +373,7 @@ skeleton_guess (const SqClip *clip,
   g_autofree SqJointConcept *concepts = g_new0 (SqJointConcept, MAX (n, 1));
   g_autoptr(GHashTable) by_bone = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) by_tag = g_hash_table_new (NULL, NULL);
-  SqJointLookupFlags flags = clip_uses_cmu_names (clip) ? SQ_JOINT_LOOKUP_CMU : 0;
+  SqJointLookupFlags flags = sq_joint_lookup_flags (clip);
   gint32 root = -1;
 
   if (n == 0)
@@ -631,12 +641,13 @@ skeleton_from_frames (const SqClip *clip,
  * (the Second Life skeleton); a joint neither places gets the default bone.
  * `from_frames` (may be NULL) says whether the frames gave it; `losses`
  * (may be NULL) gets a line for what was guessed. Returns the root. */
-gssize
-_sq_skeleton_rest (const SqClip *clip,
-                   gint32       *parent,
-                   double      (*offset)[3],
-                   gboolean     *from_frames,
-                   GPtrArray    *losses)
+static gssize
+skeleton_rest (const SqClip *clip,
+               gboolean      use_frames,
+               gint32       *parent,
+               double      (*offset)[3],
+               gboolean     *from_frames,
+               GPtrArray    *losses)
 {
   gsize n = clip->n_joints;
   g_autofree gboolean *placed = g_new0 (gboolean, MAX (n, 1));
@@ -648,7 +659,7 @@ _sq_skeleton_rest (const SqClip *clip,
 
   if (n == 0)
     return -1;
-  root = skeleton_from_frames (clip, parent, offset, placed, losses);
+  root = use_frames ? skeleton_from_frames (clip, parent, offset, placed, losses) : -1;
   if (from_frames != NULL)
     *from_frames = root >= 0;
   if (root < 0)
@@ -683,6 +694,52 @@ _sq_skeleton_rest (const SqClip *clip,
                                 "joints %s have no rest offset from the file or the Second Life skeleton: each gets the default bone of 10 cm along its parent's bone (up from the ROOT)",
                                 n_defaulted),
               defaulted->str);
+  return root;
+}
+
+gssize
+_sq_skeleton_rest (const SqClip *clip,
+                   gint32       *parent,
+                   double      (*offset)[3],
+                   gboolean     *from_frames,
+                   GPtrArray    *losses)
+{
+  return skeleton_rest (clip, TRUE, parent, offset, from_frames, losses);
+}
+
+gssize
+_sq_skeleton_by_names (const SqClip *clip,
+                       gint32       *parent,
+                       double      (*offset)[3])
+{
+  return skeleton_rest (clip, FALSE, parent, offset, NULL, NULL);
+}
+
+gssize
+_sq_skeleton_from_tree (const SqClip  *clip,
+                        const SqSpace *space,
+                        gint32        *parent,
+                        double       (*offset)[3])
+{
+  gsize n = clip->n_joints;
+  gssize root = -1;
+
+  for (gsize j = 0; j < n; j++)
+    {
+      GVariant *off = sq_props_get (clip->joints[j].extra, "offset");
+      double v[3] = { 0, 0, 0 };
+
+      if (sq_props_get (clip->joints[j].extra, "parent") == NULL)
+        return -1;
+      parent[j] = joint_parent (&clip->joints[j]);
+      if (parent[j] >= (gint32) n || parent[j] == (gint32) j)
+        parent[j] = -1;
+      if (parent[j] < 0 && root < 0)
+        root = (gssize) j;
+      if (off != NULL && g_variant_is_of_type (off, G_VARIANT_TYPE ("(ddd)")))
+        g_variant_get (off, "(ddd)", &v[0], &v[1], &v[2]);
+      sq_space_vector_to_sl (space, v, offset[j]);
+    }
   return root;
 }
 
@@ -1094,6 +1151,8 @@ bvh_channel_count (const SqJoint *joint)
   return joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 ? 6 : 3;
 }
 
+static const double identity_rotation[4] = { 1, 0, 0, 0 };
+
 static SqClip *
 bvh_to_second_life (const SqClip *bvh,
                     const char   *root_source_name,
@@ -1194,7 +1253,11 @@ bvh_to_second_life (const SqClip *bvh,
           sq_track_sample (&src->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, f * ft, v);
           memcpy (frames[f].pos, v, sizeof frames[f].pos);
         }
-      if (!optimize_joint (frames, n_frames, depth[j]))
+      /* a joint retargeted off the file's rest pose is kept even when it
+       * holds still: frame 0 is no longer Second Life's rest for it */
+      if (!optimize_joint (frames, n_frames, depth[j])
+          && !(sq_props_get (src->extra, "retargeted") != NULL
+               && rot_distance (identity_rotation, frames[0].rot) > ROTATION_MOTION_THRESHOLD))
         {
           if (n_still++ > 0)
             g_string_append (still, ", ");
@@ -1327,33 +1390,189 @@ target_fps (const SqClip   *clip,
   return 30.0;
 }
 
-SqClip *
-sq_convert (const SqClip     *clip,
-            const SqFormat   *target,
-            const SqJointMap *map,
-            GPtrArray        *losses,
-            GError          **error)
+/* ---- retargeting (sq-retarget.h) ----------------------------------------- */
+
+/* The rest skeleton of the source when a conversion retargets, NULL when
+ * it does not: within one world the rest poses are one, unless the source
+ * brings a hierarchy of its own (motion capture) */
+static SqRest *
+retarget_source_rest (const SqClip   *clip,
+                      const SqFormat *target)
+{
+  const SqWorldHome *from = sq_format_get_world (clip->format), *to = sq_format_get_world (target);
+  g_autoptr(SqRest) rest = NULL;
+
+  if (from == NULL || to == NULL || from->rest_skeleton == NULL || to->rest_skeleton == NULL)
+    return NULL;
+  rest = _sq_rest_new (clip, clip->format);
+  if (from == to && !(rest->from_file && clip->format->space->hierarchy))
+    return NULL;
+  return g_steal_pointer (&rest);
+}
+
+static gint32
+source_index (const SqJoint *joint)
+{
+  GVariant *v = sq_props_get (joint->extra, "source-index");
+
+  return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32 (v) : -1;
+}
+
+/* The kept joints (out's) whose nearest kept joint above, in the source,
+ * is beyond source joint `s`: where its turn goes */
+static char *
+carried_into (const SqClip   *out,
+              const SqRest   *src_rest,
+              const gboolean *keep,
+              gint32          s)
+{
+  GString *into = g_string_new (NULL);
+  gint32 n = (gint32) src_rest->n;
+
+  for (gsize m = 0; m < out->n_joints; m++)
+    {
+      gint32 c = source_index (&out->joints[m]), steps = 0;
+
+      if (c < 0 || c >= n || !keep[c])
+        continue;
+      for (gint32 p = src_rest->parent[c]; p >= 0 && p < n && steps++ < n; p = src_rest->parent[p])
+        {
+          if (p == s)
+            g_string_append_printf (into, "%s“%s”", into->len > 0 ? ", " : "", out->joints[m].name);
+          if (p == s || keep[p])
+            break;
+        }
+    }
+  return g_string_free (into, FALSE);
+}
+
+/* The joints without a counterpart: left out where the joints below them
+ * carry their turn, else kept as they are; each reported */
+static void
+leave_out_carried (const SqClip  *clip,
+                   const SqRest  *src_rest,
+                   SqClip        *out,
+                   const SqSpace *to,
+                   GPtrArray     *losses)
+{
+  gsize n = clip->n_joints;
+  g_autofree gboolean *keep = g_new0 (gboolean, MAX (n, 1));
+  g_autofree gboolean *carried = g_new0 (gboolean, MAX (n, 1));
+  gsize k = 0;
+
+  for (gsize j = 0; j < out->n_joints; j++)
+    {
+      gint32 s = source_index (&out->joints[j]);
+      if (s >= 0 && (gsize) s < n && sq_props_get (out->joints[j].extra, "no-counterpart") == NULL)
+        keep[s] = TRUE;
+    }
+  _sq_rest_carried (src_rest, keep, carried);
+  while (k < out->n_joints)
+    {
+      gint32 s = source_index (&out->joints[k]);
+      g_autofree char *into = NULL;
+
+      if (sq_props_get (out->joints[k].extra, "no-counterpart") == NULL)
+        {
+          k++;
+          continue;
+        }
+      if (s < 0 || (gsize) s >= n || !carried[s])
+        {
+          report_missing (out->joints[k].name, to, losses);
+          k++;
+          continue;
+        }
+      into = carried_into (out, src_rest, keep, s);
+      _sq_loss (losses, _("joint “%s” has no %s counterpart: left out, its turn carried into %s"),
+                out->joints[k].name, world_name (to), into);
+      remove_joint_keep_tree (out, k);
+    }
+}
+
+/* Root motion from one avatar's size to the other's */
+static void
+scale_root_motion (SqClip         *out,
+                   const SqRest   *src_rest,
+                   const SqRest   *tgt_rest,
+                   const SqFormat *target,
+                   GPtrArray      *losses)
+{
+  double f;
+
+  if (!(src_rest->hip_height > 1e-6) || !(tgt_rest->hip_height > 1e-6) || src_rest->root < 0)
+    return;
+  f = tgt_rest->hip_height / src_rest->hip_height;
+  if (fabs (f - 1.0) < 1e-3)
+    return;
+  for (gsize k = 0; k < out->n_joints; k++)
+    if (source_index (&out->joints[k]) == (gint32) src_rest->root)
+      {
+        SqTrack *track = &out->joints[k].tracks[SQ_CHANNEL_TRANSLATION];
+        SqKey *keys = sq_track_unpack (track);
+
+        for (gsize i = 0; i < track->n_keys; i++)
+          for (int c = 0; c < 3; c++)
+            keys[i].v[c] *= f;
+        g_clear_pointer (&track->alt, g_free);
+      }
+  _sq_note (losses, _("root motion scaled by %.4g, the ratio of the hip heights (%.3g m in %s, %.3g m in the source)"),
+            f, tgt_rest->hip_height, sq_format_get_name (target), src_rest->hip_height);
+}
+
+/* Moves the rotations of `out` (the source's joints renamed) from the
+ * source's rest pose onto the target's */
+static void
+retarget_clip (const SqClip   *clip,
+               const SqRest   *src_rest,
+               SqClip         *out,
+               const SqFormat *target,
+               GPtrArray      *losses)
+{
+  g_autoptr(SqRest) tgt_rest = NULL;
+  g_autofree gint32 *index = NULL;
+  guint changed;
+
+  leave_out_carried (clip, src_rest, out, target->space, losses);
+  tgt_rest = _sq_rest_new (out, target);
+  index = g_new (gint32, MAX (out->n_joints, 1));
+  for (gsize k = 0; k < out->n_joints; k++)
+    {
+      index[k] = source_index (&out->joints[k]);
+      if (index[k] < 0 || (gsize) index[k] >= clip->n_joints)
+        return;   /* cannot happen: every joint comes from the source */
+    }
+  changed = _sq_retarget (clip, src_rest, clip->format->space, out, index, tgt_rest);
+  if (changed > 0)
+    _sq_note (losses, ngettext ("%u joint retargeted from the rest pose of %s onto that of %s: its limb points the same way in the world",
+                                "%u joints retargeted from the rest pose of %s onto that of %s: their limbs point the same way in the world",
+                                changed),
+              changed, sq_format_get_name (clip->format), sq_format_get_name (target));
+  scale_root_motion (out, src_rest, tgt_rest, target, losses);
+}
+
+static SqClip *
+convert_clip (const SqClip     *clip,
+              const SqFormat   *target,
+              const SqJointMap *map,
+              GPtrArray        *losses,
+              GError          **error)
 {
   g_autoptr(SqClip) out = NULL;
+  g_autoptr(SqRest) src_rest = NULL;
   const SqSpace *from, *to;
   g_autofree char *root_source = NULL;
-
-  g_return_val_if_fail (clip != NULL, NULL);
-  g_return_val_if_fail (target != NULL, NULL);
 
   out = sq_clip_copy (clip);
   g_clear_pointer (&out->source, g_bytes_unref);
 
   from = clip->format ? clip->format->space : NULL;
   to = target->space;
-  /* into or out of the Sims: retargeted through the rest poses (worlds/sq-world-sims.c) */
-  if (clip->format != NULL && from != NULL && to != NULL && (from == &sq_space_sims) != (to == &sq_space_sims))
-    return _sq_sims_convert (clip, target, map, losses, error);
   if (clip->format == NULL || clip->format == target || from == NULL || to == NULL)
     {
       /* the user's map only */
       if (sq_joint_map_size (map) > 0)
-        map_joint_names (out, NULL, NULL, map, losses);
+        map_joint_names (out, NULL, NULL, map, FALSE, losses);
       return g_steal_pointer (&out);
     }
 
@@ -1372,7 +1591,19 @@ sq_convert (const SqClip     *clip,
     for (gsize j = 0; j < out->n_joints; j++)
       sq_props_set (out->joints[j].extra, "source-name", g_variant_new_string (out->joints[j].name));
 
-  map_joint_names (out, from, to, map, losses);
+  src_rest = retarget_source_rest (clip, target);
+  for (gsize j = 0; j < out->n_joints && src_rest != NULL; j++)
+    sq_props_set (out->joints[j].extra, "source-index", g_variant_new_int32 ((gint32) j));
+  map_joint_names (out, from, to, map, src_rest != NULL, losses);
+  if (src_rest != NULL)
+    retarget_clip (clip, src_rest, out, target, losses);
+  for (gsize j = 0; j < out->n_joints; j++)
+    {
+      sq_props_remove (out->joints[j].extra, "source-index");
+      sq_props_remove (out->joints[j].extra, "no-counterpart");
+      if (from != &sq_space_bvh || to != &sq_space_second_life)
+        sq_props_remove (out->joints[j].extra, "retargeted");
+    }
 
   if (from == &sq_space_bvh && to == &sq_space_second_life)
     {
@@ -1414,4 +1645,76 @@ sq_convert (const SqClip     *clip,
     }
   (void) error;
   return g_steal_pointer (&out);
+}
+
+/* A clip of a world whose rest rotations are not the identity (its
+ * SqWorldHome.to_hub) into another world: by way of Second Life's skeleton */
+static SqClip *
+convert_out_of_hub_world (const SqClip      *clip,
+                          const SqWorldHome *world,
+                          const SqFormat    *target,
+                          const SqJointMap  *map,
+                          GPtrArray         *losses,
+                          GError           **error)
+{
+  g_autoptr(SqClip) hub = NULL;
+  g_autoptr(SqJointMap) hub_map = NULL;
+  SqClip *out;
+  guint from;
+
+  if ((hub = world->to_hub (clip, losses, error)) == NULL)
+    return NULL;
+  hub_map = world->hub_map != NULL ? world->hub_map (map, TRUE) : NULL;
+  from = losses != NULL ? losses->len : 0;
+  out = sq_convert (hub, target, hub_map != NULL ? hub_map : map, losses, error);
+  if (out != NULL && world->hub_renames != NULL)
+    world->hub_renames (losses, from, hub, out, TRUE);
+  return out;
+}
+
+/* Into such a world: onto Second Life's skeleton, then its from_hub */
+static SqClip *
+convert_into_hub_world (const SqClip      *clip,
+                        const SqWorldHome *world,
+                        const SqFormat    *target,
+                        const SqJointMap  *map,
+                        GPtrArray         *losses,
+                        GError           **error)
+{
+  g_autoptr(SqClip) hub = NULL;
+  g_autoptr(SqJointMap) hub_map = world->hub_map != NULL ? world->hub_map (map, FALSE) : NULL;
+  guint from = losses != NULL ? losses->len : 0;
+  SqClip *out;
+
+  hub = clip->format == &_sq_format_sl_anim && sq_joint_map_size (hub_map) == 0
+        ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, hub_map, losses, error);
+  if (hub == NULL)
+    return NULL;
+  if ((out = world->from_hub (hub, target, losses, error)) != NULL && world->hub_renames != NULL)
+    world->hub_renames (losses, from, hub, out, FALSE);
+  return out;
+}
+
+SqClip *
+sq_convert (const SqClip     *clip,
+            const SqFormat   *target,
+            const SqJointMap *map,
+            GPtrArray        *losses,
+            GError          **error)
+{
+  const SqWorldHome *from, *to;
+
+  g_return_val_if_fail (clip != NULL, NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+
+  from = sq_format_get_world (clip->format);
+  to = sq_format_get_world (target);
+  if (clip->format != NULL && clip->format != target && from != to)
+    {
+      if (from != NULL && from->to_hub != NULL)
+        return convert_out_of_hub_world (clip, from, target, map, losses, error);
+      if (to != NULL && to->from_hub != NULL)
+        return convert_into_hub_world (clip, to, target, map, losses, error);
+    }
+  return convert_clip (clip, target, map, losses, error);
 }

@@ -63,6 +63,12 @@ struct _SqSpace
  * the "OLD → NEW" part of such a line, NULL for any other line. */
 #define SQ_LOSS_RENAMED "renamed: "
 const char *sq_loss_renamed       (const char *line);
+/* A line that is no loss but worth knowing (root motion scaled to the
+ * other avatar's size, joints retargeted) starts with SQ_LOSS_NOTE; a save
+ * moves such lines to SqSaveOptions.notes without the prefix.
+ * sq_loss_note() gives the text after it, NULL for any other line. */
+#define SQ_LOSS_NOTE "note: "
+const char *sq_loss_note          (const char *line);
 
 /* A copy of `clip` in the conventions of `target`. `map` (may be NULL)
  * overrides the joint table. `losses` (may be NULL) receives one line per

@@ -17,7 +17,7 @@
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-pose.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"

@@ -15,7 +15,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "worlds/sq-world-sl.h"
 
 G_BEGIN_DECLS

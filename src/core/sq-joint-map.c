@@ -8,6 +8,12 @@
  * LeftHip, LeftCollar…) and the common Hips/Spine/LeftUpLeg/LeftArm set.
  * The Sims' bones: formats.md 5.5 (ROOT, SPINE1, the toes' tips and the
  * fingers have no counterpart: their parents carry their motion).
+ * The rigs people bring, recognised by name: CMU's, Mixamo's
+ * (mixamorig:Hips, LeftUpLeg, LeftArm …), 3ds Max Biped's (Bip01 Pelvis,
+ * Bip01 L Thigh, Bip01 L UpperArm …; Bip01 itself is the placement above
+ * the pelvis) and the Unreal / Rokoko style (pelvis, spine_01, thigh_l,
+ * upperarm_l …). The same tables ship as map files a user can copy and
+ * edit (data/maps/).
  */
 #define G_LOG_DOMAIN "sq-joint-map"
 
@@ -16,10 +22,10 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-error.h"
 #include "sq-joint-map.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "worlds/sq-world-sims.h"
 
 /* One concept: the SL bone, the AW tag, and motion capture names
@@ -33,30 +39,30 @@ typedef struct
 
 static const Concept concepts[] = {
   { "mPelvis", 1, "Hips|Hip|Pelvis" },
-  { "mTorso", 2, "Spine|lowerback|Abdomen|LowerBack" },
-  { "mChest", 55, "Spine1|Chest|UpperBack" },
-  { "mNeck", 3, "Neck" },
+  { "mTorso", 2, "Spine|lowerback|Abdomen|LowerBack|spine_01" },
+  { "mChest", 55, "Spine1|Chest|UpperBack|spine_03" },
+  { "mNeck", 3, "Neck|neck_01" },
   { "mHead", 4, "Head" },
   { "mSkull", 31, "HeadTop_End|Head_End" },
   { "mEyeRight", 37, "RightEye" },
   { "mEyeLeft", 38, "LeftEye" },
-  { "mCollarLeft", 10, "LeftShoulder|LeftCollar|LCollar" },
-  { "mShoulderLeft", 11, "LeftArm|LeftUpArm|LeftUpperArm" },
-  { "mElbowLeft", 12, "LeftForeArm|LeftElbow|LeftLowArm|LeftLowerArm" },
-  { "mWristLeft", 13, "LeftHand|LeftWrist" },
-  { "mCollarRight", 5, "RightShoulder|RightCollar|RCollar" },
-  { "mShoulderRight", 6, "RightArm|RightUpArm|RightUpperArm" },
-  { "mElbowRight", 7, "RightForeArm|RightElbow|RightLowArm|RightLowerArm" },
-  { "mWristRight", 8, "RightHand|RightWrist" },
-  { "mHipRight", 15, "RightUpLeg|RightHip|RightThigh|RightUpperLeg" },
-  { "mKneeRight", 16, "RightLeg|RightKnee|RightShin|RightLowLeg|RightLowerLeg" },
-  { "mAnkleRight", 17, "RightFoot|RightAnkle" },
-  { "mFootRight", 18, "RightToeBase|RightToe" },
+  { "mCollarLeft", 10, "LeftShoulder|LeftCollar|LCollar|L Clavicle|clavicle_l" },
+  { "mShoulderLeft", 11, "LeftArm|LeftUpArm|LeftUpperArm|L UpperArm|upperarm_l" },
+  { "mElbowLeft", 12, "LeftForeArm|LeftElbow|LeftLowArm|LeftLowerArm|L Forearm|lowerarm_l" },
+  { "mWristLeft", 13, "LeftHand|LeftWrist|L Hand|hand_l" },
+  { "mCollarRight", 5, "RightShoulder|RightCollar|RCollar|R Clavicle|clavicle_r" },
+  { "mShoulderRight", 6, "RightArm|RightUpArm|RightUpperArm|R UpperArm|upperarm_r" },
+  { "mElbowRight", 7, "RightForeArm|RightElbow|RightLowArm|RightLowerArm|R Forearm|lowerarm_r" },
+  { "mWristRight", 8, "RightHand|RightWrist|R Hand|hand_r" },
+  { "mHipRight", 15, "RightUpLeg|RightHip|RightThigh|RightUpperLeg|R Thigh|thigh_r" },
+  { "mKneeRight", 16, "RightLeg|RightKnee|RightShin|RightLowLeg|RightLowerLeg|R Calf|calf_r" },
+  { "mAnkleRight", 17, "RightFoot|RightAnkle|R Foot|foot_r" },
+  { "mFootRight", 18, "RightToeBase|RightToe|R Toe0|ball_r" },
   { "mToeRight", 0, "RightToe_End|RightToeEnd" },
-  { "mHipLeft", 19, "LeftUpLeg|LeftHip|LeftThigh|LeftUpperLeg" },
-  { "mKneeLeft", 20, "LeftLeg|LeftKnee|LeftShin|LeftLowLeg|LeftLowerLeg" },
-  { "mAnkleLeft", 21, "LeftFoot|LeftAnkle" },
-  { "mFootLeft", 22, "LeftToeBase|LeftToe" },
+  { "mHipLeft", 19, "LeftUpLeg|LeftHip|LeftThigh|LeftUpperLeg|L Thigh|thigh_l" },
+  { "mKneeLeft", 20, "LeftLeg|LeftKnee|LeftShin|LeftLowLeg|LeftLowerLeg|L Calf|calf_l" },
+  { "mAnkleLeft", 21, "LeftFoot|LeftAnkle|L Foot|foot_l" },
+  { "mFootLeft", 22, "LeftToeBase|LeftToe|L Toe0|ball_l" },
   { "mToeLeft", 0, "LeftToe_End|LeftToeEnd" },
   { "mTail1", 24, "Tail|Tail1" },
   { "mTail2", 25, "Tail2" },
@@ -90,6 +96,9 @@ static const Concept concepts[] = {
   { NULL, 9, "RFingers|RightFingers" },
   { NULL, 14, "LFingers|LeftFingers" },
 };
+
+/* prefixes rigs put before the names above (compared ignoring case) */
+static const char * const rig_prefixes[] = { "mixamorig:", "mixamorig_", "Bip01 ", "Bip01_" };
 
 /* the CMU spelling, where the names above mean a different joint */
 static const struct { const char *name; const char *sl; } cmu_names[] = {
@@ -144,6 +153,24 @@ concept_for_tag (guint tag)
   return NULL;
 }
 
+/* ignoring case, and a space and an underscore alike (Bip01 L Thigh is
+ * Bip01_L_Thigh in some exports) */
+static gboolean
+names_match (const char *a,
+             const char *b,
+             gsize       n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      char x = a[i] == '_' ? ' ' : g_ascii_tolower (a[i]);
+      char y = b[i] == '_' ? ' ' : g_ascii_tolower (b[i]);
+
+      if (x != y)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 mocap_matches (const char *list,
                const char *name)
@@ -155,7 +182,7 @@ mocap_matches (const char *list,
       const char *bar = strchr (list, '|');
       gsize len = bar ? (gsize) (bar - list) : strlen (list);
 
-      if (len == n && g_ascii_strncasecmp (list, name, n) == 0)
+      if (len == n && names_match (list, name, n))
         return TRUE;
       list = bar ? bar + 1 : NULL;
     }
@@ -208,6 +235,11 @@ sq_joint_concept_lookup (const char         *name,
       out->sl_bone = c ? c->sl : NULL;
       return TRUE;
     }
+  /* a rig's prefix: Mixamo's namespace, Biped's figure name */
+  for (gsize i = 0; i < G_N_ELEMENTS (rig_prefixes); i++)
+    if (g_ascii_strncasecmp (name, rig_prefixes[i], strlen (rig_prefixes[i])) == 0
+        && name[strlen (rig_prefixes[i])] != '\0')
+      return sq_joint_concept_lookup (name + strlen (rig_prefixes[i]), flags, out);
   if (flags & SQ_JOINT_LOOKUP_CMU)
     for (gsize i = 0; i < G_N_ELEMENTS (cmu_names); i++)
       if (g_ascii_strcasecmp (cmu_names[i].name, name) == 0)
@@ -225,6 +257,44 @@ sq_joint_concept_lookup (const char         *name,
         return TRUE;
       }
   return FALSE;
+}
+
+/* The limbs a retarget matches (sq-retarget.c): each concept's bone points
+ * at the next one along its chain (the nearest the skeleton has) */
+static const char * const limb_chains[][7] = {
+  { "mPelvis", "mTorso", "mChest", "mNeck", "mHead", "mSkull", NULL },
+  { "mCollarLeft", "mShoulderLeft", "mElbowLeft", "mWristLeft", "mHandMiddle1Left", NULL },
+  { "mCollarRight", "mShoulderRight", "mElbowRight", "mWristRight", "mHandMiddle1Right", NULL },
+  { "mHipLeft", "mKneeLeft", "mAnkleLeft", "mFootLeft", "mToeLeft", NULL },
+  { "mHipRight", "mKneeRight", "mAnkleRight", "mFootRight", "mToeRight", NULL },
+};
+
+const char * const *
+sq_joint_concept_tips (const char *sl_bone)
+{
+  for (gsize c = 0; sl_bone != NULL && c < G_N_ELEMENTS (limb_chains); c++)
+    for (gsize i = 0; limb_chains[c][i] != NULL; i++)
+      if (strcmp (limb_chains[c][i], sl_bone) == 0)
+        return limb_chains[c][i + 1] != NULL ? &limb_chains[c][i + 1] : NULL;
+  return NULL;
+}
+
+gboolean
+sq_joint_concept_hub_position (const char *sl_bone,
+                               double      out[3])
+{
+  return sq_sl_bone_rest_position (sl_bone, out);
+}
+
+SqJointLookupFlags
+sq_joint_lookup_flags (const SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_ascii_strcasecmp (clip->joints[j].name, "LeftCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "RightCollar") == 0
+        || g_ascii_strcasecmp (clip->joints[j].name, "LHipJoint") == 0)
+      return SQ_JOINT_LOOKUP_CMU;
+  return 0;
 }
 
 static const char *

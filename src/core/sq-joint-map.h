@@ -14,6 +14,7 @@
 
 #include <glib.h>
 
+#include "sq-clip.h"
 #include "sq-format.h"
 
 G_BEGIN_DECLS
@@ -59,6 +60,21 @@ gboolean     sq_joint_name_in_scheme    (const char    *name,
 const char  *sq_joint_name_for_scheme   (const char         *name,
                                          SqJointScheme       scheme,
                                          SqJointLookupFlags  flags);
+/* The flags that read a clip's names right (the CMU spelling when the
+ * clip uses it) */
+SqJointLookupFlags sq_joint_lookup_flags (const SqClip *clip);
+
+/* ---- limbs (sq-retarget.h) ---------------------------------------------- */
+
+/* The concepts (Second Life bone names) a concept's bone may point at, the
+ * nearest first, NULL-terminated; NULL when it is no limb a retarget
+ * matches (spine, neck and head, collars, arms, hands, legs, feet) */
+const char * const *sq_joint_concept_tips     (const char *sl_bone);
+/* Where a concept's joint is in the shared rest the limbs are aligned
+ * through (Second Life's T-pose): metres, SL axes; FALSE when unknown */
+gboolean            sq_joint_concept_hub_position (const char *sl_bone,
+                                                   double      out[3]);
+
 /* ---- user map files ---------------------------------------------------- */
 
 /* Text, UTF-8; `#` starts a comment; blank lines are ignored; every other

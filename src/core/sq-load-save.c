@@ -194,11 +194,21 @@ sq_save_pieces (const SqClip        *clip,
    * conventions (sq-convert.c); a user map applies to every save */
   if ((clip->format != NULL && clip->format != format) || map_touches (clip, options->map))
     {
+      guint from = losses != NULL ? losses->len : 0;
       g_autoptr(SqClip) converted = _sq_convert_for_save (clip, format, options, losses, error);
       GPtrArray *pieces;
 
       if (converted == NULL)
         return NULL;
+      /* the conversion's notes (a retarget, root motion scaled) are no losses */
+      for (guint i = from; options->notes != NULL && losses != NULL && i < losses->len;)
+        if (sq_loss_note (losses->pdata[i]) != NULL)
+          {
+            g_ptr_array_add (options->notes, g_strdup (sq_loss_note (losses->pdata[i])));
+            g_ptr_array_remove_index (losses, i);
+          }
+        else
+          i++;
       pieces = format->write (converted, options, losses, error);
       if (pieces != NULL && format->space == &sq_space_second_life)
         {

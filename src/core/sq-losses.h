@@ -13,4 +13,9 @@ void     _sq_loss                  (GPtrArray    *losses,
                                     const char   *format,
                                     ...) G_GNUC_PRINTF (2, 3);
 
+/* Adds a line that is no loss but worth knowing (SQ_LOSS_NOTE, sq-convert.h) */
+void     _sq_note                  (GPtrArray    *losses,
+                                    const char   *format,
+                                    ...) G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS

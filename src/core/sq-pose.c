@@ -8,11 +8,11 @@
 
 #include <math.h>
 
-#include "sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "sq-math.h"
 #include "sq-pose.h"
 #include "sq-private.h"
+#include "sq-world.h"
 
 struct _SqPose
 {
@@ -73,23 +73,18 @@ sq_pose_new (const SqClip *clip)
     }
   else if (n > 0)
     {
-      gboolean from_frames = FALSE;
-      gssize root = _sq_skeleton_rest (clip, parent, pose->rest, &from_frames, NULL);
+      const SqWorldHome *world = sq_format_get_world (clip->format);
+      gboolean from_file = FALSE;
+      /* the world's rest skeleton (ActiveWorlds' stands with its arms
+       * down), or the file's own frames */
+      gssize root = world != NULL && world->rest_skeleton != NULL
+                    ? world->rest_skeleton (clip, clip->format, parent, pose->rest, &from_file)
+                    : _sq_skeleton_rest (clip, parent, pose->rest, &from_file, NULL);
       if (root >= 0)
         parent[root] = -1;
       /* a DirectX file's position keys replace its frames' translations */
-      if (from_frames)
+      if (from_file)
         pose->replace = TRUE;
-      /* ActiveWorlds clips without a skeleton of their own turn from
-       * ActiveWorlds' rest pose: arms down */
-      else if (pose->space->scheme == SQ_JOINT_SCHEME_AW_SEQ || pose->space->scheme == SQ_JOINT_SCHEME_AW_DX)
-        {
-          g_autofree guint *tags = g_new (guint, n);
-
-          for (gsize j = 0; j < n; j++)
-            tags[j] = sq_aw_tag_for_name (clip->joints[j].name);
-          sq_aw_rest_arms_down (n, tags, parent, pose->rest);
-        }
     }
 
   /* parents first; a joint whose parents lead back to it becomes a root */

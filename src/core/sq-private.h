@@ -169,6 +169,18 @@ gssize   _sq_skeleton_rest         (const SqClip *clip,
                                     double      (*offset)[3],
                                     gboolean     *from_frames,
                                     GPtrArray    *losses);
+/* The same from the joints' names only (the Second Life skeleton they
+ * stand for), no report */
+gssize   _sq_skeleton_by_names     (const SqClip *clip,
+                                    gint32       *parent,
+                                    double      (*offset)[3]);
+/* The clip's own hierarchy ("parent" and "offset" extras, offsets in
+ * `space`'s units and axes, turned into metres on Second Life's axes);
+ * -1 when a joint has none */
+gssize   _sq_skeleton_from_tree    (const SqClip  *clip,
+                                    const SqSpace *space,
+                                    gint32        *parent,
+                                    double       (*offset)[3]);
 
 extern const SqFormat _sq_format_seq_binary;
 extern const SqFormat _sq_format_seq_text;

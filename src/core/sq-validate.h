@@ -7,7 +7,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 
 G_BEGIN_DECLS
 

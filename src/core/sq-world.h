@@ -19,6 +19,7 @@
 #include "sq-clip.h"
 #include "sq-edit.h"
 #include "sq-format.h"
+#include "sq-joint-map.h"
 
 G_BEGIN_DECLS
 
@@ -148,6 +149,45 @@ struct _SqWorldHome
   /* fields every clip keeps for this world, whatever its format (NULL:
    * none); its own formats show them as their group */
   const SqFieldSet *fields;
+
+  /* ---- the world's skeleton, for conversions (sq-retarget.h) ---- */
+  /* Each joint's parent and rest offset (metres, Second Life axes; the rest
+   * rotations are the identity: a key turns a joint from this rest) for
+   * `clip`'s joints as a file of `format`, one of the world's: the file's
+   * own skeleton where it brings one (a BVH's OFFSETs, a .x's frames;
+   * *from_file TRUE), else the world's rest skeleton by the joints' names.
+   * Returns the root, -1 for none. NULL: the world's clips cross to
+   * other worlds by way of Second Life's skeleton (to_hub, from_hub). */
+  gssize      (*rest_skeleton) (const SqClip   *clip,
+                                const SqFormat *format,
+                                gint32         *parent,
+                                double        (*offset)[3],
+                                gboolean       *from_file);
+  /* metres: the hip above the soles of the world's avatar at rest (root
+   * motion is scaled by the ratio of two worlds') */
+  double        hip_height;
+  /* optional, for a world whose rest rotations are not the identity: its
+   * clip as a Second Life clip (mPelvis at the root, limbs turned in the
+   * world as in the clip), and a Second Life clip as a clip of `target`
+   * (one of the world's formats) */
+  SqClip     *(*to_hub)        (const SqClip   *clip,
+                                GPtrArray      *losses,
+                                GError        **error);
+  SqClip     *(*from_hub)      (const SqClip   *sl,
+                                const SqFormat *target,
+                                GPtrArray      *losses,
+                                GError        **error);
+  /* with them: the user's map for the Second Life clip between (a joint
+   * of the world's named by its Second Life stand-in; NULL when no entry
+   * needs it), and the rename lines from `from` on said in the world's
+   * names (`hub`: the Second Life clip between) */
+  SqJointMap *(*hub_map)       (const SqJointMap *map,
+                                gboolean          out_of_world);
+  void        (*hub_renames)   (GPtrArray      *losses,
+                                guint           from,
+                                const SqClip   *hub,
+                                const SqClip   *result,
+                                gboolean        out_of_world);
 };
 
 /* The worlds, in the order of the validation targets */

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 #include "sq-convert.h"
 #include "sq-fields.h"
 #include "sq-private.h"
@@ -20,13 +20,18 @@
 
 /* ---- conventions ----------------------------------------------------------- */
 
-/* AW axes = BVH axes and AW DX units = metres: ASSUMPTIONS (sq-convert.c) */
+/* formats.md 4.1: the avatar faces -Z in a SEQ's numbers, Y up, X its
+ * left: SL (x, y, z) = SEQ (-z, x, y), so a rotation (w, x, y, z) is SL
+ * (w, z, -x, -y) (a mirror: the axes are left-handed against Second
+ * Life's). The .x profile is the same avatar on the same axes, its
+ * rotations stored conjugated (3.5); its units are taken as metres like
+ * SEQ's (UNCONFIRMED). */
 const SqSpace sq_space_aw_seq_binary = {
   .world = N_("ActiveWorlds"),
   .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
+  .sign = { 1, 1, -1 },
   .scheme = SQ_JOINT_SCHEME_AW_SEQ,
   .time_grid = 30,
 };
@@ -36,7 +41,7 @@ const SqSpace sq_space_aw_seq_text = {
   .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
+  .sign = { 1, 1, -1 },
   .scheme = SQ_JOINT_SCHEME_AW_SEQ,
   .time_grid = 1000,
 };
@@ -46,7 +51,7 @@ const SqSpace sq_space_aw_dx = {
   .world_id = SQ_WORLD_ACTIVEWORLDS,
   .metres_per_unit = 1.0,
   .axis = { 1, 2, 0 },
-  .sign = { 1, 1, 1 },
+  .sign = { 1, 1, -1 },
   .conjugate = TRUE,
   .scheme = SQ_JOINT_SCHEME_AW_DX,
   .time_grid = -1,
@@ -378,8 +383,46 @@ const SqFieldSet sq_dx_fields = {
 
 /* ---- the world ---- */
 
+/* ---- the skeleton (formats.md 4, 4.1) -------------------------------------- */
+
+/* The classic avatar: Second Life's skeleton by the limbs' names (the
+ * nearest known proportions) standing with its arms hanging at its sides;
+ * a .x whose frames its joints name stands in its frames */
+static gssize
+aw_rest_skeleton (const SqClip   *clip,
+                  const SqFormat *format,
+                  gint32         *parent,
+                  double        (*offset)[3],
+                  gboolean       *from_file)
+{
+  gsize n = clip->n_joints;
+  g_autofree guint *tags = NULL;
+  gssize root;
+
+  *from_file = FALSE;
+  if (format != NULL && format->space == &sq_space_aw_dx && sq_props_get (clip->extra, "frames") != NULL)
+    {
+      root = _sq_skeleton_rest (clip, parent, offset, from_file, NULL);
+      if (*from_file)
+        return root;
+    }
+  root = _sq_skeleton_by_names (clip, parent, offset);
+  tags = g_new (guint, MAX (n, 1));
+  for (gsize j = 0; j < n; j++)
+    tags[j] = sq_aw_tag_for_name (clip->joints[j].name);
+  if (root >= 0)
+    parent[root] = -1;
+  sq_aw_rest_arms_down (n, tags, parent, offset);
+  return root;
+}
+
 const SqWorldHome sq_world_aw = {
   .id = "aw",
   .name = N_("ActiveWorlds"),
   .validate = sq_aw_validate,
+
+  /* ---- skeleton (sq-retarget.h) ---- */
+  .rest_skeleton = aw_rest_skeleton,
+  /* laid out on Second Life's proportions (no ActiveWorlds measure is known) */
+  .hip_height = 1.061,
 };

@@ -13,7 +13,7 @@
 
 #include "sq-math.h"
 #include "sq-private.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-world-sims.h"
@@ -939,36 +939,22 @@ rotation_between (const double u[3],
  * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
  * world turn from its rest, applied after it, gives the SL bone's world
  * rotation, so the limb points the same way in both (identity for the
- * bones without a counterpart). align[REST_AW]: the same onto
- * ActiveWorlds' rest, which is Second Life's with the arms hanging
- * (sq_aw_rest_arms_down: below the shoulders turned 90° about the forward
- * axis), for conversions to and from ActiveWorlds. */
-enum { REST_SL, REST_AW, N_RESTS };
-static double align[N_RESTS][SQ_SIMS_N_BONES][4];
+ * bones without a counterpart). Other worlds are reached from Second
+ * Life's skeleton by the conversion's own retarget (sq-retarget.h). */
+static double align[SQ_SIMS_N_BONES][4];
 
-/* The direction from SL bone `bone` to `tip` at rest, in the given rest */
+/* The direction from SL bone `bone` to `tip` at rest */
 static gboolean
 rest_direction (const char *bone,
                 const char *tip,
-                int         rest,
                 double      out[3])
 {
   double a[3], b[3];
-  int side = g_str_has_suffix (bone, "Left") ? 1 : -1;
 
   if (!sq_sl_bone_rest_position (bone, a) || !sq_sl_bone_rest_position (tip, b))
     return FALSE;
   for (int k = 0; k < 3; k++)
     out[k] = b[k] - a[k];
-  /* below a shoulder: the shoulder, elbow and wrist's bones hang */
-  if (rest == REST_AW && (g_str_has_prefix (bone, "mShoulder") || g_str_has_prefix (bone, "mElbow")
-                          || g_str_has_prefix (bone, "mWrist")))
-    {
-      double y = out[1], z = out[2];
-
-      out[1] = side * z;
-      out[2] = -side * y;
-    }
   return TRUE;
 }
 
@@ -983,41 +969,31 @@ ensure_align (void)
 
       rest_local (rl, rt);
       chain (rl, rt, rw, rp);
-      for (int r = 0; r < N_RESTS; r++)
-        for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-          {
-            int p = adult[b].parent;
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          int p = adult[b].parent;
 
-            align[r][b][0] = 1, align[r][b][1] = align[r][b][2] = align[r][b][3] = 0;
-            if (sl_of_bone[b] == NULL)
-              continue;
-            /* parents come first: a bone without a tip takes its parent's */
-            if (p >= 0 && sl_of_bone[p] != NULL)
-              memcpy (align[r][b], align[r][p], sizeof align[r][b]);
-            for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
-              {
-                double from[3], to[3];
-                int tip = sq_sims_bone_index (tips[i].tip);
+          align[b][0] = 1, align[b][1] = align[b][2] = align[b][3] = 0;
+          if (sl_of_bone[b] == NULL)
+            continue;
+          /* parents come first: a bone without a tip takes its parent's */
+          if (p >= 0 && sl_of_bone[p] != NULL)
+            memcpy (align[b], align[p], sizeof align[b]);
+          for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
+            {
+              double from[3], to[3];
+              int tip = sq_sims_bone_index (tips[i].tip);
 
-                if (!g_str_equal (tips[i].bone, adult[b].name)
-                    || !rest_direction (sl_of_bone[b], tips[i].sl_tip, r, from))
-                  continue;
-                for (int k = 0; k < 3; k++)
-                  to[k] = rp[tip][k] - rp[b][k];
-                rotation_between (from, to, align[r][b]);
-              }
-          }
+              if (!g_str_equal (tips[i].bone, adult[b].name)
+                  || !rest_direction (sl_of_bone[b], tips[i].sl_tip, from))
+                continue;
+              for (int k = 0; k < 3; k++)
+                to[k] = rp[tip][k] - rp[b][k];
+              rotation_between (from, to, align[b]);
+            }
+        }
       g_once_init_leave (&done, 1);
     }
-}
-
-/* The rest the other world's skeleton stands in */
-static int
-rest_of (const SqFormat *format)
-{
-  SqJointScheme scheme = format->space != NULL ? format->space->scheme : SQ_JOINT_SCHEME_NONE;
-
-  return scheme == SQ_JOINT_SCHEME_AW_SEQ || scheme == SQ_JOINT_SCHEME_AW_DX ? REST_AW : REST_SL;
 }
 
 /* Does the bone turn away from its rest rotation in the clip? */
@@ -1049,7 +1025,6 @@ bone_moves (const SqClip *clip,
  * from its rest position. Keys on the 1/30 s grid. */
 static SqClip *
 sims_to_sl (const SqClip *clip,
-            int           rest,
             GPtrArray    *losses,
             GError      **error)
 {
@@ -1099,7 +1074,7 @@ sims_to_sl (const SqClip *clip,
 
           sq_quat_conjugate (rw[b], inv);
           sq_quat_multiply (w[b], inv, turn);
-          sq_quat_multiply (turn, align[rest][b], d[b]);
+          sq_quat_multiply (turn, align[b], d[b]);
           sq_quat_normalize (d[b]);
         }
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
@@ -1180,7 +1155,6 @@ sl_world (const SqClip *sl,
 static SqClip *
 sl_to_sims (const SqClip   *sl,
             const SqFormat *format,
-            int             rest,
             GPtrArray      *losses,
             GError        **error)
 {
@@ -1222,7 +1196,7 @@ sl_to_sims (const SqClip   *sl,
               double d[4], unalign[4], turn[4];
 
               sl_world (sl, chains[b], n_chain[b], t, d);
-              sq_quat_conjugate (align[rest][b], unalign);
+              sq_quat_conjugate (align[b], unalign);
               sq_quat_multiply (d, unalign, turn);
               sq_quat_multiply (turn, rw[b], w[b]);
             }
@@ -1279,6 +1253,7 @@ static SqJointMap *
 map_through_sl (const SqJointMap *map,
                 gboolean          out_of_sims)
 {
+  ensure_sl_of_bone ();
   SqJointMap *sl = NULL;
 
   for (gsize i = 0; i < sq_joint_map_size (map); i++)
@@ -1360,64 +1335,60 @@ report_renames (GPtrArray    *losses,
     }
 }
 
-SqClip *
-_sq_sims_convert (const SqClip     *clip,
-                  const SqFormat   *target,
-                  const SqJointMap *map,
-                  GPtrArray        *losses,
-                  GError          **error)
+/* The world's crossing (SqWorldHome.to_hub, from_hub) */
+static SqClip *
+sims_to_hub (const SqClip *clip,
+             GPtrArray    *losses,
+             GError      **error)
 {
-  g_autoptr(SqJointMap) sl_map = NULL;
-  guint from;
-
   ensure_sl_of_bone ();
   ensure_align ();
-  if (clip->format->space == &sq_space_sims)
+  if (clip->n_joints == 0)
     {
-      /* Sims → Second Life's skeleton, then on to the target as any SL clip */
-      g_autoptr(SqClip) sl = NULL;
-      SqClip *out;
-
-      if (clip->n_joints == 0)
-        {
-          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                       _("a SimPose-ium sequence has no animation to convert to %s"), sq_format_get_name (target));
-          return NULL;
-        }
-      if ((sl = sims_to_sl (clip, rest_of (target), losses, error)) == NULL)
-        return NULL;
-      sl_map = map_through_sl (map, TRUE);
-      from = losses != NULL ? losses->len : 0;
-      if ((out = sq_convert (sl, target, sl_map, losses, error)) != NULL)
-        report_renames (losses, from, sl, out, TRUE);
-      return out;
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("a SimPose-ium sequence has no animation to convert: convert its KFD or CMX files"));
+      return NULL;
     }
-  else
+  return sims_to_sl (clip, losses, error);
+}
+
+static SqClip *
+sims_from_hub (const SqClip   *sl,
+               const SqFormat *target,
+               GPtrArray      *losses,
+               GError        **error)
+{
+  ensure_sl_of_bone ();
+  ensure_align ();
+  if (target == &_sq_format_simpose_sps)
     {
-      /* anything → Second Life's skeleton (the usual conversion), then onto the Sims bones */
-      g_autoptr(SqClip) sl = NULL;
-      SqClip *out;
-
-      sl_map = map_through_sl (map, FALSE);
-      from = losses != NULL ? losses->len : 0;
-      sl = clip->format == &_sq_format_sl_anim && sq_joint_map_size (sl_map) == 0
-           ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, sl_map, losses, error);
-      if (sl == NULL)
-        return NULL;
-      if (target == &_sq_format_simpose_sps)
-        {
-          g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                       _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
-          return NULL;
-        }
-      if ((out = sl_to_sims (sl, target, rest_of (clip->format), losses, error)) != NULL)
-        report_renames (losses, from, sl, out, FALSE);
-      return out;
+      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+                   _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
+      return NULL;
     }
+  return sl_to_sims (sl, target, losses, error);
+}
+
+static void
+sims_hub_renames (GPtrArray    *losses,
+                  guint         from,
+                  const SqClip *hub,
+                  const SqClip *result,
+                  gboolean      out_of_world)
+{
+  ensure_sl_of_bone ();
+  report_renames (losses, from, hub, result, out_of_world);
 }
 
 const SqWorldHome sq_world_sims = {
   .id = "sims",
   .name = N_("The Sims"),
   .validate = sq_sims_validate,
+
+  /* ---- skeleton (sq-retarget.h): the bones' rest rotations are not the
+   * identity, so the Sims cross by way of Second Life's skeleton ---- */
+  .to_hub = sims_to_hub,
+  .from_hub = sims_from_hub,
+  .hub_map = map_through_sl,
+  .hub_renames = sims_hub_renames,
 };

@@ -197,14 +197,6 @@ void     _sq_sims_put_bars            (GString      *out,
 
 /* The Second Life bone a Sims bone (index) stands for, NULL for none */
 const char *sq_sims_bone_sl_name      (int           bone);
-/* sq_convert() between the Sims and another world: retargeted through the
- * rest poses by way of Second Life's skeleton (the Sims' bone axes run
- * along the bones; Second Life's rest rotations are the identity) */
-SqClip  *_sq_sims_convert             (const SqClip     *clip,
-                                       const SqFormat   *target,
-                                       const SqJointMap *map,
-                                       GPtrArray        *losses,
-                                       GError          **error);
 
 /* ---- validation (validate --target sims) ------------------------------ */
 

@@ -16,7 +16,7 @@
 #include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sl-behaviour.h"
@@ -684,6 +684,49 @@ const SqFieldSet sq_bvh_fields = {
 
 /* ---- the world ---- */
 
+/* ---- the skeleton ------------------------------------------------------- */
+
+/* A BVH of Second Life's own rig (its ROOT is one the importer takes): the
+ * viewer reads its rotations as turns from Second Life's T-pose, whatever
+ * its OFFSETs say (formats.md 1.9), and so does Sequin */
+static gboolean
+sl_rig (const SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      GVariant *v = sq_props_get (clip->joints[j].extra, "parent");
+
+      if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) && g_variant_get_int32 (v) < 0)
+        return g_strcmp0 (clip->joints[j].name, "hip") == 0 || g_strcmp0 (clip->joints[j].name, "mPelvis") == 0
+               || g_strcmp0 (clip->joints[j].name, "avatar_mPelvis") == 0;
+    }
+  return FALSE;
+}
+
+/* Second Life's rest: the T-pose of avatar_skeleton.xml by the joints'
+ * names; a BVH of another rig stands in its own OFFSETs */
+static gssize
+sl_rest_skeleton (const SqClip   *clip,
+                  const SqFormat *format,
+                  gint32         *parent,
+                  double        (*offset)[3],
+                  gboolean       *from_file)
+{
+  gssize root = -1;
+
+  *from_file = FALSE;
+  if (format == NULL || format->space == NULL || !format->space->hierarchy)
+    return _sq_skeleton_by_names (clip, parent, offset);
+  if (!sl_rig (clip) && (root = _sq_skeleton_from_tree (clip, format->space, parent, offset)) >= 0)
+    {
+      *from_file = TRUE;
+      return root;
+    }
+  /* a BVH about to be written: the hierarchy the conversion gives it (a
+   * .x's frames, else the Second Life skeleton by the names) */
+  return _sq_skeleton_rest (clip, parent, offset, from_file, NULL);
+}
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -693,4 +736,10 @@ const SqWorldHome sq_world_sl = {
    * as Second Life .anim does to each joint's motion */
   .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
+
+  /* ---- skeleton (sq-retarget.h) ---- */
+  .rest_skeleton = sl_rest_skeleton,
+  /* mPelvis 1.067 m above the avatar's origin, mFootLeft 0.006 m
+   * (avatar_skeleton.xml v2.0, formats.md Appendix A) */
+  .hip_height = 1.061,
 };

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "sq-aw-skeleton.h"
+#include "worlds/sq-aw-skeleton.h"
 
 typedef struct
 {

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 
 typedef struct
 {

@@ -1,0 +1,549 @@
+/* sq-retarget.c: a clip's motion moved from one rest skeleton onto another
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * World rotations are column-vector quaternions on Second Life's axes. A
+ * joint's world rotation is its parent's times its local rotation (every
+ * rest here has identity rest rotations: a key is the turn from the rest
+ * offsets). For a matched limb (a joint and the joint its bone points at,
+ * by concept), C maps the limb's direction in Second Life's T-pose onto its
+ * direction in a rest (the shortest turn); the target joint's world
+ * rotation is the source joint's times A = C_source · C_target⁻¹, so its
+ * limb points where the source's does, and A composes to nothing over a
+ * round trip through any worlds.
+ */
+#define G_LOG_DOMAIN "sq-retarget"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sq-convert.h"
+#include "sq-joint-map.h"
+#include "sq-math.h"
+#include "sq-private.h"
+#include "sq-retarget.h"
+#include "sq-world.h"
+
+/* ---- rests ---------------------------------------------------------------- */
+
+/* Where each joint is at rest (metres, SL axes); parents before children
+ * are not assumed: each position is chained up to its root */
+static void
+rest_positions (const SqRest *rest,
+                double      (*pos)[3])
+{
+  for (gsize j = 0; j < rest->n; j++)
+    {
+      gsize steps = 0;
+
+      pos[j][0] = pos[j][1] = pos[j][2] = 0;
+      for (gint32 p = (gint32) j; p >= 0 && (gsize) p < rest->n && steps++ <= rest->n; p = rest->parent[p])
+        for (int k = 0; k < 3; k++)
+          pos[j][k] += rest->offset[p][k];
+    }
+}
+
+/* The lowest point (joints and BVH End Sites) below the root, up to the root */
+static double
+file_hip_height (const SqClip  *clip,
+                 const SqSpace *space,
+                 const SqRest  *rest)
+{
+  g_autofree double (*pos)[3] = g_malloc_n (MAX (rest->n, 1), sizeof *pos);
+  double low;
+
+  if (rest->root < 0)
+    return 0;
+  rest_positions (rest, pos);
+  low = pos[rest->root][2];
+  for (gsize j = 0; j < rest->n; j++)
+    {
+      GVariant *v = sq_props_get (clip->joints[j].extra, "end-site");
+
+      low = MIN (low, pos[j][2]);
+      if (v != NULL && space != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(ddd)")))
+        {
+          double e[3], sl[3];
+
+          g_variant_get (v, "(ddd)", &e[0], &e[1], &e[2]);
+          sq_space_vector_to_sl (space, e, sl);
+          low = MIN (low, pos[j][2] + sl[2]);
+        }
+    }
+  return pos[rest->root][2] - low;
+}
+
+SqRest *
+_sq_rest_new (const SqClip   *clip,
+              const SqFormat *format)
+{
+  SqRest *rest = g_new0 (SqRest, 1);
+  const SqWorldHome *world = sq_format_get_world (format);
+  gsize n = clip->n_joints;
+
+  rest->n = n;
+  rest->parent = g_new (gint32, MAX (n, 1));
+  rest->offset = g_malloc0_n (MAX (n, 1), sizeof *rest->offset);
+  rest->root = -1;
+  if (n == 0)
+    return rest;
+  if (world != NULL && world->rest_skeleton != NULL)
+    rest->root = world->rest_skeleton (clip, format, rest->parent, rest->offset, &rest->from_file);
+  else
+    rest->root = _sq_skeleton_by_names (clip, rest->parent, rest->offset);
+  if (rest->root >= 0)
+    rest->parent[rest->root] = -1;
+  if (rest->from_file)
+    rest->hip_height = file_hip_height (clip, format != NULL ? format->space : NULL, rest);
+  else if (world != NULL)
+    rest->hip_height = world->hip_height;
+  return rest;
+}
+
+void
+_sq_rest_free (SqRest *rest)
+{
+  if (rest == NULL)
+    return;
+  g_free (rest->parent);
+  g_free (rest->offset);
+  g_free (rest);
+}
+
+static gboolean
+is_below (const SqRest *rest,
+          gsize         j,
+          gsize         ancestor)
+{
+  gsize steps = 0;
+
+  for (gint32 p = rest->parent[j]; p >= 0 && (gsize) p < rest->n && steps++ <= rest->n; p = rest->parent[p])
+    if ((gsize) p == ancestor)
+      return TRUE;
+  return FALSE;
+}
+
+void
+_sq_rest_carried (const SqRest   *rest,
+                  const gboolean *keep,
+                  gboolean       *carried)
+{
+  for (gsize j = 0; j < rest->n; j++)
+    {
+      carried[j] = FALSE;
+      if (keep[j])
+        continue;
+      for (gsize c = 0; c < rest->n && !carried[j]; c++)
+        if (keep[c] && is_below (rest, c, j))
+          carried[j] = TRUE;
+    }
+}
+
+/* ---- limbs ---------------------------------------------------------------- */
+
+/* The shortest rotation taking direction u onto direction v */
+static void
+rotation_between (const double u[3],
+                  const double v[3],
+                  double       q[4])
+{
+  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+  q[0] = 1, q[1] = q[2] = q[3] = 0;
+  if (lu < 1e-12 || lv < 1e-12)
+    return;
+  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
+  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
+  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
+  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
+  if (q[0] < 1e-9)
+    {
+      /* opposite: half a turn about an axis across u */
+      double a[3] = { -u[1], u[0], 0 };
+      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
+
+      if (la < 1e-9)
+        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
+      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
+    }
+  sq_quat_normalize (q);
+}
+
+/* The joint below `j` in `rest` standing for concept `tip`, -1 for none */
+static gssize
+find_below (const SqRest       *rest,
+            const char * const *concept,
+            gsize               j,
+            const char         *tip)
+{
+  for (gsize c = 0; c < rest->n; c++)
+    if (concept[c] != NULL && strcmp (concept[c], tip) == 0 && is_below (rest, c, j))
+      return (gssize) c;
+  return -1;
+}
+
+/* Per out joint, A = C_source · C_target⁻¹ (see the top); a joint whose
+ * limb is not matched in both rests takes its parent's (parents first:
+ * computed by recursion with a guard) */
+typedef struct
+{
+  const SqRest       *src_rest, *tgt_rest;
+  const char * const *src_concept, *const *tgt_concept;
+  const gint32       *src_index;
+  double            (*src_pos)[3], (*tgt_pos)[3];
+  double            (*align)[4];
+  guint8             *state;     /* 0 to do, 1 doing, 2 done */
+} Align;
+
+static gboolean
+limb_alignment (Align  *a,
+                gsize   k,
+                double  out[4])
+{
+  gsize j = (gsize) a->src_index[k];
+  const char *concept = a->tgt_concept[k];
+  const char * const *tips;
+
+  if (concept == NULL || (tips = sq_joint_concept_tips (concept)) == NULL)
+    return FALSE;
+  for (gsize i = 0; tips[i] != NULL; i++)
+    {
+      gssize ts = find_below (a->src_rest, a->src_concept, j, tips[i]);
+      gssize tt = find_below (a->tgt_rest, a->tgt_concept, k, tips[i]);
+      double hub_from[3], hub_to[3], d_hub[3], d_s[3], d_t[3], cs[4], ct[4], ict[4];
+
+      if (ts < 0 && tt < 0)
+        continue;
+      if (ts < 0 || tt < 0 || !sq_joint_concept_hub_position (concept, hub_from)
+          || !sq_joint_concept_hub_position (tips[i], hub_to))
+        return FALSE;
+      for (int c = 0; c < 3; c++)
+        {
+          d_hub[c] = hub_to[c] - hub_from[c];
+          d_s[c] = a->src_pos[ts][c] - a->src_pos[j][c];
+          d_t[c] = a->tgt_pos[tt][c] - a->tgt_pos[k][c];
+        }
+      rotation_between (d_hub, d_s, cs);
+      rotation_between (d_hub, d_t, ct);
+      sq_quat_conjugate (ct, ict);
+      sq_quat_multiply (cs, ict, out);
+      sq_quat_normalize (out);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+alignment (Align *a,
+           gsize  k)
+{
+  gsize n = a->tgt_rest->n, len = 0;
+  g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
+
+  /* up to the first joint done (a loop of parents ends where it closes),
+   * then down: parents before children, without recursion */
+  for (gint32 p = (gint32) k; p >= 0 && (gsize) p < n && a->state[p] == 0; p = a->tgt_rest->parent[p])
+    {
+      a->state[p] = 1;
+      chain[len++] = (gsize) p;
+    }
+  while (len > 0)
+    {
+      gsize c = chain[--len];
+      gint32 p = a->tgt_rest->parent[c];
+
+      if (!limb_alignment (a, c, a->align[c]))
+        {
+          if (p >= 0 && (gsize) p < n && a->state[p] == 2)
+            memcpy (a->align[c], a->align[p], sizeof a->align[c]);
+          else
+            a->align[c][0] = 1, a->align[c][1] = a->align[c][2] = a->align[c][3] = 0;
+        }
+      a->state[c] = 2;
+    }
+}
+
+static gboolean
+is_identity (const double q[4])
+{
+  return fabs (q[0]) > 1.0 - 1e-12;
+}
+
+/* ---- sampling ------------------------------------------------------------- */
+
+static int
+cmp_double (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Every rotation key time of the clip, sorted, each once */
+static GArray *
+all_times (const SqClip *clip)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
+  guint w = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
+      {
+        double t = sq_track_time (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
+        g_array_append_val (times, t);
+      }
+  g_array_sort (times, cmp_double);
+  for (guint i = 0; i < times->len; i++)
+    if (w == 0 || g_array_index (times, double, i) != g_array_index (times, double, w - 1))
+      g_array_index (times, double, w++) = g_array_index (times, double, i);
+  g_array_set_size (times, w);
+  return times;
+}
+
+/* The world rotations of every joint of `src` at `time` */
+static void
+world_rotations (const SqClip  *src,
+                 const SqRest  *rest,
+                 const SqSpace *space,
+                 double         time,
+                 double       (*world)[4],
+                 guint8        *state)
+{
+  gsize n = src->n_joints;
+
+  memset (state, 0, n);
+  for (gsize j = 0; j < n; j++)
+    {
+      gsize chain[256], len = 0;
+
+      /* up to the first joint done, then down */
+      for (gint32 p = (gint32) j; p >= 0 && state[p] == 0 && len < G_N_ELEMENTS (chain); p = rest->parent[p])
+        {
+          chain[len++] = (gsize) p;
+          state[p] = 1;
+        }
+      while (len > 0)
+        {
+          gsize c = chain[--len];
+          gint32 p = rest->parent[c];
+          double v[4], local[4];
+
+          sq_track_sample (&src->joints[c].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
+          sq_space_rotation_to_sl (space, v, local);
+          sq_quat_normalize (local);
+          if (p >= 0 && state[p] == 2)
+            sq_quat_multiply (world[p], local, world[c]);
+          else
+            memcpy (world[c], local, sizeof local);
+          sq_quat_normalize (world[c]);
+          state[c] = 2;
+        }
+    }
+}
+
+/* Whether source joint `j` or one above it has a key at `time` */
+static gboolean
+chain_keyed (const SqClip *src,
+             const SqRest *rest,
+             gsize         j,
+             double        time)
+{
+  gsize steps = 0;
+
+  for (gint32 p = (gint32) j; p >= 0 && steps++ <= rest->n; p = rest->parent[p])
+    if (sq_track_find (&src->joints[p].tracks[SQ_CHANNEL_ROTATION], time) >= 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* ---- the retarget --------------------------------------------------------- */
+
+static const char **
+concepts_of (const SqClip *clip)
+{
+  const char **concept = g_new0 (const char *, MAX (clip->n_joints, 1));
+  SqJointLookupFlags flags = sq_joint_lookup_flags (clip);
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      SqJointConcept c;
+
+      if (sq_joint_concept_lookup (clip->joints[j].name, flags, &c))
+        concept[j] = c.sl_bone;
+    }
+  return concept;
+}
+
+/* Out joint k's rotation at a time the source is posed in `worlds`: its
+ * world rotation (the source joint's times its alignment) seen from its
+ * parent's */
+static void
+retargeted_local (const SqRest  *tgt_rest,
+                  const gint32  *src_index,
+                  double       (*align)[4],
+                  double       (*worlds)[4],
+                  gsize          k,
+                  double         local[4])
+{
+  gint32 tp = tgt_rest->parent[k];
+  double wk[4], wp[4] = { 1, 0, 0, 0 }, ip[4];
+
+  sq_quat_multiply (worlds[src_index[k]], align[k], wk);
+  if (tp >= 0)
+    sq_quat_multiply (worlds[src_index[tp]], align[tp], wp);
+  sq_quat_conjugate (wp, ip);
+  sq_quat_multiply (ip, wk, local);
+  sq_quat_normalize (local);
+}
+
+/* Appends a key, in the hemisphere of the key before (so the keys
+ * interpolate the short way), in the source format's space */
+static void
+append_key (SqTrack       *track,
+            const SqSpace *space,
+            double         time,
+            double         local[4])
+{
+  double dot = 0, *v;
+
+  if (track->n_keys > 0)
+    {
+      double prev[4];
+
+      sq_space_rotation_to_sl (space, sq_track_key (track, track->n_keys - 1).v, prev);
+      for (int c = 0; c < 4; c++)
+        dot += local[c] * prev[c];
+      if (dot < 0)
+        for (int c = 0; c < 4; c++)
+          local[c] = -local[c];
+    }
+  v = sq_track_append (track, time)->v;
+  sq_space_rotation_from_sl (space, local, v);
+}
+
+/* The new keys of the joints not copied: at each time a source joint at or
+ * above theirs has a key; a joint with no such time gets one key at 0
+ * when it is turned at all. The source is posed once per time. */
+static void
+resample (const SqClip   *src,
+          const SqRest   *src_rest,
+          const SqSpace  *space,
+          SqClip         *out,
+          const gint32   *src_index,
+          const SqRest   *tgt_rest,
+          double        (*align)[4],
+          const gboolean *copy)
+{
+  gsize ns = src->n_joints, no = out->n_joints;
+  g_autoptr(GArray) times = all_times (src);
+  g_autofree double (*worlds)[4] = g_malloc_n (MAX (ns, 1), sizeof *worlds);
+  g_autofree guint8 *state = g_new0 (guint8, MAX (ns, 1));
+
+  for (gsize k = 0; k < no; k++)
+    if (!copy[k])
+      sq_track_clear (&out->joints[k].tracks[SQ_CHANNEL_ROTATION]);
+  for (guint i = 0; i < times->len; i++)
+    {
+      double t = g_array_index (times, double, i);
+
+      world_rotations (src, src_rest, space, t, worlds, state);
+      for (gsize k = 0; k < no; k++)
+        {
+          double local[4];
+
+          if (copy[k] || !chain_keyed (src, src_rest, (gsize) src_index[k], t))
+            continue;
+          retargeted_local (tgt_rest, src_index, align, worlds, k, local);
+          append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, t, local);
+        }
+    }
+  world_rotations (src, src_rest, space, 0.0, worlds, state);
+  for (gsize k = 0; k < no; k++)
+    {
+      double local[4];
+
+      if (copy[k] || out->joints[k].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
+        continue;
+      retargeted_local (tgt_rest, src_index, align, worlds, k, local);
+      if (!is_identity (local))
+        append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, 0.0, local);
+    }
+}
+
+guint
+_sq_retarget (const SqClip  *src,
+              const SqRest  *src_rest,
+              const SqSpace *space,
+              SqClip        *out,
+              const gint32  *src_index,
+              const SqRest  *tgt_rest)
+{
+  gsize ns = src->n_joints, no = out->n_joints;
+  g_autofree const char **src_concept = concepts_of (src);
+  g_autofree const char **tgt_concept = g_new0 (const char *, MAX (no, 1));
+  g_autofree double (*src_pos)[3] = g_malloc_n (MAX (ns, 1), sizeof *src_pos);
+  g_autofree double (*tgt_pos)[3] = g_malloc_n (MAX (no, 1), sizeof *tgt_pos);
+  g_autofree double (*align)[4] = g_malloc_n (MAX (no, 1), sizeof *align);
+  g_autofree guint8 *state = g_new0 (guint8, MAX (MAX (no, ns), 1));
+  g_autofree gboolean *copy = g_new0 (gboolean, MAX (no, 1));
+  Align a = { src_rest, tgt_rest, src_concept, tgt_concept, src_index, src_pos, tgt_pos, align, state };
+  guint changed = 0;
+  gboolean all_copy = TRUE;
+
+  if (no == 0 || ns == 0 || tgt_rest->n != no || src_rest->n != ns)
+    return 0;
+  /* a joint a user's map names (a rig the table does not know) stands for
+   * what its new name stands for */
+  for (gsize k = 0; k < no; k++)
+    {
+      SqJointConcept c;
+
+      if (src_index[k] >= 0 && (gsize) src_index[k] < ns && src_concept[src_index[k]] == NULL
+          && sq_joint_concept_lookup (out->joints[k].name, 0, &c))
+        src_concept[src_index[k]] = c.sl_bone;
+    }
+  for (gsize k = 0; k < no; k++)
+    tgt_concept[k] = src_index[k] >= 0 && (gsize) src_index[k] < ns ? src_concept[src_index[k]] : NULL;
+  rest_positions (src_rest, src_pos);
+  rest_positions (tgt_rest, tgt_pos);
+  for (gsize k = 0; k < no; k++)
+    alignment (&a, k);
+
+  /* a joint keeps its keys when it, and every joint above it, is aligned
+   * already and hangs from the same joint as in the source */
+  memset (state, 0, no);
+  for (gsize k = 0; k < no; k++)
+    {
+      gint32 tp = tgt_rest->parent[k];
+      gint32 sp = src_rest->parent[src_index[k]];
+
+      /* a joint no world knows keeps its keys: nothing says where its
+       * limb points */
+      copy[k] = tgt_concept[k] == NULL
+                || (is_identity (align[k])
+                    && (tp < 0 ? sp < 0 : (sp == src_index[tp] && is_identity (align[tp]))));
+    }
+  for (gsize k = 0; k < no; k++)
+    {
+      gsize steps = 0;
+      for (gint32 p = tgt_rest->parent[k]; p >= 0 && copy[k] && steps++ <= no; p = tgt_rest->parent[p])
+        if (!copy[p])
+          copy[k] = FALSE;
+      all_copy = all_copy && copy[k];
+    }
+  if (all_copy)
+    return 0;
+
+  resample (src, src_rest, space, out, src_index, tgt_rest, align, copy);
+  for (gsize k = 0; k < no; k++)
+    if (!copy[k])
+      {
+        sq_props_set (out->joints[k].extra, "retargeted", g_variant_new_boolean (TRUE));
+        changed++;
+      }
+  return changed;
+}
