@@ -26,7 +26,7 @@
 #include "sq-fields.h"
 #include "sq-layers.h"
 #include "sq-private.h"
-#include "sq-sl-skeleton.h"
+#include "worlds/sq-sl-skeleton.h"
 #include "worlds/sq-sl-behaviour.h"
 
 typedef struct
