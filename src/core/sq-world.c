@@ -40,6 +40,12 @@ sq_world_by_id (const char *id)
 }
 
 const SqWorldHome *
+sq_world_common (void)
+{
+  return &sq_world_sl;
+}
+
+const SqWorldHome *
 sq_format_get_world (const SqFormat *format)
 {
   return format != NULL ? format->world : NULL;

@@ -131,6 +131,51 @@ struct _SqFieldSet
   const char     *kept_note;
 };
 
+/* ---- mirroring (sq_edit_mirror_new) ---- */
+
+/* How a world's joint names pair left with right: a prefix, a suffix, a
+ * prefix followed by an upper-case letter (lShldr), or anywhere in the name,
+ * the first time (HindLeg_L_01) */
+typedef enum
+{
+  SQ_MIRROR_PREFIX,
+  SQ_MIRROR_SUFFIX,
+  SQ_MIRROR_PREFIX_UPPER,
+  SQ_MIRROR_INFIX,
+} SqMirrorPairKind;
+
+typedef struct
+{
+  SqMirrorPairKind kind;
+  const char      *left;
+  const char      *right;
+} SqMirrorPair;
+
+/* A world's mirror: a reflection through its sagittal plane. It negates
+ * the lateral component of a translation and, a rotation axis being a
+ * pseudovector, the two other components of a rotation's vector part; a
+ * joint's keys then move to its partner (named by `pairs`). */
+typedef struct
+{
+  /* tried in order, ended by a NULL left */
+  const SqMirrorPair *pairs;
+  /* the axis (0 x, 1 y, 2 z) that points sideways in the world's files */
+  int                 lateral;
+  /* NULL when every joint's frame has `lateral` sideways; else the axis
+   * that points sideways in the frame joint `joint`'s keys are in (its
+   * parent's, or the world's) and in its own frame (the Sims' bones have
+   * their own axes) */
+  void              (*frame_axes) (const SqClip *clip,
+                                   gsize         joint,
+                                   int          *parent_axis,
+                                   int          *own_axis);
+  /* rotation keys store the conjugate (row-vector rotations: the Sims) */
+  gboolean            conjugate;
+  /* rotation keys keep the file's Euler angles in SqTrack.alt, in the
+   * order of the joint's "channels" extra (BVH): they are reflected too */
+  gboolean            euler_alt;
+} SqMirror;
+
 struct _SqWorldHome
 {
   const char *id;            /* the validation target: "sl" */
@@ -148,11 +193,18 @@ struct _SqWorldHome
   /* fields every clip keeps for this world, whatever its format (NULL:
    * none); its own formats show them as their group */
   const SqFieldSet *fields;
+
+  /* ---- mirroring ---- */
+  /* how a clip of one of the world's formats mirrors */
+  const SqMirror *(*mirror) (const SqClip *clip);
 };
 
 /* The worlds, in the order of the validation targets */
 const SqWorldHome * const *sq_worlds          (gsize             *n_worlds);
 const SqWorldHome         *sq_world_by_id     (const char        *id);
+/* The world whose axes the common space uses (Second Life's): a clip
+ * built in memory mirrors by its rules */
+const SqWorldHome         *sq_world_common    (void);
 /* The world of a format (NULL for none, and for NULL) */
 const SqWorldHome         *sq_format_get_world (const SqFormat   *format);
 

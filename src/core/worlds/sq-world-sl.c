@@ -681,6 +681,47 @@ const SqFieldSet sq_bvh_fields = {
 
 /* ---- the world ---- */
 
+/* ---- mirroring ------------------------------------------------------------ */
+
+/* Second Life (X forward, Y left, Z up): mShoulderLeft/mShoulderRight and
+ * every Bento bone (mFaceEar1Left, mHandThumb2Left, mWing4Left,
+ * mHindLimb3Left…), and the BVH aliases lShldr/rShldr */
+static const SqMirrorPair sl_pairs[] = {
+  { SQ_MIRROR_SUFFIX, "Left", "Right" },
+  { SQ_MIRROR_PREFIX_UPPER, "l", "r" },
+  { 0, NULL, NULL },
+};
+
+static const SqMirror sl_mirror = {
+  .pairs = sl_pairs,
+  .lateral = 1,
+};
+
+/* Motion capture (BVH: Y up, X sideways): LeftArm/RightArm, CMU
+ * lhumerus/rhumerus, LHipJoint and lShldr, and the Second Life bones
+ * Sequin writes into BVH when there is no alias; the file's Euler angles
+ * are reflected with the keys */
+static const SqMirrorPair mocap_pairs[] = {
+  { SQ_MIRROR_PREFIX, "Left", "Right" },
+  { SQ_MIRROR_SUFFIX, "Left", "Right" },
+  { SQ_MIRROR_PREFIX, "l", "r" },
+  { SQ_MIRROR_PREFIX_UPPER, "L", "R" },
+  { SQ_MIRROR_SUFFIX, "_L", "_R" },
+  { 0, NULL, NULL },
+};
+
+static const SqMirror mocap_mirror = {
+  .pairs = mocap_pairs,
+  .lateral = 0,
+  .euler_alt = TRUE,
+};
+
+static const SqMirror *
+sl_mirror_of (const SqClip *clip)
+{
+  return clip->format == &_sq_format_bvh ? &mocap_mirror : &sl_mirror;
+}
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -690,4 +731,5 @@ const SqWorldHome sq_world_sl = {
    * as Second Life .anim does to each joint's motion */
   .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
+  .mirror = sl_mirror_of,
 };
