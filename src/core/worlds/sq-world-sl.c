@@ -100,14 +100,22 @@ validate_sl_constraints (const SqClip *clip,
       g_autoptr(GVariant) c = g_variant_get_child_value (v, i);
       g_autoptr(GVariant) src = NULL, dst = NULL;
       g_autofree char *src_name = NULL, *dst_name = NULL;
+      SqSlConstraint r;
+      const double *so = r.source_offset, *to = r.target_offset, *dir = r.target_dir;
+      double e[4];
       guint8 chain, type;
-      double so[3], to[3], dir[3], e[4];
       const char *bone;
       gssize joint;
       gboolean finite = TRUE;
 
-      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
-                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      _sq_sl_constraint_unpack (c, &r, &src, &dst);
+      chain = r.chain_length;
+      type = r.type;
+      e[0] = r.ease_in_start;
+      e[1] = r.ease_in_stop;
+      e[2] = r.ease_out_start;
+      e[3] = r.ease_out_stop;
+      /* the names in full, as the viewer reads them */
       src_name = _sq_sl_volume_name (src);
       dst_name = _sq_sl_volume_name (dst);
       bone = sq_sl_collision_volume_bone (src_name);
