@@ -137,6 +137,9 @@ struct _SqFormat
 /* The table of formats, lookup and detection (sq-format-registry.c) */
 const SqFormat * const *sq_formats               (gsize          *n_formats);
 const SqFormat         *sq_format_by_id          (const char     *id);
+/* The format of the common space clips of two worlds are compared in
+ * (Second Life's .anim: sq-convert.h's common axes and units) */
+const SqFormat         *sq_format_common         (void);
 const SqFormat         *sq_format_for_filename   (const char     *filename,
                                                   const SqFormat *preferred);
 const SqFormat         *sq_format_detect         (GBytes         *bytes,

@@ -15,7 +15,7 @@
 #include "sq-private.h"
 #include "sq-parallel.h"
 #include "sq-validate.h"
-#include "worlds/sq-world-sims.h"
+#include "sq-world.h"
 
 SqClip *
 sq_load_bytes (GBytes              *bytes,
@@ -194,23 +194,14 @@ sq_save_pieces (const SqClip        *clip,
   if ((clip->format != NULL && clip->format != format) || map_touches (clip, options->map))
     {
       g_autoptr(SqClip) converted = sq_convert (clip, format, options->map, losses, error);
+      const SqWorldHome *home = sq_format_get_world (format);
       GPtrArray *pieces;
 
       if (converted == NULL)
         return NULL;
       pieces = format->write (converted, options, losses, error);
-      if (pieces != NULL && format->space == &sq_space_second_life)
-        {
-          GPtrArray *notes = options->notes != NULL ? options->notes : losses;
-          gsize size = _sq_pieces_size (pieces);
-          /* the limit with a thousands separator, as the message has always read */
-          g_autofree char *limit = g_strdup_printf ("%d,%03d", SQ_SL_UPLOAD_LIMIT / 1000, SQ_SL_UPLOAD_LIMIT % 1000);
-
-          if (size > SQ_SL_UPLOAD_LIMIT)
-            _sq_loss (notes, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
-          else
-            _sq_loss (notes, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
-        }
+      if (pieces != NULL && home != NULL && home->add_save_notes != NULL)
+        home->add_save_notes (format, _sq_pieces_size (pieces), options->notes != NULL ? options->notes : losses);
       return pieces;
     }
 

@@ -502,9 +502,10 @@ apply_resample (SqEdit  *edit,
         builder_sample (&built, t, c, last, last);
         builder_commit (t, &built);
       }
-  /* a format whose frame rate is a field plays the new grid as frames */
+  /* a format whose frame rate is a field plays the new grid as frames
+   * (not one counting in ticks, .x's) */
   if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
-                               && g_strcmp0 (clip->format->id, "dx") != 0))
+                               && !(clip->format->flags & SQ_FORMAT_TICKS)))
     {
       _sq_edit_journal_timing (edit, clip);
       _sq_edit_journal_extra (edit, clip);
@@ -559,9 +560,11 @@ apply_speed (SqEdit  *edit,
           keys[k].time /= factor;
       }
   clip->duration /= factor;
-  /* where the frame rate is the clip's own (BVH, built in memory), it
-   * follows: the keys stay on their frames, nothing is resampled */
-  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") == 0)
+  /* where the frame rate is the clip's own (a field counted in frames,
+   * BVH's; built in memory), it follows: the keys stay on their frames,
+   * nothing is resampled */
+  if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
+                               && !(clip->format->flags & SQ_FORMAT_TICKS)))
     {
       GVariant *ft = sq_props_get (clip->extra, "frame-time");
       double fps = clip->fps * factor;

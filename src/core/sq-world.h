@@ -194,6 +194,13 @@ struct _SqWorldHome
    * none); its own formats show them as their group */
   const SqFieldSet *fields;
 
+  /* optional: appends notes (_sq_loss) on a file of `size` bytes just
+   * written in `format`, one of the world's, from a clip of another format
+   * (Second Life's upload limit) */
+  void      (*add_save_notes) (const SqFormat *format,
+                               gsize           size,
+                               GPtrArray      *notes);
+
   /* ---- mirroring ---- */
   /* how a clip of one of the world's formats mirrors */
   const SqMirror *(*mirror) (const SqClip *clip);

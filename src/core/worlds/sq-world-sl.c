@@ -342,6 +342,26 @@ loss_joint (const SqClip *clip,
   return j;
 }
 
+/* The clip against the .anim written from it and read back */
+SqDiff *
+sq_diff_sl_loss (const SqClip *clip,
+                 GPtrArray    *losses,
+                 GPtrArray    *notes,
+                 gsize        *size,
+                 GError      **error)
+{
+  const SqFormat *sl = &_sq_format_sl_anim;
+  SqSaveOptions options = { .notes = notes };
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, &options, losses, error);
+  g_autoptr(SqClip) back = NULL;
+
+  if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
+    return NULL;
+  if (size != NULL)
+    *size = g_bytes_get_size (bytes);
+  return sq_diff_clips (clip, back, error);
+}
+
 void
 sq_validate_add_sl_loss (const SqClip *clip,
                          GPtrArray    *findings)
@@ -689,6 +709,25 @@ const SqFieldSet sq_bvh_fields = {
 
 /* ---- the world ---- */
 
+/* ---- saving ---------------------------------------------------------------- */
+
+/* A .anim made from another format: its size against the upload limit */
+static void
+sl_add_save_notes (const SqFormat *format,
+                   gsize           size,
+                   GPtrArray      *notes)
+{
+  /* the limit with a thousands separator, as the message has always read */
+  g_autofree char *limit = g_strdup_printf ("%d,%03d", SQ_SL_UPLOAD_LIMIT / 1000, SQ_SL_UPLOAD_LIMIT % 1000);
+
+  if (format != &_sq_format_sl_anim)
+    return;
+  if (size > SQ_SL_UPLOAD_LIMIT)
+    _sq_loss (notes, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
+  else
+    _sq_loss (notes, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
+}
+
 /* ---- mirroring ------------------------------------------------------------ */
 
 /* Second Life (X forward, Y left, Z up): mShoulderLeft/mShoulderRight and
@@ -739,5 +778,6 @@ const SqWorldHome sq_world_sl = {
    * as Second Life .anim does to each joint's motion */
   .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
+  .add_save_notes = sl_add_save_notes,
   .mirror = sl_mirror_of,
 };

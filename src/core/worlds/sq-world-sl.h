@@ -138,6 +138,15 @@ extern const SqFieldSet  sq_sl_fields;
 /* BVH's own field: its frame time */
 extern const SqFieldSet  sq_bvh_fields;
 
+/* Notes (SQ_SEVERITY_INFO) on what saving the clip as a Second Life .anim
+ * does to its motion (sq_diff_sl_loss): the largest rotation and position
+ * error, and each joint whose error passes these (the world's
+ * SqWorldHome.add_save_loss) */
+#define SQ_LOSS_NOTE_DEGREES 0.01
+#define SQ_LOSS_NOTE_METRES  0.0005
+void        sq_validate_add_sl_loss (const SqClip *clip,
+                                     GPtrArray    *findings);
+
 /* Appends SqFinding*s for what Second Life would ignore or reject */
 void     sq_sl_validate          (const SqClip *clip,
                                   GPtrArray    *findings);
