@@ -70,6 +70,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqCompanion, sq_companion_free)
 typedef struct _SqJointMap SqJointMap;  /* sq-joint-map.h */
 typedef struct _SqSpace SqSpace;        /* sq-convert.h */
 typedef struct _SqWorldHome SqWorldHome; /* sq-world.h */
+typedef struct _SqWorldEdit SqWorldEdit; /* sq-world.h */
 typedef struct _SqFieldSet SqFieldSet;   /* sq-world.h */
 
 typedef struct

@@ -176,6 +176,33 @@ typedef struct
   gboolean            euler_alt;
 } SqMirror;
 
+/* ---- a world's own edits, by name (the edit table) ---- */
+
+/* An edit's arguments, as the command line gives them */
+typedef struct
+{
+  const char *text;          /* a name, or a text the edit reads (a constraint SPEC) */
+  const char *text2;         /* a second name: NEW of OLD=NEW */
+  double      v[3];          /* numbers */
+  gint64      n;             /* a whole number counted from 1 (a place, a constraint) */
+} SqEditArgs;
+
+struct _SqWorldEdit
+{
+  /* the command line's option, without "--": "rename-pose" */
+  const char *id;
+  /* NULL, or whether args->text reads as the edit's text; FALSE with
+   * *message (newly allocated, in the command line's words: not
+   * translated) */
+  gboolean  (*check) (const char  *text,
+                      char       **message);
+  /* The edit with these arguments for `clip` as it is now (a constraint
+   * edit starts from the clip's constraint); refused when applied if
+   * they do not fit */
+  SqEdit   *(*make)  (const SqClip     *clip,
+                      const SqEditArgs *args);
+};
+
 struct _SqWorldHome
 {
   const char *id;            /* the validation target: "sl" */
@@ -201,6 +228,10 @@ struct _SqWorldHome
                                gsize           size,
                                GPtrArray      *notes);
 
+  /* the world's own edits beyond its fields (loop, constraints, poses),
+   * ended by a NULL id; NULL: none */
+  const SqWorldEdit *edits;
+
   /* ---- mirroring ---- */
   /* how a clip of one of the world's formats mirrors */
   const SqMirror *(*mirror) (const SqClip *clip);
@@ -214,6 +245,13 @@ const SqWorldHome         *sq_world_by_id     (const char        *id);
 const SqWorldHome         *sq_world_common    (void);
 /* The world of a format (NULL for none, and for NULL) */
 const SqWorldHome         *sq_format_get_world (const SqFormat   *format);
+
+/* The edit of any world with that id (SqWorldEdit.id), NULL for none */
+const SqWorldEdit         *sq_world_edit_by_id (const char       *id);
+/* That edit with these arguments for `clip`; NULL for an unknown id */
+SqEdit                    *sq_world_edit_new   (const char       *id,
+                                                const SqClip     *clip,
+                                                const SqEditArgs *args);
 
 /* The field of `set` with `key`, NULL when it has none */
 const SqField             *sq_field_set_lookup (const SqFieldSet *set,

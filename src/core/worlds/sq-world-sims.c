@@ -1455,9 +1455,13 @@ sims_mirror_of (const SqClip *clip)
   return &sims_mirror;
 }
 
+/* the world's own edits by name (sq-sims-edit-table.c), ended by a NULL id */
+extern const SqWorldEdit sq_sims_edits[];
+
 const SqWorldHome sq_world_sims = {
   .id = "sims",
   .name = N_("The Sims"),
   .validate = sq_sims_validate,
+  .edits = sq_sims_edits,
   .mirror = sims_mirror_of,
 };

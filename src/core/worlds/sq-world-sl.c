@@ -769,6 +769,9 @@ sl_mirror_of (const SqClip *clip)
   return clip->format == &_sq_format_bvh ? &mocap_mirror : &sl_mirror;
 }
 
+/* the world's own edits by name (sq-sl-edit-table.c), ended by a NULL id */
+extern const SqWorldEdit sq_sl_edits[];
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -779,5 +782,6 @@ const SqWorldHome sq_world_sl = {
   .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
   .add_save_notes = sl_add_save_notes,
+  .edits = sq_sl_edits,
   .mirror = sl_mirror_of,
 };
