@@ -276,6 +276,29 @@ map_time_field (SqClip     *clip,
   sq_props_set (clip->extra, key, g_variant_new_double (map (g_variant_get_double (v), p)));
 }
 
+/* Every world's loop points (sq-world.h) mapped by `map`, and its
+ * durations too when `durations` */
+static void
+map_loop_fields (SqClip       *clip,
+                 double      (*map) (double t, const double *p),
+                 const double *p,
+                 gboolean      durations)
+{
+  gsize n;
+  const SqWorldHome * const *worlds = sq_worlds (&n);
+
+  for (gsize w = 0; w < n; w++)
+    {
+      if (worlds[w]->loop_in_key != NULL)
+        {
+          map_time_field (clip, worlds[w]->loop_in_key, map, p);
+          map_time_field (clip, worlds[w]->loop_out_key, map, p);
+        }
+      for (const char * const *k = worlds[w]->duration_keys; durations && k != NULL && *k != NULL; k++)
+        map_time_field (clip, *k, map, p);
+    }
+}
+
 /* ---- mirror ------------------------------------------------------------- */
 
 /* e·q (before) or q·e (after), e the unit pure quaternion of `axis` (0 x,
@@ -576,8 +599,7 @@ apply_speed (SqEdit  *edit,
             sq_props_set (clip->extra, "frame-time", g_variant_new_double (g_variant_get_double (ft) / factor));
         }
     }
-  for (guint i = 0; i < 4; i++)
-    map_time_field (clip, (const char *[]) { "loop-in", "loop-out", "ease-in", "ease-out" }[i], map_speed, &factor);
+  map_loop_fields (clip, map_speed, &factor, TRUE);
   return TRUE;
 }
 
@@ -632,8 +654,7 @@ apply_trim (SqEdit  *edit,
         builder_commit (t, &built);
       }
   clip->duration = end - start;
-  map_time_field (clip, "loop-in", map_trim, range);
-  map_time_field (clip, "loop-out", map_trim, range);
+  map_loop_fields (clip, map_trim, range, FALSE);
   return TRUE;
 }
 
@@ -643,6 +664,25 @@ static double
 map_reverse (double t, const double *p)
 {
   return MAX (p[0] - t, 0.0);
+}
+
+/* A world's loop played backwards: its ends swap (reversed in `d` s) */
+static void
+swap_loop_ends (SqClip            *clip,
+                const SqWorldHome *world,
+                double             d)
+{
+  GVariant *in = sq_props_get (clip->extra, world->loop_in_key);
+  GVariant *out = sq_props_get (clip->extra, world->loop_out_key);
+  double i, o;
+
+  if (in == NULL || out == NULL || !g_variant_is_of_type (in, G_VARIANT_TYPE_DOUBLE)
+      || !g_variant_is_of_type (out, G_VARIANT_TYPE_DOUBLE))
+    return;
+  i = g_variant_get_double (in);
+  o = g_variant_get_double (out);
+  sq_props_set (clip->extra, world->loop_in_key, g_variant_new_double (map_reverse (o, &d)));
+  sq_props_set (clip->extra, world->loop_out_key, g_variant_new_double (map_reverse (i, &d)));
 }
 
 static void
@@ -680,8 +720,9 @@ apply_reverse (SqEdit  *edit,
                SqClip  *clip,
                GError **error)
 {
+  gsize n_worlds;
+  const SqWorldHome * const *worlds = sq_worlds (&n_worlds);
   double first, last, d;
-  GVariant *in, *out;
 
   if (!key_span (clip, &first, &last))
     return invalid (error, _("The clip has no keys to reverse"));
@@ -696,16 +737,9 @@ apply_reverse (SqEdit  *edit,
       if (clip->joints[j].tracks[c].n_keys > 0)
         reverse_track (&clip->joints[j].tracks[c], d);
   /* the loop plays the same stretch backwards: its ends swap */
-  in = sq_props_get (clip->extra, "loop-in");
-  out = sq_props_get (clip->extra, "loop-out");
-  if (in != NULL && out != NULL && g_variant_is_of_type (in, G_VARIANT_TYPE_DOUBLE)
-      && g_variant_is_of_type (out, G_VARIANT_TYPE_DOUBLE))
-    {
-      double i = g_variant_get_double (in), o = g_variant_get_double (out);
-
-      sq_props_set (clip->extra, "loop-in", g_variant_new_double (map_reverse (o, &d)));
-      sq_props_set (clip->extra, "loop-out", g_variant_new_double (map_reverse (i, &d)));
-    }
+  for (gsize w = 0; w < n_worlds; w++)
+    if (worlds[w]->loop_in_key != NULL)
+      swap_loop_ends (clip, worlds[w], d);
   return TRUE;
 }
 
@@ -836,15 +870,33 @@ apply_reduce (SqEdit  *edit,
 
 /* ---- close the loop ----------------------------------------------------- */
 
+/* The loop of the first world whose loop the clip has on (sq-world.h);
+ * `in` and `out` stay as they are when none */
+static void
+clip_loop (const SqClip *clip,
+           double       *in,
+           double       *out)
+{
+  gsize n;
+  const SqWorldHome * const *worlds = sq_worlds (&n);
+
+  for (gsize w = 0; w < n; w++)
+    if (worlds[w]->loop_key != NULL && sq_props_get_int (clip->extra, worlds[w]->loop_key, 0) != 0)
+      {
+        *in = sq_props_get_double (clip->extra, worlds[w]->loop_in_key, *in);
+        *out = sq_props_get_double (clip->extra, worlds[w]->loop_out_key, *out);
+        return;
+      }
+}
+
 static gboolean
 apply_close_loop (SqEdit  *edit,
                   SqClip  *clip,
                   GError **error)
 {
-  gboolean loop = sq_props_get_int (clip->extra, "loop", 0) != 0;
-  double in = loop ? sq_props_get_double (clip->extra, "loop-in", 0.0) : 0.0;
-  double out = loop ? sq_props_get_double (clip->extra, "loop-out", clip->duration) : clip->duration;
+  double in = 0.0, out = clip->duration;
 
+  clip_loop (clip, &in, &out);
   if (!isfinite (in) || !isfinite (out) || !(out > in))
     return invalid (error, _("The loop from %g s to %g s has no length to close"), in, out);
 

@@ -232,6 +232,17 @@ struct _SqWorldHome
    * ended by a NULL id; NULL: none */
   const SqWorldEdit *edits;
 
+  /* ---- the time fields the motion edits move (sq-motion.h) ---- */
+  /* the extras every clip keeps for the world that hold its loop (int:
+   * loops or not; the start and end in seconds: trim shifts them, reverse
+   * swaps them, speed scales them, close the loop closes there), or NULL */
+  const char        *loop_key;
+  const char        *loop_in_key;
+  const char        *loop_out_key;
+  /* the extras that hold durations in seconds (speed scales them),
+   * NULL-terminated, or NULL */
+  const char * const *duration_keys;
+
   /* ---- mirroring ---- */
   /* how a clip of one of the world's formats mirrors */
   const SqMirror *(*mirror) (const SqClip *clip);

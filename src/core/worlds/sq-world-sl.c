@@ -782,6 +782,10 @@ const SqWorldHome sq_world_sl = {
   .save_loss_title = N_("Saved as .anim"),
   .fields = &sq_sl_fields,
   .add_save_notes = sl_add_save_notes,
+  .loop_key = "loop",
+  .loop_in_key = "loop-in",
+  .loop_out_key = "loop-out",
+  .duration_keys = (const char * const []) { "ease-in", "ease-out", NULL },
   .edits = sq_sl_edits,
   .mirror = sl_mirror_of,
 };
