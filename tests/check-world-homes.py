@@ -56,6 +56,7 @@ ALLOWED = {
     ('core/sq-convert.c', 'limits'): TODO,
     ('core/sq-convert.c', 'includes'): TODO,
     ('core/sq-convert.h', 'includes'): TODO,
+    ('core/sq-validate.h', 'includes'): TODO + ' (the validation header includes the ActiveWorlds skeleton\'s)',
     ('core/worlds/sq-world-sims.c', 'includes'): TODO + ' (the Sims conversion calls sq_convert)',
 }
 
