@@ -598,6 +598,55 @@ test_format_field_edits (void)
 
 /* ---- the animator's tools: motion edit options and diff ---- */
 
+/* --mirror in every world writes what the core's mirror gives: one file of
+ * each corpus folder and the Sims' PSL and KFD; the Sims' L_ARM keys move
+ * to R_ARM, reflected in its frame (Y sideways: X and Z negated) */
+static void
+test_mirror_every_world (void)
+{
+  const char *dirs[] = { "bvh", "dx-anim", "seq-binary", "sl-anim" };
+  const char *sims[] = { "wave-v4.psl", "nod-bounce.kfd" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs) + G_N_ELEMENTS (sims); i++)
+    {
+      g_autoptr(GPtrArray) files = i < G_N_ELEMENTS (dirs) ? tu_corpus_files (dirs[i]) : NULL;
+      g_autofree char *path = files != NULL ? g_strdup (files->pdata[0])
+                              : g_test_build_filename (G_TEST_DIST, "data", "sims", sims[i - G_N_ELEMENTS (dirs)], NULL);
+      g_autofree char *ext = g_strdup (strrchr (path, '.'));
+      g_autofree char *name = g_strdup_printf ("mirrored%s", ext);
+      g_autofree char *dest = tmp (name);
+      g_autoptr(GBytes) in = tu_read (path);
+      g_autoptr(SqClip) expect = tu_load_ok (in);
+      g_autoptr(SqClip) orig = sq_clip_copy (expect);
+      g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+      g_autoptr(GBytes) got = NULL, want = NULL;
+
+      g_assert_cmpint (run (NULL, NULL, "edit", path, "-o", dest, "--mirror", NULL), ==, 0);
+      g_assert_true (sq_edit_apply (mirror, expect, NULL));
+      got = tu_read (dest);
+      want = tu_save (expect, expect->format->id, NULL);
+      g_assert_true (g_bytes_equal (got, want));
+      if (i >= G_N_ELEMENTS (dirs))
+        {
+          g_autoptr(SqClip) back = tu_load_ok (got);
+          const SqTrack *l = &orig->joints[sq_clip_find_joint (orig, "L_ARM")].tracks[SQ_CHANNEL_ROTATION];
+          const SqTrack *r = &back->joints[sq_clip_find_joint (back, "R_ARM")].tracks[SQ_CHANNEL_ROTATION];
+
+          g_assert_cmpuint (l->n_keys, ==, r->n_keys);
+          for (gsize k = 0; k < l->n_keys; k++)
+            {
+              SqKey a = sq_track_key (l, k), b = sq_track_key (r, k);
+
+              g_assert_cmpfloat_with_epsilon (b.v[0], a.v[0], 1e-6);
+              g_assert_cmpfloat_with_epsilon (b.v[1], -a.v[1], 1e-6);
+              g_assert_cmpfloat_with_epsilon (b.v[2], a.v[2], 1e-6);
+              g_assert_cmpfloat_with_epsilon (b.v[3], -a.v[3], 1e-6);
+            }
+        }
+      g_unlink (dest);
+    }
+}
+
 /* The motion options give the bytes the core's edits give */
 static void
 test_motion_options (void)
@@ -1434,6 +1483,7 @@ main (int    argc,
   g_test_add_func ("/cli/convert-renames", test_convert_renames);
   g_test_add_func ("/cli/format-field-edits", test_format_field_edits);
   g_test_add_func ("/cli/motion-options", test_motion_options);
+  g_test_add_func ("/cli/mirror-every-world", test_mirror_every_world);
   g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/loss-over-limit", test_loss_over_limit);
   g_test_add_func ("/cli/batch", test_batch);

@@ -263,6 +263,83 @@ test_mirror_pairs (void)
   assert_partner ("bvh", "mHandIndex1Left", "mHandIndex1Right");
   assert_partner ("bvh", "lowerback", NULL);
   assert_partner ("bvh", "Hips", NULL);
+  /* The Sims, every format of the world */
+  assert_partner ("sims-cmx", "L_ARM", "R_ARM");
+  assert_partner ("simpose-psl", "R_LEG1", "L_LEG1");
+  assert_partner ("simpose-kfd", "L_HAND", "R_HAND");
+  assert_partner ("simpose-sps", "L_FINGER0", "R_FINGER0");
+  assert_partner ("simpose-psl", "SPINE", NULL);
+  assert_partner ("sims-cmx", "PELVIS", NULL);
+}
+
+/* A Sims file mirrored: L_ and R_ bones trade keys. Below the pelvis every
+ * bone's frame has Y sideways, so the partner's rotation is the original
+ * with X and Z negated (W and Y kept); ROOT's translation, in the world's
+ * axes, moves to the other side of X */
+static void
+test_mirror_sims (void)
+{
+  const char *files[] = { "wave-v4.psl", "wave-v5.psl", "nod-bounce.kfd" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sims", files[f], NULL);
+      g_autoptr(GBytes) bytes = tu_read (path);
+      g_autoptr(SqClip) orig = tu_load_ok (bytes);
+      g_autoptr(SqClip) clip = sq_clip_copy (orig);
+      g_autoptr(SqEdit) edit = sq_edit_mirror_new ();
+      g_autoptr(SqClip) once = apply_undo_redo (clip, edit);
+      guint limbs = 0;
+
+      for (gsize j = 0; j < orig->n_joints; j++)
+        {
+          const char *name = orig->joints[j].name;
+          g_autofree char *other = NULL;
+          const SqTrack *a, *b;
+          gssize p;
+
+          if (!g_str_has_prefix (name, "L_") && !g_str_has_prefix (name, "R_"))
+            continue;
+          other = g_strdup_printf ("%c%s", name[0] == 'L' ? 'R' : 'L', name + 1);
+          p = sq_clip_find_joint (orig, other);
+          g_assert_cmpint (p, >=, 0);
+          g_assert_cmpuint (sq_motion_mirror_partner (orig, j), ==, (gsize) p);
+          a = &once->joints[p].tracks[SQ_CHANNEL_ROTATION];
+          b = &orig->joints[j].tracks[SQ_CHANNEL_ROTATION];
+          g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+          for (gsize k = 0; k < a->n_keys; k++)
+            {
+              SqKey ka = sq_track_key (a, k), kb = sq_track_key (b, k);
+
+              g_assert_cmpfloat (ka.v[0], ==, kb.v[0]);
+              g_assert_cmpfloat (ka.v[1], ==, -kb.v[1]);
+              g_assert_cmpfloat (ka.v[2], ==, kb.v[2]);
+              g_assert_cmpfloat (ka.v[3], ==, -kb.v[3]);
+              limbs += kb.v[1] != 0 || kb.v[3] != 0;
+            }
+        }
+      if (limbs == 0)
+        g_error ("%s: no turned limb to mirror", files[f]);
+      {
+        const SqTrack *a = &once->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+        const SqTrack *b = &orig->joints[0].tracks[SQ_CHANNEL_TRANSLATION];
+
+        g_assert_cmpstr (orig->joints[0].name, ==, "ROOT");
+        g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+        for (gsize k = 0; k < a->n_keys; k++)
+          {
+            g_assert_cmpfloat (sq_track_key (a, k).v[0], ==, -sq_track_key (b, k).v[0]);
+            g_assert_cmpfloat (sq_track_key (a, k).v[1], ==, sq_track_key (b, k).v[1]);
+          }
+      }
+      /* twice: the file as it was */
+      {
+        g_autoptr(SqEdit) twice = sq_edit_mirror_new ();
+
+        g_assert_true (sq_edit_apply (twice, once, NULL));
+        g_assert_true (sq_clip_equal (orig, once));
+      }
+    }
 }
 
 /* Every Second Life bone named …Left pairs with its …Right (Bento face,
@@ -1072,6 +1149,7 @@ main (int    argc,
   g_test_add_func ("/motion/mirror/pairs", test_mirror_pairs);
   g_test_add_func ("/motion/mirror/sl-bones", test_mirror_sl_bones);
   g_test_add_func ("/motion/mirror/corpus", test_mirror_corpus);
+  g_test_add_func ("/motion/mirror/sims", test_mirror_sims);
   g_test_add_func ("/motion/mirror/bvh-text", test_mirror_bvh_text);
   g_test_add_func ("/motion/resample", test_resample);
   g_test_add_func ("/motion/speed", test_speed);

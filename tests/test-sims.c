@@ -2048,12 +2048,120 @@ test_cli_pose_edits (void)
   g_rmdir (dir);
 }
 
+/* ---- mirror ---- */
+
+/* World rotations (column-vector quaternions) and positions (game units,
+ * the Sims' axes) of the 29 bones at frame `frame` */
+static void
+world_pose (const SqClip *clip,
+            gsize         frame,
+            double        rot[SQ_SIMS_N_BONES][4],
+            double        pos[SQ_SIMS_N_BONES][3])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  double trans[2][3], stored[SQ_SIMS_N_BONES][4];
+
+  _sq_sims_pose_at (clip, frame, trans, stored);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    {
+      double key[4], local[4], off[3];
+      int p = bones[b].parent;
+
+      _sq_sims_quat_from_file (stored[b], key);
+      sq_quat_conjugate (key, local);
+      if (p < 0)
+        {
+          memcpy (rot[b], local, sizeof local);
+          memcpy (pos[b], trans[0], sizeof pos[b]);
+          continue;
+        }
+      sq_quat_multiply (rot[p], local, rot[b]);
+      sq_quat_rotate (rot[p], b < 2 ? trans[b] : bones[b].pos, off);
+      for (int i = 0; i < 3; i++)
+        pos[b][i] = pos[p][i] + off[i];
+    }
+}
+
+/* The bone a bone mirrors to: L_ ⇄ R_ */
+static int
+sims_partner (int b)
+{
+  const char *name = sq_sims_skeleton (SQ_SIMS_ADULT)[b].name;
+  g_autofree char *other = NULL;
+
+  if (!g_str_has_prefix (name, "L_") && !g_str_has_prefix (name, "R_"))
+    return b;
+  other = g_strdup_printf ("%c%s", name[0] == 'L' ? 'R' : 'L', name + 1);
+  return sq_sims_bone_index (other);
+}
+
+/* A mirrored clip in the world is the original reflected through its
+ * sagittal plane (X = 0, the Sim's left at −X): every bone stands where
+ * its partner stood with X negated, and points (its X axis runs along the
+ * bone) as its partner pointed with X negated, at every frame */
+static void
+assert_mirrored_in_world (const SqClip *orig,
+                          const SqClip *mirrored)
+{
+  gsize frames = _sq_sims_pose_count (orig);
+  guint moved = 0;
+
+  g_assert_cmpuint (frames, >, 0);
+  for (gsize f = 0; f < frames; f++)
+    {
+      double ra[SQ_SIMS_N_BONES][4], pa[SQ_SIMS_N_BONES][3];
+      double rb[SQ_SIMS_N_BONES][4], pb[SQ_SIMS_N_BONES][3];
+
+      world_pose (orig, f, ra, pa);
+      world_pose (mirrored, f, rb, pb);
+      for (int b = 2; b < SQ_SIMS_N_BONES; b++)
+        {
+          const double along[3] = { 1, 0, 0 };
+          int m = sims_partner (b);
+          double da[3], db[3];
+
+          sq_quat_rotate (ra[b], along, da);
+          sq_quat_rotate (rb[m], along, db);
+          /* the rest skeleton's sides differ by up to 1e-6 units */
+          g_assert_cmpfloat_with_epsilon (pb[m][0], -pa[b][0], 1e-5);
+          g_assert_cmpfloat_with_epsilon (pb[m][1], pa[b][1], 1e-5);
+          g_assert_cmpfloat_with_epsilon (pb[m][2], pa[b][2], 1e-5);
+          g_assert_cmpfloat_with_epsilon (db[0], -da[0], 1e-9);
+          g_assert_cmpfloat_with_epsilon (db[1], da[1], 1e-9);
+          g_assert_cmpfloat_with_epsilon (db[2], da[2], 1e-9);
+          moved += m != b && fabs (da[0] - db[0]) > 1e-3;
+        }
+    }
+  g_assert_cmpuint (moved, >, 0);
+}
+
+/* A Sims skill, a PSL and a KFD mirror in the world: the left arm's wave
+ * is the right arm's */
+static void
+test_mirror_in_world (void)
+{
+  const char *files[] = { "wave-v4.psl", "wave-v5.psl", "nod-bounce.kfd" };
+  g_autoptr(SqClip) walk = load_walk_skill ();
+
+  for (guint i = 0; i <= G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(GBytes) bytes = i < G_N_ELEMENTS (files) ? data_file (files[i]) : NULL;
+      g_autoptr(SqClip) orig = bytes != NULL ? tu_load_ok (bytes) : sq_clip_copy (walk);
+      g_autoptr(SqClip) clip = sq_clip_copy (orig);
+      g_autoptr(SqEdit) mirror = sq_edit_mirror_new ();
+
+      g_assert_true (sq_edit_apply (mirror, clip, NULL));
+      assert_mirrored_in_world (orig, clip);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sims/cmx/known-answer", test_cmx_known_answer);
+  g_test_add_func ("/sims/mirror/in-world", test_mirror_in_world);
   g_test_add_func ("/sims/cmx/dump-contract", test_cmx_dump_contract);
   g_test_add_func ("/sims/cmx/round-trip", test_cmx_round_trip);
   g_test_add_func ("/sims/cmx/edited-keys", test_cmx_edited_keys);

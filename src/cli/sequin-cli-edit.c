@@ -18,7 +18,6 @@ cli_op_free (CliOp *op)
   g_free (op->text);
   g_free (op->text2);
   g_strfreev (op->names);
-  g_free (op->spec);
   g_free (op);
 }
 
@@ -235,104 +234,10 @@ make_field (const CliOp  *op,
   return field->edit (clip, per_joint ? op->text : NULL, &value);
 }
 
-/* ---- constraints: --set-constraint N:SPEC, --add-constraint SPEC ---- */
+/* ---- a world's own edits (the edit table, sq-world.h) ---- */
 
-/* The fields a spec gives, applied to the constraint as it is when the
- * edit runs (or to a new one) */
-typedef struct
-{
-  guint          index;     /* 0-based; G_MAXUINT: append */
-  guint          given;     /* CF_* bits */
-  SqSlConstraint c;
-} ConstraintSpec;
-
-enum
-{
-  CF_CHAIN = 1 << 0, CF_TYPE = 1 << 1, CF_SOURCE = 1 << 2, CF_SOURCE_OFFSET = 1 << 3, CF_TARGET = 1 << 4,
-  CF_TARGET_OFFSET = 1 << 5, CF_DIR = 1 << 6, CF_EASE_IN = 1 << 7, CF_EASE_OUT = 1 << 8,
-};
-
-static gboolean
-colon_numbers (const char *text,
-               double     *v,
-               guint       n)
-{
-  guint count;
-
-  return cli_parse_numbers (text, ':', v, n, n, &count);
-}
-
-static gboolean
-parse_volume (const char *text,
-              char        out[17])
-{
-  if (strlen (text) > 16)
-    return FALSE;
-  g_strlcpy (out, text, 17);
-  return TRUE;
-}
-
-static gboolean
-parse_constraint_type (const char *val,
-                       guint8     *type)
-{
-  if (strcmp (val, "point") == 0 || strcmp (val, "0") == 0)
-    *type = SQ_SL_CONSTRAINT_POINT;
-  else if (strcmp (val, "plane") == 0 || strcmp (val, "planar") == 0 || strcmp (val, "1") == 0)
-    *type = SQ_SL_CONSTRAINT_PLANE;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-/* One FIELD=VALUE of a spec; FALSE with a message */
-static gboolean
-parse_constraint_field (const char     *key,
-                        const char     *val,
-                        ConstraintSpec *spec,
-                        char          **message)
-{
-  SqSlConstraint *c = &spec->c;
-  gint64 n = -1;
-  double ease[2] = { 0, 0 };
-  gboolean ok;
-
-  if (strcmp (key, "chain") == 0)
-    ok = cli_parse_int (val, &n) && n >= 0 && n <= 255, c->chain_length = (guint8) n, spec->given |= CF_CHAIN;
-  else if (strcmp (key, "type") == 0)
-    ok = parse_constraint_type (val, &c->type), spec->given |= CF_TYPE;
-  else if (strcmp (key, "source") == 0)
-    ok = parse_volume (val, c->source_volume), spec->given |= CF_SOURCE;
-  else if (strcmp (key, "target") == 0)
-    ok = parse_volume (val, c->target_volume), spec->given |= CF_TARGET;
-  else if (strcmp (key, "source-offset") == 0)
-    ok = colon_numbers (val, c->source_offset, 3), spec->given |= CF_SOURCE_OFFSET;
-  else if (strcmp (key, "target-offset") == 0)
-    ok = colon_numbers (val, c->target_offset, 3), spec->given |= CF_TARGET_OFFSET;
-  else if (strcmp (key, "dir") == 0 || strcmp (key, "target-dir") == 0)
-    ok = colon_numbers (val, c->target_dir, 3), spec->given |= CF_DIR;
-  else if (strcmp (key, "ease-in") == 0)
-    {
-      ok = colon_numbers (val, ease, 2);
-      c->ease_in_start = ease[0], c->ease_in_stop = ease[1];
-      spec->given |= CF_EASE_IN;
-    }
-  else if (strcmp (key, "ease-out") == 0)
-    {
-      ok = colon_numbers (val, ease, 2);
-      c->ease_out_start = ease[0], c->ease_out_stop = ease[1];
-      spec->given |= CF_EASE_OUT;
-    }
-  else
-    {
-      *message = g_strdup_printf ("unknown constraint field “%s”", key);
-      return FALSE;
-    }
-  if (!ok)
-    *message = g_strdup_printf ("bad value “%s” for %s", val, key);
-  return ok;
-}
-
+/* --set-constraint N:SPEC, --add-constraint SPEC: the SPEC read by the
+ * world's edit (its check), kept as text for each clip's edit */
 static gboolean
 op_constraint (const CliOption *option,
                const char      *value,
@@ -340,74 +245,40 @@ op_constraint (const CliOption *option,
                GError         **error)
 {
   gboolean add = option->min == 0;   /* --add-constraint: no N first */
-  g_autofree ConstraintSpec *spec = g_new0 (ConstraintSpec, 1);
-  g_auto(GStrv) fields = NULL;
+  const SqWorldEdit *edit = sq_world_edit_by_id (option->name);
+  g_autofree char *message = NULL;
   const char *text = value;
+  gint64 n = 0;
+  CliOp *op;
 
-  spec->index = G_MAXUINT;
   if (!add)
     {
       const char *colon = strchr (value, ':');
       g_autofree char *num = colon ? g_strndup (value, colon - value) : NULL;
-      gint64 n;
 
       if (colon == NULL || !cli_parse_int (num, &n) || n < 1 || n >= G_MAXUINT)
         return cli_refuse (option, error);
-      spec->index = (guint) (n - 1);
       text = colon + 1;
     }
-  fields = g_strsplit (text, ",", -1);
-  for (guint i = 0; fields[i] != NULL; i++)
+  if (edit->check != NULL && !edit->check (text, &message))
     {
-      char *eq = strchr (fields[i], '=');
-      g_autofree char *message = NULL;
-
-      if (eq == NULL)
-        message = g_strdup_printf ("“%s” is not FIELD=VALUE", fields[i]);
-      else
-        *eq = '\0';
-      if (message != NULL || !parse_constraint_field (fields[i], eq + 1, spec, &message))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--%s: %s", option->name, message);
-          return FALSE;
-        }
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--%s: %s", option->name, message);
+      return FALSE;
     }
-  add_op (option, request)->spec = g_steal_pointer (&spec);
+  op = add_op (option, request);
+  op->n = n;
+  op->text = g_strdup (text);
   return TRUE;
 }
 
-/* The edit a spec makes on `clip`: the given fields over the constraint's
- * current ones */
+/* The edit of the world's edit table named as the option */
 static SqEdit *
-make_constraint (const CliOp  *op,
+make_world_edit (const CliOp  *op,
                  const SqClip *clip)
 {
-  const ConstraintSpec *spec = op->spec;
-  const SqSlConstraint *s = &spec->c;
-  SqSlConstraint c = { 0 };
-  guint index = spec->index == G_MAXUINT ? sq_sl_constraint_count (clip) : spec->index;
+  SqEditArgs args = { op->text, op->text2, { op->v[0], op->v[1], op->v[2] }, op->n };
 
-  if (spec->index != G_MAXUINT && !sq_sl_constraint_get (clip, index, &c))
-    return sq_edit_sl_constraint_new (index, s);   /* refused with a message */
-  if (spec->given & CF_CHAIN)
-    c.chain_length = s->chain_length;
-  if (spec->given & CF_TYPE)
-    c.type = s->type;
-  if (spec->given & CF_SOURCE)
-    memcpy (c.source_volume, s->source_volume, sizeof c.source_volume);
-  if (spec->given & CF_TARGET)
-    memcpy (c.target_volume, s->target_volume, sizeof c.target_volume);
-  if (spec->given & CF_SOURCE_OFFSET)
-    memcpy (c.source_offset, s->source_offset, sizeof c.source_offset);
-  if (spec->given & CF_TARGET_OFFSET)
-    memcpy (c.target_offset, s->target_offset, sizeof c.target_offset);
-  if (spec->given & CF_DIR)
-    memcpy (c.target_dir, s->target_dir, sizeof c.target_dir);
-  if (spec->given & CF_EASE_IN)
-    c.ease_in_start = s->ease_in_start, c.ease_in_stop = s->ease_in_stop;
-  if (spec->given & CF_EASE_OUT)
-    c.ease_out_start = s->ease_out_start, c.ease_out_stop = s->ease_out_stop;
-  return sq_edit_sl_constraint_new (index, &c);
+  return sq_world_edit_new (op->option->name, clip, &args);
 }
 
 /* ---- the core edit each operation makes ---- */
@@ -422,10 +293,6 @@ MAKE (make_delete_keys, sq_edit_delete_keys_new (op->text, op->v[0]))
 MAKE (make_rename_root, sq_edit_rename_root_new (op->text))
 MAKE (make_rescale, sq_edit_rescale_new (op->v[0]))
 MAKE (make_first_frame, sq_edit_set_first_frame_new (op->v[0], op->v[1], op->v[2]))
-MAKE (make_loop, sq_edit_sl_loop_new (TRUE, op->v[0], op->v[1]))
-MAKE (make_no_loop, sq_edit_sl_loop_new (FALSE, 0, 0))
-MAKE (make_ease, sq_edit_sl_ease_new (op->v[0], op->v[1]))
-MAKE (make_delete_constraint, sq_edit_sl_delete_constraint_new ((guint) (op->n - 1)))
 MAKE (make_mirror, sq_edit_mirror_new ())
 MAKE (make_resample, sq_edit_resample_new (op->v[0]))
 MAKE (make_speed, sq_edit_speed_new (op->v[0]))
@@ -433,16 +300,6 @@ MAKE (make_trim, sq_edit_trim_new (op->v[0], op->v[1]))
 MAKE (make_reverse, sq_edit_reverse_new ())
 MAKE (make_reduce, sq_edit_reduce_new (op->v[0], op->v[1]))
 MAKE (make_close_loop, sq_edit_close_loop_new ())
-MAKE (make_rename_pose, sq_edit_sims_rename_pose_new (op->text, op->text2))
-MAKE (make_duplicate_pose, sq_edit_sims_duplicate_pose_new (op->text, op->text2))
-MAKE (make_delete_pose, sq_edit_sims_delete_pose_new (op->text))
-MAKE (make_move_pose, sq_edit_sims_move_pose_new (op->text, (guint) (op->n - 1)))
-MAKE (make_bounce, sq_edit_sims_kfd_bounce_new (TRUE))
-MAKE (make_no_bounce, sq_edit_sims_kfd_bounce_new (FALSE))
-MAKE (make_start_pose, sq_edit_sims_kfd_pose_name_new (FALSE, op->text))
-MAKE (make_end_pose, sq_edit_sims_kfd_pose_name_new (TRUE, op->text))
-MAKE (make_skill_name, sq_edit_sims_skill_name_new (op->text))
-MAKE (make_skill_duration, sq_edit_sims_skill_duration_new (op->v[0]))
 
 /* ---- the table ---- */
 
@@ -475,20 +332,20 @@ static const CliOption sl_ops[] = {
   FIELD_OPTION ("priority"),
   FIELD_OPTION ("joint-priority"),
   { "loop", 0, REQUIRED, "IN,OUT", "loop between IN and OUT seconds (0 ≤ IN ≤ OUT ≤ duration)",
-    op_numbers, 0, make_loop, 2, 2, "--loop needs IN,OUT (seconds)" },
+    op_numbers, 0, make_world_edit, 2, 2, "--loop needs IN,OUT (seconds)" },
   { "no-loop", 0, NONE, NULL, "do not loop",
-    op_plain, 0, make_no_loop, 0, 0, NULL },
+    op_plain, 0, make_world_edit, 0, 0, NULL },
   { "ease", 0, REQUIRED, "IN,OUT", "ease in and ease out times in seconds (≥ 0)",
-    op_numbers, 0, make_ease, 2, 2, "--ease needs IN,OUT (seconds)" },
+    op_numbers, 0, make_world_edit, 2, 2, "--ease needs IN,OUT (seconds)" },
   FIELD_OPTION ("hand-pose"),
   FIELD_OPTION ("emote"),
   { "delete-constraint", 0, REQUIRED, "N", "delete constraint N (1 = the first, as `dump` lists them)",
-    op_int, 0, make_delete_constraint, 1, G_MAXUINT, "--delete-constraint needs N (1 = the first constraint)" },
+    op_int, 0, make_world_edit, 1, G_MAXUINT, "--delete-constraint needs N (1 = the first constraint)" },
   { "set-constraint", 0, REQUIRED, "N:SPEC", "change fields of constraint N (1 = the first); the others stay",
-    op_constraint, 0, make_constraint, 1, 1, "--set-constraint needs N:SPEC with N = 1 for the first constraint" },
+    op_constraint, 0, make_world_edit, 1, 1, "--set-constraint needs N:SPEC with N = 1 for the first constraint" },
   { "add-constraint", 0, REQUIRED, "SPEC",
     "append a constraint (at most " G_STRINGIFY (SQ_SL_MAX_CONSTRAINTS) "); fields not given are 0, point",
-    op_constraint, 0, make_constraint, 0, 0, "--add-constraint needs SPEC (see --help)" },
+    op_constraint, 0, make_world_edit, 0, 0, "--add-constraint needs SPEC (see --help)" },
 };
 
 static const CliOption time_ops[] = {
@@ -517,25 +374,25 @@ static const CliOption motion_ops[] = {
 
 static const CliOption sims_ops[] = {
   { "rename-pose", 0, REQUIRED, "OLD=NEW", "rename a pose of a pose library (.psl); a KFD's poses go by their frames (Time): OLD=NEW moves one",
-    op_rename, 0, make_rename_pose, 0, 0, "--rename-pose needs OLD=NEW" },
+    op_rename, 0, make_world_edit, 0, 0, "--rename-pose needs OLD=NEW" },
   { "duplicate-pose", 0, REQUIRED, "NAME=NEW", "copy pose NAME as NEW, right after it",
-    op_rename, 0, make_duplicate_pose, 0, 0, "--duplicate-pose needs NAME=NEW" },
+    op_rename, 0, make_world_edit, 0, 0, "--duplicate-pose needs NAME=NEW" },
   { "delete-pose", 0, REQUIRED, "NAME", "delete a pose (a library keeps at least one)",
-    op_text, 0, make_delete_pose, 0, 0, NULL },
+    op_text, 0, make_world_edit, 0, 0, NULL },
   { "move-pose", 0, REQUIRED, "NAME=PLACE", "move a pose to PLACE (1 = the first)",
-    op_joint_int, 0, make_move_pose, 1, G_MAXUINT, "--move-pose needs NAME=PLACE (1 = the first)" },
+    op_joint_int, 0, make_world_edit, 1, G_MAXUINT, "--move-pose needs NAME=PLACE (1 = the first)" },
   { "bounce", 0, NONE, NULL, "a KFD's SequenceLength: twice Frames (forward then back)",
-    op_plain, 0, make_bounce, 0, 0, NULL },
+    op_plain, 0, make_world_edit, 0, 0, NULL },
   { "no-bounce", 0, NONE, NULL, "a KFD's SequenceLength: Frames",
-    op_plain, 0, make_no_bounce, 0, 0, NULL },
+    op_plain, 0, make_world_edit, 0, 0, NULL },
   { "start-pose", 0, REQUIRED, "NAME", "a KFD's start pose name (\"\" for none)",
-    op_text, 0, make_start_pose, 0, 0, NULL },
+    op_text, 0, make_world_edit, 0, 0, NULL },
   { "end-pose", 0, REQUIRED, "NAME", "a KFD's end pose name (\"\" for none)",
-    op_text, 0, make_end_pose, 0, 0, NULL },
+    op_text, 0, make_world_edit, 0, 0, NULL },
   { "skill-name", 0, REQUIRED, "NAME", "a CMX skill's name",
-    op_text, 0, make_skill_name, 0, 0, NULL },
+    op_text, 0, make_world_edit, 0, 0, NULL },
   { "skill-duration", 0, REQUIRED, "MS", "a CMX skill's duration in milliseconds",
-    op_numbers, 0, make_skill_duration, 1, 1, "--skill-duration needs MS (milliseconds)" },
+    op_numbers, 0, make_world_edit, 1, 1, "--skill-duration needs MS (milliseconds)" },
 };
 
 static const CliOption edit_options[] = {

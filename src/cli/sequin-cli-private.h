@@ -77,7 +77,6 @@ struct _CliOp
   char            *text;
   char            *text2;
   char           **names;
-  gpointer         spec;         /* sequin-cli-edit.c's ConstraintSpec */
 };
 
 /* What the command line asked for: the options' values and the files */

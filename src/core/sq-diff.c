@@ -133,7 +133,7 @@ sq_diff_pair_new (const SqClip *a,
   /* converted as a save converts them (a BVH pose keeps its pose,
    * worlds/sq-sl-behaviour.h) */
   static const SqSaveOptions defaults = { 0 };
-  const SqFormat *sl = sq_format_by_id ("sl-anim");
+  const SqFormat *sl = sq_format_common ();
   g_autoptr(SqDiffPair) pair = g_new0 (SqDiffPair, 1);
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
@@ -327,24 +327,6 @@ sq_diff_clips (const SqClip *a,
   return sq_diff_pair_diff (pair, 0);
 }
 
-SqDiff *
-sq_diff_sl_loss (const SqClip *clip,
-                 GPtrArray    *losses,
-                 GPtrArray    *notes,
-                 gsize        *size,
-                 GError      **error)
-{
-  const SqFormat *sl = sq_format_by_id ("sl-anim");
-  SqSaveOptions options = { .notes = notes };
-  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, &options, losses, error);
-  g_autoptr(SqClip) back = NULL;
-
-  if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
-    return NULL;
-  if (size != NULL)
-    *size = g_bytes_get_size (bytes);
-  return sq_diff_clips (clip, back, error);
-}
 
 gboolean
 sq_diff_within (const SqDiff *diff,

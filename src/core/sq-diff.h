@@ -104,7 +104,8 @@ gboolean  sq_diff_within  (const SqDiff *diff,
  * (may be NULL) receives the conversion's lines (the importer's key
  * reduction among them); `notes` (may be NULL: they go to `losses`) the
  * lines that are no loss (the file's size against the upload limit);
- * `size` (may be NULL) the .anim's bytes. */
+ * `size` (may be NULL) the .anim's bytes. Second Life's home measures it
+ * (worlds/sq-world-sl.c). */
 SqDiff   *sq_diff_sl_loss (const SqClip *clip,
                            GPtrArray    *losses,
                            GPtrArray    *notes,

@@ -94,8 +94,10 @@ frame_rate_apply (SqEdit  *edit,
                   GError **error)
 {
   const RateArgs *a = _sq_edit_get_params (edit);
-  gboolean dx = clip->format != NULL && g_strcmp0 (clip->format->id, "dx") == 0;
-  gboolean bvh = clip->format != NULL && g_strcmp0 (clip->format->id, "bvh") == 0;
+  /* a rate in whole ticks (.x), or one kept as a frame time (BVH) */
+  gboolean dx = clip->format != NULL && (clip->format->flags & SQ_FORMAT_TICKS) != 0;
+  gboolean bvh = clip->format != NULL && (clip->format->flags & SQ_FORMAT_FRAME_RATE) != 0
+                 && !(clip->format->flags & SQ_FORMAT_TICKS);
   gboolean by_frame_time = bvh || a->by_frame_time;
   double fps = a->by_frame_time ? 1.0 / a->value : a->value;
   double ft = a->by_frame_time ? a->value : 1.0 / a->value;

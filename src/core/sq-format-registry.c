@@ -35,6 +35,12 @@ sq_formats (gsize *n_formats)
 }
 
 const SqFormat *
+sq_format_common (void)
+{
+  return &_sq_format_sl_anim;
+}
+
+const SqFormat *
 sq_format_by_id (const char *id)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)

@@ -70,6 +70,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqCompanion, sq_companion_free)
 typedef struct _SqJointMap SqJointMap;  /* sq-joint-map.h */
 typedef struct _SqSpace SqSpace;        /* sq-convert.h */
 typedef struct _SqWorldHome SqWorldHome; /* sq-world.h */
+typedef struct _SqWorldEdit SqWorldEdit; /* sq-world.h */
 typedef struct _SqFieldSet SqFieldSet;   /* sq-world.h */
 
 typedef struct
@@ -144,6 +145,9 @@ struct _SqFormat
 /* The table of formats, lookup and detection (sq-format-registry.c) */
 const SqFormat * const *sq_formats               (gsize          *n_formats);
 const SqFormat         *sq_format_by_id          (const char     *id);
+/* The format of the common space clips of two worlds are compared in
+ * (Second Life's .anim: sq-convert.h's common axes and units) */
+const SqFormat         *sq_format_common         (void);
 const SqFormat         *sq_format_for_filename   (const char     *filename,
                                                   const SqFormat *preferred);
 const SqFormat         *sq_format_detect         (GBytes         *bytes,

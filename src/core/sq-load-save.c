@@ -17,6 +17,7 @@
 #include "sq-validate.h"
 #include "worlds/sq-sl-behaviour.h"
 #include "worlds/sq-world-sims.h"
+#include "sq-world.h"
 
 SqClip *
 sq_load_bytes (GBytes              *bytes,
@@ -196,6 +197,7 @@ sq_save_pieces (const SqClip        *clip,
     {
       guint from = losses != NULL ? losses->len : 0;
       g_autoptr(SqClip) converted = _sq_convert_for_save (clip, format, options, losses, error);
+      const SqWorldHome *home = sq_format_get_world (format);
       GPtrArray *pieces;
 
       if (converted == NULL)
@@ -210,18 +212,8 @@ sq_save_pieces (const SqClip        *clip,
         else
           i++;
       pieces = format->write (converted, options, losses, error);
-      if (pieces != NULL && format->space == &sq_space_second_life)
-        {
-          GPtrArray *notes = options->notes != NULL ? options->notes : losses;
-          gsize size = _sq_pieces_size (pieces);
-          /* the limit with a thousands separator, as the message has always read */
-          g_autofree char *limit = g_strdup_printf ("%d,%03d", SQ_SL_UPLOAD_LIMIT / 1000, SQ_SL_UPLOAD_LIMIT % 1000);
-
-          if (size > SQ_SL_UPLOAD_LIMIT)
-            _sq_loss (notes, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
-          else
-            _sq_loss (notes, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
-        }
+      if (pieces != NULL && home != NULL && home->add_save_notes != NULL)
+        home->add_save_notes (format, _sq_pieces_size (pieces), options->notes != NULL ? options->notes : losses);
       return pieces;
     }
 

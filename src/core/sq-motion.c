@@ -22,122 +22,36 @@
 #include "sq-format.h"
 #include "sq-math.h"
 #include "sq-motion.h"
+#include "sq-world.h"
 #include "sq-edit-private.h"
 
 /* two times this close (seconds) are one */
 #define TIME_EPSILON 1e-9
 
-/* ==== World facts for mirroring ========================================
- * One entry per world: the formats it covers, the axis that points left or
- * right in its translations (the sagittal plane is the other two), and how
- * its joint names pair left with right (formats.md: Second Life +X forward,
- * +Y left, +Z up; BVH, ActiveWorlds SEQ and .x have Y up and X sideways:
- * SL (x, y, z) = BVH (z, x, y); the Sims' files are DirectX, Y up, X
- * sideways). A reflection negates the lateral translation axis and, since a
- * rotation axis is a pseudovector, the two other components of a
- * quaternion's vector part (.x stores conjugated quaternions: conjugation
- * and reflection commute, so the same rule holds). */
-
-typedef enum
+/* A world's mirror comes from its home (sq-world.h); a clip built in
+ * memory mirrors as the common space's world does */
+static const SqMirror *
+mirror_of (const SqClip *clip)
 {
-  PAIR_PREFIX,
-  PAIR_SUFFIX,
-  PAIR_PREFIX_UPPER,    /* prefix followed by an upper-case letter (lShldr) */
-  PAIR_INFIX,           /* anywhere in the name, the first time (HindLeg_L_01) */
-} PairKind;
+  const SqWorldHome *home = sq_format_get_world (clip->format);
 
-typedef struct
-{
-  PairKind    kind;
-  const char *left;
-  const char *right;
-} PairRule;
-
-typedef struct
-{
-  const char     *name;
-  const char     *formats;     /* format ids, space separated; "" for clips built in memory */
-  int             lateral;     /* translation axis: 0 x, 1 y, 2 z */
-  const PairRule *rules;       /* tried in order, ended by a NULL left */
-  /* rotation keys keep the file's Euler angles in SqTrack.alt, in the
-   * order of the joint's "channels" extra (BVH) */
-  gboolean        euler_alt;
-} MirrorWorld;
-
-/* Second Life: mShoulderLeft/mShoulderRight and every Bento bone
- * (mFaceEar1Left, mHandThumb2Left, mWing4Left, mHindLimb3Left…), and the
- * BVH aliases lShldr/rShldr */
-static const PairRule sl_rules[] = {
-  { PAIR_SUFFIX, "Left", "Right" },
-  { PAIR_PREFIX_UPPER, "l", "r" },
-  { 0, NULL, NULL },
-};
-
-/* ActiveWorlds: lfshoulder/rtshoulder, aw_lfhip/aw_rthip, aw_hip_l/aw_hip_r;
- * the .x files' rigs from modelling tools: B_Hip_Left, Ear_L, HindLeg_L_01 */
-static const PairRule aw_rules[] = {
-  { PAIR_PREFIX, "aw_lf", "aw_rt" },
-  { PAIR_PREFIX, "lf", "rt" },
-  { PAIR_SUFFIX, "_l", "_r" },
-  { PAIR_SUFFIX, "_L", "_R" },
-  { PAIR_INFIX, "_L_", "_R_" },
-  { PAIR_SUFFIX, "Left", "Right" },
-  { 0, NULL, NULL },
-};
-
-/* Motion capture: LeftArm/RightArm, CMU lhumerus/rhumerus, LHipJoint and lShldr, and
- * the Second Life bones Sequin writes into BVH when there is no alias */
-static const PairRule mocap_rules[] = {
-  { PAIR_PREFIX, "Left", "Right" },
-  { PAIR_SUFFIX, "Left", "Right" },
-  { PAIR_PREFIX, "l", "r" },
-  { PAIR_PREFIX_UPPER, "L", "R" },
-  { PAIR_SUFFIX, "_L", "_R" },
-  { 0, NULL, NULL },
-};
-
-/* The Sims: L_ARM/R_ARM */
-static const PairRule sims_rules[] = {
-  { PAIR_PREFIX, "L_", "R_" },
-  { 0, NULL, NULL },
-};
-
-static const MirrorWorld mirror_worlds[] = {
-  { "Second Life", "sl-anim", 1, sl_rules, FALSE },
-  { "ActiveWorlds", "seq-binary seq-text dx", 0, aw_rules, FALSE },
-  { "motion capture", "bvh", 0, mocap_rules, TRUE },
-  { "The Sims", "sims-cfp sims-skn", 0, sims_rules, FALSE },
-};
-
-/* ==== end of world facts ================================================ */
-
-static const MirrorWorld *
-world_of (const SqClip *clip)
-{
-  if (clip->format == NULL)
-    return &mirror_worlds[0];   /* the common space is Second Life's */
-  for (guint i = 0; i < G_N_ELEMENTS (mirror_worlds); i++)
-    {
-      g_auto(GStrv) ids = g_strsplit (mirror_worlds[i].formats, " ", -1);
-
-      if (g_strv_contains ((const char * const *) ids, clip->format->id))
-        return &mirror_worlds[i];
-    }
-  return &mirror_worlds[0];
+  if (home == NULL || home->mirror == NULL)
+    home = sq_world_common ();
+  return home->mirror (clip);
 }
 
 /* `name` with `from` replaced by `to` where the rule finds it, or NULL */
 static char *
-swap_side (const char *name,
-           PairKind    kind,
-           const char *from,
-           const char *to)
+swap_side (const char       *name,
+           SqMirrorPairKind  kind,
+           const char       *from,
+           const char       *to)
 {
   gsize n = strlen (name), f = strlen (from);
 
   if (n <= f)
     return NULL;
-  if (kind == PAIR_INFIX)
+  if (kind == SQ_MIRROR_INFIX)
     {
       const char *at = strstr (name, from);
 
@@ -145,7 +59,7 @@ swap_side (const char *name,
         return NULL;
       return g_strdup_printf ("%.*s%s%s", (int) (at - name), name, to, at + f);
     }
-  if (kind == PAIR_SUFFIX)
+  if (kind == SQ_MIRROR_SUFFIX)
     {
       if (strcmp (name + n - f, from) != 0)
         return NULL;
@@ -153,21 +67,21 @@ swap_side (const char *name,
     }
   if (strncmp (name, from, f) != 0)
     return NULL;
-  if (kind == PAIR_PREFIX_UPPER && !g_ascii_isupper (name[f]))
+  if (kind == SQ_MIRROR_PREFIX_UPPER && !g_ascii_isupper (name[f]))
     return NULL;
   return g_strconcat (to, name + f, NULL);
 }
 
 /* The partner of joint `index` among joints not yet paired, or -1 */
 static gssize
-find_partner (const SqClip      *clip,
-              const MirrorWorld *world,
-              gsize              index,
-              const gssize      *paired)
+find_partner (const SqClip    *clip,
+              const SqMirror  *mirror,
+              gsize            index,
+              const gssize    *paired)
 {
   const char *name = clip->joints[index].name;
 
-  for (const PairRule *r = world->rules; r->left != NULL; r++)
+  for (const SqMirrorPair *r = mirror->pairs; r->left != NULL; r++)
     for (int side = 0; side < 2; side++)
       {
         g_autofree char *other = swap_side (name, r->kind, side ? r->right : r->left,
@@ -184,7 +98,7 @@ find_partner (const SqClip      *clip,
 static gsize *
 mirror_pairs (const SqClip *clip)
 {
-  const MirrorWorld *world = world_of (clip);
+  const SqMirror *mirror = mirror_of (clip);
   g_autofree gssize *paired = g_new (gssize, MAX (clip->n_joints, 1));
   gsize *partner = g_new (gsize, MAX (clip->n_joints, 1));
 
@@ -196,7 +110,7 @@ mirror_pairs (const SqClip *clip)
 
       if (paired[j] >= 0)
         continue;
-      k = find_partner (clip, world, j, paired);
+      k = find_partner (clip, mirror, j, paired);
       paired[j] = k >= 0 ? k : (gssize) j;
       if (k >= 0)
         paired[k] = (gssize) j;
@@ -362,12 +276,79 @@ map_time_field (SqClip     *clip,
   sq_props_set (clip->extra, key, g_variant_new_double (map (g_variant_get_double (v), p)));
 }
 
+/* Every world's loop points (sq-world.h) mapped by `map`, and its
+ * durations too when `durations` */
+static void
+map_loop_fields (SqClip       *clip,
+                 double      (*map) (double t, const double *p),
+                 const double *p,
+                 gboolean      durations)
+{
+  gsize n;
+  const SqWorldHome * const *worlds = sq_worlds (&n);
+
+  for (gsize w = 0; w < n; w++)
+    {
+      if (worlds[w]->loop_in_key != NULL)
+        {
+          map_time_field (clip, worlds[w]->loop_in_key, map, p);
+          map_time_field (clip, worlds[w]->loop_out_key, map, p);
+        }
+      for (const char * const *k = worlds[w]->duration_keys; durations && k != NULL && *k != NULL; k++)
+        map_time_field (clip, *k, map, p);
+    }
+}
+
 /* ---- mirror ------------------------------------------------------------- */
 
+/* e·q (before) or q·e (after), e the unit pure quaternion of `axis` (0 x,
+ * 1 y, 2 z): a signed permutation of q's components, so exact */
 static void
-reflect_track (SqTrack  *t,
-               SqChannel channel,
-               int       lateral)
+times_axis (double   q[4],
+            int      axis,
+            gboolean before)
+{
+  static const int perm[2][3][4] = {
+    { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } },   /* q·e */
+    { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } },   /* e·q */
+  };
+  static const double sign[2][3][4] = {
+    { { -1, 1, 1, -1 }, { -1, -1, 1, 1 }, { -1, 1, -1, 1 } },
+    { { -1, 1, -1, 1 }, { -1, 1, 1, -1 }, { -1, -1, 1, 1 } },
+  };
+  double r[4];
+
+  for (int i = 0; i < 4; i++)
+    r[i] = sign[before][axis][i] * q[perm[before][axis][i]];
+  memcpy (q, r, sizeof r);
+}
+
+/* A rotation key reflected where the sideways axis of the frame it turns
+ * from (`from`: the parent's) and of the one it turns to (`to`: the
+ * joint's own) differ: −(e_from·q·e_to) for column-vector rotations, the
+ * other way round for their conjugates (L·q·L' for the two reflections
+ * L = −R(e, 180°)) */
+static void
+reflect_between_frames (double   q[4],
+                        int      from,
+                        int      to,
+                        gboolean conjugate)
+{
+  times_axis (q, conjugate ? from : to, FALSE);
+  times_axis (q, conjugate ? to : from, TRUE);
+  for (int i = 0; i < 4; i++)
+    q[i] = -q[i];
+}
+
+/* Joint `joint`'s keys reflected: translations in its parent's frame,
+ * whose sideways axis is `from`; rotations from that frame into its own,
+ * whose sideways axis is `to` */
+static void
+reflect_track (SqTrack        *t,
+               SqChannel       channel,
+               int             from,
+               int             to,
+               gboolean        conjugate)
 {
   SqKey *keys;
 
@@ -377,10 +358,12 @@ reflect_track (SqTrack  *t,
   for (gsize k = 0; k < t->n_keys; k++)
     {
       if (channel == SQ_CHANNEL_TRANSLATION)
-        keys[k].v[lateral] = -keys[k].v[lateral];
+        keys[k].v[from] = -keys[k].v[from];
+      else if (from != to)
+        reflect_between_frames (keys[k].v, from, to, conjugate);
       else
         for (int c = 0; c < 3; c++)
-          if (c != lateral)
+          if (c != from)
             keys[k].v[1 + c] = -keys[k].v[1 + c];
     }
 }
@@ -454,16 +437,16 @@ static gboolean
 apply_mirror (SqEdit *edit,
               SqClip *clip)
 {
-  const MirrorWorld *world = world_of (clip);
+  const SqMirror *mirror = mirror_of (clip);
   g_autofree gsize *partner = mirror_pairs (clip);
   g_autofree gboolean *done = g_new0 (gboolean, MAX (clip->n_joints, 1));   /* rotations reflected */
 
   journal_joints (edit, clip);
   /* rotations with the file's angles, by the joint's own channels, before
    * they move */
-  if (world->euler_alt)
+  if (mirror->euler_alt)
     for (gsize j = 0; j < clip->n_joints; j++)
-      done[partner[j]] = reflect_euler_track (&clip->joints[j], world->lateral);
+      done[partner[j]] = reflect_euler_track (&clip->joints[j], mirror->lateral);
   for (gsize j = 0; j < clip->n_joints; j++)
     if (partner[j] > j)
       {
@@ -480,9 +463,15 @@ apply_mirror (SqEdit *edit,
           }
       }
   for (gsize j = 0; j < clip->n_joints; j++)
-    for (guint c = 0; c < SQ_N_CHANNELS; c++)
-      if (!(c == SQ_CHANNEL_ROTATION && done[j]))
-        reflect_track (&clip->joints[j].tracks[c], c, world->lateral);
+    {
+      int from = mirror->lateral, to = mirror->lateral;
+
+      if (mirror->frame_axes != NULL)
+        mirror->frame_axes (clip, j, &from, &to);
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        if (!(c == SQ_CHANNEL_ROTATION && done[j]))
+          reflect_track (&clip->joints[j].tracks[c], c, from, to, mirror->conjugate);
+    }
   return TRUE;
 }
 
@@ -536,9 +525,10 @@ apply_resample (SqEdit  *edit,
         builder_sample (&built, t, c, last, last);
         builder_commit (t, &built);
       }
-  /* a format whose frame rate is a field plays the new grid as frames */
+  /* a format whose frame rate is a field plays the new grid as frames
+   * (not one counting in ticks, .x's) */
   if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
-                               && g_strcmp0 (clip->format->id, "dx") != 0))
+                               && !(clip->format->flags & SQ_FORMAT_TICKS)))
     {
       _sq_edit_journal_timing (edit, clip);
       _sq_edit_journal_extra (edit, clip);
@@ -593,9 +583,11 @@ apply_speed (SqEdit  *edit,
           keys[k].time /= factor;
       }
   clip->duration /= factor;
-  /* where the frame rate is the clip's own (BVH, built in memory), it
-   * follows: the keys stay on their frames, nothing is resampled */
-  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") == 0)
+  /* where the frame rate is the clip's own (a field counted in frames,
+   * BVH's; built in memory), it follows: the keys stay on their frames,
+   * nothing is resampled */
+  if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
+                               && !(clip->format->flags & SQ_FORMAT_TICKS)))
     {
       GVariant *ft = sq_props_get (clip->extra, "frame-time");
       double fps = clip->fps * factor;
@@ -607,8 +599,7 @@ apply_speed (SqEdit  *edit,
             sq_props_set (clip->extra, "frame-time", g_variant_new_double (g_variant_get_double (ft) / factor));
         }
     }
-  for (guint i = 0; i < 4; i++)
-    map_time_field (clip, (const char *[]) { "loop-in", "loop-out", "ease-in", "ease-out" }[i], map_speed, &factor);
+  map_loop_fields (clip, map_speed, &factor, TRUE);
   return TRUE;
 }
 
@@ -663,8 +654,7 @@ apply_trim (SqEdit  *edit,
         builder_commit (t, &built);
       }
   clip->duration = end - start;
-  map_time_field (clip, "loop-in", map_trim, range);
-  map_time_field (clip, "loop-out", map_trim, range);
+  map_loop_fields (clip, map_trim, range, FALSE);
   return TRUE;
 }
 
@@ -674,6 +664,25 @@ static double
 map_reverse (double t, const double *p)
 {
   return MAX (p[0] - t, 0.0);
+}
+
+/* A world's loop played backwards: its ends swap (reversed in `d` s) */
+static void
+swap_loop_ends (SqClip            *clip,
+                const SqWorldHome *world,
+                double             d)
+{
+  GVariant *in = sq_props_get (clip->extra, world->loop_in_key);
+  GVariant *out = sq_props_get (clip->extra, world->loop_out_key);
+  double i, o;
+
+  if (in == NULL || out == NULL || !g_variant_is_of_type (in, G_VARIANT_TYPE_DOUBLE)
+      || !g_variant_is_of_type (out, G_VARIANT_TYPE_DOUBLE))
+    return;
+  i = g_variant_get_double (in);
+  o = g_variant_get_double (out);
+  sq_props_set (clip->extra, world->loop_in_key, g_variant_new_double (map_reverse (o, &d)));
+  sq_props_set (clip->extra, world->loop_out_key, g_variant_new_double (map_reverse (i, &d)));
 }
 
 static void
@@ -711,8 +720,9 @@ apply_reverse (SqEdit  *edit,
                SqClip  *clip,
                GError **error)
 {
+  gsize n_worlds;
+  const SqWorldHome * const *worlds = sq_worlds (&n_worlds);
   double first, last, d;
-  GVariant *in, *out;
 
   if (!key_span (clip, &first, &last))
     return invalid (error, _("The clip has no keys to reverse"));
@@ -727,16 +737,9 @@ apply_reverse (SqEdit  *edit,
       if (clip->joints[j].tracks[c].n_keys > 0)
         reverse_track (&clip->joints[j].tracks[c], d);
   /* the loop plays the same stretch backwards: its ends swap */
-  in = sq_props_get (clip->extra, "loop-in");
-  out = sq_props_get (clip->extra, "loop-out");
-  if (in != NULL && out != NULL && g_variant_is_of_type (in, G_VARIANT_TYPE_DOUBLE)
-      && g_variant_is_of_type (out, G_VARIANT_TYPE_DOUBLE))
-    {
-      double i = g_variant_get_double (in), o = g_variant_get_double (out);
-
-      sq_props_set (clip->extra, "loop-in", g_variant_new_double (map_reverse (o, &d)));
-      sq_props_set (clip->extra, "loop-out", g_variant_new_double (map_reverse (i, &d)));
-    }
+  for (gsize w = 0; w < n_worlds; w++)
+    if (worlds[w]->loop_in_key != NULL)
+      swap_loop_ends (clip, worlds[w], d);
   return TRUE;
 }
 
@@ -867,15 +870,33 @@ apply_reduce (SqEdit  *edit,
 
 /* ---- close the loop ----------------------------------------------------- */
 
+/* The loop of the first world whose loop the clip has on (sq-world.h);
+ * `in` and `out` stay as they are when none */
+static void
+clip_loop (const SqClip *clip,
+           double       *in,
+           double       *out)
+{
+  gsize n;
+  const SqWorldHome * const *worlds = sq_worlds (&n);
+
+  for (gsize w = 0; w < n; w++)
+    if (worlds[w]->loop_key != NULL && sq_props_get_int (clip->extra, worlds[w]->loop_key, 0) != 0)
+      {
+        *in = sq_props_get_double (clip->extra, worlds[w]->loop_in_key, *in);
+        *out = sq_props_get_double (clip->extra, worlds[w]->loop_out_key, *out);
+        return;
+      }
+}
+
 static gboolean
 apply_close_loop (SqEdit  *edit,
                   SqClip  *clip,
                   GError **error)
 {
-  gboolean loop = sq_props_get_int (clip->extra, "loop", 0) != 0;
-  double in = loop ? sq_props_get_double (clip->extra, "loop-in", 0.0) : 0.0;
-  double out = loop ? sq_props_get_double (clip->extra, "loop-out", clip->duration) : clip->duration;
+  double in = 0.0, out = clip->duration;
 
+  clip_loop (clip, &in, &out);
   if (!isfinite (in) || !isfinite (out) || !(out > in))
     return invalid (error, _("The loop from %g s to %g s has no length to close"), in, out);
 

@@ -45,13 +45,6 @@ GPtrArray  *sq_validate            (const SqClip *clip,
  * target's validation */
 #define SQ_LOOP_SEAM_DEGREES 2.0
 
-/* Notes (SQ_SEVERITY_INFO) on what saving the clip as a Second Life .anim
- * does to its motion (sq_diff_sl_loss): the largest rotation and position
- * error, and each joint whose error passes these */
-#define SQ_LOSS_NOTE_DEGREES 0.01
-#define SQ_LOSS_NOTE_METRES  0.0005
-void        sq_validate_add_sl_loss (const SqClip *clip,
-                                     GPtrArray    *findings);
 
 /* TRUE when a finding is a warning or an error: the target would ignore or
  * reject part of the clip */

@@ -40,9 +40,35 @@ sq_world_by_id (const char *id)
 }
 
 const SqWorldHome *
+sq_world_common (void)
+{
+  return &sq_world_sl;
+}
+
+const SqWorldHome *
 sq_format_get_world (const SqFormat *format)
 {
   return format != NULL ? format->world : NULL;
+}
+
+const SqWorldEdit *
+sq_world_edit_by_id (const char *id)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (worlds); i++)
+    for (const SqWorldEdit *e = worlds[i]->edits; e != NULL && e->id != NULL; e++)
+      if (g_strcmp0 (e->id, id) == 0)
+        return e;
+  return NULL;
+}
+
+SqEdit *
+sq_world_edit_new (const char       *id,
+                   const SqClip     *clip,
+                   const SqEditArgs *args)
+{
+  const SqWorldEdit *edit = sq_world_edit_by_id (id);
+
+  return edit != NULL ? edit->make (clip, args) : NULL;
 }
 
 void

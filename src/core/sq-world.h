@@ -132,6 +132,78 @@ struct _SqFieldSet
   const char     *kept_note;
 };
 
+/* ---- mirroring (sq_edit_mirror_new) ---- */
+
+/* How a world's joint names pair left with right: a prefix, a suffix, a
+ * prefix followed by an upper-case letter (lShldr), or anywhere in the name,
+ * the first time (HindLeg_L_01) */
+typedef enum
+{
+  SQ_MIRROR_PREFIX,
+  SQ_MIRROR_SUFFIX,
+  SQ_MIRROR_PREFIX_UPPER,
+  SQ_MIRROR_INFIX,
+} SqMirrorPairKind;
+
+typedef struct
+{
+  SqMirrorPairKind kind;
+  const char      *left;
+  const char      *right;
+} SqMirrorPair;
+
+/* A world's mirror: a reflection through its sagittal plane. It negates
+ * the lateral component of a translation and, a rotation axis being a
+ * pseudovector, the two other components of a rotation's vector part; a
+ * joint's keys then move to its partner (named by `pairs`). */
+typedef struct
+{
+  /* tried in order, ended by a NULL left */
+  const SqMirrorPair *pairs;
+  /* the axis (0 x, 1 y, 2 z) that points sideways in the world's files */
+  int                 lateral;
+  /* NULL when every joint's frame has `lateral` sideways; else the axis
+   * that points sideways in the frame joint `joint`'s keys are in (its
+   * parent's, or the world's) and in its own frame (the Sims' bones have
+   * their own axes) */
+  void              (*frame_axes) (const SqClip *clip,
+                                   gsize         joint,
+                                   int          *parent_axis,
+                                   int          *own_axis);
+  /* rotation keys store the conjugate (row-vector rotations: the Sims) */
+  gboolean            conjugate;
+  /* rotation keys keep the file's Euler angles in SqTrack.alt, in the
+   * order of the joint's "channels" extra (BVH): they are reflected too */
+  gboolean            euler_alt;
+} SqMirror;
+
+/* ---- a world's own edits, by name (the edit table) ---- */
+
+/* An edit's arguments, as the command line gives them */
+typedef struct
+{
+  const char *text;          /* a name, or a text the edit reads (a constraint SPEC) */
+  const char *text2;         /* a second name: NEW of OLD=NEW */
+  double      v[3];          /* numbers */
+  gint64      n;             /* a whole number counted from 1 (a place, a constraint) */
+} SqEditArgs;
+
+struct _SqWorldEdit
+{
+  /* the command line's option, without "--": "rename-pose" */
+  const char *id;
+  /* NULL, or whether args->text reads as the edit's text; FALSE with
+   * *message (newly allocated, in the command line's words: not
+   * translated) */
+  gboolean  (*check) (const char  *text,
+                      char       **message);
+  /* The edit with these arguments for `clip` as it is now (a constraint
+   * edit starts from the clip's constraint); refused when applied if
+   * they do not fit */
+  SqEdit   *(*make)  (const SqClip     *clip,
+                      const SqEditArgs *args);
+};
+
 struct _SqWorldHome
 {
   const char *id;            /* the validation target: "sl" */
@@ -188,13 +260,48 @@ struct _SqWorldHome
                                 const SqClip   *hub,
                                 const SqClip   *result,
                                 gboolean        out_of_world);
+  /* optional: appends notes (_sq_loss) on a file of `size` bytes just
+   * written in `format`, one of the world's, from a clip of another format
+   * (Second Life's upload limit) */
+  void      (*add_save_notes) (const SqFormat *format,
+                               gsize           size,
+                               GPtrArray      *notes);
+
+  /* the world's own edits beyond its fields (loop, constraints, poses),
+   * ended by a NULL id; NULL: none */
+  const SqWorldEdit *edits;
+
+  /* ---- the time fields the motion edits move (sq-motion.h) ---- */
+  /* the extras every clip keeps for the world that hold its loop (int:
+   * loops or not; the start and end in seconds: trim shifts them, reverse
+   * swaps them, speed scales them, close the loop closes there), or NULL */
+  const char        *loop_key;
+  const char        *loop_in_key;
+  const char        *loop_out_key;
+  /* the extras that hold durations in seconds (speed scales them),
+   * NULL-terminated, or NULL */
+  const char * const *duration_keys;
+
+  /* ---- mirroring ---- */
+  /* how a clip of one of the world's formats mirrors */
+  const SqMirror *(*mirror) (const SqClip *clip);
 };
 
 /* The worlds, in the order of the validation targets */
 const SqWorldHome * const *sq_worlds          (gsize             *n_worlds);
 const SqWorldHome         *sq_world_by_id     (const char        *id);
+/* The world whose axes the common space uses (Second Life's): a clip
+ * built in memory mirrors by its rules */
+const SqWorldHome         *sq_world_common    (void);
 /* The world of a format (NULL for none, and for NULL) */
 const SqWorldHome         *sq_format_get_world (const SqFormat   *format);
+
+/* The edit of any world with that id (SqWorldEdit.id), NULL for none */
+const SqWorldEdit         *sq_world_edit_by_id (const char       *id);
+/* That edit with these arguments for `clip`; NULL for an unknown id */
+SqEdit                    *sq_world_edit_new   (const char       *id,
+                                                const SqClip     *clip,
+                                                const SqEditArgs *args);
 
 /* The field of `set` with `key`, NULL when it has none */
 const SqField             *sq_field_set_lookup (const SqFieldSet *set,

@@ -253,15 +253,30 @@ copy_name (SequinPoseList *self,
   return candidate;
 }
 
+/* A pose edit of the clip's world, from the edit table (sq-world.h);
+ * `place` counts from 1 */
+static SqEdit *
+pose_edit (const char   *id,
+           const SqClip *clip,
+           const char   *name,
+           const char   *other,
+           int           place)
+{
+  SqEditArgs args = { .text = name, .text2 = other, .n = place };
+
+  return sq_world_edit_new (id, clip, &args);
+}
+
 static void
 button_clicked_cb (GtkButton      *button,
                    SequinPoseList *self)
 {
   int which = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "sequin-button"));
   int selected = sequin_pose_list_get_selected (self);
+  const SqClip *clip = current_clip (self);
   const char *name;
 
-  if (selected < 0 || current_clip (self) == NULL)
+  if (selected < 0 || clip == NULL)
     return;
   name = self->names[selected];
   switch (which)
@@ -272,17 +287,17 @@ button_clicked_cb (GtkButton      *button,
         /* a KFD's copy before the last pose goes before it */
         int at = self->frames && (guint) selected + 1 == g_strv_length (self->names) ? selected : selected + 1;
 
-        apply (self, sq_edit_sims_duplicate_pose_new (name, copy), at);
+        apply (self, pose_edit ("duplicate-pose", clip, name, copy, 0), at);
       }
       break;
     case BUTTON_DELETE:
-      apply (self, sq_edit_sims_delete_pose_new (name), selected);
+      apply (self, pose_edit ("delete-pose", clip, name, NULL, 0), selected);
       break;
     case BUTTON_UP:
-      apply (self, sq_edit_sims_move_pose_new (name, selected - 1), selected - 1);
+      apply (self, pose_edit ("move-pose", clip, name, NULL, selected), selected - 1);
       break;
     case BUTTON_DOWN:
-      apply (self, sq_edit_sims_move_pose_new (name, selected + 1), selected + 1);
+      apply (self, pose_edit ("move-pose", clip, name, NULL, selected + 2), selected + 1);
       break;
     default:
       g_assert_not_reached ();
@@ -298,7 +313,7 @@ name_activate_cb (GtkEntry       *entry,
 
   if (selected < 0 || current_clip (self) == NULL || g_strcmp0 (text, self->names[selected]) == 0)
     return;
-  apply (self, sq_edit_sims_rename_pose_new (self->names[selected], text), selected);
+  apply (self, pose_edit ("rename-pose", current_clip (self), self->names[selected], text, 0), selected);
 }
 
 static void

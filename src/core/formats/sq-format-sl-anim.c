@@ -727,22 +727,21 @@ read_keys (SqClip     *clip,
 static GVariant *
 read_constraint (const guint8 *p)
 {
-  double v[13];
-  const guint8 *f = p + 2;
+  SqSlConstraint c = { .chain_length = p[0], .type = p[1] };
+  double *ease[4] = { &c.ease_in_start, &c.ease_in_stop, &c.ease_out_start, &c.ease_out_stop };
 
   /* source offset, target offset, target direction, four ease times */
   for (int i = 0; i < 3; i++)
-    v[i] = le_float (p + 18 + 4 * i);
-  for (int i = 0; i < 6; i++)
-    v[3 + i] = le_float (p + 46 + 4 * i);
+    {
+      c.source_offset[i] = le_float (p + 18 + 4 * i);
+      c.target_offset[i] = le_float (p + 46 + 4 * i);
+      c.target_dir[i] = le_float (p + 58 + 4 * i);
+    }
   for (int i = 0; i < 4; i++)
-    v[9 + i] = le_float (p + 70 + 4 * i);
-  return g_variant_new ("(yy@ay(ddd)@ay(ddd)(ddd)dddd)", p[0], p[1],
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, f, SL_VOLUME_SIZE, 1),
-                        v[0], v[1], v[2],
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p + 30, SL_VOLUME_SIZE, 1),
-                        v[3], v[4], v[5], v[6], v[7], v[8],
-                        v[9], v[10], v[11], v[12]);
+    *ease[i] = le_float (p + 70 + 4 * i);
+  /* the volume fields as the file's raw bytes */
+  return _sq_sl_constraint_pack (&c, g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p + 2, SL_VOLUME_SIZE, 1),
+                                 g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, p + 30, SL_VOLUME_SIZE, 1));
 }
 
 static void
@@ -1160,25 +1159,25 @@ write_constraints (GByteArray   *out,
     {
       g_autoptr(GVariant) c = g_variant_get_child_value (v, i);
       g_autoptr(GVariant) src = NULL, dst = NULL;
-      guint8 chain, type;
-      double so[3], to[3], dir[3], e[4];
+      SqSlConstraint r;
 
-      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
-                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      _sq_sl_constraint_unpack (c, &r, &src, &dst);
       if (g_variant_n_children (src) > SL_VOLUME_SIZE || g_variant_n_children (dst) > SL_VOLUME_SIZE)
         _sq_loss (losses, _("constraint %zu: a volume name longer than 16 bytes is cut"), i + 1);
-      g_byte_array_append (out, &chain, 1);
-      g_byte_array_append (out, &type, 1);
+      g_byte_array_append (out, &r.chain_length, 1);
+      g_byte_array_append (out, &r.type, 1);
       put_volume (out, src);
       for (int k = 0; k < 3; k++)
-        put_f32 (out, so[k]);
+        put_f32 (out, r.source_offset[k]);
       put_volume (out, dst);
       for (int k = 0; k < 3; k++)
-        put_f32 (out, to[k]);
+        put_f32 (out, r.target_offset[k]);
       for (int k = 0; k < 3; k++)
-        put_f32 (out, dir[k]);
-      for (int k = 0; k < 4; k++)
-        put_f32 (out, e[k]);
+        put_f32 (out, r.target_dir[k]);
+      put_f32 (out, r.ease_in_start);
+      put_f32 (out, r.ease_in_stop);
+      put_f32 (out, r.ease_out_start);
+      put_f32 (out, r.ease_out_stop);
     }
 }
 
@@ -1460,11 +1459,18 @@ sl_dump_field (GString    *out,
       g_autoptr(GVariant) c = g_variant_get_child_value (value, i);
       g_autoptr(GVariant) src = NULL, dst = NULL;
       g_autofree char *src_name = NULL, *dst_name = NULL;
-      guint8 chain, type;
-      double so[3], to[3], dir[3], e[4];
+      SqSlConstraint r;
+      const double *so = r.source_offset, *to = r.target_offset, *dir = r.target_dir;
+      double e[4];
+      guint chain, type;
 
-      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
-                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      _sq_sl_constraint_unpack (c, &r, &src, &dst);
+      chain = r.chain_length;
+      type = r.type;
+      e[0] = r.ease_in_start;
+      e[1] = r.ease_in_stop;
+      e[2] = r.ease_out_start;
+      e[3] = r.ease_out_stop;
       src_name = volume_name (src);
       dst_name = volume_name (dst);
       if (json)

@@ -416,6 +416,34 @@ aw_rest_skeleton (const SqClip   *clip,
   return root;
 }
 
+/* ---- mirroring ------------------------------------------------------------ */
+
+/* ActiveWorlds (X sideways): lfshoulder/rtshoulder, aw_lfhip/aw_rthip,
+ * aw_hip_l/aw_hip_r; the .x files' rigs from modelling tools: B_Hip_Left,
+ * Ear_L, HindLeg_L_01 (.x's conjugate rotations reflect alike: conjugation
+ * and reflection commute) */
+static const SqMirrorPair aw_pairs[] = {
+  { SQ_MIRROR_PREFIX, "aw_lf", "aw_rt" },
+  { SQ_MIRROR_PREFIX, "lf", "rt" },
+  { SQ_MIRROR_SUFFIX, "_l", "_r" },
+  { SQ_MIRROR_SUFFIX, "_L", "_R" },
+  { SQ_MIRROR_INFIX, "_L_", "_R_" },
+  { SQ_MIRROR_SUFFIX, "Left", "Right" },
+  { 0, NULL, NULL },
+};
+
+static const SqMirror aw_mirror = {
+  .pairs = aw_pairs,
+  .lateral = 0,
+};
+
+static const SqMirror *
+aw_mirror_of (const SqClip *clip)
+{
+  (void) clip;
+  return &aw_mirror;
+}
+
 const SqWorldHome sq_world_aw = {
   .id = "aw",
   .name = N_("ActiveWorlds"),
@@ -425,4 +453,5 @@ const SqWorldHome sq_world_aw = {
   .rest_skeleton = aw_rest_skeleton,
   /* laid out on Second Life's proportions (no ActiveWorlds measure is known) */
   .hip_height = 1.061,
+  .mirror = aw_mirror_of,
 };

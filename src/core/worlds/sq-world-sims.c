@@ -1380,6 +1380,48 @@ sims_hub_renames (GPtrArray    *losses,
   report_renames (losses, from, hub, result, out_of_world);
 }
 
+/* ---- mirroring (formats.md 5.1) --------------------------------------------- */
+
+/* L_ARM/R_ARM */
+static const SqMirrorPair sims_pairs[] = {
+  { SQ_MIRROR_PREFIX, "L_", "R_" },
+  { 0, NULL, NULL },
+};
+
+/* The sideways axis of each frame, as the rest skeletons show it (a left
+ * bone's rest rotation and offset reflected are its right partner's): X in
+ * the world's (DirectX) axes, where ROOT's keys are; Z in ROOT's frame,
+ * where PELVIS's keys are; Y in PELVIS's and every bone's below it (their
+ * X runs along the bone) */
+static void
+sims_frame_axes (const SqClip *clip,
+                 gsize         joint,
+                 int          *parent_axis,
+                 int          *own_axis)
+{
+  int bone = sq_sims_bone_index (clip->joints[joint].name);
+
+  *parent_axis = bone == 0 ? 0 : bone == 1 ? 2 : 1;
+  *own_axis = bone == 0 ? 2 : 1;
+}
+
+static const SqMirror sims_mirror = {
+  .pairs = sims_pairs,
+  .lateral = 0,
+  .frame_axes = sims_frame_axes,
+  .conjugate = TRUE,
+};
+
+static const SqMirror *
+sims_mirror_of (const SqClip *clip)
+{
+  (void) clip;
+  return &sims_mirror;
+}
+
+/* the world's own edits by name (sq-sims-edit-table.c), ended by a NULL id */
+extern const SqWorldEdit sq_sims_edits[];
+
 const SqWorldHome sq_world_sims = {
   .id = "sims",
   .name = N_("The Sims"),
@@ -1391,4 +1433,6 @@ const SqWorldHome sq_world_sims = {
   .from_hub = sims_from_hub,
   .hub_map = map_through_sl,
   .hub_renames = sims_hub_renames,
+  .edits = sq_sims_edits,
+  .mirror = sims_mirror_of,
 };

@@ -101,14 +101,22 @@ validate_sl_constraints (const SqClip *clip,
       g_autoptr(GVariant) c = g_variant_get_child_value (v, i);
       g_autoptr(GVariant) src = NULL, dst = NULL;
       g_autofree char *src_name = NULL, *dst_name = NULL;
+      SqSlConstraint r;
+      const double *so = r.source_offset, *to = r.target_offset, *dir = r.target_dir;
+      double e[4];
       guint8 chain, type;
-      double so[3], to[3], dir[3], e[4];
       const char *bone;
       gssize joint;
       gboolean finite = TRUE;
 
-      g_variant_get (c, "(yy@ay(ddd)@ay(ddd)(ddd)dddd)", &chain, &type, &src, &so[0], &so[1], &so[2],
-                     &dst, &to[0], &to[1], &to[2], &dir[0], &dir[1], &dir[2], &e[0], &e[1], &e[2], &e[3]);
+      _sq_sl_constraint_unpack (c, &r, &src, &dst);
+      chain = r.chain_length;
+      type = r.type;
+      e[0] = r.ease_in_start;
+      e[1] = r.ease_in_stop;
+      e[2] = r.ease_out_start;
+      e[3] = r.ease_out_stop;
+      /* the names in full, as the viewer reads them */
       src_name = _sq_sl_volume_name (src);
       dst_name = _sq_sl_volume_name (dst);
       bone = sq_sl_collision_volume_bone (src_name);
@@ -335,6 +343,26 @@ loss_joint (const SqClip *clip,
         }
     }
   return j;
+}
+
+/* The clip against the .anim written from it and read back */
+SqDiff *
+sq_diff_sl_loss (const SqClip *clip,
+                 GPtrArray    *losses,
+                 GPtrArray    *notes,
+                 gsize        *size,
+                 GError      **error)
+{
+  const SqFormat *sl = &_sq_format_sl_anim;
+  SqSaveOptions options = { .notes = notes };
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sl, &options, losses, error);
+  g_autoptr(SqClip) back = NULL;
+
+  if (bytes == NULL || (back = sq_load_bytes (bytes, NULL, sl, NULL, error)) == NULL)
+    return NULL;
+  if (size != NULL)
+    *size = g_bytes_get_size (bytes);
+  return sq_diff_clips (clip, back, error);
 }
 
 void
@@ -727,6 +755,69 @@ sl_rest_skeleton (const SqClip   *clip,
   return _sq_skeleton_rest (clip, parent, offset, from_file, NULL);
 }
 
+/* ---- saving ---------------------------------------------------------------- */
+
+/* A .anim made from another format: its size against the upload limit */
+static void
+sl_add_save_notes (const SqFormat *format,
+                   gsize           size,
+                   GPtrArray      *notes)
+{
+  /* the limit with a thousands separator, as the message has always read */
+  g_autofree char *limit = g_strdup_printf ("%d,%03d", SQ_SL_UPLOAD_LIMIT / 1000, SQ_SL_UPLOAD_LIMIT % 1000);
+
+  if (format != &_sq_format_sl_anim)
+    return;
+  if (size > SQ_SL_UPLOAD_LIMIT)
+    _sq_loss (notes, _("the animation is %zu bytes, over Second Life's upload limit of %s bytes"), size, limit);
+  else
+    _sq_loss (notes, _("the animation is %zu bytes (Second Life's upload limit is %s bytes)"), size, limit);
+}
+
+/* ---- mirroring ------------------------------------------------------------ */
+
+/* Second Life (X forward, Y left, Z up): mShoulderLeft/mShoulderRight and
+ * every Bento bone (mFaceEar1Left, mHandThumb2Left, mWing4Left,
+ * mHindLimb3Left…), and the BVH aliases lShldr/rShldr */
+static const SqMirrorPair sl_pairs[] = {
+  { SQ_MIRROR_SUFFIX, "Left", "Right" },
+  { SQ_MIRROR_PREFIX_UPPER, "l", "r" },
+  { 0, NULL, NULL },
+};
+
+static const SqMirror sl_mirror = {
+  .pairs = sl_pairs,
+  .lateral = 1,
+};
+
+/* Motion capture (BVH: Y up, X sideways): LeftArm/RightArm, CMU
+ * lhumerus/rhumerus, LHipJoint and lShldr, and the Second Life bones
+ * Sequin writes into BVH when there is no alias; the file's Euler angles
+ * are reflected with the keys */
+static const SqMirrorPair mocap_pairs[] = {
+  { SQ_MIRROR_PREFIX, "Left", "Right" },
+  { SQ_MIRROR_SUFFIX, "Left", "Right" },
+  { SQ_MIRROR_PREFIX, "l", "r" },
+  { SQ_MIRROR_PREFIX_UPPER, "L", "R" },
+  { SQ_MIRROR_SUFFIX, "_L", "_R" },
+  { 0, NULL, NULL },
+};
+
+static const SqMirror mocap_mirror = {
+  .pairs = mocap_pairs,
+  .lateral = 0,
+  .euler_alt = TRUE,
+};
+
+static const SqMirror *
+sl_mirror_of (const SqClip *clip)
+{
+  return clip->format == &_sq_format_bvh ? &mocap_mirror : &sl_mirror;
+}
+
+/* the world's own edits by name (sq-sl-edit-table.c), ended by a NULL id */
+extern const SqWorldEdit sq_sl_edits[];
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -742,4 +833,11 @@ const SqWorldHome sq_world_sl = {
   /* mPelvis 1.067 m above the avatar's origin, mFootLeft 0.006 m
    * (avatar_skeleton.xml v2.0, formats.md Appendix A) */
   .hip_height = 1.061,
+  .add_save_notes = sl_add_save_notes,
+  .loop_key = "loop",
+  .loop_in_key = "loop-in",
+  .loop_out_key = "loop-out",
+  .duration_keys = (const char * const []) { "ease-in", "ease-out", NULL },
+  .edits = sq_sl_edits,
+  .mirror = sl_mirror_of,
 };
