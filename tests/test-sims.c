@@ -1951,9 +1951,11 @@ test_cli_companion (void)
   g_autofree char *in_cfp = g_build_filename (dir, "XSKILL-TEST.CFP", NULL);
   g_autofree char *outdir = g_build_filename (dir, "out", NULL);
   g_autofree char *out = g_build_filename (outdir, "copy.cmx", NULL);
-  g_autofree char *out_cfp = g_build_filename (outdir, "xskill-test.cfp", NULL);
+  g_autofree char *out_cfp = g_build_filename (outdir, "xskill-copy.cfp", NULL);
   g_autoptr(GBytes) cfp = skill_cfp ();
   g_autofree char *err = NULL, *got = NULL, *got_cfp = NULL;
+  g_auto(GStrv) parts = g_strsplit (skill_cmx, "\r\nxskill-test\r\n", -1);
+  g_autofree char *want = g_strjoinv ("\r\nxskill-copy\r\n", parts);
   gsize n, n_cfp;
 
   g_assert_nonnull (dir);
@@ -1964,12 +1966,15 @@ test_cli_companion (void)
   g_assert_nonnull (strstr (err, "xskill-test.cfp"));
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   g_clear_pointer (&err, g_free);
-  /* found beside it whatever the case of its name; both written */
+  /* found beside it whatever the case of its name; both written, the
+   * keys as they were in a CFP named after the new file, which the CMX
+   * names */
   g_assert_true (g_file_set_contents (in_cfp, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp), NULL));
   g_assert_cmpint (run_cli (&err, "convert", in, out, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "copy.cmx: note: keys in xskill-copy.cfp"));
   g_assert_true (g_file_get_contents (out, &got, &n, NULL));
   g_assert_true (g_file_get_contents (out_cfp, &got_cfp, &n_cfp, NULL));
-  g_assert_cmpmem (got, n, skill_cmx, strlen (skill_cmx));
+  g_assert_cmpmem (got, n, want, strlen (want));
   g_assert_cmpmem (got_cfp, n_cfp, g_bytes_get_data (cfp, NULL), g_bytes_get_size (cfp));
 
   g_unlink (out);

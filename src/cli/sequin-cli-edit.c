@@ -588,7 +588,8 @@ edit_one (const CliRequest *request,
     }
   if (request->map_path != NULL && (map = load_map (request->map_path)) == NULL)
     return EXIT_BAD_INPUT;
-  return write_clip (clip, request->format ? request->format : clip->format, map, out);
+  return write_clip (clip, request->format ? request->format : clip->format, map, out,
+                     request->overwrite_companions);
 }
 
 static int
