@@ -573,7 +573,8 @@ save_worker (GTask        *task,
       g_auto(GStrv) own = data->format->companions_of (data->copy);
 
       for (guint i = 1; i < data->files->len; i++)
-        renamed |= !g_strv_contains ((const char * const *) own, ((SqSaveFile *) data->files->pdata[i])->name);
+        renamed |= own == NULL || !g_strv_contains ((const char * const *) own,
+                                                    ((SqSaveFile *) data->files->pdata[i])->name);
     }
   /* another format, or things lost: what the file will hold is not the
    * clip, so it is read back from the very bytes that will be written */
