@@ -1,5 +1,7 @@
 /* fuzz-roundtrip.c: read → write in every format → read back; writing what
- * was read back gives the same bytes again (the writers are stable)
+ * was read back gives the same bytes again (the writers are stable). What
+ * was read is dumped whole, every key (fuzz-load dumps the first keys of
+ * each track only).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,6 +29,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   if (clip == NULL)
     return 0;
+  g_free (sq_dump_json (clip));
+  g_free (sq_dump_text (clip));
   /* the latest key: BVH writes every frame up to it */
   for (gsize j = 0; j < clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)

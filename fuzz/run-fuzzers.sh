@@ -1,23 +1,37 @@
 #!/usr/bin/env bash
-# fuzz/run-fuzzers.sh [SECONDS [HARNESS…]]: builds the libFuzzer harnesses
-# with clang and runs each for SECONDS (default 60): one per reader
-# (fuzz-load-ID, seeded with the files of that format and its dictionary),
-# the read → write → read harness (fuzz-roundtrip, every seed and every
-# dictionary) and the number reader/writers against the C library
-# (fuzz-numbers). Without HARNESS names, all of them run one after the other.
+# fuzz/run-fuzzers.sh [--long SECONDS] [SECONDS [HARNESS…]]: builds the
+# libFuzzer harnesses with clang and runs them: one per reader (fuzz-load-ID,
+# with that format's dictionary), the read → write → read harness
+# (fuzz-roundtrip, every dictionary) and the number reader/writers against
+# the C library (fuzz-numbers).
 #
-# Seeds: the corpus files up to 64 KiB, the bundled sample, every file in
+#   SECONDS (default 60): each harness for SECONDS, one after the other, on
+#     one core (CI: tests/run-all.sh).
+#   --long SECONDS: all harnesses spread over all cores for SECONDS of wall
+#     time: as many at once as there are cores, each for SECONDS × cores /
+#     harnesses (at least 30 s).
+#
+# Corpora: each harness starts from fuzz/corpus/HARNESS/ (kept in git,
+# minimised) plus the seeds below, and what it finds that reaches new code is
+# merged back there at the end (libFuzzer -merge=1, inputs cut to 4 KiB), so
+# each run starts where the last stopped. Seeds: the corpus files up to 64
+# KiB, the bundled sample, tests/data/sims, every file in
 # tests/data/regressions/, and each small corpus file converted into every
-# writable format by sequin-cli (text SEQ and .x have few real files).
+# writable format by sequin-cli.
 #
 # Prints one line per harness:
-#   fuzz-result NAME pass|fail EXECS COV FT
+#   fuzz-result NAME pass|fail EXECS COV FT EXEC/S
 # A crash, a leak, a hang (over 25 s on one input) or an allocation beyond
 # 2 GB is a failure: the input is saved as tests/data/regressions/NAME-…
 # and the script exits 1. The robustness test replays everything there.
-# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS_NICE (nice level).
+# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS_NICE (nice level),
+# FUZZ_NO_MERGE=1 (leave fuzz/corpus as it is).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+long=0
+if [ "${1:-}" = --long ]; then
+  long=${2:?--long needs SECONDS}; shift 2
+fi
 secs=${1:-60}
 shift || true
 build=${FUZZ_BUILD:-build-fuzz}
@@ -85,8 +99,10 @@ for n in "-0.118440314 0.909216209" "211.316904" "0.03500011560000001" "-1.5e-7,
   printf "\\x$(printf %02x ${#n})%s" "$n" > "$seeds/numbers/n$i"; i=$((i + 1))
 done
 
-status=0
-for harness in "${harnesses[@]}"; do
+# One harness for SECONDS on one core: its corpus and seeds, its dictionary;
+# the result line; what it found merged into fuzz/corpus/HARNESS
+run_one () { # HARNESS SECONDS
+  local harness=$1 t=$2 reader dict work log rc execs cov rate result corpus fresh
   reader=${harness#fuzz-load-}
   if [ "$harness" = fuzz-roundtrip ] || [ "$harness" = fuzz-load ]; then
     reader=all; dict="$seeds/all.dict"
@@ -95,28 +111,61 @@ for harness in "${harnesses[@]}"; do
   else
     dict=fuzz/dicts/$reader.dict
   fi
+  corpus=fuzz/corpus/$harness
+  mkdir -p "$corpus"
   work=$(mktemp -d)
-  cp "$seeds/$reader"/* "$work"/ 2>/dev/null
+  cp "$corpus"/* "$seeds/$reader"/* "$work"/ 2>/dev/null
   log=$(mktemp)
-  echo "== $harness for ${secs}s on $(ls "$work" | wc -l) seeds"
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-    nice -n "$nice_level" "$build/fuzz/$harness" -max_total_time="$secs" -max_len=65536 \
+  echo "== $harness for ${t}s on $(ls "$work" | wc -l) inputs ($(ls "$corpus" | wc -l) from $corpus)"
+  # malloc_context_size: ASan records 2 frames of each allocation, not 30
+  # (the unwinding was a third of a run; a finding is replayed in full from
+  # its file anyway)
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1:malloc_context_size=2 \
+    nice -n "$nice_level" "$build/fuzz/$harness" -max_total_time="$t" -max_len=65536 \
       -timeout=25 -rss_limit_mb=2048 -report_slow_units=60 \
       -dict="$dict" -artifact_prefix=tests/data/regressions/"$harness"- -print_final_stats=1 \
       "$work" >"$log" 2>&1
   rc=$?
   grep -E '^==[0-9]+==ERROR|^SUMMARY|runtime error|^artifact_prefix|Test unit written' "$log" | head -20
   execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
+  rate=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
   # slow units are not failures: a key at frame 2^30 makes a BVH of a
   # million frames, which is slow to write but bounded (16 M values)
   rm -f tests/data/regressions/"$harness"-slow-unit-*
   result=pass
   if [ $rc != 0 ] || ls tests/data/regressions/"$harness"-* >/dev/null 2>&1; then
-    result=fail; status=1
+    result=fail
     tail -40 "$log"
   fi
-  echo "fuzz-result $harness $result ${execs:-0} $(echo "${cov:-cov: 0 ft: 0}" | awk '{ print $2, $4 }')"
+  # the corpus: the smallest set of inputs (cut to 4 KiB) that reaches all
+  # the code this run reached
+  if [ "${FUZZ_NO_MERGE:-0}" != 1 ] && [ $result = pass ]; then
+    fresh=$(mktemp -d)
+    if nice -n "$nice_level" "$build/fuzz/$harness" -merge=1 -max_len=4096 -timeout=25 -rss_limit_mb=2048 \
+        "$fresh" "$work" >/dev/null 2>&1; then
+      rm -f "$corpus"/*
+      cp "$fresh"/* "$corpus"/ 2>/dev/null
+    fi
+    rm -rf "$fresh"
+  fi
+  echo "fuzz-result $harness $result ${execs:-0} $(echo "${cov:-cov: 0 ft: 0}" | awk '{ print $2, $4 }') ${rate:-0}"
   rm -rf "$work" "$log"
+  [ $result = pass ]
+}
+
+status=0
+if [ "$long" != 0 ]; then
+  cores=$(nproc)
+  each=$(( long * cores / ${#harnesses[@]} ))
+  [ $each -lt 30 ] && each=30
+  echo "== --long: ${#harnesses[@]} harnesses, $cores at once, ${each}s each"
+  export -f run_one
+  export build seeds nice_level
+  printf '%s\n' "${harnesses[@]}" | xargs -P "$cores" -I{} bash -c 'run_one "$1" "$2"' _ {} "$each" || status=1
+  exit $status
+fi
+for harness in "${harnesses[@]}"; do
+  run_one "$harness" "$secs" || status=1
 done
 exit $status

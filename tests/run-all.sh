@@ -142,7 +142,7 @@ if [ "$sanitize" = 1 ]; then
   rm -rf build-fuzz-ci
   fuzz_log=$(mktemp)
   start=$(date +%s)
-  FUZZ_BUILD=build-fuzz-ci bash fuzz/run-fuzzers.sh "${FUZZ_SECONDS:-60}" 2>&1 | tee "$fuzz_log" || true
+  FUZZ_NO_MERGE=1 FUZZ_BUILD=build-fuzz-ci bash fuzz/run-fuzzers.sh "${FUZZ_SECONDS:-60}" 2>&1 | tee "$fuzz_log" || true
   fp=$(grep -c '^fuzz-result [^ ]* pass' "$fuzz_log" || true)
   ff=$(grep -c '^fuzz-result [^ ]* fail' "$fuzz_log" || true)
   if [ $((fp + ff)) = 0 ]; then

@@ -1464,6 +1464,237 @@ test_sl_layers_reference (void)
 }
 
 
+/* ---- companions: a save writes only what the user named ---------------- */
+
+/* `name` of tests/data/sims into `dir` as `as`, every "xskill-walk" in it
+ * made `cfp` when not NULL */
+static void
+put_sims (const char *dir,
+          const char *name,
+          const char *as,
+          const char *cfp)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
+  g_autofree char *dest = g_build_filename (dir, as, NULL);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+  if (cfp != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (text, "xskill-walk", -1);
+
+      g_free (text);
+      text = g_strjoinv (cfp, parts);
+      len = strlen (text);
+    }
+  g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* "name sha256" of every file of `dir` and below, one a line, by name */
+static void
+add_sums (GPtrArray  *lines,
+          const char *dir,
+          const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+      g_autofree char *shown = g_strconcat (prefix, entry, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *below = g_strconcat (shown, "/", NULL);
+          add_sums (lines, path, below);
+        }
+      else
+        {
+          g_autoptr(GBytes) bytes = tu_read (path);
+          g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", shown, sum));
+        }
+    }
+}
+
+static char *
+folder_sums (const char *dir)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  add_sums (lines, dir, "");
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+/* the line of `sums` for `name` ("" when there is none) */
+static char *
+sum_line (const char *sums,
+          const char *name)
+{
+  g_auto(GStrv) lines = g_strsplit (sums, "\n", -1);
+  g_autofree char *prefix = g_strconcat (name, " ", NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+  return g_strdup ("");
+}
+
+static void
+assert_kept (const char *before,
+             const char *after,
+             const char *name)
+{
+  g_autofree char *was = sum_line (before, name);
+  g_autofree char *is = sum_line (after, name);
+
+  g_assert_cmpstr (was, !=, "");
+  g_assert_cmpstr (is, ==, was);
+}
+
+/* A folder of skills: walk.cmx and its CFP; other.cmx, whose keys are in
+ * the CFP "mirrored.cmx" would get. edit, convert and the batch refuse to
+ * replace another skill's CFP and change no file; a new name gets a CFP of
+ * its own; the same name keeps its CFP; --overwrite-companions replaces. */
+static void
+test_companions (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "skills", NULL);
+  g_autofree char *walk = g_build_filename (dir, "walk.cmx", NULL);
+  g_autofree char *mirrored = g_build_filename (dir, "mirrored.cmx", NULL);
+  g_autofree char *mine = g_build_filename (dir, "mine.cmx", NULL);
+  g_autofree char *batch = g_build_filename (dir, "batch", NULL);
+  g_autofree char *before = NULL, *after = NULL, *err = NULL, *text = NULL;
+  static const char *others[] = { "walk.cmx", "xskill-walk.cfp", "other.cmx", "xskill-mirrored.cfp" };
+
+  g_assert_cmpint (g_mkdir_with_parents (batch, 0700), ==, 0);
+  put_sims (dir, "walk.cmx", "walk.cmx", NULL);
+  put_sims (dir, "xskill-walk.cfp", "xskill-walk.cfp", NULL);
+  put_sims (dir, "walk.cmx", "other.cmx", "xskill-mirrored");
+  put_sims (dir, "xskill-walk.cfp", "xskill-mirrored.cfp", NULL);
+  /* in the batch's folder, a skill that names the CFP walk.cmx would get */
+  put_sims (dir, "walk.cmx", "batch/sibling.cmx", NULL);
+  put_sims (dir, "nod.cmx", "batch/nod.cmx", "xskill-walk");
+  put_sims (dir, "xskill-walk.cfp", "batch/xskill-walk.cfp", NULL);
+  before = folder_sums (dir);
+
+  /* refused: exit 1, the file and the option named, no file changed */
+  g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mirrored, "--mirror", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "“xskill-mirrored.cfp” belongs to “other.cmx”"));
+  g_assert_nonnull (strstr (err, "--overwrite-companions"));
+  after = folder_sums (dir);
+  g_assert_cmpstr (after, ==, before);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "convert", walk, mirrored, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "--overwrite-companions"));
+  g_clear_pointer (&after, g_free);
+  after = folder_sums (dir);
+  g_assert_cmpstr (after, ==, before);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", "--out-dir", batch, walk, "--mirror", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "“xskill-walk.cfp” belongs to “sibling.cmx”"));
+  g_clear_pointer (&after, g_free);
+  after = folder_sums (dir);
+  g_assert_cmpstr (after, ==, before);
+  g_clear_pointer (&err, g_free);
+
+  /* a new name: its own CFP, reported, every other file as it was */
+  g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mine, "--mirror", NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "mine.cmx: note: keys in xskill-mine.cfp"));
+  g_clear_pointer (&after, g_free);
+  after = folder_sums (dir);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    assert_kept (before, after, others[i]);
+  g_assert_true (g_file_get_contents (mine, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\nxskill-mine\r\n"));
+  g_clear_pointer (&err, g_free);
+  /* the same for the batch into a folder without that CFP */
+  {
+    g_autofree char *fresh = g_build_filename (dir, "fresh", NULL);
+    g_autofree char *cfp = g_build_filename (fresh, "xskill-walk.cfp", NULL);
+
+    g_assert_cmpint (run (NULL, NULL, "convert", "--to", "sims-cmx", "--out-dir", fresh, walk, NULL), ==, 0);
+    g_assert_true (g_file_test (cfp, G_FILE_TEST_IS_REGULAR));
+  }
+
+  /* over the same file: its own CFP, rewritten; the others as they were */
+  g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", walk, "--reverse", NULL), ==, 0);
+  g_assert_null (strstr (err, "note: keys in"));
+  g_clear_pointer (&before, g_free);
+  before = g_steal_pointer (&after);
+  after = folder_sums (dir);
+  assert_kept (before, after, "other.cmx");
+  assert_kept (before, after, "xskill-mirrored.cfp");
+  {
+    g_autofree char *was = sum_line (before, "xskill-walk.cfp");
+    g_autofree char *is = sum_line (after, "xskill-walk.cfp");
+    g_assert_cmpstr (is, !=, was);
+  }
+  g_clear_pointer (&err, g_free);
+
+  /* said so: replaced, the CMX that names it untouched */
+  g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mirrored, "--mirror", "--overwrite-companions", NULL), ==, 0);
+  g_clear_pointer (&before, g_free);
+  before = g_steal_pointer (&after);
+  after = folder_sums (dir);
+  assert_kept (before, after, "other.cmx");
+  assert_kept (before, after, "walk.cmx");
+  {
+    g_autofree char *was = sum_line (before, "xskill-mirrored.cfp");
+    g_autofree char *is = sum_line (after, "xskill-mirrored.cfp");
+    g_assert_cmpstr (is, !=, was);
+  }
+}
+
+/* A write that fails in either file of the pair (the file size limit):
+ * both old files as they were, no temporary file left */
+static void
+test_companion_failed_write (void)
+{
+  static const struct { const char *cmx, *cfp; rlim_t limit; } cases[] = {
+    { "walk.cmx", "xskill-walk.cfp", 4000 },  /* the CFP (10 KB) fails */
+    { "nod.cmx", "xskill-nod.cfp", 200 },     /* the CMX (275 bytes) fails */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("pair-%u", i);
+      g_autofree char *dir = g_build_filename (tmpdir, name, NULL);
+      g_autofree char *cmx = g_build_filename (dir, cases[i].cmx, NULL);
+      g_autofree char *before = NULL, *after = NULL, *err = NULL;
+      struct rlimit old_limit, limit;
+      void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+      int status;
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      put_sims (dir, cases[i].cmx, cases[i].cmx, NULL);
+      put_sims (dir, cases[i].cfp, cases[i].cfp, NULL);
+      before = folder_sums (dir);
+      g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+      limit = old_limit;
+      limit.rlim_cur = cases[i].limit;
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+      status = run (NULL, &err, "edit", cmx, "-o", cmx, "--mirror", NULL);
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+      signal (SIGXFSZ, old_handler);
+      g_assert_cmpint (status, ==, 1);
+      g_assert_nonnull (strstr (err, "cannot write it"));
+      after = folder_sums (dir);
+      g_assert_cmpstr (after, ==, before);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1493,16 +1724,12 @@ main (int    argc,
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/option-forms", test_option_forms);
   g_test_add_func ("/cli/sl-layers-reference", test_sl_layers_reference);
+
+  g_test_add_func ("/cli/companions", test_companions);
+  g_test_add_func ("/cli/companion-failed-write", test_companion_failed_write);
   ret = g_test_run ();
   {
-    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
-    const char *name;
-    while (dir && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (tmpdir);
+    remove_tree (tmpdir);
     g_free (tmpdir);
   }
   return ret;

@@ -90,6 +90,7 @@ struct _CliRequest
   char           *target;        /* validate --target */
   const SqFormat *format;        /* --to */
   gboolean        json, loss, help;
+  gboolean        overwrite_companions; /* --overwrite-companions */
   double          tolerance[2];  /* diff --tolerance */
   guint           take;          /* --take N: N - 1, the file's take to read */
   guint           take_b;        /* diff --take N,M: M - 1, the second file's (N - 1 without M) */
@@ -170,8 +171,9 @@ void        cli_op_free             (CliOp        *op);
 
 /* ---- sequin-cli.c ---- */
 
-/* the options convert and edit share: --to, --map, --out-dir */
-#define CLI_N_OUTPUT_OPTIONS 3
+/* the options convert and edit share: --to, --map, --out-dir,
+ * --overwrite-companions */
+#define CLI_N_OUTPUT_OPTIONS 4
 extern const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS];
 /* -h, --help: a row of every command */
 extern const CliOption cli_help_option;
@@ -193,9 +195,11 @@ void     print_warnings     (const char   *path,
 /* A --map FILE (sq-joint-map.h); NULL after an error naming the file and
  * line:column */
 SqJointMap *load_map        (const char *path);
-/* Saves `clip` as `format` into `out_path` (its companions beside it),
- * reporting what the format loses; the exit status. `request` (may be
- * NULL) gives the reference frame options. */
+/* Saves `clip` as `format` into `out_path` with the companions that
+ * belong to that name (sq_save_files), reporting what the format loses;
+ * a companion that belongs to another file is refused unless
+ * request->overwrite_companions; the exit status. `request` (may be
+ * NULL) gives the reference frame options too. */
 int      write_clip         (const SqClip     *clip,
                              const SqFormat   *format,
                              const SqJointMap *map,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sq-core.h"
+#include "sq-io.h"
 #include "sequin-cli-private.h"
 
 /* the command being run, for the hint after a usage error */
@@ -105,142 +106,6 @@ load_file (const char *path,
   return sq_load_bytes (bytes, path, NULL, &options, error);
 }
 
-static gboolean
-write_all (int           fd,
-           const guint8 *data,
-           gsize         len)
-{
-  while (len > 0)
-    {
-      gssize n = write (fd, data, MIN (len, (gsize) G_MAXSSIZE));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          if (n == 0)
-            errno = EIO;
-          return FALSE;
-        }
-      data += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-/* Atomic: the pieces (sq_save_pieces) one after another into a temporary
- * file beside OUT, then rename; OUT is untouched on any error. When OUT
- * exists the data reaches the disk before the rename, so that a crash
- * leaves the old file or the new one, never an empty one. */
-static gboolean
-write_temp (const char *path,
-            GPtrArray  *pieces,
-            char      **tmp_out,
-            GError    **error)
-{
-  struct stat st;
-  int mode = 0666, fd, saved;
-  gboolean exists = g_stat (path, &st) == 0;
-  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
-
-  if (exists)
-    mode = st.st_mode & 0777;
-  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, mode);
-  if (fd < 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "cannot create a temporary file beside it: %s", g_strerror (saved));
-      return FALSE;
-    }
-  for (guint i = 0; i < pieces->len; i++)
-    {
-      gsize len;
-      const guint8 *data = g_bytes_get_data (pieces->pdata[i], &len);
-
-      if (!write_all (fd, data, len))
-        goto failed;
-    }
-  if (exists && fsync (fd) != 0)
-    goto failed;
-  if (close (fd) != 0)
-    {
-      fd = -1;
-      goto failed;
-    }
-  fd = -1;
-  *tmp_out = g_steal_pointer (&tmp);
-  return TRUE;
-
-failed:
-  saved = errno;
-  if (fd >= 0)
-    close (fd);
-  g_unlink (tmp);
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-               "cannot write it: %s", g_strerror (saved));
-  return FALSE;
-}
-
-/* OUT and its companions (a CMX's CFP, beside it): every file is written
- * to its temporary first, then all are renamed, the companions before OUT;
- * a failure before the renames leaves every file untouched */
-static gboolean
-save_file (const char *path,
-           GPtrArray  *pieces,
-           GPtrArray  *companions,
-           GError    **error)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) tmps = g_ptr_array_new_with_free_func (g_free);
-  gboolean ok = TRUE;
-
-  for (guint i = 0; ok && companions != NULL && i < companions->len; i++)
-    {
-      const SqCompanion *c = companions->pdata[i];
-      g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-      g_autoptr(GError) local = NULL;
-      char *tmp = NULL;
-
-      if (strchr (c->name, '/') != NULL || c->name[0] == '.' || c->name[0] == '\0')
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "the companion name “%s” is not a file beside it", c->name);
-          ok = FALSE;
-          break;
-        }
-      g_ptr_array_add (paths, g_build_filename (dir, c->name, NULL));
-      g_ptr_array_add (one, g_bytes_ref (c->bytes));
-      ok = write_temp (paths->pdata[i], one, &tmp, &local);
-      if (!ok)
-        g_set_error (error, G_FILE_ERROR, local->code, "%s: %s", c->name, local->message);
-      else
-        g_ptr_array_add (tmps, tmp);
-    }
-  if (ok)
-    {
-      char *tmp = NULL;
-
-      g_ptr_array_add (paths, g_strdup (path));
-      if ((ok = write_temp (path, pieces, &tmp, error)))
-        g_ptr_array_add (tmps, tmp);
-    }
-  for (guint i = 0; ok && i < tmps->len; i++)
-    if (g_rename (tmps->pdata[i], paths->pdata[i]) != 0)
-      {
-        int saved = errno;
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                     "cannot write it: %s", g_strerror (saved));
-        ok = FALSE;
-      }
-    else
-      g_clear_pointer (&tmps->pdata[i], g_free);
-  for (guint i = 0; i < tmps->len; i++)
-    if (tmps->pdata[i] != NULL)
-      g_unlink (tmps->pdata[i]);
-  return ok;
-}
-
 void
 print_warnings (const char *path,
                 const SqClip *clip)
@@ -287,17 +152,22 @@ write_clip (const SqClip     *clip,
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) pieces = NULL;
-  g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+  g_autoptr(GPtrArray) files = NULL;
   SqSaveOptions options = { 0 };
 
   options.map = map;
-  options.companions = companions;
   options.notes = notes;
   options.no_reference_frame = request != NULL && request->no_reference;
   options.literal_pose = request != NULL && request->literal_pose;
-  pieces = sq_save_pieces (clip, format, &options, losses, &error);
-  /* what is worth knowing but no loss (a .anim's size) */
+  /* the one rule of every save: OUT and the companions of OUT's name */
+  files = sq_io_save (out_path, clip, format, &options, losses, request != NULL && request->overwrite_companions, &error);
+  if (g_error_matches (error, SQ_IO_ERROR, SQ_IO_ERROR_COMPANION_TAKEN))
+    {
+      g_printerr ("sequin-cli: %s: %s: nothing written (--overwrite-companions replaces it)\n",
+                  out_path, error->message);
+      return EXIT_BAD_INPUT;
+    }
+  /* what is worth knowing but no loss (a .anim's size, a skill's new CFP) */
   for (guint i = 0; i < notes->len; i++)
     g_printerr ("sequin-cli: %s: note: %s\n", out_path, (const char *) notes->pdata[i]);
   /* the report: what the target cannot hold ("lost:") and every joint
@@ -310,13 +180,10 @@ write_clip (const SqClip     *clip,
       else
         g_printerr ("sequin-cli: %s: lost: %s\n", out_path, line);
     }
-  if (pieces == NULL)
-    return fail_file (out_path, error);
-  if (!save_file (out_path, pieces, companions, &error))
+  if (files == NULL)
     return fail_file (out_path, error);
   return 0;
 }
-
 
 /* ---- the commands ---- */
 
@@ -506,6 +373,9 @@ const CliOption cli_output_options[CLI_N_OUTPUT_OPTIONS] = {
     cli_set_path, G_STRUCT_OFFSET (CliRequest, map_path), NULL, 0, 0, "--map needs a FILE" },
   { "out-dir", 0, CLI_ARG_REQUIRED, "DIR", "every FILE into DIR under its own base name, on all cores",
     cli_set_path, G_STRUCT_OFFSET (CliRequest, out_dir), NULL, 0, 0, "--out-dir needs a DIR" },
+  { "overwrite-companions", 0, CLI_ARG_NONE, NULL,
+    "replace a companion file (a skill's CFP) that exists and belongs to another file",
+    cli_set_flag, G_STRUCT_OFFSET (CliRequest, overwrite_companions) },
 };
 
 static const CliOption dump_options[] = {

@@ -182,6 +182,65 @@ sq_dump_json (const SqClip *clip)
 /* numbers in the readable dump use a point whatever the locale */
 #define FX(fmt, v) g_ascii_formatd (fxbuf[fxi++ % 8], G_ASCII_DTOSTR_BUF_SIZE, fmt, v)
 
+/* A byte string as g_variant_print() shows it when it is no text:
+ * [0x3f, 0x80, …], its first `limit` bytes at most */
+static gboolean
+print_bytes (GString  *out,
+             GVariant *value,
+             gsize     limit)
+{
+  static const char hex[] = "0123456789abcdef";
+  gsize n;
+  const guint8 *p;
+
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return FALSE;
+  p = g_variant_get_fixed_array (value, &n, 1);
+  /* GLib shows b'…' for bytes that end in their only NUL */
+  if (n > 0 && p[n - 1] == '\0' && memchr (p, '\0', n - 1) == NULL)
+    return FALSE;
+  g_string_append_c (out, '[');
+  for (gsize i = 0; i < MIN (n, limit); i++)
+    {
+      char item[6] = { ',', ' ', '0', 'x', hex[p[i] >> 4], hex[p[i] & 15] };
+
+      g_string_append_len (out, i > 0 ? item : item + 2, i > 0 ? 6 : 4);
+    }
+  if (n <= limit)
+    g_string_append_c (out, ']');
+  return TRUE;
+}
+
+/* The part of a long array that its first 200 characters show (its first
+ * 256 elements; for a byte string that prints as text, b'…', those and the
+ * closing NUL), or NULL when it is short: printing the whole of a file's
+ * kept bytes to show 190 characters was most of a dump's time */
+static GVariant *
+print_head (GVariant *value)
+{
+  enum { HEAD = 256 };
+  gsize n = g_variant_is_container (value) ? g_variant_n_children (value) : 0;
+  GVariantBuilder b;
+
+  if (n <= HEAD || !g_variant_type_is_array (g_variant_get_type (value)))
+    return NULL;
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    {
+      /* a text (the others are print_bytes'): its head and the NUL */
+      g_autofree guint8 *copy = g_memdup2 (g_variant_get_data (value), HEAD + 1);
+
+      copy[HEAD] = '\0';
+      return g_variant_ref_sink (g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, copy, HEAD + 1, 1));
+    }
+  g_variant_builder_init (&b, g_variant_get_type (value));
+  for (gsize i = 0; i < HEAD; i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (value, i);
+      g_variant_builder_add_value (&b, child);
+    }
+  return g_variant_ref_sink (g_variant_builder_end (&b));
+}
+
 static void
 text_props (GString       *out,
             const SqClip  *clip,
@@ -196,10 +255,23 @@ text_props (GString       *out,
       if (clip->format && clip->format->dump_field && clip->format->dump_field (out, key, value, FALSE))
         continue;
       {
-        g_autofree char *text = g_variant_print (value, FALSE);
-        if (strlen (text) > 200)
-          strcpy (text + 190, " …");
-        g_string_append_printf (out, "%s%s: %s\n", indent, key, text);
+        gsize from = out->len;
+
+        g_string_append_printf (out, "%s%s: ", indent, key);
+        from = out->len;
+        if (!print_bytes (out, value, 40))
+          {
+            g_autoptr(GVariant) head = print_head (value);
+            g_autofree char *text = g_variant_print (head != NULL ? head : value, FALSE);
+            g_string_append (out, text);
+          }
+        /* 200 characters (bytes) at most: 190 and " …" */
+        if (out->len - from > 200)
+          {
+            g_string_truncate (out, from + 190);
+            g_string_append (out, " …");
+          }
+        g_string_append_c (out, '\n');
       }
     }
 }

@@ -94,6 +94,10 @@ typedef struct
    * viewer's upload would, with no joints, instead of taking the rest pose
    * as its reference frame (worlds/sq-sl-behaviour.h) */
   gboolean   literal_pose;
+  /* for SQ_FORMAT_COMPANIONS formats: the names the companions get, as
+   * sq_save_files() decides them for the output's name (NULL: the names
+   * the clip read, or the format's own for a new file) */
+  const char * const *companion_names;
   guint32  _end_zero;
 } SqSaveOptions;
 
@@ -140,6 +144,14 @@ struct _SqFormat
   const SqWorldHome *world;
   /* the format's own fields (sq-world.h), NULL: none */
   const SqFieldSet  *field_set;
+
+  /* SQ_FORMAT_COMPANIONS formats (sq_save_files): the companion names a
+   * file of this format refers to (NULL: none, or not such a file), the
+   * names a clip of this format read, and the names a new file called
+   * `out_name` gives its companions; all NULL-terminated, g_strfreev */
+  char   **(*companions_in)  (GBytes       *bytes);
+  char   **(*companions_of)  (const SqClip *clip);
+  char   **(*companions_for) (const char   *out_name);
 };
 
 /* The table of formats, lookup and detection (sq-format-registry.c) */
@@ -179,6 +191,56 @@ GPtrArray              *sq_save_pieces           (const SqClip        *clip,
 /* The same, as one buffer */
 GBytes                 *sq_save_bytes            (const SqClip        *clip,
                                                   const SqFormat      *format,
+                                                  const SqSaveOptions *options,
+                                                  GPtrArray           *losses,
+                                                  GError             **error);
+
+/* ---- Saving into a folder (sq-save-files.c) ----
+ *
+ * A save writes the file it was given and the companions that belong to
+ * that name, nothing else. The core decides the names and which existing
+ * file may not be replaced; the I/O layer (src/io) reads the folder for it
+ * and writes all the files together. */
+
+/* The folder a save writes into, as the I/O layer sees it */
+typedef struct
+{
+  /* the bytes of the entry `name` (matched ignoring case when there is no
+   * entry of that exact name; *found, when not NULL, receives the entry's
+   * own name), NULL when there is none */
+  GBytes *(*read) (const char *name,
+                   char      **found,
+                   gpointer    data);
+  /* the names of the folder's entries, NULL-terminated */
+  char  **(*list) (gpointer data);
+  gpointer data;
+} SqFolder;
+
+/* One file a save writes */
+typedef struct
+{
+  char      *name;      /* its name in the folder; the first is the output itself */
+  GPtrArray *pieces;    /* GBytes*: its content, in order */
+  /* NULL, or (translated) why it is not to be replaced without the user
+   * saying so: it exists and belongs to another file */
+  char      *conflict;
+} SqSaveFile;
+
+void sq_save_file_free (SqSaveFile *file);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqSaveFile, sq_save_file_free)
+
+/* Every file saving `clip` as `out_name` in `folder` writes (SqSaveFile*,
+ * the output first, then its companions), as sq_save_pieces() would write
+ * them: a companion's name follows the output's (a CMX skill saved as
+ * `mirrored.cmx` keeps its keys in `xskill-mirrored.cfp`), unless the
+ * output exists and already names it (saving over the same file keeps its
+ * companions' names). A companion that exists and is not the output's own,
+ * or that another file of the folder also names, gets a `conflict`.
+ * `options->companions` and `companion_names` are set here. */
+GPtrArray              *sq_save_files            (const SqClip        *clip,
+                                                  const SqFormat      *format,
+                                                  const char          *out_name,
+                                                  const SqFolder      *folder,
                                                   const SqSaveOptions *options,
                                                   GPtrArray           *losses,
                                                   GError             **error);

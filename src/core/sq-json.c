@@ -67,11 +67,21 @@ _sq_json_variant (GString  *out,
     _sq_json_string (out, g_variant_get_string (v, NULL));
   else if (g_variant_type_equal (t, G_VARIANT_TYPE_BYTESTRING))
     {
+      static const char hex[] = "0123456789abcdef";
       gsize n;
       const guint8 *p = g_variant_get_fixed_array (v, &n, 1);
+      char *to;
+
+      /* a digit pair a byte, without a printf a byte (a file's kept bytes
+       * run to megabytes) */
       g_string_append_c (out, '"');
+      g_string_set_size (out, out->len + 2 * n);
+      to = out->str + out->len - 2 * n;
       for (gsize i = 0; i < n; i++)
-        g_string_append_printf (out, "%02x", p[i]);
+        {
+          *to++ = hex[p[i] >> 4];
+          *to++ = hex[p[i] & 15];
+        }
       g_string_append_c (out, '"');
     }
   else if (g_variant_type_is_container (t))

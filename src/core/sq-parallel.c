@@ -51,14 +51,30 @@ run_items (gpointer user_data)
   return NULL;
 }
 
+/* the machine's processors, asked once: glibc reads
+ * /sys/devices/system/cpu/online each time, which cost a small file's
+ * whole load several times over */
+static guint
+n_processors (void)
+{
+  static gsize n = 0;
+
+  if (g_once_init_enter (&n))
+    g_once_init_leave (&n, (gsize) MAX (g_get_num_processors (), 1));
+  return (guint) n;
+}
+
 guint
 _sq_parallel_threads (gsize total)
 {
-  guint n_threads = MIN ((guint) g_get_num_processors (), SQ_PARALLEL_MAX_THREADS);
+  guint n_threads;
 
+  if (total < min_bytes)
+    return 1;
+  n_threads = MIN (n_processors (), SQ_PARALLEL_MAX_THREADS);
   if (max_threads > 0)
     n_threads = MIN (max_threads, SQ_PARALLEL_MAX_THREADS);
-  return total < min_bytes ? 1 : MAX (n_threads, 1);
+  return MAX (n_threads, 1);
 }
 
 void
@@ -571,7 +587,7 @@ _sq_prefault_start (gsize         input_size,
   for (gsize i = 0; i < n; i++)
     total += sizes[i];
   if (input_size < min_bytes || total < MIN (min_bytes, (gsize) PREFAULT_MIN)
-      || g_get_num_processors () < 2 || max_threads == 1)
+      || n_processors () < 2 || max_threads == 1)
     return NULL;
   pf = g_new0 (SqPrefault, 1);
   pf->start = g_new (guint8 *, MAX (n, 1));

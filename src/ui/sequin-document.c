@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-document.h"
+#include "sq-io.h"
 
 struct _SequinDocument
 {
@@ -530,8 +531,7 @@ typedef struct
   SequinSaveFlags flags;
   guint64         generation;
   GPtrArray      *losses;
-  GPtrArray      *pieces;       /* the file (sq_save_pieces) */
-  GPtrArray      *companions;   /* SqCompanion*: files written beside it (a CMX's CFP) */
+  GPtrArray      *files;        /* SqSaveFile*: the file, then its companions (sq_save_files) */
   char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
   gboolean        read_back;    /* the document becomes what was written */
@@ -544,26 +544,17 @@ save_data_free (SaveData *data)
   g_clear_pointer (&data->copy, sq_clip_free);
   g_clear_object (&data->file);
   g_clear_pointer (&data->losses, g_ptr_array_unref);
-  g_clear_pointer (&data->pieces, g_ptr_array_unref);
-  g_clear_pointer (&data->companions, g_ptr_array_unref);
+  g_clear_pointer (&data->files, g_ptr_array_unref);
   g_clear_pointer (&data->written, sq_clip_free);
   g_free (data->old_etag);
   g_free (data->new_etag);
   g_free (data);
 }
 
-/* The clip that the file made of `pieces` holds */
-static SqClip *
-read_back (GPtrArray    *pieces,
-           GFile        *file,
-           const SqClip *clip,
-           const SqFormat *format,
-           GError      **error)
+static GBytes *
+join_pieces (GPtrArray *pieces)
 {
-  SqLoadOptions options = { 0 };
   g_autoptr(GByteArray) all = g_byte_array_new ();
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *name = g_file_get_basename (file);
 
   for (guint i = 0; i < pieces->len; i++)
     {
@@ -572,17 +563,67 @@ read_back (GPtrArray    *pieces,
 
       g_byte_array_append (all, piece, len);
     }
-  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
+  return g_byte_array_free_to_bytes (g_steal_pointer (&all));
+}
+
+/* A companion of the save (SqSaveFile*s), for reading back what it writes */
+static GBytes *
+saved_companion (const char *name,
+                 gpointer    user_data,
+                 GError    **error)
+{
+  GPtrArray *files = user_data;
+
+  for (guint i = 1; i < files->len; i++)
+    {
+      const SqSaveFile *file = files->pdata[i];
+
+      if (g_ascii_strcasecmp (file->name, name) == 0)
+        return join_pieces (file->pieces);
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("“%s” is not written with it"), name);
+  return NULL;
+}
+
+/* The clip that the files of the save (the first and its companions) hold */
+static SqClip *
+read_back (GPtrArray      *files,
+           const SqClip   *clip,
+           const SqFormat *format,
+           GError        **error)
+{
+  SqLoadOptions options = { 0 };
+  const SqSaveFile *main = files->pdata[0];
+  g_autoptr(GBytes) bytes = join_pieces (main->pieces);
+
   /* the clip's own take of a file of several, written in its format */
   if (format == clip->format)
     options.take = clip->take;
-  return sq_load_bytes (bytes, name, NULL, &options, error);
+  options.companion = saved_companion;
+  options.companion_data = files;
+  return sq_load_bytes (bytes, main->name, NULL, &options, error);
 }
 
 static void replace_clip (SequinDocument *self,
                           SqClip         *written,
                           const SqFormat *format);
 
+/* The folder's local path, or NULL with an error */
+static char *
+folder_path (GFile   *file,
+             GError **error)
+{
+  g_autoptr(GFile) dir = g_file_get_parent (file);
+  char *path = dir != NULL ? g_file_get_path (dir) : NULL;
+
+  if (path == NULL)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("Sequin saves into local folders only"));
+  return path;
+}
+
+/* In a thread: what the save writes (sq_save_files, the one rule of every
+ * save: the file and the companions of its name) */
 static void
 save_worker (GTask        *task,
              gpointer      source_object,
@@ -591,40 +632,54 @@ save_worker (GTask        *task,
 {
   SaveData *data = task_data;
   GError *error = NULL;
-  GPtrArray *pieces;
   SqSaveOptions options = { 0 };
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = folder_path (data->file, &error);
+  g_autofree char *name = g_file_get_basename (data->file);
+  gboolean renamed = FALSE;
+  SqFolder folder;
 
-  data->companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
-  options.companions = data->companions;
-  /* no loss, so no question (a .anim's size: the validation panel weighs it) */
-  options.notes = notes;
-  pieces = sq_save_pieces (data->copy, data->format, &options, data->losses, &error);
-  if (pieces == NULL)
+  if (dir == NULL)
     {
       g_task_return_error (task, error);
       return;
+    }
+  sq_io_folder_init (&folder, dir);
+  /* no loss, so no question (a .anim's size: the validation panel weighs it) */
+  options.notes = notes;
+  data->files = sq_save_files (data->copy, data->format, name, &folder, &options, data->losses, &error);
+  if (data->files == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* a companion of a new name (a skill's own CFP): the clip names it now */
+  if (data->format->companions_of != NULL && data->format == data->copy->format)
+    {
+      g_auto(GStrv) own = data->format->companions_of (data->copy);
+
+      for (guint i = 1; i < data->files->len; i++)
+        renamed |= own == NULL || !g_strv_contains ((const char * const *) own,
+                                                    ((SqSaveFile *) data->files->pdata[i])->name);
     }
   /* another format, or things lost: what the file will hold is not the
    * clip, so it is read back from the very bytes that will be written */
-  data->read_back = data->format != data->copy->format || data->losses->len > 0;
+  data->read_back = data->format != data->copy->format || data->losses->len > 0 || renamed;
   if (data->read_back)
-    data->written = read_back (pieces, data->file, data->copy, data->format, &error);
+    data->written = read_back (data->files, data->copy, data->format, &error);
   if (data->read_back && data->written == NULL)
     {
       g_prefix_error (&error, _("What would be written cannot be read back: "));
-      g_ptr_array_unref (pieces);
       g_task_return_error (task, error);
       return;
     }
-  g_task_return_pointer (task, pieces, (GDestroyNotify) g_ptr_array_unref);
+  g_task_return_boolean (task, TRUE);
 }
 
-/* In a thread: the pieces one after another into a temporary file beside
- * the file, renamed over it once all is written (GIO's replace, refusing
- * when the file is no longer `old_etag`). On an error the close is
- * cancelled, which removes the temporary file: the file stays as it was,
- * and no partial copy is left beside it. */
+/* In a thread: every file of the save to a temporary file beside it, all
+ * renamed once all are written (sq_io_write_files), refusing when the file
+ * is no longer `old_etag`. On an error every file stays as it was, and no
+ * partial copy is left beside it. */
 static void
 write_worker (GTask        *task,
               gpointer      source_object,
@@ -633,58 +688,38 @@ write_worker (GTask        *task,
 {
   SaveData *data = task_data;
   GError *error = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autofree GOutputVector *vectors = g_new0 (GOutputVector, MAX (data->pieces->len, 1));
-  g_autoptr(GFile) dir = g_file_get_parent (data->file);
+  g_autofree char *dir = folder_path (data->file, &error);
+  g_autoptr(GFileInfo) info = NULL;
 
-  /* companions first (each replaced atomically), then the file itself */
-  for (guint i = 0; data->companions != NULL && i < data->companions->len; i++)
+  if (dir == NULL)
     {
-      const SqCompanion *c = data->companions->pdata[i];
-      g_autoptr(GFile) child = NULL;
-      gsize length;
-      const void *bytes = g_bytes_get_data (c->bytes, &length);
-
-      if (dir == NULL || strchr (c->name, '/') != NULL || c->name[0] == '.')
+      g_task_return_error (task, error);
+      return;
+    }
+  if (data->old_etag != NULL
+      && (info = g_file_query_info (data->file, G_FILE_ATTRIBUTE_ETAG_VALUE, 0, cancellable, NULL)) != NULL
+      && g_strcmp0 (g_file_info_get_etag (info), data->old_etag) != 0)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG,
+                               _("The file was changed on disk"));
+      return;
+    }
+  g_clear_object (&info);
+  if (!sq_io_write_files (dir, data->files, &error))
+    {
+      /* as GIO words it, like every other error of the editor's files */
+      if (error->domain == G_FILE_ERROR)
         {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                                   _("“%s” is not a file beside it"), c->name);
-          return;
-        }
-      child = g_file_get_child (dir, c->name);
-      if (!g_file_replace_contents (child, bytes, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                    cancellable, &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-    }
+          GError *io = g_error_new_literal (G_IO_ERROR, g_io_error_from_file_error (error->code), error->message);
 
-  stream = g_file_replace (data->file, data->old_etag, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                           cancellable, &error);
-  if (stream == NULL)
-    {
+          g_error_free (error);
+          error = io;
+        }
       g_task_return_error (task, error);
       return;
     }
-  for (guint i = 0; i < data->pieces->len; i++)
-    vectors[i].buffer = g_bytes_get_data (data->pieces->pdata[i], &vectors[i].size);
-  if (!g_output_stream_writev_all (G_OUTPUT_STREAM (stream), vectors, data->pieces->len, NULL,
-                                   cancellable, &error))
-    {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-      g_task_return_error (task, error);
-      return;
-    }
-  if (!g_output_stream_close (G_OUTPUT_STREAM (stream), cancellable, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  data->new_etag = g_file_output_stream_get_etag (stream);
+  if ((info = g_file_query_info (data->file, G_FILE_ATTRIBUTE_ETAG_VALUE, 0, cancellable, NULL)) != NULL)
+    data->new_etag = g_strdup (g_file_info_get_etag (info));
   g_task_return_boolean (task, TRUE);
 }
 
@@ -713,8 +748,7 @@ serialized_cb (GObject      *object,
   GError *error = NULL;
   g_autoptr(GTask) writer = NULL;
 
-  data->pieces = g_task_propagate_pointer (G_TASK (result), &error);
-  if (data->pieces == NULL)
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_task_return_error (task, error);
       return;
@@ -728,6 +762,19 @@ serialized_cb (GObject      *object,
                                _("%s cannot hold everything this animation has"),
                                sq_format_get_name (data->format));
       return;
+    }
+
+  /* a companion of another file (a CFP another skill names): the user decides */
+  for (guint i = 0; i < data->files->len && !(data->flags & SEQUIN_SAVE_REPLACE_COMPANIONS); i++)
+    {
+      const SqSaveFile *file = data->files->pdata[i];
+
+      if (file->conflict != NULL)
+        {
+          g_task_return_new_error (task, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_COMPANION_TAKEN,
+                                   "%s", file->conflict);
+          return;
+        }
     }
 
   /* the file we read: refuse to overwrite what another program wrote since */

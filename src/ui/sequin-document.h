@@ -18,6 +18,9 @@ typedef enum
   /* the target format cannot hold everything; the losses say what */
   SEQUIN_DOCUMENT_ERROR_LOSSES,
   SEQUIN_DOCUMENT_ERROR_BUSY,
+  /* a companion the save writes (a skill's CFP) exists and belongs to
+   * another file; the message says which */
+  SEQUIN_DOCUMENT_ERROR_COMPANION_TAKEN,
 } SequinDocumentError;
 
 typedef enum
@@ -25,6 +28,7 @@ typedef enum
   SEQUIN_SAVE_DEFAULT               = 0,
   SEQUIN_SAVE_ACCEPT_LOSSES         = 1 << 0, /* write even if the format drops something */
   SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK = 1 << 1, /* overwrite a file another program changed */
+  SEQUIN_SAVE_REPLACE_COMPANIONS    = 1 << 2, /* replace companions that belong to another file */
 } SequinSaveFlags;
 
 typedef enum

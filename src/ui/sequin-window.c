@@ -787,6 +787,27 @@ ask_about_changes_on_disk (SaveRequest *req)
                      _("_Replace"), SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK);
 }
 
+/* A companion the save writes (a skill's CFP) belongs to another file */
+static void
+ask_about_companion (SaveRequest  *req,
+                     const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (req->file);
+  g_autofree char *primary = NULL;
+  g_autofree char *secondary = NULL;
+  GtkWidget *dialog;
+
+  /* TRANSLATORS: %s is the file being saved */
+  primary = g_strdup_printf (_("Saving “%s” Replaces Another File’s Data"), name);
+  /* TRANSLATORS: %s says which file belongs to which, e.g. “xskill-walk.cfp” belongs to “walk.cmx” */
+  secondary = g_strdup_printf (_("%s. Replacing it changes that file too; "
+                                 "to keep it, cancel and save under another name."), error->message);
+  dialog = message_new (req->self, GTK_MESSAGE_WARNING, primary, secondary);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dialog), GTK_ACCESSIBLE_PROPERTY_LABEL, primary,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, secondary, -1);
+  ask_save_dialog (req, dialog, _("_Replace"), SEQUIN_SAVE_REPLACE_COMPANIONS);
+}
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
@@ -818,6 +839,11 @@ save_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG))
     {
       ask_about_changes_on_disk (req);
+      return;
+    }
+  if (g_error_matches (error, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_COMPANION_TAKEN))
+    {
+      ask_about_companion (req, error);
       return;
     }
 

@@ -31,7 +31,7 @@
 
 /* ---- Helpers --------------------------------------------------------------- */
 
-/* Opens a corpus file in a new window; NULL (test skipped) without the corpus */
+/* Opens a corpus file in a new window (a missing file fails the test) */
 static SequinWindow *
 open_corpus (const char  *name,
              char       **path_out)
@@ -149,8 +149,6 @@ test_sl_fields (void)
   const SqClip *clip;
   gssize mhip;
 
-  if (window == NULL)
-    return;
   doc = sequin_window_get_document (window);
   clip = sequin_test_window_clip (window);
   original = sequin_test_load_clip (path);
@@ -269,8 +267,6 @@ test_refusal (void)
   SequinDocument *doc;
   SqSlFields f;
 
-  if (window == NULL)
-    return;
   doc = sequin_window_get_document (window);
   sq_sl_fields_get (sequin_test_window_clip (window), &f);
 
@@ -321,8 +317,6 @@ test_constraints (void)
   GtkWidget *list;
   guint n_rows = 0, n_dump = 0;
 
-  if (window == NULL)
-    return;
   clip = sequin_test_load_clip (path);
   /* what `sequin-cli dump` prints */
   dump = sq_dump_text (clip);
@@ -396,8 +390,6 @@ test_no_constraints (void)
   SequinWindow *window = open_corpus (TOWER, NULL);
   GString *text = g_string_new (NULL);
 
-  if (window == NULL)
-    return;
   g_assert_false (gtk_widget_get_visible (control (window, SEQUIN_PROPERTY_SL_CONSTRAINTS)));
   collect_labels (GTK_WIDGET (window->properties_panel), text);
   g_assert_nonnull (strstr (text->str, "No constraints\n"));
@@ -461,8 +453,6 @@ test_validation (void)
   GtkDropDown *chooser;
   g_autofree char *joint_name = NULL;
 
-  if (window == NULL)
-    return;
   sequin_test_show_validation (window);
 
   /* a .anim is checked for Second Life first */
@@ -621,8 +611,6 @@ test_dx_fields (void)
   const SqClip *clip;
   double fps;
 
-  if (window == NULL)
-    return;
   clip = sequin_test_window_clip (window);
   original = sequin_test_load_clip (path);
   fps = original->fps;
@@ -672,8 +660,6 @@ test_bvh_fields (void)
   const SqClip *clip;
   double frame_time;
 
-  if (window == NULL)
-    return;
   clip = sequin_test_window_clip (window);
   original = sequin_test_load_clip (path);
   frame_time = sq_clip_frame_time (original);
@@ -753,8 +739,6 @@ test_accessible_names (void)
   GtkWidget *expander;
   const char *first;
 
-  if (window == NULL)
-    return;
   first = sequin_test_window_clip (window)->joints[0].name;
 
   /* the first row's expander arrow names its joint, and follows its state */
@@ -984,8 +968,6 @@ test_validation_loss (void)
 {
   SequinWindow *window = open_corpus (TOWER, NULL);
 
-  if (window == NULL)
-    return;
   sequin_test_show_validation (window);
   SEQUIN_TEST_WAIT_UNTIL (sequin_validation_panel_is_current (window->validation_panel));
   g_assert_cmpstr (sequin_validation_panel_get_target (window->validation_panel), ==, "sl");
@@ -1013,8 +995,6 @@ test_ticks_flag (void)
 {
   SequinWindow *window = open_corpus (DX_FILE, NULL);
 
-  if (window == NULL)
-    return;
   g_assert_true (sequin_clip_counts_ticks (sequin_test_window_clip (window)));
   sequin_test_window_destroy (window);
   window = open_corpus (BVH_FILE, NULL);

@@ -376,6 +376,238 @@ test_kfd_pose_list (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- Save As beside another skill ---------------------------------------- */
+
+/* A copy of the Sims test file `name` (tests/data/sims) in `dir` as `as`,
+ * every "xskill-walk" in it made `cfp` when not NULL */
+static void
+copy_sims (const char *name,
+           const char *dir,
+           const char *as,
+           const char *cfp)
+{
+  const char *data = g_getenv ("SEQUIN_SIMS_DATA");
+  g_autofree char *from = NULL, *to = NULL, *text = NULL;
+  gsize len = 0;
+
+  g_assert_nonnull (data);
+  from = g_build_filename (data, name, NULL);
+  to = g_build_filename (dir, as, NULL);
+  g_assert_true (g_file_get_contents (from, &text, &len, NULL));
+  if (cfp != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (text, "xskill-walk", -1);
+
+      g_free (text);
+      text = g_strjoinv (cfp, parts);
+      len = strlen (text);
+    }
+  g_assert_true (g_file_set_contents (to, text, (gssize) len, NULL));
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* "name sha256" of every file of `dir`, in order of name */
+static char *
+folder_sums (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+
+  g_assert_nonnull (d);
+  while ((entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+      g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+      g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %s", entry, sum));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+static GBytes *
+beside (const char *name,
+        gpointer    dir,
+        GError    **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return g_bytes_new_take (text, len);
+}
+
+/* The skill `name` of `dir`, its keys from the CFP beside it */
+static SqClip *
+load_skill (const char *dir,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.companion = beside;
+  options.companion_data = (gpointer) dir;
+  clip = sq_load_bytes (bytes, name, NULL, &options, &error);
+  g_assert_no_error (error);
+  return clip;
+}
+
+static void
+save_as (SequinWindow *window,
+         const char   *dir,
+         const char   *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  sequin_window_save_to (window, file, NULL);
+}
+
+/* the line of `sums` for `name` */
+static char *
+sum_of (const char *sums,
+        const char *name)
+{
+  g_auto(GStrv) lines = g_strsplit (sums, "\n", -1);
+  g_autofree char *prefix = g_strconcat (name, " ", NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+/* Save As into a folder where another skill names the CFP the new name
+ * would get: the editor asks (a warning with its accessible name and a
+ * Replace button), Cancel changes no file; another name gets a CFP of its
+ * own; Save keeps it; Replace writes only the output and that CFP */
+static void
+test_save_as_beside_another_skill (void)
+{
+  g_autofree char *dir = g_build_filename (sequin_test_tmpdir (), "skills", NULL);
+  g_autofree char *walk = g_build_filename (dir, "walk.cmx", NULL);
+  g_autofree char *before = NULL, *after = NULL, *text = NULL, *primary = NULL;
+  g_autofree char *line = NULL;
+  static const char *others[] = { "walk.cmx", "xskill-walk.cfp", "other.cmx", "xskill-mirrored.cfp" };
+  g_autoptr(SqClip) mine = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+  GtkWidget *dialog, *replace;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  copy_sims ("walk.cmx", dir, "walk.cmx", NULL);
+  copy_sims ("xskill-walk.cfp", dir, "xskill-walk.cfp", NULL);
+  /* another skill whose keys are in the CFP "mirrored.cmx" would get */
+  copy_sims ("walk.cmx", dir, "other.cmx", "xskill-mirrored");
+  copy_sims ("xskill-walk.cfp", dir, "xskill-mirrored.cfp", NULL);
+  before = folder_sums (dir);
+
+  sequin_test_window_open (window, walk);
+  sequin_test_activate (window, "win.invert-xz-all");
+  save_as (window, dir, "mirrored.cmx");
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  dialog = window->message_dialog;
+  g_object_get (dialog, "text", &primary, "secondary-text", &text, NULL);
+  g_assert_cmpstr (primary, ==, "Saving “mirrored.cmx” Replaces Another File’s Data");
+  g_assert_nonnull (strstr (text, "“xskill-mirrored.cfp” belongs to “other.cmx”"));
+  /* one accessible name, the question; Replace named by its label only */
+  {
+    g_autofree char *diff = gtk_test_accessible_check_property (GTK_ACCESSIBLE (dialog), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                primary);
+    g_assert_null (diff);
+  }
+  g_assert_false (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (dialog), GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  replace = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_assert_nonnull (replace);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (replace)), ==, "_Replace");
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (replace), GTK_ACCESSIBLE_PROPERTY_LABEL));
+  g_assert_nonnull (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  sequin_test_flush ();
+  after = folder_sums (dir);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_true (sequin_document_get_modified (window->document));
+
+  /* a name of its own: its own CFP, every other file as it was */
+  save_as (window, dir, "mine.cmx");
+  SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (window->document));
+  g_assert_null (window->message_dialog);
+  g_free (after);
+  after = folder_sums (dir);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_autofree char *was = sum_of (before, others[i]);
+      g_autofree char *is = sum_of (after, others[i]);
+      g_assert_nonnull (was);
+      g_assert_cmpstr (is, ==, was);
+    }
+  line = sum_of (after, "xskill-mine.cfp");
+  g_assert_nonnull (line);
+  {
+    g_autofree char *path = g_build_filename (dir, "mine.cmx", NULL);
+    g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
+
+    g_assert_nonnull (g_strstr_len (g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), "\nxskill-mine\r\n"));
+    mine = load_skill (dir, "mine.cmx");
+    g_assert_true (sq_clip_equal (mine, sequin_test_window_clip (window)));
+  }
+  /* Save again: the same CFP */
+  sequin_test_activate (window, "win.invert-xz-all");
+  sequin_test_activate (window, "win.save");
+  SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (window->document));
+  g_assert_null (window->message_dialog);
+  g_free (before);
+  before = g_steal_pointer (&after);
+  after = folder_sums (dir);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_autofree char *was = sum_of (before, others[i]);
+      g_autofree char *is = sum_of (after, others[i]);
+      g_assert_cmpstr (is, ==, was);
+    }
+  {
+    g_autofree char *is = sum_of (after, "xskill-mine.cfp");
+    g_assert_cmpstr (is, !=, line);
+    g_auto(GStrv) entries = g_strsplit (after, "\n", -1);
+
+    /* and nothing left beside them: no temporary file, no old copy */
+    g_assert_cmpuint (g_strv_length (entries), ==, 6);
+  }
+
+  /* Replace: the output and that CFP, nothing else */
+  sequin_test_activate (window, "win.invert-xz-all");
+  save_as (window, dir, "mirrored.cmx");
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  gtk_dialog_response (GTK_DIALOG (window->message_dialog), GTK_RESPONSE_ACCEPT);
+  SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (window->document) && window->message_dialog == NULL);
+  g_free (before);
+  before = g_steal_pointer (&after);
+  after = folder_sums (dir);
+  {
+    g_autofree char *was = sum_of (before, "other.cmx"), *is = sum_of (after, "other.cmx");
+    g_autofree char *cfp_was = sum_of (before, "xskill-mirrored.cfp"), *cfp_is = sum_of (after, "xskill-mirrored.cfp");
+    g_autofree char *walk_was = sum_of (before, "xskill-walk.cfp"), *walk_is = sum_of (after, "xskill-walk.cfp");
+
+    g_assert_cmpstr (is, ==, was);
+    g_assert_cmpstr (walk_is, ==, walk_was);
+    g_assert_cmpstr (cfp_is, !=, cfp_was);
+  }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -385,6 +617,7 @@ main (int   argc,
   g_test_add_func ("/sims/pose-list", test_pose_list);
   g_test_add_func ("/sims/kfd-fields", test_kfd_fields);
   g_test_add_func ("/sims/kfd-pose-list", test_kfd_pose_list);
+  g_test_add_func ("/sims/save-as-beside-another-skill", test_save_as_beside_another_skill);
 
   return g_test_run ();
 }

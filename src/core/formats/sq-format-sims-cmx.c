@@ -1040,13 +1040,30 @@ skill_name (const SqClip *clip)
   return _sq_sims_string_extra (clip, "skill", clip->name[0] ? clip->name : "sequin-skill");
 }
 
-/* the CFP's name without ".cfp": as read, else "xskill-" and the skill's name */
+/* "xskill-walk.cfp" without its ".cfp" (any case), interned */
 static const char *
-cfp_base (const SqClip *clip)
+strip_cfp (const char *file)
+{
+  gsize len = strlen (file);
+  g_autofree char *base = NULL;
+
+  if (len > 4 && g_ascii_strcasecmp (file + len - 4, ".cfp") == 0)
+    len -= 4;
+  base = g_strndup (file, len);
+  return g_intern_string (base);
+}
+
+/* the CFP's name without ".cfp": the one the save gives (sq_save_files),
+ * else as read, else "xskill-" and the skill's name */
+static const char *
+cfp_base (const SqClip        *clip,
+          const SqSaveOptions *options)
 {
   const char *name = _sq_sims_string_extra (clip, "cfp", NULL);
   char *made;
 
+  if (options->companion_names != NULL && options->companion_names[0] != NULL)
+    return strip_cfp (options->companion_names[0]);
   if (name != NULL && name[0] != '\0')
     return name;
   /* interned, so that the string outlives the call without an owner */
@@ -1109,11 +1126,12 @@ write_motion (GString      *out,
 }
 
 static gboolean
-write_skill (GString       *out,
-             const SqClip  *clip,
-             const char    *eol,
-             GBytes       **cfp,
-             GError       **error)
+write_skill (GString             *out,
+             const SqClip        *clip,
+             const SqSaveOptions *options,
+             const char          *eol,
+             GBytes             **cfp,
+             GError             **error)
 {
   g_autoptr(GArray) plan = plan_motions (clip);
   gboolean kept = cfp_still_holds (clip, plan);
@@ -1147,7 +1165,7 @@ write_skill (GString       *out,
     frames = MAX (frames, g_array_index (plan, Plan, i).frames);
 
   _sq_sims_put_string (out, name, eol);
-  _sq_sims_put_string (out, cfp_base (clip), eol);
+  _sq_sims_put_string (out, cfp_base (clip, options), eol);
   g_string_append (out, kept ? _sq_sims_string_extra (clip, "skill-duration", "0") : (dur = duration_text (frames)));
   g_string_append (out, eol);
   g_string_append (out, _sq_sims_string_extra (clip, "skill-distance", "0"));
@@ -1353,11 +1371,12 @@ cmx_write (const SqClip        *clip,
   /* unedited: the bytes read, and the CFP kept (the writer below gives
    * the same for files written as the game writes them) */
   if (!options->no_source_copy && clip->source != NULL && clip->format == &_sq_format_sims_cmx
-      && !sq_clip_is_modified (clip) && options->companions != NULL && sq_props_get (clip->extra, "cfp-bytes") != NULL)
+      && !sq_clip_is_modified (clip) && options->companions != NULL && sq_props_get (clip->extra, "cfp-bytes") != NULL
+      && g_strcmp0 (cfp_base (clip, options), _sq_sims_string_extra (clip, "cfp", NULL)) == 0)
     {
       SqCompanion *c = g_new0 (SqCompanion, 1);
 
-      c->name = g_strconcat (cfp_base (clip), ".cfp", NULL);
+      c->name = g_strconcat (cfp_base (clip, options), ".cfp", NULL);
       c->bytes = g_variant_get_data_as_bytes (sq_props_get (clip->extra, "cfp-bytes"));
       g_ptr_array_add (options->companions, c);
       g_string_free (out, TRUE);
@@ -1390,7 +1409,7 @@ cmx_write (const SqClip        *clip,
         }
       g_string_append_printf (out, "%" PRId64 "%s", n_skills, eol);
       put_text (out, clip->extra, "skills-before", NULL);
-      if (!write_skill (out, clip, eol, &cfp, error))
+      if (!write_skill (out, clip, options, eol, &cfp, error))
         {
           g_string_free (out, TRUE);
           return NULL;
@@ -1404,10 +1423,14 @@ cmx_write (const SqClip        *clip,
   if (cfp != NULL)
     {
       SqCompanion *c = g_new0 (SqCompanion, 1);
+      const char *read_as = _sq_sims_string_extra (clip, "cfp", NULL);
 
-      c->name = g_strconcat (cfp_base (clip), ".cfp", NULL);
+      c->name = g_strconcat (cfp_base (clip, options), ".cfp", NULL);
       c->bytes = g_steal_pointer (&cfp);
       g_ptr_array_add (options->companions, c);
+      /* a CFP of its own, not the one the skill was read with */
+      if (options->notes != NULL && g_strcmp0 (read_as, cfp_base (clip, options)) != 0)
+        _sq_loss (options->notes, _("keys in %s"), c->name);
     }
   return _sq_pieces_new (g_string_free_to_bytes (out));
 }
@@ -1490,6 +1513,63 @@ cmx_probe (const guint8 *data,
   return 0;
 }
 
+/* ---- companions (sq_save_files) ----------------------------------------- */
+
+/* the CFPs a CMX's skills name, "….cfp"; NULL when it is no CMX */
+static char **
+cmx_companions_in (GBytes *bytes)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autofree char *comment = NULL, *version = NULL;
+  SqSimsText t;
+  gint64 n = 0;
+
+  _sq_sims_text_init (&t, bytes, "CMX");
+  if ((comment = _sq_sims_text_string (&t, "the comment line", NULL)) == NULL || !g_str_has_prefix (comment, "//")
+      || (version = _sq_sims_text_string (&t, "the version line", NULL)) == NULL
+      || !read_skeletons (&t, NULL, NULL) || !skip_suits (&t, NULL)
+      || !read_count (&t, "skill count", 17, &n, NULL))
+    return NULL;
+  for (gint64 i = 0; i < n; i++)
+    {
+      Skill s = { 0 };
+      gboolean good = read_skill (&t, bytes, &s, NULL);
+
+      if (s.cfp != NULL)
+        {
+          g_autofree char *file = g_strconcat (s.cfp, ".cfp", NULL);
+          g_strv_builder_add (names, file);
+        }
+      skill_clear (&s);
+      if (!good)
+        break;
+    }
+  return g_strv_builder_end (names);
+}
+
+static char **
+cmx_companions_of (const SqClip *clip)
+{
+  const char *cfp = _sq_sims_string_extra (clip, "cfp", NULL);
+  char **names = g_new0 (char *, 2);
+
+  if (sq_props_get (clip->extra, "skill") != NULL && cfp != NULL && cfp[0] != '\0')
+    names[0] = g_strconcat (cfp, ".cfp", NULL);
+  return names;
+}
+
+/* "mirrored.cmx" keeps its keys in "xskill-mirrored.cfp" */
+static char **
+cmx_companions_for (const char *out_name)
+{
+  const char *dot = strrchr (out_name, '.');
+  g_autofree char *stem = g_strndup (out_name, dot != NULL && dot != out_name ? (gsize) (dot - out_name) : strlen (out_name));
+  char **names = g_new0 (char *, 2);
+
+  names[0] = g_strconcat ("xskill-", stem, ".cfp", NULL);
+  return names;
+}
+
 const SqFormat _sq_format_sims_cmx = {
   .id = "sims-cmx",
   .name = N_("The Sims CMX skill or skeleton"),
@@ -1506,4 +1586,7 @@ const SqFormat _sq_format_sims_cmx = {
   .space = &sq_space_sims,
   .world = &sq_world_sims,
   .field_set = &sq_sims_skill_fields,
+  .companions_in = cmx_companions_in,
+  .companions_of = cmx_companions_of,
+  .companions_for = cmx_companions_for,
 };

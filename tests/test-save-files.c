@@ -1,0 +1,344 @@
+/* test-save-files.c: the one rule of every save (sq_save_files) and the
+ * writing of a save's files together (src/io)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The folders are real ones in a temporary directory, holding the Sims test
+ * skills of tests/data/sims and others made from them: a skill saved under
+ * a new name gets a CFP of its own; saving over the same CMX keeps its CFP;
+ * a CFP another skill names is flagged; a write that fails in either file
+ * of the pair, or a rename that fails, leaves both old files as they were.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "sq-io.h"
+#include "test-utils.h"
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
+}
+
+/* `name` of tests/data/sims into `dir` as `as`, every "xskill-<from>" in it
+ * made `cfp` when not NULL */
+static void
+put (const char *dir,
+     const char *name,
+     const char *as,
+     const char *from,
+     const char *cfp)
+{
+  g_autofree char *src = data_path (name);
+  g_autofree char *dest = g_build_filename (dir, as, NULL);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+  if (cfp != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (text, from, -1);
+
+      g_free (text);
+      text = g_strjoinv (cfp, parts);
+      len = strlen (text);
+    }
+  g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
+}
+
+static GBytes *
+beside (const char *name,
+        gpointer    dir,
+        GError    **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return g_bytes_new_take (text, len);
+}
+
+static SqClip *
+load_in (const char *dir,
+         const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.companion = beside;
+  options.companion_data = (gpointer) dir;
+  clip = sq_load_bytes (bytes, name, NULL, &options, &error);
+  g_assert_no_error (error);
+  return clip;
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* "name sha256" of every entry of `dir`, one a line, by name */
+static char *
+sums (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+
+  while ((entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *sum = NULL;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_ptr_array_add (lines, g_strdup_printf ("%s/", entry));
+          continue;
+        }
+      bytes = tu_read (path);
+      sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+      g_ptr_array_add (lines, g_strdup_printf ("%s %s", entry, sum));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+/* every entry of `dir` and itself */
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_tree (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static const SqSaveFile *
+file_named (GPtrArray  *files,
+            const char *name)
+{
+  for (guint i = 0; i < files->len; i++)
+    if (g_str_equal (((SqSaveFile *) files->pdata[i])->name, name))
+      return files->pdata[i];
+  return NULL;
+}
+
+/* The names: a new name, the same file, a name whose CFP another skill
+ * names, a CFP nobody names, a clip from another format */
+static void
+test_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-save-XXXXXX", NULL);
+  g_autoptr(SqClip) walk = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  const SqFormat *cmx = sq_format_by_id ("sims-cmx");
+  SqSaveOptions options = { 0 };
+  SqFolder folder;
+  const SqSaveFile *f;
+
+  put (dir, "walk.cmx", "walk.cmx", NULL, NULL);
+  put (dir, "xskill-walk.cfp", "xskill-walk.cfp", NULL, NULL);
+  sq_io_folder_init (&folder, dir);
+  walk = load_in (dir, "walk.cmx");
+  options.notes = notes;
+
+  /* a new name: a CFP of its own, which the CMX names, and a note */
+  files = sq_save_files (walk, cmx, "mirrored.cmx", &folder, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 2);
+  g_assert_cmpstr (((SqSaveFile *) files->pdata[0])->name, ==, "mirrored.cmx");
+  f = file_named (files, "xskill-mirrored.cfp");
+  g_assert_nonnull (f);
+  g_assert_null (f->conflict);
+  g_assert_cmpuint (notes->len, ==, 1);
+  g_assert_cmpstr (notes->pdata[0], ==, "keys in xskill-mirrored.cfp");
+  {
+    g_autoptr(GBytes) main = g_bytes_ref (((SqSaveFile *) files->pdata[0])->pieces->pdata[0]);
+    g_assert_nonnull (g_strstr_len (g_bytes_get_data (main, NULL), (gssize) g_bytes_get_size (main), "\nxskill-mirrored\r\n"));
+  }
+  g_clear_pointer (&files, g_ptr_array_unref);
+  g_ptr_array_set_size (notes, 0);
+
+  /* the same file: its own CFP, as it was, no note */
+  files = sq_save_files (walk, cmx, "walk.cmx", &folder, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 2);
+  f = file_named (files, "xskill-walk.cfp");
+  g_assert_nonnull (f);
+  g_assert_null (f->conflict);
+  g_assert_cmpuint (notes->len, ==, 0);
+  g_clear_pointer (&files, g_ptr_array_unref);
+
+  /* another skill names the CFP the new name gets: flagged, naming it */
+  put (dir, "walk.cmx", "other.cmx", "xskill-walk", "xskill-mirrored");
+  put (dir, "xskill-walk.cfp", "xskill-mirrored.cfp", NULL, NULL);
+  files = sq_save_files (walk, cmx, "mirrored.cmx", &folder, &options, NULL, &error);
+  g_assert_no_error (error);
+  f = file_named (files, "xskill-mirrored.cfp");
+  g_assert_cmpstr (f->conflict, ==, "“xskill-mirrored.cfp” belongs to “other.cmx”");
+  g_clear_pointer (&files, g_ptr_array_unref);
+
+  /* the same file, when another skill shares its CFP: flagged too */
+  put (dir, "walk.cmx", "twin.cmx", NULL, NULL);
+  files = sq_save_files (walk, cmx, "walk.cmx", &folder, &options, NULL, &error);
+  f = file_named (files, "xskill-walk.cfp");
+  g_assert_cmpstr (f->conflict, ==, "“xskill-walk.cfp” belongs to “twin.cmx”");
+  g_clear_pointer (&files, g_ptr_array_unref);
+
+  /* a CFP that exists and no file names: not this output's either */
+  put (dir, "xskill-walk.cfp", "xskill-stray.cfp", NULL, NULL);
+  files = sq_save_files (walk, cmx, "stray.cmx", &folder, &options, NULL, &error);
+  f = file_named (files, "xskill-stray.cfp");
+  g_assert_cmpstr (f->conflict, ==, "“xskill-stray.cfp” exists and is not “stray.cmx”’s");
+  g_clear_pointer (&files, g_ptr_array_unref);
+
+  /* a file of another format: one file, no companion */
+  files = sq_save_files (walk, sq_format_by_id ("bvh"), "walk.bvh", &folder, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_clear_pointer (&files, g_ptr_array_unref);
+
+  /* sq_io_save refuses a conflict and writes nothing */
+  {
+    g_autofree char *before = sums (dir);
+    g_autofree char *after = NULL;
+    g_autofree char *out = g_build_filename (dir, "mirrored.cmx", NULL);
+    g_autoptr(GPtrArray) written = sq_io_save (out, walk, cmx, NULL, NULL, FALSE, &error);
+
+    g_assert_null (written);
+    g_assert_error (error, SQ_IO_ERROR, SQ_IO_ERROR_COMPANION_TAKEN);
+    after = sums (dir);
+    g_assert_cmpstr (after, ==, before);
+  }
+  remove_tree (dir);
+}
+
+/* Saving `name` (a skill, mirrored) over itself with the file size limit
+ * `limit`: refused, and the folder as it was */
+static void
+assert_failed_write_changes_nothing (const char *name,
+                                     const char *cfp,
+                                     rlim_t      limit_bytes)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-pair-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, name, NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(SqEdit) edit = sq_edit_mirror_new ();
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GError) error = NULL;
+  struct rlimit old_limit, limit;
+  void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+
+  put (dir, name, name, NULL, NULL);
+  put (dir, cfp, cfp, NULL, NULL);
+  clip = load_in (dir, name);
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  before = sums (dir);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  limit = old_limit;
+  limit.rlim_cur = limit_bytes;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  files = sq_io_save (out, clip, clip->format, NULL, NULL, FALSE, &error);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_assert_null (files);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == G_FILE_ERROR);
+  g_assert_nonnull (strstr (error->message, "cannot write it"));
+  g_test_message ("%s: %s", name, error->message);
+  after = sums (dir);
+  g_assert_cmpstr (after, ==, before);
+
+  /* and without the limit the same save writes both */
+  g_clear_error (&error);
+  files = sq_io_save (out, clip, clip->format, NULL, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&after, g_free);
+  after = sums (dir);
+  g_assert_cmpstr (after, !=, before);
+  remove_tree (dir);
+}
+
+/* A write that fails in the CFP (walk: a CFP of 10 KB, a CMX of 1 KB), then
+ * in the CMX (nod: a CMX of 275 bytes, a CFP of 80) */
+static void
+test_failed_write (void)
+{
+  assert_failed_write_changes_nothing ("walk.cmx", "xskill-walk.cfp", 4000);
+  assert_failed_write_changes_nothing ("nod.cmx", "xskill-nod.cfp", 200);
+}
+
+/* A rename that fails (the output's name is taken by a folder) after the
+ * CFP's: the CFP goes back to what it was */
+static void
+test_failed_rename (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-rename-XXXXXX", NULL);
+  g_autofree char *blocker = g_build_filename (dir, "out.cmx", NULL);
+  g_autofree char *inside = g_build_filename (blocker, "keep", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_save_file_free);
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "out.cmx", "xskill-out.cfp" };
+
+  put (dir, "xskill-walk.cfp", "xskill-out.cfp", NULL, NULL);
+  g_assert_cmpint (g_mkdir (blocker, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (inside, "a folder is no file", -1, NULL));
+  before = sums (dir);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      SqSaveFile *f = g_new0 (SqSaveFile, 1);
+
+      f->name = g_strdup (names[i]);
+      f->pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+      g_ptr_array_add (f->pieces, g_bytes_new_static ("new", 3));
+      g_ptr_array_add (files, f);
+    }
+  g_assert_false (sq_io_write_files (dir, files, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  after = sums (dir);
+  g_assert_cmpstr (after, ==, before);
+  remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/save-files/names", test_names);
+  g_test_add_func ("/save-files/failed-write", test_failed_write);
+  g_test_add_func ("/save-files/failed-rename", test_failed_rename);
+
+  return g_test_run ();
+}
