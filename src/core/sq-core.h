@@ -17,6 +17,7 @@
 #include "sq-motion.h"
 #include "sq-pose.h"
 #include "sq-sl-skeleton.h"
+#include "sq-units.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"

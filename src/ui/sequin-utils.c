@@ -181,16 +181,7 @@ sequin_clip_frames_over (const SqClip *clip,
 char *
 sequin_format_rate (double fps)
 {
-  double n;
-
-  if (!isfinite (fps) || fps <= 0)
-    return g_strdup ("?");
-  n = round (fps);
-  /* the frame time a whole rate has, to the 6 decimals files write it with
-   * (float error included) */
-  if (n >= 1 && fabs (1 / fps - 1 / n) <= 1e-6 && fabs (fps - n) <= 1e-4 * n)
-    return g_strdup_printf ("%.0f", n);
-  return g_strdup_printf ("%g", fps);
+  return sq_format_rate (fps);
 }
 
 GtkWidget *
