@@ -34,6 +34,8 @@ struct _SequinWindow
   GtkButton           *undo_button;
   GtkButton           *redo_button;
   GtkMenuButton       *save_as_button;
+  GtkMenuButton       *edit_menu_button;
+  GMenu               *primary_menu;
   GtkStack            *main_stack;
   GtkStack            *view_stack;
   SequinJointTree     *joint_tree;

@@ -202,7 +202,7 @@ update_side_panel (SequinWindow *self)
       frames = g_strdup_printf (_("%u at %s per second"), s.frames, rate);
     }
   gtk_label_set_text (self->frames_value, frames);
-  duration = g_strdup_printf (_("%.3f s"), s.duration);
+  duration = sq_format_seconds (s.duration);
   gtk_label_set_text (self->duration_value, duration);
 
   if (clip->warnings->len > 0)
@@ -274,16 +274,17 @@ static void
 update_play_time (SequinWindow *self)
 {
   const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *now = NULL, *end = NULL;
 
   if (clip == NULL)
     {
       gtk_label_set_text (self->play_time_label, "");
       return;
     }
-  /* Translators: the playhead's time and the animation's duration, in seconds */
-  text = g_strdup_printf (_("%.3f s of %.3f s"), sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
-                          clip->duration);
+  now = sq_format_seconds (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)));
+  end = sq_format_seconds (clip->duration);
+  /* Translators: the playhead's time and the animation's duration ("0.500 s of 2.033 s") */
+  text = g_strdup_printf (_("%s of %s"), now, end);
   gtk_label_set_text (self->play_time_label, text);
 }
 
@@ -1162,6 +1163,8 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, save_as_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, edit_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, joint_tree);
@@ -1236,6 +1239,14 @@ build_save_as_menu (SequinWindow *self)
     }
   g_menu_append_section (menu, _("Save As"), G_MENU_MODEL (section));
   gtk_menu_button_set_menu_model (self->save_as_button, G_MENU_MODEL (menu));
+  /* the same list in the main menu, so F10 reaches it too */
+  if (self->primary_menu != NULL)
+    {
+      g_autoptr(GMenu) first = g_menu_new ();
+
+      g_menu_append_submenu (first, _("Save _As"), G_MENU_MODEL (section));
+      g_menu_prepend_section (self->primary_menu, NULL, G_MENU_MODEL (first));
+    }
 }
 
 static void
@@ -1347,6 +1358,8 @@ sequin_window_init (SequinWindow *self)
                            self, G_CONNECT_SWAPPED);
 
   set_document (self, NULL);
+  /* one name per control, check buttons with an action (sequin-utils.h) */
+  sequin_accessible_single_names (GTK_WIDGET (self));
 }
 
 SequinWindow *
