@@ -851,6 +851,22 @@ sequin_window_save_to (SequinWindow   *self,
 #define DEFAULT_SIDEBAR_WIDTH   270
 #define DEFAULT_TIMELINE_HEIGHT 260
 
+/* The timeline's height: the one the user left it at; until there is one,
+ * room for the file's lanes (up to 16, as the timeline asks) when they
+ * need more than the default, up to 3/5 of the height beside the tree */
+static int
+timeline_room (SequinWindow *self,
+               int           height)
+{
+  g_autoptr(GVariant) chosen = NULL;
+  int natural = 0;
+
+  if (self->settings != NULL && (chosen = g_settings_get_user_value (self->settings, "timeline-height")) != NULL)
+    return self->timeline_height;
+  gtk_widget_measure (GTK_WIDGET (self->timeline_box), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  return MAX (self->timeline_height, MIN (natural - self->diff_lane_room, height * 3 / 5));
+}
+
 /* The sidebar and the timeline get their remembered sizes; the tree and
  * the timeline's lanes take the rest of the window, and any width or height
  * it gains later (GtkPaned gives a change of size to the child that
@@ -868,7 +884,8 @@ place_panes (gpointer data)
     return G_SOURCE_REMOVE;
   /* the handle is a pixel wide; the tree keeps at least 300 */
   gtk_paned_set_position (self->sidebar_paned, MAX (300, width - self->sidebar_width - 1));
-  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - self->diff_lane_room - 1));
+  gtk_paned_set_position (self->content_paned,
+                          MAX (120, height - timeline_room (self, height) - self->diff_lane_room - 1));
   self->laid_out = TRUE;
   return G_SOURCE_REMOVE;
 }
