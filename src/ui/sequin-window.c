@@ -582,8 +582,12 @@ load_cb (GObject      *object,
         {
           g_autofree char *name = g_file_get_basename (req->file);
           g_autofree char *primary = g_strdup_printf (_("Could Not Open “%s”"), name);
+          const char *cause = sq_error_plain_cause (error);
+          /* the plain cause first, the reader's detail (offset, line) under it */
+          g_autofree char *secondary = cause != NULL ? g_strdup_printf ("%s\n\n%s", cause, error->message)
+                                                     : g_strdup (error->message);
 
-          show_error (self, primary, error->message);
+          show_error (self, primary, secondary);
         }
       open_request_free (req);
       return;
