@@ -237,6 +237,33 @@ test_window_action (void)
   g_assert_true (sq_edit_apply (mirror, expect, NULL));
   g_assert_true (sq_clip_equal (expect, sequin_test_window_clip (window)));
   g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Mirror");
+
+  /* the timeline fits the new length after Change Speed, its undo and redo */
+  {
+    SequinTimeline *timeline = SEQUIN_TIMELINE (window->timeline);
+    SequinDocument *document = sequin_window_get_document (window);
+    double fitted;
+
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    fitted = sequin_timeline_get_zoom (timeline);
+    g_assert_cmpfloat (fitted, >, 0);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.motion", "s", "speed"));
+    dialog = g_object_get_data (G_OBJECT (window), "sequin-motion-dialog");
+    sequin_motion_dialog_set_text (dialog, 0, "2");
+    g_assert_true (sequin_motion_dialog_apply (dialog, NULL));
+    /* binary SEQ's frames: the keys between them moved, said in the dialog */
+    g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "nearest frame"));
+    gtk_window_destroy (GTK_WINDOW (dialog));
+    sequin_test_flush ();
+    /* half as long: twice the pixels a second (the fit's cap allowing) */
+    g_assert_cmpfloat (sequin_timeline_get_zoom (timeline), >, fitted * 1.5);
+    g_assert_true (sequin_document_undo (document));
+    sequin_test_flush ();
+    g_assert_cmpfloat_with_epsilon (sequin_timeline_get_zoom (timeline), fitted, fitted * 1e-6);
+    g_assert_true (sequin_document_redo (document));
+    sequin_test_flush ();
+    g_assert_cmpfloat (sequin_timeline_get_zoom (timeline), >, fitted * 1.5);
+  }
   sequin_test_window_destroy (window);
 }
 
