@@ -273,6 +273,26 @@ test_single_names (void)
     sequin_test_flush ();
   }
 
+  /* the About window */
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkWidget *about = NULL;
+
+    g_action_group_activate_action (G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (window))), "about", NULL);
+    sequin_test_flush ();
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && about == NULL; i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+        if (GTK_IS_ABOUT_DIALOG (w))
+          about = GTK_WIDGET (w);
+      }
+    g_assert_nonnull (about);
+    assert_single_names (about, "the About window");
+    gtk_window_destroy (GTK_WINDOW (about));
+    sequin_test_flush ();
+  }
+
   /* the shortcuts window */
   overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_nonnull (overlay);
