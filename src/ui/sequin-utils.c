@@ -259,6 +259,10 @@ sequin_accessible_single_names (GtkWidget *root)
     drop_down_accessible (root);
   else if (GTK_IS_MENU_BUTTON (root))
     menu_button_accessible (GTK_MENU_BUTTON (root));
+  else if (GTK_IS_LIST_VIEW (root) && GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (root)))
+    /* a column view's list (GTK's own, else named by its type) */
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                    gtk_widget_get_parent (root), NULL, -1);
   for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
     sequin_accessible_single_names (child);
 }
