@@ -549,6 +549,7 @@ test_speed (void)
       }
   }
 
+  assert_refused (sq_edit_speed_new (1), "changes nothing");
   assert_refused (sq_edit_speed_new (0), "above 0");
   assert_refused (sq_edit_speed_new (-2), "above 0");
   assert_refused (sq_edit_speed_new (INFINITY), "above 0");
@@ -855,6 +856,134 @@ test_undo_corpus (void)
     }
 }
 
+/* ---- the frame grid (BVH, binary SEQ) ---- */
+
+/* every key of `clip` on a grid of `grid` steps a second, the last at the
+ * clip's end */
+static void
+assert_on_grid (const SqClip *clip,
+                double        grid)
+{
+  double last = 0;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+        {
+          double t = sq_track_time (&clip->joints[j].tracks[c], k);
+
+          if (fabs (t * grid - round (t * grid)) > 1e-6)
+            g_error ("%s: key %zu at %.9g s is off the grid of %g a second", clip->joints[j].name, k, t, grid);
+          last = MAX (last, t);
+        }
+  g_assert_cmpfloat_with_epsilon (last, clip->duration, 1e-9);
+}
+
+/* saved in its own format: nothing lost, and it reads back */
+static void
+assert_saves_whole (const SqClip *clip)
+{
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GBytes) bytes = tu_save (clip, clip->format->id, losses);
+  g_autoptr(SqClip) back = tu_load_ok (bytes);
+
+  for (guint i = 0; i < losses->len; i++)
+    g_test_message ("lost: %s", (const char *) losses->pdata[i]);
+  g_assert_cmpuint (losses->len, ==, 0);
+  g_assert_cmpfloat_with_epsilon (back->duration, clip->duration, 1e-5);
+}
+
+static SqClip *
+load_corpus (const char *subdir,
+             const char *name)
+{
+  g_autofree char *path = tu_corpus_path (subdir, name);
+  g_autoptr(GBytes) bytes = tu_read (path);
+
+  return tu_load_ok (bytes);
+}
+
+/* A resample of the sample-like BVH (the last key a third of a frame past
+ * 2 s at 10 a second) ends on frame 20, cut and said; speed and trim keep
+ * its frames */
+static void
+test_grid_bvh (void)
+{
+  g_autoptr(SqClip) clip = load_corpus ("bvh", "131_01.bvh");
+  double last = clip->duration;
+  /* at 7 a second the last key (8.275 s, frame 57.9) goes up to frame 58 */
+  g_autoptr(SqEdit) resample = sq_edit_resample_new (7);
+  g_autoptr(SqClip) r = apply_undo_redo (clip, resample);
+  g_autoptr(SqEdit) speed = sq_edit_speed_new (1.5);
+  g_autoptr(SqEdit) trim = sq_edit_trim_new (1.0 / 360, last / 3 + 1.0 / 500);
+  g_autoptr(SqClip) s = NULL, t = NULL;
+
+  g_assert_cmpfloat_with_epsilon (last * 7, 57.925, 1e-3);
+  g_assert_cmpuint (track_of (r, "Hips", SQ_CHANNEL_ROTATION)->n_keys, ==, 59);
+  g_assert_cmpfloat_with_epsilon (r->duration, 58.0 / 7, 1e-12);
+  g_assert_cmpfloat (r->fps, ==, 7.0);
+  assert_on_grid (r, 7);
+  g_assert_nonnull (strstr (sq_edit_get_report (resample), "frame 58 (8.286 s)"));
+  g_assert_nonnull (strstr (sq_edit_get_report (resample), "held"));
+  assert_saves_whole (r);
+
+  s = apply_undo_redo (clip, speed);
+  g_assert_cmpfloat_with_epsilon (s->fps, clip->fps * 1.5, 1e-9);
+  assert_on_grid (s, s->fps);
+  g_assert_null (sq_edit_get_report (speed));
+  assert_saves_whole (s);
+
+  t = apply_undo_redo (clip, trim);
+  assert_on_grid (t, t->fps);
+  /* the cuts on the nearest frames: 0 and frame 331 of 120 a second */
+  g_assert_cmpfloat_with_epsilon (t->duration, 331.0 / clip->fps, 1e-9);
+  g_assert_nonnull (strstr (sq_edit_get_report (trim), "frame 0 (0.000 s) to frame 331 (2.758 s)"));
+  assert_saves_whole (t);
+}
+
+/* Binary SEQ keeps keys on 1/30 s frames whatever the rate asked */
+static void
+test_grid_seq (void)
+{
+  g_autoptr(SqClip) clip = load_corpus ("seq-binary", "walk.seq");
+  g_autoptr(SqEdit) resample = sq_edit_resample_new (7);
+  g_autoptr(SqEdit) speed = sq_edit_speed_new (1.5);
+  g_autoptr(SqEdit) slow = sq_edit_speed_new (0.7);
+  g_autoptr(SqEdit) trim = sq_edit_trim_new (0.05, 0.71);
+  g_autoptr(SqClip) r = apply_undo_redo (clip, resample);
+  g_autoptr(SqClip) s = apply_undo_redo (clip, speed);
+  g_autoptr(SqClip) w = apply_undo_redo (clip, slow);
+  g_autoptr(SqClip) t = apply_undo_redo (clip, trim);
+  g_autoptr(SqClip) copy = sq_clip_copy (clip);
+  g_autoptr(SqEdit) fast = sq_edit_resample_new (60);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpfloat_with_epsilon (clip->duration, 1.1, 1e-9);
+  /* 1.1 s at 7 a second: frames 0..8 (8/7 s, held from 1.1 s), each on
+   * the nearest 1/30 s */
+  assert_on_grid (r, 30);
+  g_assert_cmpuint (track_of (r, "pelvis", SQ_CHANNEL_ROTATION)->n_keys, ==, 9);
+  g_assert_cmpfloat_with_epsilon (r->duration, 34.0 / 30, 1e-12);
+  g_assert_nonnull (strstr (sq_edit_get_report (resample), "not evenly apart"));
+  assert_saves_whole (r);
+
+  assert_on_grid (s, 30);
+  g_assert_nonnull (strstr (sq_edit_get_report (speed), "left out"));
+  assert_saves_whole (s);
+  assert_on_grid (w, 30);
+  g_assert_nonnull (strstr (sq_edit_get_report (slow), "moved to the nearest frame"));
+  assert_saves_whole (w);
+
+  assert_on_grid (t, 30);
+  /* 0.05 s is frame 1.5: up to 2; 0.71 s (21.3) down to 21 */
+  g_assert_cmpfloat_with_epsilon (t->duration, 19.0 / 30, 1e-12);
+  assert_saves_whole (t);
+
+  g_assert_false (sq_edit_apply (fast, copy, &error));
+  tu_assert_mentions (error, "cannot hold 60");
+  g_assert_true (sq_clip_equal (copy, clip));
+}
+
 /* ---- the angle between two rotations ---- */
 
 static void
@@ -1154,6 +1283,8 @@ main (int    argc,
   g_test_add_func ("/motion/resample", test_resample);
   g_test_add_func ("/motion/speed", test_speed);
   g_test_add_func ("/motion/trim", test_trim);
+  g_test_add_func ("/motion/grid-bvh", test_grid_bvh);
+  g_test_add_func ("/motion/grid-seq", test_grid_seq);
   g_test_add_func ("/motion/reverse", test_reverse);
   g_test_add_func ("/motion/reduce", test_reduce);
   g_test_add_func ("/motion/reduce/corpus", test_reduce_corpus);

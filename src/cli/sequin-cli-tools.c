@@ -24,7 +24,7 @@ cli_print_report (const char   *path,
   const char *report = sq_edit_get_report (edit);
 
   if (report != NULL)
-    printf ("%s: %s: %s\n", path, sq_edit_get_label (edit), report);
+    printf ("%s: note: %s: %s\n", path, sq_edit_get_label (edit), report);
 }
 
 /* The clip against the .anim written from it and read back

@@ -18,6 +18,7 @@
 #include "sq-motion.h"
 #include "sq-pose.h"
 #include "worlds/sq-sl-skeleton.h"
+#include "sq-units.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "sq-dump.h"
+#include "sq-units.h"
 #include "sq-format.h"
 #include "sq-math.h"
 #include "sq-json.h"
@@ -63,9 +64,11 @@ sq_dump_summary (const SqClip *clip)
 {
   SqClipSummary s;
   GString *out = g_string_new (NULL);
-  char fps[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *fps = sq_format_rate (clip->fps);
+  g_autofree char *dur = NULL;
 
   sq_clip_summarize (clip, &s);
+  dur = sq_format_seconds (s.duration);
   g_string_append_printf (out, "%-10s %s\n", _("Format:"), s.format_name);
   g_string_append_printf (out, "%-10s %s\n", _("Model:"), clip->name[0] ? clip->name : _("(none)"));
   if (clip->root[0])
@@ -77,9 +80,9 @@ sq_dump_summary (const SqClip *clip)
   g_string_append_printf (out, "%-10s ", _("Keys:"));
   g_string_append_printf (out, _("%zu (%zu rotation, %zu translation, %zu scale)\n"),
                           s.n_keys, s.n_rotation_keys, s.n_translation_keys, s.n_scale_keys);
-  g_string_append_printf (out, "%-10s %s s\n", _("Duration:"), g_ascii_formatd (dur, sizeof dur, "%.3f", s.duration));
+  g_string_append_printf (out, "%-10s %s\n", _("Duration:"), dur);
   g_string_append_printf (out, "%-10s ", _("Frames:"));
-  g_string_append_printf (out, _("%u (%s per second)\n"), s.frames, g_ascii_formatd (fps, sizeof fps, "%g", clip->fps));
+  g_string_append_printf (out, _("%u (%s per second)\n"), s.frames, fps);
   append_takes (out, clip);
   if (clip->warnings->len > 0)
     g_string_append_printf (out, "%-10s %u\n", _("Warnings:"), clip->warnings->len);

@@ -63,3 +63,27 @@ sq_set_error_at_line (GError    **error,
   sq_set_error_at_line_valist (error, code, line, column, format, args);
   va_end (args);
 }
+
+const char *
+sq_error_plain_cause (const GError *error)
+{
+  if (error == NULL || error->domain != SQ_ERROR)
+    return NULL;
+  switch ((SqErrorCode) error->code)
+    {
+    case SQ_ERROR_TRUNCATED:
+      return _("The file is cut short: it ends before the data it announces.");
+    case SQ_ERROR_BAD_MAGIC:
+      return _("The file is not an animation in a format Sequin reads.");
+    case SQ_ERROR_BAD_VALUE:
+      return _("The file holds a value its format does not allow.");
+    case SQ_ERROR_SYNTAX:
+      return _("The file's text does not follow its format.");
+    case SQ_ERROR_LIMIT_EXCEEDED:
+      return _("The file is cut short, or a count in it is wrong: it announces more than it holds.");
+    case SQ_ERROR_UNSUPPORTED:
+      return _("The file uses a version or variant of its format that Sequin does not read.");
+    default:
+      return NULL;
+    }
+}

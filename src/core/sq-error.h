@@ -47,4 +47,9 @@ void sq_set_error_at_line_valist (GError   **error,
                                   const char *format,
                                   va_list     args) G_GNUC_PRINTF (5, 0);
 
+/* A reader's error in plain words, to lead its message with ("The file is
+ * cut short."; the detail with the offset or line goes under it), or NULL
+ * for an error that is no reader's (I/O, an edit's refusal) */
+const char *sq_error_plain_cause (const GError *error);
+
 G_END_DECLS

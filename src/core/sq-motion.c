@@ -18,11 +18,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "sq-convert.h"
 #include "sq-error.h"
 #include "sq-format.h"
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-world.h"
+#include "sq-units.h"
 #include "sq-edit-private.h"
 
 /* two times this close (seconds) are one */
@@ -475,7 +477,216 @@ apply_mirror (SqEdit *edit,
   return TRUE;
 }
 
+/* ---- the frame grid (resample, speed, trim) ------------------------------
+ * A format whose keys live on frames (BVH and .x at their own rate, binary
+ * SEQ and the Sims' files at 1/30 s) gets its keys, its start and its end
+ * on that grid from these edits, so that saving it rounds nothing; what the
+ * grid moves is said in the edit's report (a note, not a loss). */
+
+/* Steps per second of the grid the clip's format keeps its keys on once
+ * its frame rate is `fps`; 0: keys anywhere, or on steps much finer than
+ * frames (text SEQ's milliseconds, a .anim's 1/65535 of the duration) */
+static double
+frame_grid (const SqClip *clip,
+            double        fps)
+{
+  const SqSpace *space = clip->format != NULL ? clip->format->space : NULL;
+
+  if (space == NULL)
+    return 0;
+  if (space->time_grid < 0)
+    return isfinite (fps) && fps > 0 ? fps : 0;
+  if (space->time_grid > 0 && space->time_grid <= 120)
+    return space->time_grid;
+  return 0;
+}
+
+/* `t` on the nearest step of `grid` */
+static double
+on_grid (double t,
+         double grid)
+{
+  return floor (t * grid + 0.5) / grid;
+}
+
+/* "frame 20 (2.000 s)": a time on the grid, as the format numbers it */
+static char *
+grid_place (const SqClip *clip,
+            double        t,
+            double        grid)
+{
+  g_autofree char *frame = sq_format_frame (floor (t * grid + 0.5) + (double) clip->frame_base);
+  g_autofree char *time = sq_format_seconds (t);
+
+  /* TRANSLATORS: where a clip ends or a cut falls: "frame 20 (2.000 s)" */
+  return g_strdup_printf (_("frame %s (%s)"), frame, time);
+}
+
+/* appends one sentence to the edit's report */
+static void
+report_add (GString    *report,
+            const char *sentence)
+{
+  if (report->len > 0)
+    g_string_append (report, " ");
+  g_string_append (report, sentence);
+}
+
+/* The report becomes the edit's (or none, when empty) */
+static void
+report_commit (SqEdit  *edit,
+               GString *report)
+{
+  if (report->len > 0)
+    _sq_edit_set_report (edit, g_string_free (report, FALSE));
+  else
+    {
+      _sq_edit_set_report (edit, NULL);
+      g_string_free (report, TRUE);
+    }
+}
+
+/* The end of a clip moved onto the grid: which way, and what it means */
+static void
+report_end (GString      *report,
+            const SqClip *clip,
+            double        was,
+            double        now,
+            double        grid)
+{
+  g_autofree char *place = NULL, *gap = NULL, *text = NULL;
+
+  if (fabs (was - now) <= TIME_EPSILON * MAX (1.0, was))
+    return;
+  place = grid_place (clip, now, grid);
+  gap = sq_format_seconds (fabs (was - now));
+  if (now < was)
+    /* TRANSLATORS: the end moved down onto the format's frame grid */
+    text = g_strdup_printf (_("The clip now ends on the frame grid at %s, the nearest frame: the last %s, "
+                              "less than half a frame, is cut."), place, gap);
+  else
+    /* TRANSLATORS: the end moved up onto the format's frame grid */
+    text = g_strdup_printf (_("The clip now ends on the frame grid at %s, the nearest frame: "
+                              "the last pose is held %s longer to reach it."), place, gap);
+  report_add (report, text);
+}
+
+/* Moves every key of `t` to the nearest step of `grid`; of the keys that
+ * land on one step the nearest to it stays. Counts the keys moved and
+ * dropped. */
+static void
+snap_track (SqTrack *t,
+            double   grid,
+            guint   *moved,
+            guint   *dropped)
+{
+  SqTrack built;
+  gsize k = 0;
+  gboolean on = TRUE;
+
+  /* a track on the grid stays as it is, its keys' notation kept */
+  for (gsize i = 0; i < t->n_keys && on; i++)
+    {
+      double f = sq_track_time (t, i) * grid;
+
+      on = fabs (f - floor (f + 0.5)) <= 1e-6
+           && (i == 0 || floor (f + 0.5) != floor (sq_track_time (t, i - 1) * grid + 0.5));
+    }
+  if (on)
+    return;
+  builder_init (&built, t, t->n_keys);
+  while (k < t->n_keys)
+    {
+      double step = floor (sq_track_time (t, k) * grid + 0.5);
+      double best_d = fabs (sq_track_time (t, k) * grid - step);
+      gsize best = k, e = k + 1;
+
+      for (; e < t->n_keys && floor (sq_track_time (t, e) * grid + 0.5) == step; e++)
+        if (fabs (sq_track_time (t, e) * grid - step) < best_d)
+          {
+            best = e;
+            best_d = fabs (sq_track_time (t, e) * grid - step);
+          }
+      if (best_d > 1e-6)
+        (*moved)++;
+      *dropped += (guint) (e - k - 1);
+      builder_copy (&built, t, best, step / grid);
+      k = e;
+    }
+  builder_commit (t, &built);
+}
+
+/* Every key of the clip on the grid (snap_track), reported */
+static void
+snap_clip (SqClip  *clip,
+           double   grid,
+           GString *report)
+{
+  guint moved = 0, dropped = 0;
+  g_autofree char *rate = sq_format_rate (grid);
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (clip->joints[j].tracks[c].n_keys > 0)
+        snap_track (&clip->joints[j].tracks[c], grid, &moved, &dropped);
+  if (moved > 0)
+    {
+      g_autofree char *text = NULL;
+
+      /* TRANSLATORS: %s is a format's name, then its frame rate */
+      text = g_strdup_printf (_("%s keeps keys on frames (%s a second): %u keys moved to the nearest frame."),
+                              sq_format_get_name (clip->format), rate, moved);
+      report_add (report, text);
+    }
+  if (dropped > 0)
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("%u keys fell on a frame with another key and were left out (the one nearest "
+                                "the frame stays)."), dropped);
+      report_add (report, text);
+    }
+}
+
 /* ---- resample ----------------------------------------------------------- */
+
+/* One track's keys on the grid f0..f1 at `fps`, each time on the format's
+ * `grid` (0: none), the last at `last` when the clip has no grid */
+static void
+resample_track (SqTrack  *t,
+                SqChannel c,
+                double    fps,
+                double    grid,
+                double    f0,
+                double    f1,
+                double    first,
+                double    last,
+                gsize     n)
+{
+  SqTrack built;
+
+  builder_init (&built, t, n);
+  if (grid > 0)
+    for (double f = f0; f <= f1; f++)
+      {
+        double time = on_grid (f / fps, grid);
+
+        builder_sample (&built, t, c, time, time);
+      }
+  else
+    {
+      for (gsize f = 0;; f++)
+        {
+          double time = first + (double) f / fps;
+
+          if (time >= last - TIME_EPSILON)
+            break;
+          builder_sample (&built, t, c, time, time);
+        }
+      builder_sample (&built, t, c, last, last);
+    }
+  builder_commit (t, &built);
+}
 
 static gboolean
 apply_resample (SqEdit  *edit,
@@ -483,13 +694,36 @@ apply_resample (SqEdit  *edit,
                 double   fps,
                 GError **error)
 {
-  double first, last, n;
+  /* a format whose frame rate is a field plays the new grid as frames */
+  /* a format whose frame rate is a field plays the new grid as frames
+   * (not one counting in ticks, .x's) */
+  gboolean takes_rate = clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
+                                                 && !(clip->format->flags & SQ_FORMAT_TICKS));
+  double first, last, n, grid, f0 = 0, f1 = 0;
+  GString *report;
 
   if (!isfinite (fps) || !(fps > 0))
     return invalid (error, _("The frame rate must be a number of frames per second above 0, not %g"), fps);
   if (!key_span (clip, &first, &last))
     return invalid (error, _("The clip has no keys to resample"));
-  n = floor ((last - first) * fps + TIME_EPSILON) + 2;
+  grid = frame_grid (clip, takes_rate ? fps : clip->fps);
+  if (grid > 0 && fps > grid * (1 + 1e-9))
+    {
+      g_autofree char *rate = sq_format_rate (grid);
+
+      return invalid (error, _("%s keeps keys on frames, %s a second: it cannot hold %g frames per second"),
+                      sq_format_get_name (clip->format), rate, fps);
+    }
+  if (grid > 0)
+    {
+      /* from the frame at or before the first key (nothing cut there) to
+       * the frame nearest the last */
+      f0 = floor (first * fps + 1e-6);
+      f1 = MAX (floor (last * fps + 0.5), f0 + 1);
+      n = f1 - f0 + 1;
+    }
+  else
+    n = floor ((last - first) * fps + TIME_EPSILON) + 2;
   if (!(n <= SQ_MOTION_MAX_KEYS))
     return invalid (error, _("%g frames per second over %g s makes more than %d keys a track"),
                     fps, last - first, SQ_MOTION_MAX_KEYS);
@@ -505,37 +739,39 @@ apply_resample (SqEdit  *edit,
   }
 
   journal_joints (edit, clip);
+  _sq_edit_journal_timing (edit, clip);
   for (gsize j = 0; j < clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
-      {
-        SqTrack *t = &clip->joints[j].tracks[c];
-        SqTrack built;
-
-        if (t->n_keys < 2)
-          continue;
-        builder_init (&built, t, (gsize) n);
-        for (gsize f = 0;; f++)
-          {
-            double time = first + (double) f / fps;
-
-            if (time >= last - TIME_EPSILON)
-              break;
-            builder_sample (&built, t, c, time, time);
-          }
-        builder_sample (&built, t, c, last, last);
-        builder_commit (t, &built);
-      }
-  /* a format whose frame rate is a field plays the new grid as frames
-   * (not one counting in ticks, .x's) */
-  if (clip->format == NULL || ((clip->format->flags & SQ_FORMAT_FRAME_RATE)
-                               && !(clip->format->flags & SQ_FORMAT_TICKS)))
+      if (clip->joints[j].tracks[c].n_keys >= 2)
+        resample_track (&clip->joints[j].tracks[c], c, fps, grid, f0, f1, first, last, (gsize) n);
+  if (takes_rate)
     {
-      _sq_edit_journal_timing (edit, clip);
       _sq_edit_journal_extra (edit, clip);
       clip->fps = fps;
       if (sq_props_get (clip->extra, "frame-time") != NULL)
         sq_props_set (clip->extra, "frame-time", g_variant_new_double (1.0 / fps));
     }
+  report = g_string_new (NULL);
+  if (grid > 0)
+    {
+      double end = on_grid (f1 / fps, grid);
+
+      if (fabs (grid / fps - floor (grid / fps + 0.5)) > 1e-9)
+        {
+          g_autofree char *rate = sq_format_rate (grid);
+          g_autofree char *text = NULL;
+
+          /* TRANSLATORS: a format's name, its frame rate, the asked rate */
+          text = g_strdup_printf (_("%s keeps keys on frames (%s a second): at %g a second the keys are on the "
+                                    "nearest of them, not evenly apart."), sq_format_get_name (clip->format), rate, fps);
+          report_add (report, text);
+        }
+      report_end (report, clip, last, end, grid);
+      /* the clip lasts to its new last frame (or its old end, on the grid,
+       * when that came after the last key) */
+      clip->duration = clip->duration > last + TIME_EPSILON ? MAX (end, on_grid (clip->duration, grid)) : end;
+    }
+  report_commit (edit, report);
   return TRUE;
 }
 
@@ -553,8 +789,13 @@ apply_speed (SqEdit  *edit,
              double   factor,
              GError **error)
 {
+  double grid, was_end;
+  GString *report;
+
   if (!isfinite (factor) || !(factor > 0))
     return invalid (error, _("The speed factor must be a number above 0, not %g"), factor);
+  if (factor == 1)
+    return invalid (error, _("A factor of 1 plays at the same speed: it changes nothing"));
   /* keys must stay apart */
   for (gsize j = 0; j < clip->n_joints; j++)
     for (guint c = 0; c < SQ_N_CHANNELS; c++)
@@ -600,6 +841,16 @@ apply_speed (SqEdit  *edit,
         }
     }
   map_loop_fields (clip, map_speed, &factor, TRUE);
+  /* a format of fixed frames (binary SEQ, the Sims, .x ticks) keeps them */
+  report = g_string_new (NULL);
+  if ((grid = frame_grid (clip, clip->fps)) > 0)
+    {
+      snap_clip (clip, grid, report);
+      was_end = clip->duration;
+      clip->duration = on_grid (clip->duration, grid);
+      report_end (report, clip, was_end, clip->duration, grid);
+    }
+  report_commit (edit, report);
   return TRUE;
 }
 
@@ -611,6 +862,41 @@ map_trim (double t, const double *p)
   return CLAMP (t - p[0], 0.0, p[1] - p[0]);
 }
 
+/* The cuts on the clip's frame grid (nearest frames, the end not past the
+ * clip's), said in the report when they move; FALSE when no frame is left
+ * between them */
+static gboolean
+trim_on_grid (const SqClip *clip,
+              double       *start,
+              double       *end,
+              GString      *report,
+              GError      **error)
+{
+  double grid = frame_grid (clip, clip->fps);
+  double s, e;
+
+  if (grid <= 0)
+    return TRUE;
+  s = on_grid (*start, grid);
+  e = on_grid (*end, grid);
+  if (e > clip->duration + TIME_EPSILON)
+    e = floor (*end * grid + 1e-6) / grid;
+  if (!(s < e))
+    return invalid (error, _("The range %g–%g s holds no whole frame of the clip's frame grid"), *start, *end);
+  if (fabs (s - *start) > TIME_EPSILON || fabs (e - *end) > TIME_EPSILON)
+    {
+      g_autofree char *from = grid_place (clip, s, grid), *to = grid_place (clip, e, grid);
+      g_autofree char *text = NULL;
+
+      /* TRANSLATORS: the cuts of a trim, moved to the nearest frames */
+      text = g_strdup_printf (_("The cuts are on the nearest frames: the clip keeps %s to %s."), from, to);
+      report_add (report, text);
+    }
+  *start = s;
+  *end = e;
+  return TRUE;
+}
+
 static gboolean
 apply_trim (SqEdit  *edit,
             SqClip  *clip,
@@ -618,12 +904,21 @@ apply_trim (SqEdit  *edit,
             double   end,
             GError **error)
 {
-  double range[2] = { start, end };
+  double range[2];
+  GString *report;
 
   if (!isfinite (start) || !isfinite (end) || start < 0 || end > clip->duration + TIME_EPSILON)
     return invalid (error, _("The range %g–%g s is not within the clip (0–%g s)"), start, end, clip->duration);
   if (!(start < end))
     return invalid (error, _("The range %g–%g s is empty: the start must come before the end"), start, end);
+  report = g_string_new (NULL);
+  if (!trim_on_grid (clip, &start, &end, report, error))
+    {
+      g_string_free (report, TRUE);
+      return FALSE;
+    }
+  range[0] = start;
+  range[1] = end;
 
   journal_joints (edit, clip);
   _sq_edit_journal_timing (edit, clip);
@@ -655,6 +950,7 @@ apply_trim (SqEdit  *edit,
       }
   clip->duration = end - start;
   map_loop_fields (clip, map_trim, range, FALSE);
+  report_commit (edit, report);
   return TRUE;
 }
 

@@ -125,6 +125,7 @@ static const struct {
   { "win.play", { "<Control>space", NULL } },
   { "win.show-sidebar", { "F9", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
+  { "win.edit-menu", { "<Alt>e", NULL } },
 };
 
 static void

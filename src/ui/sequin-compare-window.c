@@ -859,6 +859,16 @@ sequin_compare_window_choose (SequinWindow *window)
                                          _("_Compare"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   sequin_add_format_filters (GTK_FILE_CHOOSER (chooser), FALSE, NULL);
+  /* in the open file's folder (where its other takes and versions are),
+   * not in Recent */
+  {
+    SequinDocument *document = sequin_window_get_document (window);
+    GFile *file = document != NULL ? sequin_document_get_file (document) : NULL;
+    g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+
+    if (folder != NULL)
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  }
   g_signal_connect (chooser, "response", G_CALLBACK (chosen), window);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -21,6 +21,8 @@
 #include "sequin-live-export.h"
 #include "sequin-motion-dialog.h"
 #include "sequin-play-over.h"
+#include "sequin-utils.h"
+#include "sequin-window-private.h"
 #include "sequin-window.h"
 
 #define N_FIELDS 2
@@ -35,8 +37,11 @@ struct _SequinMotionDialog
   GtkLabel         *message_label;
   GtkButton        *apply_button;
   GtkButton        *cancel_button;
+  GtkCheckButton   *frames_toggle;   /* trim: the fields count frames */
+  GtkButton        *playhead_button; /* trim: the start at the playhead */
 
   SequinDocument   *document;
+  double            playhead;         /* seconds */
   SequinMotionKind  kind;
   guint             n_fields;
   gboolean          valid;
@@ -64,7 +69,7 @@ static const struct
     N_("Play faster or slower: 2 plays twice as fast, 0.5 half as fast. Loop points and ease follow."),
     { N_("_Factor"), NULL } },
   [SEQUIN_MOTION_TRIM] = { "trim", N_("Trim"),
-    N_("Keep the part between two times (seconds), with keys at both cuts; it then starts at 0."),
+    N_("Keep the part between two times (seconds, or frames), with keys at both cuts; it then starts at 0."),
     { N_("_Start"), N_("_End") } },
   [SEQUIN_MOTION_REVERSE] = { "reverse", N_("Reverse"),
     N_("Play the animation backwards. The loop points follow."),
@@ -109,6 +114,39 @@ field_number (SequinMotionDialog *self,
   return *end == '\0' && isfinite (*out);
 }
 
+/* The clip's frame rate for the trim's frames (30 when it has none) */
+static double
+trim_fps (SequinMotionDialog *self)
+{
+  const SqClip *clip = sequin_document_get_clip (self->document);
+
+  return clip != NULL && clip->fps > 0 && isfinite (clip->fps) ? clip->fps : 30;
+}
+
+static gboolean
+in_frames (SequinMotionDialog *self)
+{
+  return self->kind == SEQUIN_MOTION_TRIM && gtk_check_button_get_active (self->frames_toggle);
+}
+
+/* A trim field as seconds: frames divided by the rate; a time shown
+ * rounded (3 decimals) that is the clip's end is its end exactly */
+static gboolean
+field_seconds (SequinMotionDialog *self,
+               guint               f,
+               double             *out)
+{
+  const SqClip *clip = sequin_document_get_clip (self->document);
+
+  if (!field_number (self, f, out))
+    return FALSE;
+  if (in_frames (self))
+    *out /= trim_fps (self);
+  if (clip != NULL && fabs (*out - clip->duration) < (in_frames (self) ? 1e-6 : 0.0005))
+    *out = clip->duration;
+  return TRUE;
+}
+
 /* Checks the fields; sets the message and Apply's state */
 static void
 validate (SequinMotionDialog *self)
@@ -120,7 +158,7 @@ validate (SequinMotionDialog *self)
   if (self->done)
     return;
   for (guint f = 0; f < self->n_fields && message == NULL; f++)
-    if (!field_number (self, f, &v[f]))
+    if (!field_seconds (self, f, &v[f]))
       message = g_strdup_printf (_("%s is not a number"),
                                  gtk_label_get_text (self->labels[f]));
   if (message == NULL && clip == NULL)
@@ -135,10 +173,16 @@ validate (SequinMotionDialog *self)
       case SEQUIN_MOTION_SPEED:
         if (!(v[0] > 0))
           message = g_strdup (_("The factor must be above 0"));
+        else if (v[0] == 1)
+          message = g_strdup (_("A factor of 1 plays at the same speed: nothing would change"));
         break;
       case SEQUIN_MOTION_TRIM:
         if (v[0] < 0 || v[1] > clip->duration)
-          message = g_strdup_printf (_("The times must lie within the animation (0 to %g s)"), clip->duration);
+          {
+            g_autofree char *end = sq_format_seconds (clip->duration);
+
+            message = g_strdup_printf (_("The times must lie within the animation (0 to %s)"), end);
+          }
         else if (!(v[0] < v[1]))
           message = g_strdup (_("The start must come before the end"));
         break;
@@ -171,7 +215,7 @@ make_edit (SequinMotionDialog *self)
   double v[N_FIELDS] = { 0, 0 };
 
   for (guint f = 0; f < self->n_fields; f++)
-    field_number (self, f, &v[f]);
+    field_seconds (self, f, &v[f]);
   switch (self->kind)
     {
     case SEQUIN_MOTION_MIRROR: return sq_edit_mirror_new ();
@@ -221,6 +265,7 @@ sequin_motion_dialog_apply (SequinMotionDialog *self,
   set_message (self, report);
   gtk_widget_set_visible (GTK_WIDGET (self->apply_button), FALSE);
   gtk_button_set_label (self->cancel_button, _("_Close"));
+  sequin_accessible_single_names (GTK_WIDGET (self->cancel_button));
   for (guint f = 0; f < self->n_fields; f++)
     gtk_widget_set_sensitive (GTK_WIDGET (self->entries[f]), FALSE);
   return TRUE;
@@ -236,6 +281,38 @@ static void
 entry_changed (SequinMotionDialog *self)
 {
   validate (self);
+}
+
+/* the trim's fields in the other unit: 2.033 s ⇄ frame 61 */
+static void
+frames_toggled (SequinMotionDialog *self)
+{
+  double fps = trim_fps (self);
+
+  for (guint f = 0; f < self->n_fields; f++)
+    {
+      double v;
+      g_autofree char *text = NULL;
+
+      if (!field_number (self, f, &v))
+        continue;
+      if (in_frames (self))
+        text = sq_format_frame (v * fps);
+      else
+        text = sq_format_seconds_value (v / fps);
+      gtk_editable_set_text (GTK_EDITABLE (self->entries[f]), text);
+    }
+  validate (self);
+}
+
+/* the trim starts at the playhead */
+static void
+playhead_clicked (SequinMotionDialog *self)
+{
+  g_autofree char *text = in_frames (self) ? sq_format_frame (self->playhead * trim_fps (self))
+                                           : sq_format_seconds_value (self->playhead);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[0]), text);
 }
 
 static void
@@ -295,6 +372,24 @@ sequin_motion_dialog_init (SequinMotionDialog *self)
     }
   gtk_box_append (GTK_BOX (box), grid);
 
+  /* the trim's unit and its start at the playhead */
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+    self->frames_toggle = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("In _frames")));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->frames_toggle), _("Type the start and end as frame numbers"));
+    g_signal_connect_swapped (self->frames_toggle, "toggled", G_CALLBACK (frames_toggled), self);
+    self->playhead_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("From the _Playhead")));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->playhead_button), _("Start where the playhead stands"));
+    g_signal_connect_swapped (self->playhead_button, "clicked", G_CALLBACK (playhead_clicked), self);
+    gtk_widget_set_halign (GTK_WIDGET (self->playhead_button), GTK_ALIGN_END);
+    gtk_widget_set_hexpand (GTK_WIDGET (self->playhead_button), TRUE);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->frames_toggle));
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->playhead_button));
+    gtk_widget_set_visible (row, FALSE);
+    gtk_box_append (GTK_BOX (box), row);
+  }
+
   self->message_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->message_label, TRUE);
   gtk_label_set_xalign (self->message_label, 0);
@@ -328,9 +423,11 @@ initial_text (const SqClip    *clip,
 
   switch (kind)
     {
-    case SEQUIN_MOTION_RESAMPLE: v = clip != NULL && clip->fps > 0 ? clip->fps : 30; break;
+    case SEQUIN_MOTION_RESAMPLE: v = clip != NULL && clip->fps > 0 ? sq_rate_as_shown (clip->fps) : 30; break;
     case SEQUIN_MOTION_SPEED: v = 1; break;
-    case SEQUIN_MOTION_TRIM: v = field == 0 || clip == NULL ? 0 : clip->duration; break;
+    case SEQUIN_MOTION_TRIM:
+      /* the times as the window shows them (3 decimals) */
+      return field == 0 || clip == NULL ? g_strdup ("0") : sq_format_seconds_value (clip->duration);
     case SEQUIN_MOTION_REDUCE: v = field == 0 ? 0.5 : 0; break;
     case SEQUIN_MOTION_SKIP_FRAMES: v = 1; break;
     default: break;
@@ -370,8 +467,33 @@ sequin_motion_dialog_new (GtkWindow        *parent,
         gtk_editable_set_text (GTK_EDITABLE (self->entries[f]), text);
       }
     }
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->frames_toggle)), kind == SEQUIN_MOTION_TRIM);
   validate (self);
+  sequin_accessible_single_names (GTK_WIDGET (self));
   return self;
+}
+
+void
+sequin_motion_dialog_set_playhead (SequinMotionDialog *self,
+                                   double              seconds)
+{
+  g_return_if_fail (SEQUIN_IS_MOTION_DIALOG (self));
+  self->playhead = seconds;
+}
+
+void
+sequin_motion_dialog_set_in_frames (SequinMotionDialog *self,
+                                    gboolean            frames)
+{
+  g_return_if_fail (SEQUIN_IS_MOTION_DIALOG (self));
+  gtk_check_button_set_active (self->frames_toggle, frames);
+}
+
+void
+sequin_motion_dialog_start_at_playhead (SequinMotionDialog *self)
+{
+  g_return_if_fail (SEQUIN_IS_MOTION_DIALOG (self));
+  playhead_clicked (self);
 }
 
 guint
@@ -453,6 +575,7 @@ motion_action (GtkWidget  *widget,
         if (dialog != NULL)
           gtk_window_destroy (GTK_WINDOW (dialog));
         dialog = sequin_motion_dialog_new (GTK_WINDOW (widget), document, k);
+        sequin_motion_dialog_set_playhead (dialog, sequin_timeline_get_time (SEQUIN_TIMELINE (SEQUIN_WINDOW (widget)->timeline)));
         g_object_set_data (G_OBJECT (widget), "sequin-motion-dialog", dialog);
         g_signal_connect_object (dialog, "destroy", G_CALLBACK (dialog_destroyed), widget, 0);
         gtk_window_present (GTK_WINDOW (dialog));

@@ -43,6 +43,14 @@ const char         *sequin_motion_dialog_get_text     (SequinMotionDialog *self,
 /* Whether Apply is enabled, and if not, why (NULL when there is nothing to
  * say); after an apply, the edit's report (reduce: keys before and after) */
 gboolean            sequin_motion_dialog_can_apply    (SequinMotionDialog *self);
+/* Trim: the playhead's time (the window gives it when it opens the
+ * dialog), the fields in frames (TRUE) or seconds, the start set to the
+ * playhead ("From the Playhead") */
+void                sequin_motion_dialog_set_playhead (SequinMotionDialog *self,
+                                                       double              seconds);
+void                sequin_motion_dialog_set_in_frames (SequinMotionDialog *self,
+                                                        gboolean            frames);
+void                sequin_motion_dialog_start_at_playhead (SequinMotionDialog *self);
 const char         *sequin_motion_dialog_get_message  (SequinMotionDialog *self);
 /* What Apply does: the edit goes to the document (undoable); the dialog
  * closes, or stays to show the edit's report; on error it stays and shows

@@ -64,7 +64,9 @@ struct _SequinPreview
   double     onion_time[2];
   double    *trail;             /* the selected joint's path, 3 per sample */
   gsize      n_trail;
-  double     trail_duration;    /* the time of the last sample; the first is at 0 */
+  double     trail_duration;    /* the time of the last sample */
+  double     trail_start;       /* the time of the first: 0, or a BVH's frame 1 after its reference pose */
+  double     trail_length;      /* the path's extent (view units): 0 for a joint that stays */
   double    *marks;             /* its positions at its keys */
   gsize      n_marks;
   gssize     trail_joint;
@@ -355,6 +357,20 @@ sequin_preview_get_onion (SequinPreview *self,
   return self->onion[next ? ONION_NEXT : ONION_PREVIOUS];
 }
 
+const char *
+sequin_preview_get_trail_hint (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  if (!self->show_trail || self->n == 0)
+    return NULL;
+  if (self->n_trail == 0)
+    return _("Select a joint to see its trail");
+  /* a path shorter than a tenth of a grid square is hidden under the figure */
+  if (self->trail_length > 0.1 * (self->grid_step > 0 ? self->grid_step : 0.5))
+    return NULL;
+  return _("This joint hardly moves: select another to see its trail");
+}
+
 const double *
 sequin_preview_get_trail (SequinPreview *self,
                           gsize         *n)
@@ -535,8 +551,48 @@ neighbour_keys (const SqClip *clip,
       }
 }
 
-/* The selected joint's path through the whole clip (sampled at the clip's
- * frame rate) and its places at its own keys */
+/* Where the trail starts: a BVH whose frame 0 is the rest pose (every
+ * rotation none) and a jump away from frame 1 (more than 5°, and three
+ * times any later step from frame to frame) is a Second Life BVH with its
+ * reference frame, which is not played (the importer's rule,
+ * sq-convert.c): its trail starts at frame 1, with no straight line from
+ * the rest pose */
+static double
+trail_start (const SqClip *clip,
+             double        duration)
+{
+  double frame = clip->fps > 0 && isfinite (clip->fps) ? 1 / clip->fps : 0;
+  double jump = 0, step = 0;
+
+  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") != 0 || !(frame > 0) || duration < 2 * frame)
+    return 0;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const SqTrack *t = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+      SqKey prev;
+
+      if (t->n_keys < 2)
+        continue;
+      prev = sq_track_key (t, 0);
+      if (prev.time > 1e-9 || fabs (fabs (prev.v[0]) - 1) > 1e-9)
+        return 0;
+      for (gsize k = 1; k < t->n_keys; k++)
+        {
+          SqKey key = sq_track_key (t, k);
+          double angle = sq_quat_angle_between (prev.v, key.v);
+
+          if (k == 1)
+            jump = MAX (jump, angle);
+          else
+            step = MAX (step, angle);
+          prev = key;
+        }
+    }
+  return jump > 5 && jump > 3 * step ? frame : 0;
+}
+
+/* The selected joint's path through the clip (sampled at the clip's frame
+ * rate; a Second Life BVH's from frame 1) and its places at its own keys */
 static void
 update_trail (SequinPreview *self,
               const SqClip  *clip,
@@ -558,12 +614,28 @@ update_trail (SequinPreview *self,
   if (j < 0 || (gsize) j >= self->n)
     return;
 
-  n = MAX (sequin_clip_frames_over (clip, duration, TRAIL_MAX_SAMPLES), 2);
+  self->trail_start = trail_start (clip, duration);
+  n = MAX (sequin_clip_frames_over (clip, duration - self->trail_start, TRAIL_MAX_SAMPLES), 2);
   self->trail = g_new (double, 3 * n);
+  self->trail_length = 0;
   for (gsize i = 0; i < n; i++)
     {
-      pose_at (self, clip, duration * i / (n - 1), sl, view);
+      pose_at (self, clip, self->trail_start + (duration - self->trail_start) * i / (n - 1), sl, view);
       memcpy (&self->trail[i * 3], &view[j * 3], 3 * sizeof (double));
+    }
+  /* the path's extent: the largest side of the box around it */
+  for (int k = 0; k < 3; k++)
+    {
+      double lo = INFINITY, hi = -INFINITY;
+
+      for (gsize i = 0; i < n; i++)
+        if (isfinite (self->trail[i * 3 + k]))
+          {
+            lo = MIN (lo, self->trail[i * 3 + k]);
+            hi = MAX (hi, self->trail[i * 3 + k]);
+          }
+      if (hi >= lo)
+        self->trail_length = MAX (self->trail_length, hi - lo);
     }
   self->n_trail = n;
   self->trail_duration = duration;
@@ -575,12 +647,13 @@ update_trail (SequinPreview *self,
    * capture) would only thicken the line */
   n = keys->n_keys * 3 <= self->n_trail ? keys->n_keys : 0;
   self->marks = g_new (double, 3 * MAX (n, 1));
+  self->n_marks = 0;
   for (gsize i = 0; i < n; i++)
-    {
-      pose_at (self, clip, sq_track_time (keys, i), sl, view);
-      memcpy (&self->marks[i * 3], &view[j * 3], 3 * sizeof (double));
-    }
-  self->n_marks = n;
+    if (sq_track_time (keys, i) >= self->trail_start - 1e-9)
+      {
+        pose_at (self, clip, sq_track_time (keys, i), sl, view);
+        memcpy (&self->marks[self->n_marks++ * 3], &view[j * 3], 3 * sizeof (double));
+      }
 }
 
 /* The box the whole figure stays in during the clip, from a few poses */
@@ -887,7 +960,7 @@ build_trail (SequinPreview *self,
     {
       const double *a = &self->trail[i * 3], *b = &self->trail[(i + 1) * 3];
       float rgba[4] = { c->trail[0], c->trail[1], c->trail[2], c->trail[3] };
-      double when = self->trail_duration * i / (self->n_trail - 1);
+      double when = self->trail_start + (self->trail_duration - self->trail_start) * i / (self->n_trail - 1);
 
       if (!point_finite (a) || !point_finite (b))
         continue;
@@ -1543,6 +1616,17 @@ snapshot_labels (SequinPreview *self,
     pango_layout_get_pixel_size (layout, &lw, &lh);
     draw_text (snapshot, layout, 10, height - lh - 8, &dim);
   }
+  if (sequin_preview_get_trail_hint (self) != NULL)
+    {
+      /* the selected joint (the root, at first) stays about in place: its
+       * trail would hide under the figure */
+      g_autoptr(PangoLayout) hint = gtk_widget_create_pango_layout (GTK_WIDGET (self), sequin_preview_get_trail_hint (self));
+      GdkRGBA color = { c.trail[0], c.trail[1], c.trail[2], 1 };
+      int hw, hh;
+
+      pango_layout_get_pixel_size (hint, &hw, &hh);
+      draw_text (snapshot, hint, 10, height - hh - 8 - 44, &color);
+    }
   if (self->show_reference && self->ref_points != NULL && self->ref_name != NULL)
     {
       /* TRANSLATORS: over the preview: %s is the file compared with, drawn see-through */

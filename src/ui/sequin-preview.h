@@ -67,9 +67,13 @@ const double *sequin_preview_get_onion  (SequinPreview *self,
                                         gboolean       next,
                                         double        *time);
 /* for tests: the selected joint's path, 3 doubles per sample, the first at
- * 0 s and the last at the clip's duration */
+ * 0 s (a Second Life BVH's frame 1: its frame 0 is the reference pose) and
+ * the last at the clip's duration */
 const double *sequin_preview_get_trail  (SequinPreview *self,
                                         gsize         *n);
+/* The line over the preview when the trail is on but the selected joint
+ * (the root, at first) stays in place; NULL when its trail shows */
+const char  *sequin_preview_get_trail_hint (SequinPreview *self);
 /* for tests: what the last draw (either renderer) held: triangles of the
  * figure, of the onion skins, vertices of the trail's lines */
 void       sequin_preview_get_drawn    (SequinPreview *self,

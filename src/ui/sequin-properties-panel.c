@@ -497,6 +497,7 @@ build_body (SequinPropertiesPanel *self,
         add_joint_row (g, grid, row++);
       control = control_new (self, field);
       add_row (grid, row++, _(field->label), field->description != NULL ? _(field->description) : NULL, control);
+      sequin_accessible_single_names (control);   /* a drop-down's button named by the row's label */
       remember_control (self, g, field, control);
     }
 }

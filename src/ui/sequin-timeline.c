@@ -336,22 +336,28 @@ _sequin_timeline_position_text (SequinTimeline *self)
   if (self->clip == NULL || is_on_frame (self->clip, self->time))
     /* Translators: the frame number under the playhead */
     return g_strdup_printf (_("frame %d"), _sequin_timeline_frame_of (self->clip, self->time));
-  if (self->on_key)
-    /* Translators: the playhead is on a key between two frames; %.2f is its frame number with a fraction */
-    return g_strdup_printf (_("key at frame %.2f"), fractional_frame (self->clip, self->time));
-  /* Translators: the playhead is between two frames; %.2f is its frame number with a fraction */
-  return g_strdup_printf (_("frame %.2f"), fractional_frame (self->clip, self->time));
+  {
+    /* one rule for frame numbers (sq-units.h): "20.33", whole on a frame */
+    g_autofree char *frame = sq_format_frame (fractional_frame (self->clip, self->time));
+
+    if (self->on_key)
+      /* Translators: the playhead is on a key between two frames; %s is its frame number with a fraction */
+      return g_strdup_printf (_("key at frame %s"), frame);
+    /* Translators: the playhead is between two frames; %s is its frame number with a fraction */
+    return g_strdup_printf (_("frame %s"), frame);
+  }
 }
 
 char *
 sequin_timeline_describe_time (SequinTimeline *self)
 {
-  g_autofree char *where = NULL;
+  g_autofree char *where = NULL, *seconds = NULL;
 
   g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), NULL);
   where = _sequin_timeline_position_text (self);
-  /* Translators: the playhead's time and what it is on ("frame 15") */
-  return g_strdup_printf (_("%.3f s, %s"), self->time, where);
+  seconds = sq_format_seconds (self->time);
+  /* Translators: the playhead's time ("2.033 s") and what it is on ("frame 15") */
+  return g_strdup_printf (_("%s, %s"), seconds, where);
 }
 
 static void
@@ -1379,6 +1385,10 @@ sequin_timeline_clip_changed (SequinTimeline *self)
               extent = MAX (extent, sq_track_time (track, track->n_keys - 1));
           }
     }
+  /* an edit that changes the length (speed, trim, their undo and redo)
+   * shows the whole new length */
+  if (clip != NULL && self->extent > 0 && fabs (extent - self->extent) > 1e-9)
+    self->fit_pending = TRUE;
   self->extent = extent;
 
   /* the selection survives an edit when its key still exists */
@@ -1395,6 +1405,8 @@ sequin_timeline_clip_changed (SequinTimeline *self)
 
   self->names_w = 0;
   configure_adjustments (self, hoffset (self), _sequin_timeline_voffset (self));
+  if (self->fit_pending && clip != NULL)
+    fit_clip (self);
 
   if (self->time > extent)
     {

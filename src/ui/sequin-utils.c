@@ -149,6 +149,96 @@ sequin_format_vector (const double *v,
   return g_string_free (out, FALSE);
 }
 
+/* `text` without its mnemonic underlines ("Show _Ghost" → "Show Ghost";
+ * "__" is one underscore) */
+static char *
+without_underline (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '_')
+        {
+          if (p[1] == '_')
+            g_string_append_c (out, *++p);
+          continue;
+        }
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+toggle_check_button (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  GtkCheckButton *check = user_data;
+
+  gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
+}
+
+/* A check button named once, without its underline, and with an action
+ * assistive technologies can run ("check.toggle": GTK 4.8 gives a check
+ * button none of its own) */
+static void
+check_button_accessible (GtkCheckButton *check)
+{
+  const char *label = gtk_check_button_get_label (check);
+
+  if (label != NULL && gtk_check_button_get_use_underline (check))
+    {
+      g_autofree char *plain = without_underline (label);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, plain, -1);
+    }
+  if (g_object_get_data (G_OBJECT (check), "sequin-a11y-toggle") == NULL)
+    {
+      g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+      static const GActionEntry entries[] = { { .name = "toggle", .activate = toggle_check_button } };
+
+      g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), check);
+      gtk_widget_insert_action_group (GTK_WIDGET (check), "check", G_ACTION_GROUP (group));
+      g_object_set_data (G_OBJECT (check), "sequin-a11y-toggle", GINT_TO_POINTER (1));
+    }
+}
+
+/* A drop-down's button (GTK's own GtkToggleButton inside it) named as the
+ * drop-down is: by its mnemonic labels, or by the drop-down itself */
+static void
+drop_down_accessible (GtkWidget *drop_down)
+{
+  g_autoptr(GList) labels = gtk_widget_list_mnemonic_labels (drop_down);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (drop_down); child; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      {
+        if (labels != NULL)
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                          labels->data, NULL, -1);
+        else
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                          drop_down, NULL, -1);
+      }
+}
+
+/* A menu button's menu named as the button is (its label, or its tooltip) */
+static void
+menu_button_accessible (GtkMenuButton *button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+  const char *label = gtk_menu_button_get_label (button);
+  g_autofree char *plain = NULL;
+
+  if (label == NULL)
+    label = gtk_widget_get_tooltip_text (GTK_WIDGET (button));
+  if (popover == NULL || label == NULL)
+    return;
+  plain = without_underline (label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (popover), GTK_ACCESSIBLE_PROPERTY_LABEL, plain, -1);
+}
+
 void
 sequin_accessible_single_names (GtkWidget *root)
 {
@@ -157,6 +247,22 @@ sequin_accessible_single_names (GtkWidget *root)
   if (GTK_IS_BUTTON (root) && gtk_button_get_use_underline (GTK_BUTTON (root))
       && gtk_button_get_label (GTK_BUTTON (root)) != NULL)
     gtk_accessible_reset_property (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  else if (GTK_IS_CHECK_BUTTON (root))
+    check_button_accessible (GTK_CHECK_BUTTON (root));
+  else if (GTK_IS_EXPANDER (root) && gtk_expander_get_label (GTK_EXPANDER (root)) != NULL)
+    {
+      g_autofree char *plain = without_underline (gtk_expander_get_label (GTK_EXPANDER (root)));
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_PROPERTY_LABEL, plain, -1);
+    }
+  else if (GTK_IS_DROP_DOWN (root))
+    drop_down_accessible (root);
+  else if (GTK_IS_MENU_BUTTON (root))
+    menu_button_accessible (GTK_MENU_BUTTON (root));
+  else if (GTK_IS_LIST_VIEW (root) && GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (root)))
+    /* a column view's list (GTK's own, else named by its type) */
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                    gtk_widget_get_parent (root), NULL, -1);
   for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
     sequin_accessible_single_names (child);
 }
@@ -181,16 +287,7 @@ sequin_clip_frames_over (const SqClip *clip,
 char *
 sequin_format_rate (double fps)
 {
-  double n;
-
-  if (!isfinite (fps) || fps <= 0)
-    return g_strdup ("?");
-  n = round (fps);
-  /* the frame time a whole rate has, to the 6 decimals files write it with
-   * (float error included) */
-  if (n >= 1 && fabs (1 / fps - 1 / n) <= 1e-6 && fabs (fps - n) <= 1e-4 * n)
-    return g_strdup_printf ("%.0f", n);
-  return g_strdup_printf ("%g", fps);
+  return sq_format_rate (fps);
 }
 
 GtkWidget *

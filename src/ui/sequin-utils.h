@@ -50,8 +50,12 @@ char           *sequin_format_rate           (double          fps);
 
 /* GTK 4.8 names a button with an underlined label twice ("_Cancel Cancel":
  * its label property, then its label widget): drops the label property of
- * every such button under `root`, leaving the label widget's name. Call it
- * after setting the buttons' labels. */
+ * every such button under `root`, leaving the label widget's name. Under
+ * `root` it also names each check button and expander once without its
+ * underline ("Show _Ghost" → "Show Ghost") and gives each check button an
+ * action ("check.toggle", which GTK 4.8 does not give), names the button
+ * inside each drop-down as the drop-down, and each menu button's menu as
+ * the button. Call it after setting the labels (again when they change). */
 void            sequin_accessible_single_names (GtkWidget    *root);
 
 /* A panel's line for a refused edit: wrapped, in the error style, named

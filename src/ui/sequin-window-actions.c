@@ -607,6 +607,18 @@ show_view_action (GtkWidget  *widget,
   gtk_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
 }
 
+/* Alt+E: the Edit menu, from anywhere in the window */
+static void
+edit_menu_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  SequinWindow *self = SEQUIN_WINDOW (widget);
+
+  if (gtk_widget_is_sensitive (GTK_WIDGET (self->edit_menu_button)))
+    gtk_menu_button_popup (self->edit_menu_button);
+}
+
 void
 _sequin_window_class_actions_init (SequinWindowClass *klass)
 {
@@ -630,6 +642,7 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.set-first-frame", NULL, set_first_frame_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.choose-take", NULL, choose_take_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-menu", NULL, edit_menu_action);
   sequin_motion_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");

@@ -35,6 +35,8 @@ struct _SequinWindow
   GtkButton           *undo_button;
   GtkButton           *redo_button;
   GtkMenuButton       *save_as_button;
+  GtkMenuButton       *edit_menu_button;
+  GMenu               *primary_menu;
   GtkStack            *main_stack;
   SequinOpenProgress  *open_progress;    /* above main_stack: opens that take a while */
   GtkStack            *view_stack;

@@ -203,7 +203,7 @@ update_side_panel (SequinWindow *self)
       frames = g_strdup_printf (_("%u at %s per second"), s.frames, rate);
     }
   gtk_label_set_text (self->frames_value, frames);
-  duration = g_strdup_printf (_("%.3f s"), s.duration);
+  duration = sq_format_seconds (s.duration);
   gtk_label_set_text (self->duration_value, duration);
 
   if (clip->warnings->len > 0)
@@ -281,16 +281,17 @@ static void
 update_play_time (SequinWindow *self)
 {
   const SqClip *clip = self->document != NULL ? sequin_document_get_clip (self->document) : NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *now = NULL, *end = NULL;
 
   if (clip == NULL)
     {
       gtk_label_set_text (self->play_time_label, "");
       return;
     }
-  /* Translators: the playhead's time and the animation's duration, in seconds */
-  text = g_strdup_printf (_("%.3f s of %.3f s"), sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
-                          clip->duration);
+  now = sq_format_seconds (sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)));
+  end = sq_format_seconds (clip->duration);
+  /* Translators: the playhead's time and the animation's duration ("0.500 s of 2.033 s") */
+  text = g_strdup_printf (_("%s of %s"), now, end);
   gtk_label_set_text (self->play_time_label, text);
 }
 
@@ -592,8 +593,12 @@ load_cb (GObject      *object,
         {
           g_autofree char *name = g_file_get_basename (req->file);
           g_autofree char *primary = g_strdup_printf (_("Could Not Open “%s”"), name);
+          const char *cause = sq_error_plain_cause (error);
+          /* the plain cause first, the reader's detail (offset, line) under it */
+          g_autofree char *secondary = cause != NULL ? g_strdup_printf ("%s\n\n%s", cause, error->message)
+                                                     : g_strdup (error->message);
 
-          show_error (self, primary, error->message);
+          show_error (self, primary, secondary);
         }
       open_request_free (req);
       return;
@@ -891,6 +896,22 @@ sequin_window_save_to (SequinWindow   *self,
 #define DEFAULT_SIDEBAR_WIDTH   270
 #define DEFAULT_TIMELINE_HEIGHT 260
 
+/* The timeline's height: the one the user left it at; until there is one,
+ * room for the file's lanes (up to 16, as the timeline asks) when they
+ * need more than the default, up to 3/5 of the height beside the tree */
+static int
+timeline_room (SequinWindow *self,
+               int           height)
+{
+  g_autoptr(GVariant) chosen = NULL;
+  int natural = 0;
+
+  if (self->settings != NULL && (chosen = g_settings_get_user_value (self->settings, "timeline-height")) != NULL)
+    return self->timeline_height;
+  gtk_widget_measure (GTK_WIDGET (self->timeline_box), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  return MAX (self->timeline_height, MIN (natural - self->diff_lane_room, height * 3 / 5));
+}
+
 /* The sidebar and the timeline get their remembered sizes; the tree and
  * the timeline's lanes take the rest of the window, and any width or height
  * it gains later (GtkPaned gives a change of size to the child that
@@ -908,7 +929,8 @@ place_panes (gpointer data)
     return G_SOURCE_REMOVE;
   /* the handle is a pixel wide; the tree keeps at least 300 */
   gtk_paned_set_position (self->sidebar_paned, MAX (300, width - self->sidebar_width - 1));
-  gtk_paned_set_position (self->content_paned, MAX (120, height - self->timeline_height - self->diff_lane_room - 1));
+  gtk_paned_set_position (self->content_paned,
+                          MAX (120, height - timeline_room (self, height) - self->diff_lane_room - 1));
   self->laid_out = TRUE;
   return G_SOURCE_REMOVE;
 }
@@ -1204,6 +1226,8 @@ sequin_window_class_init (SequinWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, save_as_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, edit_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, SequinWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, open_progress);
   gtk_widget_class_bind_template_child (widget_class, SequinWindow, view_stack);
@@ -1279,6 +1303,14 @@ build_save_as_menu (SequinWindow *self)
     }
   g_menu_append_section (menu, _("Save As"), G_MENU_MODEL (section));
   gtk_menu_button_set_menu_model (self->save_as_button, G_MENU_MODEL (menu));
+  /* the same list in the main menu, so F10 reaches it too */
+  if (self->primary_menu != NULL)
+    {
+      g_autoptr(GMenu) first = g_menu_new ();
+
+      g_menu_append_submenu (first, _("Save _As"), G_MENU_MODEL (section));
+      g_menu_prepend_section (self->primary_menu, NULL, G_MENU_MODEL (first));
+    }
 }
 
 static void
@@ -1390,6 +1422,8 @@ sequin_window_init (SequinWindow *self)
                            self, G_CONNECT_SWAPPED);
 
   set_document (self, NULL);
+  /* one name per control, check buttons with an action (sequin-utils.h) */
+  sequin_accessible_single_names (GTK_WIDGET (self));
 }
 
 SequinWindow *

@@ -152,6 +152,39 @@ test_panes_remembered (void)
   g_settings_reset (s, "timeline-height");
 }
 
+/* ---- The timeline gets room for many joints -------------------------------- */
+
+/* A 31-joint capture at 1400×900: the timeline shows 16 lanes (all it asks
+ * for) instead of the 7 of its default height, the tree keeps the rest;
+ * once the user has a height of their own, it is what they get */
+static void
+test_timeline_room (void)
+{
+  g_autofree char *path = sequin_test_corpus_path ("bvh/131_01.bvh");
+  g_autoptr(GSettings) s = settings ();
+  SequinWindow *window;
+  int natural = 0, shown;
+
+  g_settings_reset (s, "timeline-height");
+  window = window_at (1400, 900, path);
+  gtk_widget_measure (window->timeline, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  shown = gtk_widget_get_height (window->timeline);
+  g_test_message ("timeline %d of the %d it asks for, window %d high", shown, natural,
+                  gtk_widget_get_height (GTK_WIDGET (window)));
+  if (gtk_widget_get_height (GTK_WIDGET (window)) >= 880)
+    g_assert_cmpint (shown, >=, natural - 2);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window->timeline_box)), >, 260);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window->joint_tree)), >=, 120);
+  sequin_test_window_destroy (window);
+
+  /* the user's own height wins */
+  g_settings_set_int (s, "timeline-height", 200);
+  window = window_at (1400, 900, path);
+  g_assert_cmpint (abs (gtk_widget_get_height (GTK_WIDGET (window->timeline_box)) - 200), <=, 1);
+  sequin_test_window_destroy (window);
+  g_settings_reset (s, "timeline-height");
+}
+
 /* ---- Tab leaves the tree in one press -------------------------------------- */
 
 static gboolean
@@ -411,6 +444,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/layout/work-area-width", test_work_area_width);
   g_test_add_func ("/layout/panes-remembered", test_panes_remembered);
+  g_test_add_func ("/layout/timeline-room", test_timeline_room);
   g_test_add_func ("/layout/tab-leaves-tree", test_tab_leaves_tree);
   g_test_add_func ("/layout/timeline-keys", test_timeline_keys);
   g_test_add_func ("/layout/joint-hierarchy", test_joint_hierarchy);

@@ -108,8 +108,10 @@ test_checks (void)
   g_autoptr(SequinDocument) doc = load_document (WALK);
   SequinMotionDialog *dialog = dialog_new (doc, SEQUIN_MOTION_SPEED);
 
-  /* it starts at what changes nothing */
+  /* it starts at what changes nothing, and says so */
   g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 0), ==, "1");
+  g_assert_false (sequin_motion_dialog_can_apply (dialog));
+  g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "nothing would change"));
   sequin_motion_dialog_set_text (dialog, 0, "0");
   g_assert_false (sequin_motion_dialog_can_apply (dialog));
   g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "above 0"));
@@ -123,7 +125,8 @@ test_checks (void)
 
   dialog = dialog_new (doc, SEQUIN_MOTION_TRIM);
   g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 0), ==, "0");
-  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 1), ==, "1.1");   /* walk.seq lasts 1.1 s */
+  /* walk.seq lasts 1.1 s: as the window shows it */
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 1), ==, "1.100");
   sequin_motion_dialog_set_text (dialog, 0, "0.5");
   sequin_motion_dialog_set_text (dialog, 1, "0.5");
   g_assert_false (sequin_motion_dialog_can_apply (dialog));
@@ -145,6 +148,49 @@ test_checks (void)
   g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "0 or more"));
   dialog_free (dialog);
   g_assert_false (sequin_document_get_modified (doc));
+}
+
+/* Trim takes frames, and its start from the playhead; the end as shown
+ * is the clip's end exactly; a frame grid's note stays in the dialog */
+static void
+test_trim_frames (void)
+{
+  g_autoptr(SequinDocument) doc = load_document (WALK);
+  g_autoptr(SqClip) expect = sq_clip_copy (sequin_document_get_clip (doc));
+  g_autoptr(SqEdit) trim = sq_edit_trim_new (0.5, 1.1);
+  SequinMotionDialog *dialog = dialog_new (doc, SEQUIN_MOTION_TRIM);
+  g_autoptr(GError) error = NULL;
+
+  sequin_motion_dialog_set_in_frames (dialog, TRUE);
+  /* 1.1 s at 30 a second: frame 33 */
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 0), ==, "0");
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 1), ==, "33");
+  sequin_motion_dialog_set_playhead (dialog, 0.5);
+  sequin_motion_dialog_start_at_playhead (dialog);
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 0), ==, "15");
+  sequin_motion_dialog_set_text (dialog, 1, "34");
+  g_assert_false (sequin_motion_dialog_can_apply (dialog));
+  g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "0 to 1.100 s"));
+  sequin_motion_dialog_set_text (dialog, 1, "33");
+  /* back in seconds: the same times */
+  sequin_motion_dialog_set_in_frames (dialog, FALSE);
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 0), ==, "0.500");
+  g_assert_cmpstr (sequin_motion_dialog_get_text (dialog, 1), ==, "1.100");
+  g_assert_true (sequin_motion_dialog_apply (dialog, &error));
+  g_assert_no_error (error);
+  g_assert_true (sq_edit_apply (trim, expect, NULL));
+  g_assert_true (sq_clip_equal (expect, sequin_document_get_clip (doc)));
+  g_assert_true (sequin_document_undo (doc));
+  dialog_free (dialog);
+
+  /* a resample between binary SEQ's frames: the dialog stays with the note */
+  dialog = dialog_new (doc, SEQUIN_MOTION_RESAMPLE);
+  sequin_motion_dialog_set_text (dialog, 0, "7");
+  g_assert_true (sequin_motion_dialog_apply (dialog, NULL));
+  g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "not evenly apart"));
+  g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "the last pose is held"));
+  g_assert_false (sequin_motion_dialog_can_apply (dialog));
+  dialog_free (dialog);
 }
 
 /* The core has the last word: a loop with no length cannot be closed */
@@ -191,6 +237,33 @@ test_window_action (void)
   g_assert_true (sq_edit_apply (mirror, expect, NULL));
   g_assert_true (sq_clip_equal (expect, sequin_test_window_clip (window)));
   g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Mirror");
+
+  /* the timeline fits the new length after Change Speed, its undo and redo */
+  {
+    SequinTimeline *timeline = SEQUIN_TIMELINE (window->timeline);
+    SequinDocument *document = sequin_window_get_document (window);
+    double fitted;
+
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    fitted = sequin_timeline_get_zoom (timeline);
+    g_assert_cmpfloat (fitted, >, 0);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.motion", "s", "speed"));
+    dialog = g_object_get_data (G_OBJECT (window), "sequin-motion-dialog");
+    sequin_motion_dialog_set_text (dialog, 0, "2");
+    g_assert_true (sequin_motion_dialog_apply (dialog, NULL));
+    /* binary SEQ's frames: the keys between them moved, said in the dialog */
+    g_assert_nonnull (strstr (sequin_motion_dialog_get_message (dialog), "nearest frame"));
+    gtk_window_destroy (GTK_WINDOW (dialog));
+    sequin_test_flush ();
+    /* half as long: twice the pixels a second (the fit's cap allowing) */
+    g_assert_cmpfloat (sequin_timeline_get_zoom (timeline), >, fitted * 1.5);
+    g_assert_true (sequin_document_undo (document));
+    sequin_test_flush ();
+    g_assert_cmpfloat_with_epsilon (sequin_timeline_get_zoom (timeline), fitted, fitted * 1e-6);
+    g_assert_true (sequin_document_redo (document));
+    sequin_test_flush ();
+    g_assert_cmpfloat (sequin_timeline_get_zoom (timeline), >, fitted * 1.5);
+  }
   sequin_test_window_destroy (window);
 }
 
@@ -261,6 +334,7 @@ main (int    argc,
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/motion-dialog/each-edit", test_each_edit);
   g_test_add_func ("/motion-dialog/checks", test_checks);
+  g_test_add_func ("/motion-dialog/trim-frames", test_trim_frames);
   g_test_add_func ("/motion-dialog/core-refuses", test_core_refuses);
   g_test_add_func ("/motion-dialog/window-action", test_window_action);
   g_test_add_func ("/motion-dialog/compare", test_compare);

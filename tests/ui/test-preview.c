@@ -109,6 +109,50 @@ test_posed_points (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* A Second Life BVH's frame 0 is its reference (rest) pose, not played:
+ * the trail starts at frame 1, with no straight line from the rest pose;
+ * motion capture, whose frame 0 is motion, from frame 0. With the trail on
+ * and no joint selected, or one that stays about in place, a line says to
+ * select one. */
+static void
+test_trail_reference (void)
+{
+  g_autofree char *display = sequin_test_corpus_path ("bvh/LayCute.bvh");
+  g_autofree char *mocap = sequin_test_corpus_path ("bvh/131_01.bvh");
+  g_autoptr(SqClip) clip = sequin_test_load_clip (display);
+  g_autoptr(SqClip) capture = sequin_test_load_clip (mocap);
+  g_autoptr(SequinPreview) preview = preview_new ();
+  gssize hand = -1;
+  const double *trail, *figure;
+  gsize n, n_figure;
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_strcmp0 (clip->joints[j].name, "rHand") == 0)
+      hand = (gssize) j;
+  g_assert_cmpint (hand, >=, 0);
+  g_object_set (preview, "motion-trail", TRUE, NULL);
+  /* the hand at frame 1 is where the trail begins */
+  sequin_preview_set_clip (preview, clip, 1 / clip->fps, hand);
+  figure = sequin_preview_get_figure (preview, &n_figure, NULL);
+  trail = sequin_preview_get_trail (preview, &n);
+  g_assert_cmpuint (n, ==, 100);   /* 101 frames, the first the reference */
+  assert_point (trail, figure[hand * 3], figure[hand * 3 + 1], figure[hand * 3 + 2]);
+
+  /* no joint selected: the line says to select one */
+  sequin_preview_set_clip (preview, clip, 0, -1);
+  g_assert_cmpstr (sequin_preview_get_trail_hint (preview), ==, "Select a joint to see its trail");
+
+  /* motion capture: from frame 0 */
+  sequin_preview_set_clip (preview, capture, 0, 5);
+  figure = sequin_preview_get_figure (preview, &n_figure, NULL);
+  trail = sequin_preview_get_trail (preview, &n);
+  g_assert_cmpuint (n, ==, 994);
+  assert_point (trail, figure[15], figure[16], figure[17]);
+  g_assert_null (sequin_preview_get_trail_hint (preview));   /* the capture's joint walks */
+  g_object_set (preview, "motion-trail", FALSE, NULL);
+  g_assert_null (sequin_preview_get_trail_hint (preview));
+}
+
 /* The bundled ActiveWorlds sample on its world's rest pose: the left arm,
  * turned only 8° from it, hangs down beside the body (on Second Life's
  * T-pose it would stick out sideways) */
@@ -311,6 +355,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/preview/posed-points", test_posed_points);
   g_test_add_func ("/preview/aw-sample-arm-down", test_aw_sample_arm_down);
+  g_test_add_func ("/preview/trail-reference", test_trail_reference);
   g_test_add_func ("/preview/toggles", test_toggles);
   g_test_add_func ("/preview/cairo-drawing", test_cairo_drawing);
   g_test_add_func ("/preview/renderers", test_renderers);

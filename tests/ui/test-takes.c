@@ -120,6 +120,21 @@ assert_names (SequinTakeDialog *dialog)
                                                     GTK_ACCESSIBLE_RELATION_LABELLED_BY));
 }
 
+static GtkListBox *
+find_list (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_BOX (widget))
+    return GTK_LIST_BOX (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListBox *found = find_list (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Set 2 of Testwuson.X chosen through the menu's action and the dialog's
  * Show button: the window shows its joints, keys and duration */
 static void
@@ -150,6 +165,9 @@ test_choose_set (void)
   g_assert_true (sequin_test_shows (GTK_WIDGET (dialog), "Wuson_Walk"));
   g_assert_true (sequin_test_shows (GTK_WIDGET (dialog), "Wuson_Bind"));
   assert_names (dialog);
+  /* a click selects a set; Show, a double click or Enter switches to it */
+  g_assert_nonnull (find_list (GTK_WIDGET (dialog)));
+  g_assert_false (gtk_list_box_get_activate_on_single_click (find_list (GTK_WIDGET (dialog))));
 
   /* Cancel: nothing changes (a button's activation clicks it after its
    * pressed look, a moment later) */

@@ -1138,6 +1138,50 @@ test_preview_and_play (void)
   sequin_test_window_destroy (window);
 }
 
+static gboolean
+names_every_family (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), "The Sims skill (CMX)") != NULL
+      && strstr (gtk_label_get_text (GTK_LABEL (widget)), "SimPose-ium (PSL, KFD, SPS)") != NULL)
+    return gtk_widget_get_visible (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (names_every_family (c))
+      return TRUE;
+  return FALSE;
+}
+
+/* A file cut short: the error leads with the plain cause, the reader's
+ * detail (the byte offset) under it; the empty window names every family
+ * of formats it opens */
+static void
+test_open_error_plain (void)
+{
+  g_autofree char *corpus = sequin_test_corpus_path ("seq-binary/walk.seq");
+  g_autofree char *cut = g_build_filename (sequin_test_tmpdir (), "cut-short.seq", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (cut);
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *text = NULL, *secondary = NULL;
+  gsize len;
+
+  gtk_window_present (GTK_WINDOW (window));
+  sequin_test_flush ();
+  g_assert_true (names_every_family (GTK_WIDGET (window)));
+  g_assert_true (g_file_get_contents (corpus, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, contents, 60, NULL));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (window->message_dialog != NULL);
+  g_object_get (window->message_dialog, "text", &text, "secondary-text", &secondary, NULL);
+  g_test_message ("%s\n%s", text, secondary);
+  g_assert_cmpstr (text, ==, "Could Not Open “cut-short.seq”");
+  g_assert_true (g_str_has_prefix (secondary, "The file is cut short"));
+  g_assert_nonnull (strstr (secondary, "\n\n"));
+  g_assert_nonnull (strstr (secondary, "offset 0x"));
+  gtk_dialog_response (GTK_DIALOG (window->message_dialog), GTK_RESPONSE_CLOSE);
+  sequin_test_flush ();
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1173,5 +1217,6 @@ main (int   argc,
   g_test_add_func ("/window/many-keys", test_many_keys);
   g_test_add_func ("/window/preview-and-play", test_preview_and_play);
 
+  g_test_add_func ("/window/open-error-plain", test_open_error_plain);
   return g_test_run ();
 }

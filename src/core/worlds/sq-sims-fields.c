@@ -120,9 +120,13 @@ has_skill (const SqClip *clip)
 static const SqField skill_fields[] = {
   { .key = "skill", .label = N_("S_kill"), .description = N_("The skill’s name in the CMX file"),
     .type = SQ_FIELD_TEXT, .get = get_skill, .edit = edit_skill },
-  { .key = "skill-duration", .label = N_("Du_ration (ms)"),
-    .description = N_("The skill’s duration in milliseconds, as the CMX file gives it (edited keys write their own)"),
-    .type = SQ_FIELD_DOUBLE, .min = 0, .max = 1e9, .step = 1, .digits = 1,
+  /* whole milliseconds, as the file writes them; named apart from the
+   * header's duration, which runs from the first frame to the last */
+  { .key = "skill-duration", .label = N_("Du_ration in the File (ms)"),
+    .description = N_("How long the CMX file says the skill plays, in milliseconds: all its frames, 1/30 s each. "
+                      "The header’s duration runs from the first frame to the last, one frame less. "
+                      "Edited keys write their own."),
+    .type = SQ_FIELD_DOUBLE, .min = 0, .max = 1e9, .step = 1, .digits = 0,
     .get = get_skill_duration, .edit = edit_skill_duration },
 };
 
