@@ -95,6 +95,8 @@ struct _CliRequest
   guint           take;          /* --take N: N - 1, the file's take to read */
   guint           take_b;        /* diff --take N,M: M - 1, the second file's (N - 1 without M) */
   GPtrArray      *ops;           /* CliOp *: edit operations in order */
+  char           *world;         /* new --world */
+  double          duration, fps; /* new --duration, --fps (0: the defaults) */
 };
 
 typedef struct
@@ -252,3 +254,10 @@ int      cli_batch          (const CliRequest *request,
                              CliOneFunc        one,
                              gboolean          edit);
 extern const CliCommandSpec cli_diff_command;
+
+/* ---- sequin-cli-posing.c: `new` and the posing operations of `edit` ---- */
+
+extern const CliCommandSpec cli_new_command;
+#define CLI_N_POSING_OPS 6
+#define CLI_POSING_TITLE "posing (a key is made where there is none; a time within half a frame of a key is that key's):"
+extern const CliOption      cli_posing_ops[CLI_N_POSING_OPS];

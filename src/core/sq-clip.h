@@ -81,6 +81,13 @@ struct _SqKeyCodec
   void   (*unpacked) (SqTrack       *track,
                       const guint8  *records,
                       double         param);
+  /* Optional: writes rotation or value `v` (not the time) into `record` as
+   * the format holds it, so that a posing edit changes one record and the
+   * track stays packed; FALSE when the record cannot hold it (the track
+   * is then unpacked). Decoding the record afterwards gives the key. */
+  gboolean (*encode) (const SqTrack *track,
+                      const double   v[4],
+                      guint8        *record);
 };
 
 typedef struct _SqProps SqProps;

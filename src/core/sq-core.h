@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sq-clip.h"
+#include "sq-clip-new.h"
 #include "sq-convert.h"
 #include "sq-diff.h"
 #include "sq-dump.h"
@@ -16,6 +17,8 @@
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-pose.h"
+#include "sq-pose-library.h"
+#include "sq-posing.h"
 #include "sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"

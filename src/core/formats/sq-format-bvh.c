@@ -579,6 +579,25 @@ euler_unpacked (SqTrack      *track,
     }
 }
 
+/* a posing edit's rotation written as the record's angles (sq_quat_to_euler
+ * in the joint's channel order), so the track stays packed and the file
+ * keeps its every-frame layout; FALSE when the channels cannot hold it */
+static gboolean
+euler_encode (const SqTrack *track,
+              const double   v[4],
+              guint8        *record)
+{
+  const EulerCodec *ec = (const EulerCodec *) track->codec;
+  double angles[3] = { 0, 0, 0 };
+
+  if (!sq_quat_to_euler (v, ec->axes, ec->n_rot, angles))
+    return FALSE;
+  for (guint i = ec->n_rot; i < 3; i++)
+    angles[i] = 0.0;
+  memcpy (record, angles, sizeof angles);
+  return TRUE;
+}
+
 /* The codec of a channel order: axes 0..2 each, n_rot 0..3 */
 static const SqKeyCodec *
 euler_codec (const int axes[3],
@@ -591,7 +610,7 @@ euler_codec (const int axes[3],
     {
       for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
         {
-          codecs[i] = (EulerCodec) { { EULER_STRIDE, euler_time, euler_key, euler_unpacked },
+          codecs[i] = (EulerCodec) { { EULER_STRIDE, euler_time, euler_key, euler_unpacked, euler_encode },
                                      { (int) (i / 9 % 3), (int) (i / 3 % 3), (int) (i % 3) }, i / 27 };
         }
       g_once_init_leave (&done, 1);
