@@ -215,7 +215,7 @@ line_error (GError    **error,
             gsize       column,
             const char *what)
 {
-  g_set_error (error, SQ_ERROR, SQ_ERROR_SYNTAX, _("line %u, column %" G_GSIZE_FORMAT ": %s"), line, column + 1, what);
+  g_set_error (error, SQ_ERROR, SQ_ERROR_SYNTAX, _("line %u, column %u: %s"), line, (guint) column + 1, what);
   return FALSE;
 }
 
@@ -350,7 +350,7 @@ sq_joint_pose_library_from_clip (const SqClip *clip)
       n = MAX (n, clip->joints[j].tracks[c].n_keys);
   for (gsize i = 0; i < n; i++)
     {
-      g_autofree char *fallback = g_strdup_printf (_("Pose %" G_GSIZE_FORMAT), i + 1);
+      g_autofree char *fallback = g_strdup_printf (_("Pose %u"), (guint) i + 1);
       const char *name = fallback;
 
       if (names != NULL && g_variant_is_of_type (names, G_VARIANT_TYPE_STRING_ARRAY)

@@ -692,11 +692,11 @@ list_describe (const SqEdit *edit)
   const ListArgs *a = _sq_edit_get_params (edit);
 
   if (isnan (a->delta))
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Delete the keys of %" G_GSIZE_FORMAT " joint and time",
-                                         "Delete the keys of %" G_GSIZE_FORMAT " joints and times", a->n), a->n);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Move the keys of %" G_GSIZE_FORMAT " joint and time by %g s",
-                                       "Move the keys of %" G_GSIZE_FORMAT " joints and times by %g s", a->n),
-                          a->n, a->delta);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Delete the keys of %u joint and time",
+                                         "Delete the keys of %u joints and times", a->n), (guint) a->n);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Move the keys of %u joint and time by %g s",
+                                       "Move the keys of %u joints and times by %g s", a->n),
+                          (guint) a->n, a->delta);
 }
 
 static const SqEditClass delete_list_class = {
