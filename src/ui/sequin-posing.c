@@ -169,9 +169,6 @@ pose_page_new (PosePage *page)
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *label;
 
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
   page->heading = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (page->heading), TRUE);
   gtk_label_set_xalign (GTK_LABEL (page->heading), 0);
@@ -517,15 +514,36 @@ add_posing_keys (GtkWidget *widget)
   gtk_widget_add_controller (widget, controller);
 }
 
+/* the box of groups inside the properties panel's scroller */
+static GtkWidget *
+panel_content (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BOX (c) && GTK_IS_VIEWPORT (gtk_widget_get_parent (c)))
+        return c;
+      if ((found = panel_content (c)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 void
 sequin_posing_window_init (SequinWindow *window)
 {
   PosePage *page = g_new0 (PosePage, 1);
+  GtkWidget *content = panel_content (GTK_WIDGET (window->properties_panel));
 
   page->window = window;
   page->page = pose_page_new (page);
+  sequin_accessible_single_names (page->page);
   g_object_set_data_full (G_OBJECT (window), "sequin-pose-page", page, (GDestroyNotify) pose_page_free);
-  gtk_stack_add_titled (window->sidebar_stack, page->page, "pose", _("Pose"));
+  /* the first group of the Properties page (a page of its own would
+   * widen the sidebar's switcher) */
+  g_return_if_fail (content != NULL);
+  gtk_box_prepend (GTK_BOX (content), page->page);
   add_posing_keys (window->timeline);
   add_posing_keys (GTK_WIDGET (window->joint_tree));
   add_posing_keys (GTK_WIDGET (window->preview));

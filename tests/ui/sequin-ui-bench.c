@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "sequin-compare-window.h"
+#include "sequin-posing.h"
 #include "sequin-test-ui.h"
 #include "sequin-timeline.h"
 #include "sequin-window-private.h"
@@ -157,6 +158,52 @@ bench_compare (SequinWindow *window,
   gtk_window_destroy (GTK_WINDOW (compare));
 }
 
+/* Posing a joint in the middle of the clip at the playhead: the first edit
+ * after opening (a packed track touched for the first time), then later
+ * ones, each timed from the edit to the end of the frame that shows it;
+ * then values typed into the Pose page, a frame each (what a drag of the
+ * joint's rotation does per step) */
+static void
+bench_posing (SequinWindow *window)
+{
+  SequinDocument *doc = sequin_window_get_document (window);
+  const SqClip *clip = sequin_document_get_clip (doc);
+  gsize joint = clip->n_joints / 2;
+  double time = clip->duration / 2;
+  GtkWidget *spin;
+
+  sequin_joint_tree_select_joint (window->joint_tree, joint);
+  sequin_playback_set_position (window->playback, time);
+  gtk_widget_set_visible (window->sidebar, TRUE);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
+  next_frame (GTK_WIDGET (window));
+  g_array_set_size (frame_work, 0);
+  for (guint i = 0; i < 31; i++)
+    {
+      double angles[3] = { 5.0 + i, 10, 0 }, q[4];
+      int axes[3] = { 0, 1, 2 };
+      gint64 t0 = g_get_monotonic_time ();
+      double ms;
+
+      sq_euler_to_quat (angles, axes, 3, q);
+      g_assert_true (sequin_document_apply (doc, sq_edit_set_rotation_new (clip->joints[joint].name, time, q), NULL));
+      next_frame (GTK_WIDGET (window));
+      ms = (g_get_monotonic_time () - t0) / 1000.0;
+      if (i == 0)
+        g_print ("%-34s %.2f ms (to its frame)\n", "first posing edit", ms);
+      else
+        g_array_append_val (frame_work, ms);
+    }
+  report ("later posing edits (to the frame)");
+  spin = sequin_posing_get_value_spin (window, 0);
+  for (guint i = 0; i < 120; i++)
+    {
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), -60.0 + i);
+      next_frame (GTK_WIDGET (window));
+    }
+  report ("Pose page: a value a frame");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -262,6 +309,7 @@ main (int   argc,
       report ("tree scroll (half pages, then jumps)");
   }
 
+  bench_posing (window);
   bench_compare (window, sequin_document_get_clip (sequin_window_get_document (window)));
 
   window->force_close = TRUE;

@@ -26,7 +26,7 @@ window_with_new (const char *world)
   doc = sequin_document_new_for_clip (clip, "New Animation");
   sequin_window_set_document (window, doc);
   gtk_widget_set_visible (window->sidebar, TRUE);
-  gtk_stack_set_visible_child_name (window->sidebar_stack, "pose");
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
   sequin_test_flush ();
   return window;
 }
