@@ -97,6 +97,9 @@ typedef struct
   char    *name;              /* UTF-8 */
   SqTrack  tracks[SQ_N_CHANNELS];
   SqProps *extra;             /* format fields of this joint, never NULL */
+  /* changes whenever an edit or an undo may have changed the joint (views
+   * that keep what they made of its keys compare it); 0 for a new joint */
+  guint64  generation;
 } SqJoint;
 
 typedef struct

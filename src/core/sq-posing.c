@@ -55,6 +55,7 @@ typedef struct
 typedef struct
 {
   GArray *changes;   /* Change */
+  SqClip *clip;      /* the clip of the apply or undo running now */
 } Log;
 
 static void
@@ -95,6 +96,8 @@ log_add (Log      *log,
 {
   Change c = { 0 };
 
+  /* the views of this joint's keys look again */
+  _sq_edit_mark_joint (log->clip, joint);
   c.kind = kind;
   c.joint = joint;
   c.channel = channel;
@@ -136,6 +139,7 @@ log_undo (Log    *log,
       Change *c = &g_array_index (log->changes, Change, i - 1);
       SqTrack *t = track_of (clip, c->joint, c->channel);
 
+      _sq_edit_mark_joint (clip, c->joint);
       switch (c->kind)
         {
         case CHANGE_TRACK:
@@ -362,6 +366,8 @@ set_apply (SqEdit  *edit,
   SetArgs *a = _sq_edit_get_params (edit);
   gssize j = _sq_edit_find_joint (clip, a->joint, error);
 
+  a->log.clip = clip;
+
   if (j < 0 || !check_time (clip, a->time, error))
     return FALSE;
   for (guint i = 0; i < (a->channel == SQ_CHANNEL_ROTATION ? 4u : 3u); i++)
@@ -393,11 +399,11 @@ set_describe (const SqEdit *edit)
 }
 
 static const SqEditClass set_rotation_class = {
-  N_("Set Rotation"), set_describe, set_apply, set_undo, set_args_free,
+  N_("Set Rotation"), set_describe, set_apply, set_undo, set_args_free, TRUE,
 };
 
 static const SqEditClass set_position_class = {
-  N_("Set Position"), set_describe, set_apply, set_undo, set_args_free,
+  N_("Set Position"), set_describe, set_apply, set_undo, set_args_free, TRUE,
 };
 
 static SqEdit *
@@ -495,6 +501,8 @@ insert_apply (SqEdit  *edit,
   g_autoptr(GArray) joints = NULL;
   guint inserted = 0;
 
+  a->log.clip = clip;
+
   if (!check_time (clip, a->time, error)
       || (joints = joint_indices (clip, (const char * const *) a->joints, error)) == NULL)
     return FALSE;
@@ -545,7 +553,7 @@ insert_describe (const SqEdit *edit)
 }
 
 static const SqEditClass insert_class = {
-  N_("Insert Keys"), insert_describe, insert_apply, insert_undo, insert_args_free,
+  N_("Insert Keys"), insert_describe, insert_apply, insert_undo, insert_args_free, TRUE,
 };
 
 SqEdit *
@@ -680,6 +688,8 @@ delete_list_apply (SqEdit  *edit,
   ListArgs *a = _sq_edit_get_params (edit);
   g_autoptr(GArray) found = find_listed (a, clip, error);
 
+  a->log.clip = clip;
+
   if (found == NULL)
     return FALSE;
   remove_found (&a->log, clip, found, NULL);
@@ -700,7 +710,7 @@ list_describe (const SqEdit *edit)
 }
 
 static const SqEditClass delete_list_class = {
-  N_("Delete Keys"), list_describe, delete_list_apply, list_undo, list_args_free,
+  N_("Delete Keys"), list_describe, delete_list_apply, list_undo, list_args_free, TRUE,
 };
 
 static SqEdit *
@@ -775,6 +785,8 @@ move_apply (SqEdit  *edit,
   g_autoptr(GArray) found = NULL;
   g_autoptr(GArray) removed = g_array_new (FALSE, FALSE, sizeof (Change));
 
+  a->log.clip = clip;
+
   if (!isfinite (a->delta))
     return _sq_edit_invalid (error, _("The time to move by is not a number"));
   if ((found = find_listed (a, clip, error)) == NULL)
@@ -807,7 +819,7 @@ move_apply (SqEdit  *edit,
 }
 
 static const SqEditClass move_class = {
-  N_("Move Keys"), list_describe, move_apply, list_undo, list_args_free,
+  N_("Move Keys"), list_describe, move_apply, list_undo, list_args_free, TRUE,
 };
 
 SqEdit *
@@ -973,6 +985,8 @@ paste_apply (SqEdit  *edit,
   PasteArgs *a = _sq_edit_get_params (edit);
   g_autoptr(SqJointPose) mine = NULL;
 
+  a->log.clip = clip;
+
   if (!check_time (clip, a->time, error))
     return FALSE;
   mine = sq_joint_pose_for_clip (a->pose, clip);
@@ -1007,11 +1021,11 @@ paste_describe (const SqEdit *edit)
 }
 
 static const SqEditClass paste_class = {
-  N_("Paste Pose"), paste_describe, paste_apply, paste_undo, paste_args_free,
+  N_("Paste Pose"), paste_describe, paste_apply, paste_undo, paste_args_free, TRUE,
 };
 
 static const SqEditClass paste_flipped_class = {
-  N_("Paste Pose Flipped"), paste_describe, paste_apply, paste_undo, paste_args_free,
+  N_("Paste Pose Flipped"), paste_describe, paste_apply, paste_undo, paste_args_free, TRUE,
 };
 
 SqEdit *
@@ -1039,6 +1053,8 @@ symmetrize_apply (SqEdit  *edit,
   g_autoptr(SqJointPose) flipped = NULL;
   g_autoptr(SqJointPose) targets = sq_joint_pose_new ("", NULL);
 
+  a->log.clip = clip;
+
   if (!check_time (clip, a->time, error)
       || (sources = joint_indices (clip, (const char * const *) a->sources, error)) == NULL)
     return FALSE;
@@ -1058,7 +1074,7 @@ symmetrize_apply (SqEdit  *edit,
 }
 
 static const SqEditClass symmetrize_class = {
-  N_("Symmetrize"), paste_describe, symmetrize_apply, paste_undo, paste_args_free,
+  N_("Symmetrize"), paste_describe, symmetrize_apply, paste_undo, paste_args_free, TRUE,
 };
 
 SqEdit *
