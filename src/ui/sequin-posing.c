@@ -514,6 +514,24 @@ add_posing_keys (GtkWidget *widget)
   gtk_widget_add_controller (widget, controller);
 }
 
+/* a click (no drag) on a bone or joint of the preview selects its joint,
+ * as the tree and the timeline do */
+static void
+preview_released_cb (GtkGestureClick *gesture,
+                     int              n_press,
+                     double           x,
+                     double           y,
+                     SequinWindow    *self)
+{
+  gssize j;
+
+  if (n_press != 1 || clip_of (self) == NULL)
+    return;
+  j = sequin_preview_joint_at (self->preview, x, y);
+  if (j >= 0)
+    sequin_joint_tree_select_joint (self->joint_tree, (gsize) j);
+}
+
 /* the box of groups inside the properties panel's scroller */
 static GtkWidget *
 panel_content (GtkWidget *widget)
@@ -535,6 +553,7 @@ sequin_posing_window_init (SequinWindow *window)
 {
   PosePage *page = g_new0 (PosePage, 1);
   GtkWidget *content = panel_content (GTK_WIDGET (window->properties_panel));
+  GtkGesture *click;
 
   page->window = window;
   page->page = pose_page_new (page);
@@ -547,6 +566,9 @@ sequin_posing_window_init (SequinWindow *window)
   add_posing_keys (window->timeline);
   add_posing_keys (GTK_WIDGET (window->joint_tree));
   add_posing_keys (GTK_WIDGET (window->preview));
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "released", G_CALLBACK (preview_released_cb), window);
+  gtk_widget_add_controller (GTK_WIDGET (window->preview), GTK_EVENT_CONTROLLER (click));
   g_signal_connect_object (window->playback, "notify::position", G_CALLBACK (sequin_posing_update),
                            window, G_CONNECT_SWAPPED);
 }

@@ -201,6 +201,35 @@ test_new_dialog (void)
   sequin_test_window_destroy (window);
 }
 
+/* the preview finds the joint under a point: several joints across the
+ * figure, none in the empty corner */
+static void
+test_preview_pick (void)
+{
+  SequinWindow *window = window_with_new ("sl");
+  GHashTable *hit = g_hash_table_new (NULL, NULL);
+  int w, h;
+
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  select_at (window, "mPelvis", 1.0);
+  SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->preview)) > 100);
+  sequin_test_settle (200);
+  w = gtk_widget_get_width (GTK_WIDGET (window->preview));
+  h = gtk_widget_get_height (GTK_WIDGET (window->preview));
+  for (int y = 0; y < h; y += 3)
+    for (int x = 0; x < w; x += 3)
+      {
+        gssize j = sequin_preview_joint_at (window->preview, x, y);
+        if (j >= 0)
+          g_hash_table_add (hit, GSIZE_TO_POINTER ((gsize) j + 1));
+      }
+  g_test_message ("%u joints found under points of the preview", g_hash_table_size (hit));
+  g_assert_cmpuint (g_hash_table_size (hit), >=, 10);
+  g_assert_cmpint (sequin_preview_joint_at (window->preview, 1, 1), ==, -1);
+  g_hash_table_unref (hit);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -210,5 +239,6 @@ main (int    argc,
   g_test_add_func ("/posing/page-keys-values", test_page_keys_values);
   g_test_add_func ("/posing/insert-copy-paste", test_insert_copy_paste);
   g_test_add_func ("/posing/new-dialog", test_new_dialog);
+  g_test_add_func ("/posing/preview-pick", test_preview_pick);
   return g_test_run ();
 }
