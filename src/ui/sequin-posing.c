@@ -186,6 +186,10 @@ pose_page_new (PosePage *page)
       /* the name and label follow the joint's channel order (update) */
       page->angle_labels[i] = gtk_label_new (axis_names[i]);
       page->angles[i] = value_spin (page, -360, 360, 2, axis_names[i], G_CALLBACK (angle_changed_cb));
+      /* Up and Down turn the joint about this axis by a degree, Page Up
+       * and Page Down by 5 */
+      gtk_spin_button_set_increments (GTK_SPIN_BUTTON (page->angles[i]), 1, 5);
+      gtk_widget_set_tooltip_text (page->angles[i], _("Up and Down turn the joint by 1°, Page Up and Page Down by 5°"));
       gtk_grid_attach (GTK_GRID (grid), page->angle_labels[i], 0, 1 + i, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), page->angles[i], 1, 1 + i, 1, 1);
     }
