@@ -1702,6 +1702,98 @@ test_companion_failed_write (void)
     }
 }
 
+/* new, then posing operations; read back by the core, and the bytes the
+ * same as the core's edits give */
+static void
+test_posing (void)
+{
+  g_autofree char *anim = tmp ("new.anim");
+  g_autofree char *posed = tmp ("posed.anim");
+  g_autofree char *bvh = tmp ("new.bvh");
+  g_autofree char *posed_bvh = tmp ("posed.bvh");
+  g_autofree char *pose_path = g_build_filename (g_getenv ("SEQUIN_POSES"), "hand-fist-left.pose", NULL);
+  g_autofree char *paste_arg = g_strdup_printf ("%s@0.5:flip", pose_path);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *assimp = g_find_program_in_path ("assimp");
+  g_autoptr(SqClip) expect = NULL;
+  g_autoptr(SqClip) got = NULL;
+  g_autoptr(GBytes) pose_bytes = tu_read (pose_path);
+  g_autoptr(SqJointPose) pose = sq_joint_pose_parse (g_bytes_get_data (pose_bytes, NULL),
+                                                     g_bytes_get_size (pose_bytes), NULL);
+  const double z90[4] = { G_SQRT2 / 2, 0, 0, G_SQRT2 / 2 }, pelvis[3] = { 0.1, 0, 0.05 };
+  SqKeyRef move = { "mShoulderLeft", 1.0 };
+  SqEdit *edits[5];
+  gssize j;
+  double q[4];
+
+  g_assert_cmpint (run (NULL, NULL, "new", "--world", "sl-bento", "--duration", "2", "--fps", "30", anim, NULL), ==, 0);
+  g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", anim, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "OK for sl"));
+  g_assert_cmpint (run (NULL, &err, "edit", anim, "-o", posed, "--set-rotation", "mShoulderLeft@1=0,0,90",
+                        "--set-position", "mPelvis@0.5=0.1,0,0.05", "--insert-key", "mElbowLeft@0.5",
+                        "--move-keys", "mShoulderLeft@1=1.5", "--paste-pose", paste_arg, NULL), ==, 0);
+  /* read back: the values the operations give */
+  got = tu_load_ok (tu_read (posed));
+  j = sq_clip_find_joint (got, "mShoulderLeft");
+  g_assert_cmpuint (got->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
+  g_assert_cmpfloat_with_epsilon (sq_track_time (&got->joints[j].tracks[SQ_CHANNEL_ROTATION], 1), 1.5, 1e-4);
+  sq_track_sample (&got->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, 1.5, q);
+  for (guint c = 0; c < 4; c++)
+    g_assert_cmpfloat_with_epsilon (q[c], z90[c], 1e-4);
+  j = sq_clip_find_joint (got, "mPelvis");
+  sq_track_sample (&got->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, 0.5, q);
+  g_assert_cmpfloat_with_epsilon (q[0], 0.1, 1e-3);
+  g_assert_cmpfloat_with_epsilon (q[2], 0.05, 1e-3);
+  /* the left fist pasted flipped is on the right hand */
+  j = sq_clip_find_joint (got, "mHandIndex2Right");
+  sq_track_sample (&got->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, 0.5, q);
+  {
+    const SqPoseEntry *e = sq_joint_pose_lookup (pose, "mHandIndex2Left");
+    g_assert_cmpfloat_with_epsilon (q[0], e->rotation[0], 1e-4);
+    g_assert_cmpfloat_with_epsilon (q[1], -e->rotation[1], 1e-4);
+  }
+
+  /* the same bytes as the core's edits */
+  expect = tu_load_ok (tu_read (anim));
+  edits[0] = sq_edit_set_rotation_new ("mShoulderLeft", 1, z90);
+  edits[1] = sq_edit_set_position_new ("mPelvis", 0.5, pelvis);
+  edits[2] = sq_edit_insert_keys_new ((const char *[]) { "mElbowLeft", NULL }, 0.5);
+  edits[3] = sq_edit_move_keys_new (&move, 1, 0.5);
+  edits[4] = sq_edit_paste_pose_new (pose, 0.5, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      g_assert_true (sq_edit_apply (edits[i], expect, NULL));
+      sq_edit_free (edits[i]);
+    }
+  {
+    g_autoptr(GBytes) want = tu_save (expect, "sl-anim", NULL);
+    g_autoptr(GBytes) have = tu_read (posed);
+    g_assert_true (g_bytes_equal (want, have));
+  }
+
+  /* BVH: the frame keeps its line, with the angles typed in channel order */
+  g_assert_cmpint (run (NULL, NULL, "new", "--world", "bvh", "--duration", "1", "--fps", "10", bvh, NULL), ==, 0);
+  g_assert_cmpint (run (NULL, NULL, "edit", bvh, "-o", posed_bvh, "--set-rotation", "mElbowLeft@0.5=10,20,30", NULL), ==, 0);
+  g_assert_true (file_has (posed_bvh, "Frames: 11\n"));
+  g_assert_true (file_has (posed_bvh, " 10.000000 20.000000 30.000000 "));
+  if (assimp != NULL)
+    {
+      const char *argv[] = { assimp, "info", posed_bvh, NULL };
+      g_autofree char *info = NULL;
+      int status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &info, NULL, &status, NULL));
+      g_assert_nonnull (strstr (info, "Animation Channels: 26"));
+    }
+
+  /* refusals: the reason, exit 1 */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "edit", bvh, "-o", posed_bvh, "--move-keys", "mHead@0.5=0.7", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "neighbour"));
+  g_assert_cmpint (run (NULL, NULL, "new", "--world", "moon", anim, NULL), ==, 2);
+  g_assert_cmpint (run (NULL, NULL, "edit", anim, "-o", posed, "--set-rotation", "mHead@1=0,0", NULL), ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1734,6 +1826,8 @@ main (int    argc,
 
   g_test_add_func ("/cli/companions", test_companions);
   g_test_add_func ("/cli/companion-failed-write", test_companion_failed_write);
+
+  g_test_add_func ("/cli/posing", test_posing);
   ret = g_test_run ();
   {
     remove_tree (tmpdir);

@@ -18,6 +18,7 @@ cli_op_free (CliOp *op)
   g_free (op->text);
   g_free (op->text2);
   g_strfreev (op->names);
+  g_free (op->spec);
   g_free (op);
 }
 
@@ -412,6 +413,7 @@ static const CliSection edit_sections[] = {
   { "BVH and .x time fields (SEQ and .anim have a fixed time base):", time_ops, G_N_ELEMENTS (time_ops) },
   { "motion (every format):", motion_ops, G_N_ELEMENTS (motion_ops) },
   { "The Sims (pose libraries, KFD, CMX skills):", sims_ops, G_N_ELEMENTS (sims_ops) },
+  { CLI_POSING_TITLE, cli_posing_ops, CLI_N_POSING_OPS },
 };
 
 /* ---- the command ---- */

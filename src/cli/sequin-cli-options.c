@@ -34,6 +34,7 @@ cli_request_free (CliRequest *request)
   g_free (request->map_path);
   g_free (request->against);
   g_free (request->target);
+  g_free (request->world);
   g_free (request);
 }
 

@@ -77,6 +77,7 @@ struct _CliOp
   char            *text;
   char            *text2;
   char           **names;
+  gpointer         spec;         /* a posing option's numbers (sequin-cli-posing.c), g_free'd */
 };
 
 /* What the command line asked for: the options' values and the files */
@@ -100,6 +101,8 @@ struct _CliRequest
   gboolean        literal_pose;  /* --literal-pose: a BVH pose to .anim as the viewer's upload does */
   double          at;            /* layers --at T */
   gboolean        at_given;
+  char           *world;         /* new --world */
+  double          duration, fps; /* new --duration, --fps (0: the defaults) */
 };
 
 typedef struct
@@ -274,3 +277,10 @@ int      cli_batch          (const CliRequest *request,
                              CliOneFunc        one,
                              gboolean          edit);
 extern const CliCommandSpec cli_diff_command;
+
+/* ---- sequin-cli-posing.c: `new` and the posing operations of `edit` ---- */
+
+extern const CliCommandSpec cli_new_command;
+#define CLI_N_POSING_OPS 6
+#define CLI_POSING_TITLE "posing (a key is made where there is none; a time within half a frame of a key is that key's):"
+extern const CliOption      cli_posing_ops[CLI_N_POSING_OPS];

@@ -495,7 +495,7 @@ static const CliCommandSpec formats_command = {
 
 static const CliCommandSpec * const commands[] = {
   &info_command, &dump_command, &convert_command, &cli_edit_command, &validate_command, &formats_command,
-  &cli_diff_command, &cli_layers_command,
+  &cli_diff_command, &cli_layers_command, &cli_new_command,
 };
 
 static const char epilogue[] =

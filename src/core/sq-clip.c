@@ -627,6 +627,7 @@ sq_joint_copy (SqJoint       *dest,
   for (guint c = 0; c < SQ_N_CHANNELS; c++)
     sq_track_copy (&dest->tracks[c], &src->tracks[c]);
   dest->extra = sq_props_copy (src->extra);
+  dest->generation = src->generation;
 }
 
 /* ---- clips --------------------------------------------------------------- */

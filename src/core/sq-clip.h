@@ -85,6 +85,13 @@ struct _SqKeyCodec
    * what they do not give back, in one pass over the records */
   void   (*unpack)   (SqTrack       *track,
                       const SqTrack *packed);
+  /* Optional: writes rotation or value `v` (not the time) into `record` as
+   * the format holds it, so that a posing edit changes one record and the
+   * track stays packed; FALSE when the record cannot hold it (the track
+   * is then unpacked). Decoding the record afterwards gives the key. */
+  gboolean (*encode) (const SqTrack *track,
+                      const double   v[4],
+                      guint8        *record);
 };
 
 typedef struct _SqProps SqProps;
@@ -94,6 +101,9 @@ typedef struct
   char    *name;              /* UTF-8 */
   SqTrack  tracks[SQ_N_CHANNELS];
   SqProps *extra;             /* format fields of this joint, never NULL */
+  /* changes whenever an edit or an undo may have changed the joint (views
+   * that keep what they made of its keys compare it); 0 for a new joint */
+  guint64  generation;
 } SqJoint;
 
 typedef struct

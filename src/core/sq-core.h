@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sq-clip.h"
+#include "sq-clip-new.h"
 #include "sq-convert.h"
 #include "sq-diff.h"
 #include "sq-dump.h"
@@ -19,6 +20,8 @@
 #include "sq-pose.h"
 #include "worlds/sq-sl-skeleton.h"
 #include "sq-units.h"
+#include "sq-pose-library.h"
+#include "sq-posing.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"

@@ -38,7 +38,14 @@ struct _SqEditClass
   /* optional: frees what the parameters own (the block itself is freed
    * with the edit) */
   void      (*free)     (gpointer      params);
+  /* TRUE: apply and undo mark the joints they change themselves
+   * (_sq_edit_mark_joint); otherwise every joint is marked after each */
+  gboolean    marks_joints;
 };
+
+/* A new SqJoint.generation for joint `index` of `clip` */
+void        _sq_edit_mark_joint          (SqClip       *clip,
+                                          gsize         index);
 
 /* A new edit of `klass`, taking `params` (allocated with g_malloc) */
 SqEdit     *_sq_edit_new                 (const SqEditClass *klass,

@@ -242,6 +242,24 @@ sq_edit_check_joint_name (const SqClip *clip,
 
 /* ---- dispatch through the class ---- */
 
+void
+_sq_edit_mark_joint (SqClip *clip,
+                     gsize   index)
+{
+  if (index < clip->n_joints)
+    clip->joints[index].generation = _sq_clip_new_generation ();
+}
+
+/* after an edit class that does not mark its joints: all of them */
+static void
+mark_all_joints (const SqEdit *edit,
+                 SqClip       *clip)
+{
+  if (!edit->klass->marks_joints)
+    for (gsize j = 0; j < clip->n_joints; j++)
+      _sq_edit_mark_joint (clip, j);
+}
+
 gboolean
 sq_edit_apply (SqEdit  *edit,
                SqClip  *clip,
@@ -258,6 +276,7 @@ sq_edit_apply (SqEdit  *edit,
       journal_clear (edit);
       return FALSE;
     }
+  mark_all_joints (edit, clip);
   edit->applied = TRUE;
   edit->old_generation = clip->generation;
   clip->generation = _sq_clip_new_generation ();
@@ -322,6 +341,7 @@ sq_edit_undo (SqEdit *edit,
     }
 
   clip->generation = edit->old_generation;
+  mark_all_joints (edit, clip);
   journal_clear (edit);
 }
 

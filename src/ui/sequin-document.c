@@ -164,6 +164,20 @@ sequin_document_new (void)
   return g_object_new (SEQUIN_TYPE_DOCUMENT, NULL);
 }
 
+SequinDocument *
+sequin_document_new_for_clip (SqClip     *clip,
+                              const char *title)
+{
+  SequinDocument *self = sequin_document_new ();
+
+  self->clip = clip;
+  self->format = clip->format;
+  self->saved_clip = clip;
+  self->saved_generation = clip->generation;
+  self->title = g_strdup (title);
+  return self;
+}
+
 static void
 update_modified (SequinDocument *self)
 {

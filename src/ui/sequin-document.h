@@ -44,6 +44,10 @@ G_DECLARE_FINAL_TYPE (SequinDocument, sequin_document, SEQUIN, DOCUMENT, GObject
 GQuark          sequin_document_error_quark    (void);
 
 SequinDocument *sequin_document_new            (void);
+/* A document of `clip` (taken), made in memory (a new animation): no file
+ * (saving asks where), titled `title`, unmodified */
+SequinDocument *sequin_document_new_for_clip   (SqClip              *clip,
+                                                const char          *title);
 void            sequin_document_load_async     (SequinDocument      *self,
                                                 GFile               *file,
                                                 SequinLoadFlags      flags,

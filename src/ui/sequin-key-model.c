@@ -21,6 +21,7 @@ struct _SequinKeyModel
 
   SequinJointItem *joint;   /* weak: the joint owns this model */
   GArray          *rows;    /* SequinKeyRow; NULL until a view asks */
+  guint64          generation; /* the joint's SqJoint.generation when the rows were made */
   GHashTable      *live;    /* SequinKeyItem* (not owned) */
 };
 
@@ -38,7 +39,12 @@ static GArray *
 ensure_rows (SequinKeyModel *self)
 {
   if (self->rows == NULL)
-    self->rows = build_rows (self->joint != NULL ? sequin_joint_item_get_joint (self->joint) : NULL);
+    {
+      const SqJoint *joint = self->joint != NULL ? sequin_joint_item_get_joint (self->joint) : NULL;
+
+      self->rows = build_rows (joint);
+      self->generation = joint != NULL ? joint->generation : 0;
+    }
   return self->rows;
 }
 
@@ -210,6 +216,15 @@ sequin_key_model_refresh (SequinKeyModel *self)
   if (self->rows == NULL)
     return;
 
+  /* a joint no edit touched (SqJoint.generation) keeps its rows and its
+   * values: nothing to tell */
+  {
+    const SqJoint *joint = self->joint != NULL ? sequin_joint_item_get_joint (self->joint) : NULL;
+
+    if (joint != NULL && joint->generation == self->generation)
+      return;
+    self->generation = joint != NULL ? joint->generation : 0;
+  }
   old = self->rows;
   self->rows = build_rows (self->joint != NULL ? sequin_joint_item_get_joint (self->joint) : NULL);
 

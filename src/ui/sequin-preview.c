@@ -1966,3 +1966,63 @@ sequin_preview_new (void)
 {
   return g_object_new (SEQUIN_TYPE_PREVIEW, NULL);
 }
+
+/* ---- picking (posing) -------------------------------------------------------- */
+
+/* distance from (x, y) to the segment a–b, in pixels */
+static double
+segment_distance (double x,
+                  double y,
+                  double ax,
+                  double ay,
+                  double bx,
+                  double by)
+{
+  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? CLAMP (((x - ax) * dx + (y - ay) * dy) / len2, 0.0, 1.0) : 0.0;
+
+  return hypot (x - (ax + t * dx), y - (ay + t * dy));
+}
+
+gssize
+sequin_preview_joint_at (SequinPreview *self,
+                         double         x,
+                         double         y)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  double best = 10.0, bone_best = 8.0, px, py, qx, qy;
+  gssize found = -1, bone = -1;
+  Mat4 mvp;
+
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), -1);
+  if (self->points == NULL || width <= 0 || height <= 0)
+    return -1;
+  mvp = camera_matrix (self, (double) width / height);
+  for (gsize i = 0; i < self->n; i++)
+    {
+      float v[3] = { self->points[i * 3], self->points[i * 3 + 1], self->points[i * 3 + 2] };
+      gssize p = self->parents[i];
+      double d;
+
+      if (!point_finite (&self->points[i * 3]) || !project (&mvp, v, width, height, &px, &py, NULL))
+        continue;
+      if ((d = hypot (px - x, py - y)) < best)
+        {
+          best = d;
+          found = (gssize) i;
+        }
+      if (p >= 0 && (gsize) p < self->n && point_finite (&self->points[p * 3]))
+        {
+          float w[3] = { self->points[p * 3], self->points[p * 3 + 1], self->points[p * 3 + 2] };
+
+          /* a bone is turned by the joint it starts at */
+          if (project (&mvp, w, width, height, &qx, &qy, NULL)
+              && (d = segment_distance (x, y, qx, qy, px, py)) < bone_best)
+            {
+              bone_best = d;
+              bone = p;
+            }
+        }
+    }
+  return found >= 0 ? found : bone;
+}

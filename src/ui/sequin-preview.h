@@ -85,6 +85,12 @@ void       sequin_preview_draw_cairo   (SequinPreview *self,
                                         cairo_t       *cr,
                                         int            width,
                                         int            height);
+/* The joint drawn at widget point (x, y): a joint within 10 pixels (the
+ * nearest), else the joint that turns the bone within 8 pixels; -1 for
+ * none */
+gssize     sequin_preview_joint_at     (SequinPreview *self,
+                                        double         x,
+                                        double         y);
 /* for tests: whether the last render drew with OpenGL (FALSE: no context) */
 gboolean   sequin_preview_has_rendered (SequinPreview *self);
 

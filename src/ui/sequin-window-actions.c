@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-motion-dialog.h"
+#include "sequin-posing.h"
 #include "sequin-take-dialog.h"
 #include "sequin-utils.h"
 #include "sequin-window-private.h"
@@ -82,6 +83,7 @@ _sequin_window_actions_update (SequinWindow *self)
   redo_tip = can_redo ? g_strdup_printf (_("Redo %s"), sequin_document_get_redo_label (doc)) : g_strdup (_("Redo"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->undo_button), undo_tip);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->redo_button), redo_tip);
+  sequin_posing_update (self);
 }
 
 /* ---- File ------------------------------------------------------------------ */
@@ -644,6 +646,7 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-take", NULL, choose_take_action);
   gtk_widget_class_install_action (widget_class, "win.edit-menu", NULL, edit_menu_action);
   sequin_motion_install_actions (widget_class);
+  sequin_posing_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
   gtk_widget_class_install_property_action (widget_class, "win.joint-hierarchy", "joint-hierarchy");

@@ -19,6 +19,7 @@
 
 #include "sequin-utils.h"
 #include "sequin-play-over.h"
+#include "sequin-posing.h"
 #include "sequin-window-private.h"
 
 G_DEFINE_FINAL_TYPE (SequinWindow, sequin_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -1410,6 +1411,7 @@ sequin_window_init (SequinWindow *self)
 
   sequin_joint_tree_set_context_menu (self->joint_tree, self->context_menu);
   build_save_as_menu (self);
+  sequin_posing_window_init (self);
 
   target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
   gtk_drop_target_set_gtypes (target, types, G_N_ELEMENTS (types));

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sequin-compare-window.h"
+#include "sequin-posing.h"
 #include "sequin-test-ui.h"
 #include "sequin-timeline.h"
 #include "sequin-window-private.h"
@@ -188,6 +189,76 @@ bench_compare (SequinWindow *window,
   gtk_window_destroy (GTK_WINDOW (compare));
 }
 
+/* the times in `times` (ms): median, 95th percentile, max */
+static void
+report_times (const char *what,
+              GArray     *times)
+{
+  double *v = (double *) (void *) times->data;
+  guint n = times->len;
+
+  qsort (v, n, sizeof (double), compare_double);
+  g_print ("%-34s %4u steps: median %6.2f ms, 95%% %6.2f ms, max %6.2f ms\n",
+           what, n, v[n / 2], v[(n * 95) / 100], v[n - 1]);
+  g_array_set_size (times, 0);
+}
+
+/* Posing a joint in the middle of the clip at the playhead: the first edit
+ * after opening (a packed track touched for the first time), then later
+ * ones, each timed from the edit to the end of the frame that shows it;
+ * then values typed into the Pose page, each to the end of its frame (what
+ * dragging the joint's rotation does per step) */
+static void
+bench_posing (SequinWindow *window)
+{
+  SequinDocument *doc = sequin_window_get_document (window);
+  const SqClip *clip = sequin_document_get_clip (doc);
+  gsize joint = clip->n_joints / 2;
+  double time = clip->duration / 2;
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  GtkWidget *spin;
+
+  sequin_joint_tree_select_joint (window->joint_tree, joint);
+  sequin_playback_set_position (window->playback, time);
+  gtk_widget_set_visible (window->sidebar, TRUE);
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
+  next_frame (GTK_WIDGET (window));
+  g_array_set_size (frame_work, 0);
+  for (guint i = 0; i < 31; i++)
+    {
+      double angles[3] = { 5.0 + i, 10, 0 }, q[4];
+      int axes[3] = { 0, 1, 2 };
+      gint64 t0 = g_get_monotonic_time ();
+      double ms;
+
+      sq_euler_to_quat (angles, axes, 3, q);
+      g_assert_true (sequin_document_apply (doc, sq_edit_set_rotation_new (clip->joints[joint].name, time, q), NULL));
+      /* the edit and everything the window does on it, before the frame */
+      ms = (g_get_monotonic_time () - t0) / 1000.0;
+      next_frame (GTK_WIDGET (window));
+      if (i == 0)
+        g_print ("%-34s %.2f ms in the window, then a frame of %.2f ms\n", "first posing edit", ms,
+                 g_array_index (frame_work, double, frame_work->len - 1));
+      else
+        g_array_append_val (times, ms);
+    }
+  report_times ("later posing edits (in the window)", times);
+  report ("frames after them");
+  spin = sequin_posing_get_value_spin (window, 0);
+  for (guint i = 0; i < 120; i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      double ms;
+
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), -60.0 + i);
+      ms = (g_get_monotonic_time () - t0) / 1000.0;
+      g_array_append_val (times, ms);
+      next_frame (GTK_WIDGET (window));
+    }
+  report_times ("Pose page: a value (in the window)", times);
+  report ("Pose page: its frames");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -315,6 +386,9 @@ main (int   argc,
       report ("tree scroll (half pages, then jumps)");
   }
 
+  bench_posing (window);
+  if (g_getenv ("BENCH_POSING_ONLY") != NULL)
+    return 0;
   bench_compare (window, sequin_document_get_clip (sequin_window_get_document (window)));
 
   window->force_close = TRUE;

@@ -691,8 +691,28 @@ euler_unpack (SqTrack       *track,
                         track->n_keys);
 }
 
+/* a posing edit's rotation written as the record's angles (sq_quat_to_euler
+ * in the joint's channel order), so the track stays packed and the file
+ * keeps its every-frame layout; FALSE when the channels cannot hold it */
+static gboolean
+euler_encode (const SqTrack *track,
+              const double   v[4],
+              guint8        *record)
+{
+  const EulerCodec *ec = (const EulerCodec *) track->codec;
+  double angles[3] = { 0, 0, 0 };
+
+  if (!sq_quat_to_euler (v, ec->axes, ec->n_rot, angles))
+    return FALSE;
+  for (guint i = ec->n_rot; i < 3; i++)
+    angles[i] = 0.0;
+  memcpy (record, angles, sizeof angles);
+  return TRUE;
+}
+
 /* The codec of a channel order (axes 0..2 each, n_rot 0..3) and kind of
- * record */
+ * record (a text record cannot be written: a posing edit unpacks its
+ * track) */
 static const SqKeyCodec *
 euler_codec (const int axes[3],
              guint     n_rot,
@@ -709,7 +729,7 @@ euler_codec (const int axes[3],
           guint o = i % (4 * 27);
 
           codecs[i] = (EulerCodec) { { t ? TEXT_STRIDE : EULER_STRIDE, euler_time, euler_key, euler_unpacked,
-                                       t ? euler_unpack : NULL },
+                                       t ? euler_unpack : NULL, t ? NULL : euler_encode },
                                      { (int) (o / 9 % 3), (int) (o / 3 % 3), (int) (o % 3) }, o / 27, t };
         }
       g_once_init_leave (&done, 1);

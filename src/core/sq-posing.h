@@ -1,0 +1,97 @@
+/* sq-posing.h: posing by hand: set a joint's rotation or position at a
+ * time, insert, delete and move keys, paste and flip poses, symmetrize
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each operation is an SqEdit (sq-edit.h), shared by the editor and the
+ * command line; undo gives the clip back bitwise. They change only the
+ * keys they touch: every other key stays as it was read (a packed track
+ * that is not touched stays packed; a BVH rotation track stays packed as
+ * its angles, the touched frame's record rewritten; other packed tracks
+ * (binary SEQ, .anim) are decoded only when touched, one track at a time).
+ *
+ * Times: a key of the joint within half a frame of the time given is the
+ * key at that time; otherwise the time snaps to the nearest frame of the
+ * clip (its frame rate), so a BVH keeps its key on every frame and new
+ * keys sit on frames. Times outside 0 .. the duration are refused.
+ * Values between keys are what the world plays (sq_track_sample: slerp for
+ * rotations, linear otherwise), which is what a new key starts from.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sq-clip.h"
+#include "sq-edit.h"
+#include "sq-pose-library.h"
+
+G_BEGIN_DECLS
+
+/* A key of a joint, by name and time (seconds): the keys at that time in
+ * every channel (the nearest within half a frame) */
+typedef struct
+{
+  const char *joint;
+  double      time;
+} SqKeyRef;
+
+/* Sets joint `joint`'s rotation (unit quaternion w, x, y, z in the file's
+ * own axes) at `time`, replacing its key there or inserting one. */
+SqEdit  *sq_edit_set_rotation_new   (const char   *joint,
+                                     double        time,
+                                     const double  q[4]);
+/* The same for its position (x, y, z in the file's units and axes) */
+SqEdit  *sq_edit_set_position_new   (const char   *joint,
+                                     double        time,
+                                     const double  v[3]);
+/* Inserts a key at `time` holding the value played there into each track
+ * of the joints (NULL or empty: every joint) that has no key there: the
+ * rotation always, translation and scale when the track has keys.
+ * Refused when every one of them already has a key there. */
+SqEdit  *sq_edit_insert_keys_new    (const char * const *joints,
+                                     double        time);
+/* Deletes the keys `keys` name (each joint's keys at its time in every
+ * channel); refused when none is there */
+SqEdit  *sq_edit_delete_key_list_new (const SqKeyRef *keys,
+                                     gsize         n_keys);
+/* Moves the keys `keys` name by `delta` seconds, each snapped to a frame;
+ * refused when one would leave 0 .. duration or reach or pass a key of its
+ * track that does not move (a BVH, with a key on every frame, refuses). */
+SqEdit  *sq_edit_move_keys_new      (const SqKeyRef *keys,
+                                     gsize         n_keys,
+                                     double        delta);
+/* Sets each joint of `pose` the clip has to the pose's values at `time`
+ * (as set rotation / set position do); joints the clip lacks are
+ * reported (sq_edit_get_report). `flip`: left and right swapped first
+ * (sq_joint_pose_flip). Refused when no joint of the pose is in the clip. */
+SqEdit  *sq_edit_paste_pose_new     (const SqJointPose *pose,
+                                     double        time,
+                                     gboolean      flip);
+/* At `time`, gives each partner of the joints `sources` (left ⇄ right,
+ * the world's mirror pairs) the mirror image of its source's pose; refused
+ * when none of them has a partner. */
+SqEdit  *sq_edit_symmetrize_new     (const char * const *sources,
+                                     double        time);
+
+/* `pose` with left and right swapped: each joint's values go to its mirror
+ * partner in `clip` (sq_motion_mirror_partner), reflected across the
+ * world's sagittal plane as sq_edit_mirror_new reflects them; a joint with
+ * no partner is reflected in place. Values are taken to be in `clip`'s
+ * space (sq_joint_pose_for_clip first). */
+SqJointPose *sq_joint_pose_flip     (const SqJointPose *pose,
+                                     const SqClip      *clip);
+
+/* The time a posing edit of joint `joint` at `time` acts at (see above) */
+double   sq_posing_key_time         (const SqClip *clip,
+                                     gsize         joint,
+                                     double        time);
+/* The Euler axes (0 X, 1 Y, 2 Z) in which joint `joint`'s rotation is
+ * shown and typed, applied in that order (intrinsic, as sq_euler_to_quat):
+ * a BVH joint's own rotation channels (completed with the axes it lacks),
+ * else X, Y, Z about the file's own axes. Returns how many of the three
+ * the joint's channels hold (3 when it has no channels of its own). */
+guint    sq_posing_euler_axes       (const SqClip *clip,
+                                     gsize         joint,
+                                     int           axes[3]);
+
+G_END_DECLS
