@@ -140,6 +140,9 @@ field_seconds (SequinMotionDialog *self,
 
   if (!field_number (self, f, out))
     return FALSE;
+  /* only Trim's fields are times; the others are numbers as typed */
+  if (self->kind != SEQUIN_MOTION_TRIM)
+    return TRUE;
   if (in_frames (self))
     *out /= trim_fps (self);
   if (clip != NULL && fabs (*out - clip->duration) < (in_frames (self) ? 1e-6 : 0.0005))
