@@ -37,7 +37,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q >/dev/null
 $sudo apt-get install -y -q --no-install-recommends \
   gcc libc6-dev meson ninja-build pkg-config python3 \
-  libglib2.0-dev libglib2.0-bin libgtk-4-dev libepoxy-dev \
+  libglib2.0-dev libglib2.0-bin libjson-glib-dev libgtk-4-dev libepoxy-dev \
   gettext desktop-file-utils appstream libxml2-utils shared-mime-info assimp-utils \
   xvfb xauth dbus dbus-daemon at-spi2-core \
   adwaita-icon-theme hicolor-icon-theme librsvg2-common fonts-cantarell fonts-dejavu-core \

@@ -289,9 +289,13 @@ write_clip (const SqClip     *clip,
   g_autoptr(GPtrArray) pieces = NULL;
   g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
   SqSaveOptions options = { 0 };
+  g_autofree char *out_name = g_path_get_basename (out_path);
+  g_auto(GStrv) companion_names = format->companions_for != NULL ? format->companions_for (out_name) : NULL;
 
   options.map = map;
   options.companions = companions;
+  /* the companions named after OUT (a .gltf's .bin) */
+  options.companion_names = (const char * const *) companion_names;
   options.notes = notes;
   pieces = sq_save_pieces (clip, format, &options, losses, &error);
   /* what is worth knowing but no loss (a .anim's size) */

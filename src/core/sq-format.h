@@ -37,6 +37,10 @@ typedef enum
   /* keys are stored quantised (.anim's 16-bit keys): a save moves them
    * (the world's add_save_loss tells by how much) */
   SQ_FORMAT_QUANTISED = 1 << 7,
+  /* the format takes a clip of any world as it is (glTF): a save gives the
+   * writer the clip unconverted, and every field of every format is its
+   * own (none is reported lost) */
+  SQ_FORMAT_ANY_WORLD = 1 << 8,
 } SqFormatFlags;
 
 /* The bytes of a companion file named `name` (as the main file names it,
@@ -86,6 +90,10 @@ typedef struct
    * .anim's size against the upload limit), translated; NULL: they go to
    * the losses with the rest */
   GPtrArray *notes;
+  /* for SQ_FORMAT_COMPANIONS formats: the names the companions get, as
+   * sq_save_files() decides them for the output's name (NULL: the names
+   * the clip read, or the format's own for a new file) */
+  const char * const *companion_names;
   guint32  _end_zero;
 } SqSaveOptions;
 
@@ -132,6 +140,10 @@ struct _SqFormat
   const SqWorldHome *world;
   /* the format's own fields (sq-world.h), NULL: none */
   const SqFieldSet  *field_set;
+
+  /* SQ_FORMAT_COMPANIONS formats: the names a new file called `out_name`
+   * gives its companions (NULL-terminated, g_strfreev; NULL: none) */
+  char   **(*companions_for) (const char   *out_name);
 };
 
 /* The table of formats, lookup and detection (sq-format-registry.c) */

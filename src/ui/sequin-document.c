@@ -466,9 +466,28 @@ save_data_free (SaveData *data)
   g_free (data);
 }
 
+/* A companion the save made (a .gltf's .bin), by name */
+static GBytes *
+saved_companion (const char *name,
+                 gpointer    user_data,
+                 GError    **error)
+{
+  GPtrArray *companions = user_data;
+
+  for (guint i = 0; companions != NULL && i < companions->len; i++)
+    {
+      const SqCompanion *c = companions->pdata[i];
+      if (g_str_equal (c->name, name))
+        return g_bytes_ref (c->bytes);
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("“%s” is not a file the save wrote"), name);
+  return NULL;
+}
+
 /* The clip that the file made of `pieces` holds */
 static SqClip *
 read_back (GPtrArray    *pieces,
+           GPtrArray    *companions,
            GFile        *file,
            const SqClip *clip,
            const SqFormat *format,
@@ -490,6 +509,8 @@ read_back (GPtrArray    *pieces,
   /* the clip's own take of a file of several, written in its format */
   if (format == clip->format)
     options.take = clip->take;
+  options.companion = saved_companion;
+  options.companion_data = companions;
   return sq_load_bytes (bytes, name, NULL, &options, error);
 }
 
@@ -509,8 +530,13 @@ save_worker (GTask        *task,
   SqSaveOptions options = { 0 };
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
 
+  g_autofree char *out_name = g_file_get_basename (data->file);
+  g_auto(GStrv) companion_names = data->format->companions_for != NULL ? data->format->companions_for (out_name) : NULL;
+
   data->companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
   options.companions = data->companions;
+  /* the companions named after the file written (a .gltf's .bin) */
+  options.companion_names = (const char * const *) companion_names;
   /* no loss, so no question (a .anim's size: the validation panel weighs it) */
   options.notes = notes;
   pieces = sq_save_pieces (data->copy, data->format, &options, data->losses, &error);
@@ -523,7 +549,7 @@ save_worker (GTask        *task,
    * clip, so it is read back from the very bytes that will be written */
   data->read_back = data->format != data->copy->format || data->losses->len > 0;
   if (data->read_back)
-    data->written = read_back (pieces, data->file, data->copy, data->format, &error);
+    data->written = read_back (pieces, data->companions, data->file, data->copy, data->format, &error);
   if (data->read_back && data->written == NULL)
     {
       g_prefix_error (&error, _("What would be written cannot be read back: "));
