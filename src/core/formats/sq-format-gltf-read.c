@@ -1007,6 +1007,18 @@ restore_fields (SqProps    *props,
       if (type != NULL && g_str_equal (type, "gvariant-text") && JSON_NODE_HOLDS_VALUE (value)
           && json_node_get_value_type (value) == G_TYPE_STRING)
         v = g_variant_parse (NULL, json_node_get_string (value), NULL, NULL, NULL);
+      else if (type != NULL && g_str_has_prefix (type, "base64:") && g_variant_type_string_is_valid (type + 7)
+               && g_variant_type_is_definite (G_VARIANT_TYPE (type + 7)) && JSON_NODE_HOLDS_VALUE (value)
+               && json_node_get_value_type (value) == G_TYPE_STRING)
+        {
+          gsize n = 0;
+          guchar *data = g_base64_decode (json_node_get_string (value), &n);
+          g_autoptr(GBytes) b = g_bytes_new_take (data, n);
+          g_autoptr(GVariant) le = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (type + 7), b, FALSE));
+          g_autoptr(GVariant) host = G_BYTE_ORDER == G_BIG_ENDIAN ? g_variant_byteswap (le) : g_variant_ref (le);
+
+          v = g_variant_get_normal_form (host);
+        }
       else if (type != NULL && g_variant_type_string_is_valid (type) && g_variant_type_is_definite (G_VARIANT_TYPE (type)))
         v = json_gvariant_deserialize (value, type, NULL);
       if (v == NULL)
@@ -1090,7 +1102,7 @@ parse_json (const guint8 *json,
   JsonObject *asset;
   const char *version;
 
-  if (len > G_MAXSSIZE || !json_parser_load_from_data (parser, (const char *) json, (gssize) len, &local))
+  if (len > G_MAXSSIZE || !json_parser_load_from_data (parser, json != NULL ? (const char *) json : "", (gssize) len, &local))
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_SYNTAX, _("the glTF JSON does not parse: %s"),
                    local != NULL ? local->message : _("too long"));

@@ -322,7 +322,8 @@ variant_all_finite (GVariant *v)
 
 /* Each carried field as JSON in fields[key], its GVariant type in
  * types[key]; a value JSON cannot give back exactly goes as GVariant text
- * (type "gvariant-text"). */
+ * (type "gvariant-text"), bytes and large values as their GVariant
+ * serialisation in base64 (type "base64:" and the GVariant type). */
 static void
 put_fields (JsonObject    *into,
             const SqProps *props,
@@ -341,6 +342,17 @@ put_fields (JsonObject    *into,
 
       if (!is_carried (key))
         continue;
+      /* bytes and large values: GVariant's own serialised form, little-endian */
+      if (g_variant_get_size (v) > 1024 || g_variant_is_of_type (v, G_VARIANT_TYPE_BYTESTRING))
+        {
+          g_autoptr(GVariant) le = G_BYTE_ORDER == G_BIG_ENDIAN ? g_variant_byteswap (v) : g_variant_ref (v);
+          g_autofree char *b64 = g_base64_encode (g_variant_get_data (le), g_variant_get_size (le));
+          g_autofree char *type = g_strconcat ("base64:", g_variant_get_type_string (v), NULL);
+
+          json_object_set_string_member (fields, key, b64);
+          json_object_set_string_member (types, key, type);
+          continue;
+        }
       node = json_gvariant_serialize (v);
       if (variant_all_finite (v))
         back = json_gvariant_deserialize (node, g_variant_get_type_string (v), NULL);
