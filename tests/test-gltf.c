@@ -333,6 +333,212 @@ test_gltf_needs_companions (void)
   tu_assert_mentions (error, ".bin");
 }
 
+
+/* ---- foreign files ---------------------------------------------------------- */
+
+static SqClip *
+load_foreign (const char *name,
+              guint       take)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", "gltf", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  Beside beside = { dir, NULL };
+  SqClip *clip = load_take (bytes, path, &beside, take, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, NULL));
+  return clip;
+}
+
+static void
+assert_quat (const SqKey *key,
+             double       w,
+             double       x,
+             double       y,
+             double       z)
+{
+  double want[4] = { w, x, y, z };
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpfloat_with_epsilon (key->v[i], want[i], 1e-6);
+}
+
+/* tests/data/gltf/make-gltf.py says what each file holds */
+static void
+check_blender_style (const char *name)
+{
+  g_autoptr(SqClip) clip = load_foreign (name, 0);
+  g_autoptr(SqClip) idle = load_foreign (name, 1);
+  const double s = sqrt (0.5), c22 = cos (G_PI / 8), s22 = sin (G_PI / 8);
+  gsize n_takes = 0;
+  const char * const *takes = sq_clip_get_takes (clip, &n_takes, NULL);
+  const SqJoint *hips, *spine, *head;
+  GVariant *off;
+  double o[3];
+
+  g_assert_cmpuint (n_takes, ==, 2);
+  g_assert_cmpstr (takes[0], ==, "Wave");
+  g_assert_cmpstr (takes[1], ==, "Idle");
+  /* the skin's joints; Armature, Face, Body and Prop are no joints */
+  g_assert_cmpuint (clip->n_joints, ==, 3);
+  hips = &clip->joints[0], spine = &clip->joints[1], head = &clip->joints[2];
+  g_assert_cmpstr (hips->name, ==, "Hips");
+  g_assert_cmpstr (spine->name, ==, "Spine");
+  g_assert_cmpstr (head->name, ==, "Head");
+  g_assert_cmpfloat (clip->fps, ==, 24);
+  g_assert_cmpfloat_with_epsilon (clip->duration, 1.0, 1e-9);
+  /* rest offsets in the unturned frame: Head's (0.1, 0.3, 0) under Spine's
+   * 90° about +Y is (0, 0.3, -0.1); Hips carries the Armature's 1 m */
+  g_assert_cmpint (sq_props_get_int (head->extra, "parent", 9), ==, 1);
+  off = sq_props_get (head->extra, "offset");
+  g_variant_get (off, "(ddd)", &o[0], &o[1], &o[2]);
+  g_assert_cmpfloat_with_epsilon (o[0], 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[1], 0.3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[2], -0.1, 1e-9);
+  g_variant_get (sq_props_get (hips->extra, "offset"), "(ddd)", &o[0], &o[1], &o[2]);
+  g_assert_cmpfloat_with_epsilon (o[0], 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[1], 1.0, 1e-9);
+  /* LINEAR translation as it is, plus the Armature's place */
+  g_assert_cmpuint (hips->tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
+  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[0], 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], 0.5, 1e-6);
+  /* CUBICSPLINE sampled at the clip's 24 frames a second: 25 keys from the
+   * rest (the identity) to 90° about +Y, 45° half way (tangents 0) */
+  g_assert_cmpuint (spine->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 25);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[0], 1, 0, 0, 0);
+  g_assert_cmpfloat_with_epsilon (spine->tracks[SQ_CHANNEL_ROTATION].keys[12].time, 0.5, 1e-9);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[12], c22, 0, s22, 0);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[24], s, 0, s, 0);
+  /* STEP holds the identity until the frame before 1 s; then 90° about +X
+   * under Spine's rest turn is 90° about -Z */
+  g_assert_cmpuint (head->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
+  g_assert_cmpfloat_with_epsilon (head->tracks[SQ_CHANNEL_ROTATION].keys[1].time, 23.0 / 24.0, 1e-6);
+  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[1], 1, 0, 0, 0);
+  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[2], s, 0, 0, -s);
+  /* the lost channels, named */
+  g_assert_true (tu_has_line (clip->warnings, "morph-target weights of node 4 “Face”"));
+  g_assert_true (tu_has_line (clip->warnings, "node 6 “Prop”, which is no joint"));
+  /* the second take: 30° about +Y over 2 s */
+  g_assert_cmpstr (idle->joints[0].name, ==, "Hips");
+  g_assert_cmpuint (idle->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
+  assert_quat (&idle->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[1], cos (G_PI / 12), 0, sin (G_PI / 12), 0);
+  g_assert_cmpfloat_with_epsilon (idle->duration, 2.0, 1e-9);
+  g_assert_cmpuint (idle->warnings->len, ==, 0);
+}
+
+static void
+test_foreign (void)
+{
+  check_blender_style ("blender-style.glb");
+  check_blender_style ("blender-style.gltf");
+}
+
+/* A foreign file converted to a world and written back as glTF reads as
+ * the same motion */
+static void
+test_foreign_through_bvh (void)
+{
+  g_autoptr(SqClip) clip = load_foreign ("blender-style.glb", 0);
+  g_autoptr(GBytes) bvh = tu_save (clip, "bvh", NULL);
+  g_autoptr(SqClip) from_bvh = tu_load_ok (bvh);
+  g_autoptr(SqPose) a = sq_pose_new (clip);
+  g_autoptr(SqPose) b = sq_pose_new (from_bvh);
+  double pa[9], pb[9];
+
+  g_assert_cmpuint (from_bvh->n_joints, ==, 3);
+  for (double t = 0; t <= 1.0; t += 0.125)
+    {
+      sq_pose_evaluate (a, clip, t, pa);
+      sq_pose_evaluate (b, from_bvh, t, pb);
+      for (int i = 0; i < 9; i++)
+        g_assert_cmpfloat_with_epsilon (pa[i], pb[i], 1e-4);
+    }
+}
+
+/* ---- damaged input ---------------------------------------------------------- */
+
+static void
+assert_refused (const char *json,
+                const char *fragment)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (json, strlen (json));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, "bad.gltf", gltf (), NULL, &error);
+
+  g_assert_null (clip);
+  tu_assert_mentions (error, fragment);
+}
+
+#define ASSET "\"asset\":{\"version\":\"2.0\"}"
+/* 8 bytes of buffer: two floats, 0 and 1 */
+#define BUF "\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}]"
+
+static void
+test_damaged (void)
+{
+  assert_refused ("{" ASSET ",\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}", "cycle");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"children\":[5]}]}", "child 0");
+  assert_refused ("{" ASSET ",\"nodes\":[{}],\"skins\":[{\"joints\":[3]}]}", "joint 0 is not a node");
+  assert_refused ("{" ASSET ",\"nodes\":[{}],\"skins\":[{\"joints\":[0,0]}]}", "a joint twice");
+  assert_refused ("{\"asset\":{\"version\":\"1.0\"}}", "version 1.0");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"rotation\":[0,0,0,0]}]}", "no length");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"translation\":[1,2]}]}", "3 numbers");
+  assert_refused ("{" ASSET ", \"nodes\": [", "does not parse");
+  /* animations: accessors, views and the buffer checked */
+#define ANIM(acc) "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]," \
+  "\"accessors\":[" acc "],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"                \
+  "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}"
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}"), "do not fit");
+  assert_refused (ANIM ("{\"bufferView\":7,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}"), "buffer view 7");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5123,\"count\":1,\"type\":\"SCALAR\"}"), "component type 5123");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}"), "type “VEC3”");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"byteOffset\":8}"), "do not fit");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}"), "accessor 1 does not exist");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":-1,\"type\":\"SCALAR\"}"), "“count” is -1");
+  {
+    /* a view past the buffer; a stride below the element */
+    const char *past = "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}";
+    const char *stride = "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":8,\"byteStride\":4}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+      "{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+    assert_refused (past, "buffer of 8");
+    assert_refused (stride, "byte stride 4");
+  }
+}
+
+/* Every cut of a .glb fails cleanly or reads a whole clip */
+static void
+test_truncated (void)
+{
+  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.bvh", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GBytes) glb = sq_save_bytes (clip, gltf (), NULL, NULL, NULL);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (glb, &len);
+  guint refused = 0;
+
+  for (gsize cut = 0; cut < len; cut += 1 + cut / 64)
+    {
+      g_autoptr(GBytes) part = g_bytes_new (data, cut);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) c = sq_load_bytes (part, "cut.glb", gltf (), NULL, &error);
+
+      if (c == NULL)
+        {
+          g_assert_nonnull (error);
+          refused++;
+        }
+      else
+        g_assert_true (sq_clip_check (c, NULL));
+    }
+  g_assert_cmpuint (refused, >, 100);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -342,5 +548,9 @@ main (int    argc,
   g_test_add_func ("/gltf/back-to-the-world", test_back_to_the_world);
   g_test_add_func ("/gltf/companion-names", test_companion_names);
   g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
+  g_test_add_func ("/gltf/foreign", test_foreign);
+  g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
+  g_test_add_func ("/gltf/damaged", test_damaged);
+  g_test_add_func ("/gltf/truncated", test_truncated);
   return g_test_run ();
 }
