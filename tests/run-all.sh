@@ -42,6 +42,13 @@ $sudo apt-get install -y -q --no-install-recommends \
   xvfb xauth dbus dbus-daemon at-spi2-core \
   adwaita-icon-theme hicolor-icon-theme librsvg2-common fonts-cantarell fonts-dejavu-core \
   >/dev/null
+# the Khronos glTF validator (npm gltf-validator, a library the gltf-validator
+# test runs through tests/gltf-validate.js), into tests/.npm (ignored by git)
+if ! [ -d tests/.npm/node_modules/gltf-validator ]; then
+  command -v npm >/dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm >/dev/null
+  npm install --prefix tests/.npm --no-audit --no-fund --loglevel=error gltf-validator >/dev/null \
+    || echo "run-all.sh: gltf-validator could not be installed from npm; the gltf-validator test will skip"
+fi
 if [ "$sanitize" = 1 ]; then
   # the fuzzers: clang with its libFuzzer and sanitizer runtimes
   $sudo apt-get install -y -q --no-install-recommends clang libclang-rt-14-dev >/dev/null
