@@ -79,7 +79,7 @@ get_int (JsonObject *o,
     FAIL (_("%s: “%s” is not a whole number"), where, name);
   *out = json_node_get_int (n);
   if (*out < lo || *out > hi)
-    FAIL (_("%s: “%s” is %" G_GINT64_FORMAT ", outside %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT),
+    FAIL (_("%s: “%s” is %" PRId64 ", outside %" PRId64 "..%" PRId64),
           where, name, *out, lo, hi);
   return TRUE;
 }
@@ -264,7 +264,7 @@ load_buffer (Doc                 *doc,
   if (doc->bin_bytes != NULL)
     doc->bin = g_bytes_get_data (doc->bin_bytes, &doc->bin_len);
   if ((guint64) len > doc->bin_len)
-    FAIL (_("buffer 0 has a byteLength of %" G_GINT64_FORMAT " bytes, but %zu are there"), len, doc->bin_len);
+    FAIL (_("buffer 0 has a byteLength of %" PRId64 " bytes, but %zu are there"), len, doc->bin_len);
   doc->bin_len = (gsize) len;
   return TRUE;
 }
@@ -293,7 +293,7 @@ read_accessor (const Doc *doc,
                float    **values,
                GError   **error)
 {
-  g_autofree char *where = g_strdup_printf (_("accessor %" G_GINT64_FORMAT), index);
+  g_autofree char *where = g_strdup_printf (_("accessor %" PRId64), index);
   JsonObject *acc = array_object (doc->accessors, index), *view;
   gint64 vi, ctype, n, aoff, voff, vlen, stride, buffer;
   gsize elem = 4 * ncomp;
@@ -308,7 +308,7 @@ read_accessor (const Doc *doc,
       || !get_int (acc, "bufferView", 0, G_MAXINT32, TRUE, 0, &vi, where, error))
     return FALSE;
   if (ctype != GLTF_FLOAT)
-    FAIL (_("%s: component type %" G_GINT64_FORMAT " (Sequin reads 5126, float)"), where, ctype);
+    FAIL (_("%s: component type %" PRId64 " (Sequin reads 5126, float)"), where, ctype);
   if (type_components (get_string (acc, "type")) != ncomp)
     FAIL (_("%s: type “%s” where %u components are needed"), where, get_string (acc, "type") ? get_string (acc, "type") : "", ncomp);
   if (member (acc, "sparse") != NULL)
@@ -317,20 +317,20 @@ read_accessor (const Doc *doc,
       return FALSE;
     }
   if ((view = array_object (doc->views, vi)) == NULL)
-    FAIL (_("%s: buffer view %" G_GINT64_FORMAT " does not exist"), where, vi);
+    FAIL (_("%s: buffer view %" PRId64 " does not exist"), where, vi);
   if (!get_int (view, "buffer", 0, 0, TRUE, 0, &buffer, where, error)
       || !get_int (view, "byteOffset", 0, G_MAXINT32, FALSE, 0, &voff, where, error)
       || !get_int (view, "byteLength", 1, G_MAXINT32, TRUE, 0, &vlen, where, error)
       || !get_int (view, "byteStride", 4, 252, FALSE, (gint64) elem, &stride, where, error))
     return FALSE;
   if (stride % 4 != 0 || (gsize) stride < elem)
-    FAIL (_("%s: byte stride %" G_GINT64_FORMAT " for elements of %zu bytes"), where, stride, elem);
+    FAIL (_("%s: byte stride %" PRId64 " for elements of %zu bytes"), where, stride, elem);
   /* all 64-bit: each term is below 2^31, so no sum overflows */
   if ((guint64) voff + (guint64) vlen > doc->bin_len)
-    FAIL (_("%s: its buffer view ends at byte %" G_GUINT64_FORMAT " of a buffer of %zu"), where,
+    FAIL (_("%s: its buffer view ends at byte %" PRIu64 " of a buffer of %zu"), where,
           (guint64) voff + (guint64) vlen, doc->bin_len);
   if ((guint64) aoff + (guint64) stride * (guint64) (n - 1) + elem > (guint64) vlen)
-    FAIL (_("%s: %" G_GINT64_FORMAT " elements from byte %" G_GINT64_FORMAT " do not fit in its buffer view of %" G_GINT64_FORMAT " bytes"),
+    FAIL (_("%s: %" PRId64 " elements from byte %" PRId64 " do not fit in its buffer view of %" PRId64 " bytes"),
           where, n, aoff, vlen);
   out = g_new (float, (gsize) n * ncomp);
   for (gint64 i = 0; i < n; i++)
@@ -345,7 +345,7 @@ read_accessor (const Doc *doc,
           memcpy (&f, &bits, 4);
           if (!isfinite (f))
             {
-              sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, r.pos + 4 * c, _("%s: element %" G_GINT64_FORMAT " is not a finite number"),
+              sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, r.pos + 4 * c, _("%s: element %" PRId64 " is not a finite number"),
                                       where, i);
               return FALSE;
             }
@@ -475,7 +475,7 @@ read_node (JsonObject *node,
       if (k < 0 || (guint64) k >= nd->n || (gsize) k == i)
         FAIL (_("%s: child %u is not another node"), where, c);
       if (nd->parent[k] >= 0)
-        FAIL (_("node %" G_GINT64_FORMAT " is a child of node %d and of node %zu"), k, nd->parent[k], i);
+        FAIL (_("node %" PRId64 " is a child of node %d and of node %zu"), k, nd->parent[k], i);
       nd->parent[k] = (gint32) i;
     }
   return TRUE;
@@ -603,7 +603,7 @@ skin_joints (const Doc   *doc,
         }
       if (seen[k]++)
         {
-          g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE, _("skin 0: node %" G_GINT64_FORMAT " is a joint twice"), k);
+          g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE, _("skin 0: node %" PRId64 " is a joint twice"), k);
           return NULL;
         }
       g_array_append_val (out, k32);
@@ -709,7 +709,7 @@ read_sampler (const Doc  *doc,
               Channel    *ch,
               GError    **error)
 {
-  g_autofree char *where = g_strdup_printf (_("sampler %" G_GINT64_FORMAT), si);
+  g_autofree char *where = g_strdup_printf (_("sampler %" PRId64), si);
   const char *interp = get_string (sampler, "interpolation");
   guint ncomp = ch->path == SQ_CHANNEL_ROTATION ? 4 : 3;
   gint64 in, out;
@@ -771,7 +771,7 @@ read_channels (const Doc   *doc,
           || !get_int (target, "node", -1, (gint64) nd->n - 1, FALSE, -1, &node, where, error))
         return FALSE;
       if ((sampler = array_object (samplers, si)) == NULL)
-        FAIL (_("%s: sampler %" G_GINT64_FORMAT " does not exist"), where, si);
+        FAIL (_("%s: sampler %" PRId64 " does not exist"), where, si);
       ch.path = G_N_ELEMENTS (paths);
       for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
         if (g_str_equal (path, paths[p]))
@@ -780,12 +780,12 @@ read_channels (const Doc   *doc,
         {
           const char *nname = node >= 0 && nd->name[node] != NULL ? nd->name[node] : "";
           if (g_str_equal (path, "weights"))
-            sq_clip_add_warning (clip, _("lost: %s animates the morph-target weights of node %" G_GINT64_FORMAT " “%s” (Sequin holds no morph targets)"),
+            sq_clip_add_warning (clip, _("lost: %s animates the morph-target weights of node %" PRId64 " “%s” (Sequin holds no morph targets)"),
                                  where, node, nname);
           else if (node < 0 || ch.path == G_N_ELEMENTS (paths))
             sq_clip_add_warning (clip, _("lost: %s animates “%s”, which Sequin does not read"), where, path);
           else
-            sq_clip_add_warning (clip, _("lost: %s animates node %" G_GINT64_FORMAT " “%s”, which is no joint of the skin"),
+            sq_clip_add_warning (clip, _("lost: %s animates node %" PRId64 " “%s”, which is no joint of the skin"),
                                  where, node, nname);
           continue;
         }
