@@ -25,6 +25,11 @@ import tempfile
 
 def in_blender(glb, out, times):
     import bpy
+    import numpy
+    # Debian 12's Blender 3.4 importer still says numpy.bool, which its
+    # numpy 1.24 no longer has
+    if not hasattr(numpy, 'bool'):
+        numpy.bool = bool
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.gltf(filepath=glb)
     arms = [o for o in bpy.context.scene.objects if o.type == 'ARMATURE']
@@ -142,8 +147,12 @@ def run(cli, blender, args):
             times = sorted({k[0] for j in dump['joints'] for ch in ('rotations', 'translations') for k in j[ch]})
             if len(times) > 200:
                 times = times[::len(times) // 200 + 1]
+            # Blender's own Python with the system's packages (numpy), not a
+            # Python the test runner may have set up
+            env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'PYENV', 'VIRTUAL_ENV'))}
+            env['PATH'] = '/usr/bin:/bin'
             r = subprocess.run([blender, '-b', '--factory-startup', '--python', os.path.abspath(__file__), '--',
-                                glb, out] + ['%.9g' % t for t in times], capture_output=True, text=True)
+                                glb, out] + ['%.9g' % t for t in times], capture_output=True, text=True, env=env)
             if r.returncode != 0 or not os.path.exists(out):
                 print('FAIL: Blender cannot import %s (from %s): %s' % (glb, src, r.stderr[-400:]))
                 failed += 1

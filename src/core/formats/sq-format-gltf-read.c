@@ -733,8 +733,6 @@ read_sampler (const Doc  *doc,
     FAIL (_("%s: %zu times but %zu values"), where, ch->n, n_out);
   for (gsize k = 0; k < ch->n; k++)
     {
-      if (ch->times[k] < 0)
-        FAIL (_("%s: time %g is before 0"), where, (double) ch->times[k]);
       if (k > 0 && !(ch->times[k] > ch->times[k - 1]))
         FAIL (_("%s: times do not increase (%g after %g)"), where, (double) ch->times[k], (double) ch->times[k - 1]);
     }
