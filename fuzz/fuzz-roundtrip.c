@@ -71,6 +71,11 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       if (!sq_clip_check (back, NULL))
         abort ();
       twice = sq_save_bytes (back, formats[f], &opts, NULL, NULL);
+      /* glTF writes any world's clip with that world's rest skeleton; what
+       * it reads back is a glTF clip with a save of its own (fuzz-load-gltf
+       * and test-gltf.c check it) */
+      if (twice != NULL && (formats[f]->flags & SQ_FORMAT_ANY_WORLD))
+        continue;
       if (twice == NULL || !g_bytes_equal (once, twice))
         {
           fprintf (stderr, "%s: writing what was read back changes the bytes\n", formats[f]->id);

@@ -36,7 +36,7 @@ secs=${1:-60}
 shift || true
 build=${FUZZ_BUILD:-build-fuzz}
 nice_level=${FUZZ_JOBS_NICE:-0}
-readers="seq-binary seq-text sl-anim bvh dx simpose-psl simpose-kfd simpose-sps sims-cmx"
+readers="seq-binary seq-text sl-anim bvh dx simpose-psl simpose-kfd simpose-sps sims-cmx gltf"
 harnesses=("$@")
 if [ ${#harnesses[@]} = 0 ]; then
   for r in $readers; do harnesses+=("fuzz-load-$r"); done
@@ -70,10 +70,12 @@ for f in tests/data/sims/*.cmx; do
   cfp=$(dirname "$f")/$(sed -n 7p "$f" | tr -d '\r').cfp
   { cat "$f"; printf '\0'; [ -f "$cfp" ] && cat "$cfp"; } > "$seeds/sims-cmx/$(basename "$f")"
 done
+# glTF: the foreign test file and every sample written as .glb (below)
+for f in tests/data/gltf/*.glb; do add_seed "$f" "$seeds/gltf"; done
 # conversions: a few small files of each format into every writable format
 cli="$build/src/cli/sequin-cli"
 ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; simpose-psl) echo psl ;;
-  simpose-kfd) echo kfd ;; simpose-sps) echo sps ;; sims-cmx) echo cmx ;; *) echo seq ;; esac; }
+  simpose-kfd) echo kfd ;; simpose-sps) echo sps ;; sims-cmx) echo cmx ;; gltf) echo glb ;; *) echo seq ;; esac; }
 for src in data/samples/wave.seq $(ls tests/data/corpus/sl-anim/* 2>/dev/null | head -4) \
     $(find tests/data/corpus/bvh -type f -size -20k 2>/dev/null | sort | head -3) \
     $(find tests/data/corpus/dx-anim -type f -size -64k 2>/dev/null | head -1); do

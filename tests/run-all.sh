@@ -37,11 +37,18 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q >/dev/null
 $sudo apt-get install -y -q --no-install-recommends \
   gcc libc6-dev meson ninja-build pkg-config python3 \
-  libglib2.0-dev libglib2.0-bin libgtk-4-dev libepoxy-dev \
+  libglib2.0-dev libglib2.0-bin libjson-glib-dev libgtk-4-dev libepoxy-dev \
   gettext desktop-file-utils appstream libxml2-utils shared-mime-info assimp-utils \
   xvfb xauth dbus dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0 \
   adwaita-icon-theme hicolor-icon-theme librsvg2-common fonts-cantarell fonts-dejavu-core \
   >/dev/null
+# the Khronos glTF validator (npm gltf-validator, a library the gltf-validator
+# test runs through tests/gltf-validate.js), into tests/.npm (ignored by git)
+if ! [ -d tests/.npm/node_modules/gltf-validator ]; then
+  command -v npm >/dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm >/dev/null
+  npm install --prefix tests/.npm --no-audit --no-fund --loglevel=error gltf-validator >/dev/null \
+    || echo "run-all.sh: gltf-validator could not be installed from npm; the gltf-validator test will skip"
+fi
 if [ "$sanitize" = 1 ]; then
   # the fuzzers: clang with its libFuzzer and sanitizer runtimes
   $sudo apt-get install -y -q --no-install-recommends clang libclang-rt-14-dev >/dev/null

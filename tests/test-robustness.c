@@ -154,6 +154,16 @@ assert_stable_writes (GBytes *bytes)
       back = sq_load_bytes (once, NULL, formats[f], NULL, NULL);
       g_assert_nonnull (back);
       twice = sq_save_bytes (back, formats[f], &opts, NULL, NULL);
+      /* glTF writes a clip of any world with that world's rest skeleton:
+       * what it reads back is a glTF clip, whose second save is its own
+       * (test-gltf.c checks that it reads back into the same clip) */
+      if (formats[f]->flags & SQ_FORMAT_ANY_WORLD)
+        {
+          g_autoptr(SqClip) again = sq_load_bytes (twice, NULL, formats[f], NULL, NULL);
+          g_assert_nonnull (again);
+          g_assert_cmpuint (again->n_joints, ==, back->n_joints);
+          continue;
+        }
       g_assert_true (g_bytes_equal (once, twice));
     }
 }

@@ -345,6 +345,32 @@ convert_values (SqClip        *clip,
     }
 }
 
+/* Rest offsets and End Sites between two formats that both keep a
+ * hierarchy (glTF's metres into BVH's inches, say) */
+static void
+convert_rest_offsets (SqClip        *clip,
+                      const SqSpace *from,
+                      const SqSpace *to)
+{
+  static const char * const keys[] = { "offset", "end-site" };
+
+  if (spaces_equal (from, to))
+    return;
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+      {
+        GVariant *v = sq_props_get (clip->joints[j].extra, keys[i]);
+        double in[3], sl[3], out[3];
+
+        if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("(ddd)")))
+          continue;
+        g_variant_get (v, "(ddd)", &in[0], &in[1], &in[2]);
+        sq_space_vector_to_sl (from, in, sl);
+        sq_space_vector_from_sl (to, sl, out);
+        sq_props_set (clip->joints[j].extra, keys[i], g_variant_new ("(ddd)", out[0], out[1], out[2]));
+      }
+}
+
 /* ---- hierarchy ------------------------------------------------------------- */
 
 /* A joint no source places (no frame, no Second Life bone) gets this bone:
@@ -1619,6 +1645,8 @@ convert_clip (const SqClip     *clip,
               sq_format_get_name (target));
 
   convert_values (out, from, to);
+  if (to->hierarchy && from->hierarchy)
+    convert_rest_offsets (out, from, to);
 
   if (to->hierarchy && !from->hierarchy)
     build_hierarchy (out, to, losses);

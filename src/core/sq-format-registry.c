@@ -25,6 +25,7 @@ static const SqFormat * const formats[] = {
   &_sq_format_simpose_psl,
   &_sq_format_simpose_kfd,
   &_sq_format_simpose_sps,
+  &_sq_format_gltf,
 };
 
 const SqFormat * const *

@@ -37,6 +37,10 @@ typedef enum
   /* keys are stored quantised (.anim's 16-bit keys): a save moves them
    * (the world's add_save_loss tells by how much) */
   SQ_FORMAT_QUANTISED = 1 << 7,
+  /* the format takes a clip of any world as it is (glTF): a save gives the
+   * writer the clip unconverted, and every field of every format is its
+   * own (none is reported lost) */
+  SQ_FORMAT_ANY_WORLD = 1 << 8,
 } SqFormatFlags;
 
 /* The bytes of a companion file named `name` (as the main file names it,

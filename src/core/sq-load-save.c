@@ -94,6 +94,8 @@ static gboolean
 format_writes_field (const SqFormat *format,
                      const char     *key)
 {
+  if (format->flags & SQ_FORMAT_ANY_WORLD)
+    return TRUE;
   for (guint i = 0; format->fields != NULL && format->fields[i] != NULL; i++)
     if (g_str_equal (format->fields[i], key))
       return TRUE;
@@ -187,6 +189,10 @@ sq_save_pieces (const SqClip        *clip,
   if (!options->no_source_copy && clip->format == format && clip->source != NULL
       && !(format->flags & SQ_FORMAT_COMPANIONS) && !sq_clip_is_modified (clip) && !map_touches (clip, options->map))
     return _sq_pieces_new (g_bytes_ref (clip->source));
+
+  /* a format of every world writes the clip as it is (glTF) */
+  if (format->flags & SQ_FORMAT_ANY_WORLD)
+    return format->write (clip, options, losses, error);
 
   if (losses != NULL && clip->format != NULL && clip->format != format)
     report_foreign_fields (clip, format, losses);

@@ -187,5 +187,6 @@ extern const SqFormat _sq_format_seq_text;
 extern const SqFormat _sq_format_bvh;
 extern const SqFormat _sq_format_dx;
 extern const SqFormat _sq_format_sl_anim;
+extern const SqFormat _sq_format_gltf;
 
 G_END_DECLS

@@ -1,0 +1,575 @@
+/* test-gltf.c: glTF 2.0, written and read
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every test file of every format (each take) goes through .glb and .gltf
+ * and must read back into the same clip: the same joints in the same
+ * order, the same keys (times and values within 32-bit float precision, in
+ * glTF's axes), the same header and every field. Then hand-made foreign
+ * files (tests/data/gltf/, made by make-gltf.py): CUBICSPLINE sampled at the
+ * clip's rate, STEP holding, lost channels reported; and damaged input.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sq-core.h"
+#include "test-utils.h"
+
+static const SqFormat *
+gltf (void)
+{
+  const SqFormat *f = sq_format_by_id ("gltf");
+  g_assert_nonnull (f);
+  return f;
+}
+
+/* ---- loading with companions -------------------------------------------------- */
+
+typedef struct
+{
+  const char *dir;          /* the folder beside the file */
+  GPtrArray  *companions;   /* or what a save made */
+} Beside;
+
+static GBytes *
+companion (const char *name,
+           gpointer    user_data,
+           GError    **error)
+{
+  const Beside *b = user_data;
+  g_autofree char *path = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  for (guint i = 0; b->companions != NULL && i < b->companions->len; i++)
+    {
+      const SqCompanion *c = b->companions->pdata[i];
+      if (g_str_equal (c->name, name))
+        return g_bytes_ref (c->bytes);
+    }
+  if (b->dir == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no %s", name);
+      return NULL;
+    }
+  path = g_build_filename (b->dir, name, NULL);
+  /* the game's names vary in case: the test files' companions are lower case */
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *lower = g_ascii_strdown (name, -1);
+      g_free (path);
+      path = g_build_filename (b->dir, lower, NULL);
+    }
+  if (!g_file_get_contents (path, &contents, &len, error))
+    return NULL;
+  return g_bytes_new_take (contents, len);
+}
+
+static SqClip *
+load_take (GBytes     *bytes,
+           const char *name,
+           Beside     *beside,
+           guint       take,
+           GError    **error)
+{
+  SqLoadOptions lo = { 0 };
+
+  lo.take = take;
+  lo.companion = companion;
+  lo.companion_data = beside;
+  return sq_load_bytes (bytes, name, NULL, &lo, error);
+}
+
+/* The clip saved as glTF (.gltf with its .bin when `json`), read back */
+static SqClip *
+through_gltf (const SqClip *clip,
+              gboolean      json,
+              GPtrArray    *losses)
+{
+  static const char * const names[] = { "out.bin", NULL };
+  g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  SqSaveOptions so = { 0 };
+  Beside beside = { NULL, companions };
+  SqClip *back;
+
+  so.companions = companions;
+  so.companion_names = json ? names : NULL;
+  bytes = sq_save_bytes (clip, gltf (), &so, losses, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (companions->len, ==, json ? 1 : 0);
+  if (json)
+    g_assert_cmpstr (((SqCompanion *) companions->pdata[0])->name, ==, "out.bin");
+  else
+    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), 4, "glTF", 4);
+  back = load_take (bytes, json ? "out.gltf" : "out.glb", &beside, clip->take, &error);
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (back, NULL));
+  g_assert_true (back->format == gltf ());
+  return back;
+}
+
+/* ---- comparing ---------------------------------------------------------------- */
+
+/* What the writer does not carry: a source file's bytes for its other takes
+ * and exact save, and the skeleton (written as the nodes) */
+static gboolean
+carried (const char *key)
+{
+  static const char * const not_carried[] = {
+    "other_sets", "more-skills", "skills-before", "cfp-bytes", "gltf-buffer", "source-format",
+    "parent", "offset", "end-site", NULL
+  };
+  return !g_strv_contains (not_carried, key);
+}
+
+static void
+assert_fields (const SqProps *want,
+               const SqProps *got,
+               const char    *what)
+{
+  for (gsize i = 0; i < sq_props_size (want); i++)
+    {
+      const char *key = sq_props_key_at (want, i);
+      GVariant *g = sq_props_get (got, key);
+
+      if (!carried (key))
+        continue;
+      if (g == NULL || !g_variant_equal (g, sq_props_value_at (want, i)))
+        g_error ("%s: field %s differs", what, key);
+    }
+}
+
+/* A key of `src` (in its format's space) in glTF's space */
+static void
+in_gltf (const SqClip *src,
+         SqChannel     c,
+         const SqKey  *key,
+         double        out[4])
+{
+  const SqSpace *from = src->format->space, *to = gltf ()->space;
+  double sl[4];
+
+  memcpy (out, key->v, sizeof key->v);
+  if (from == NULL || src->format == gltf ())
+    return;
+  if (c == SQ_CHANNEL_ROTATION)
+    {
+      double len;
+      sq_space_rotation_to_sl (from, key->v, sl);
+      sq_space_rotation_from_sl (to, sl, out);
+      len = sqrt (out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+      for (int i = 0; i < 4; i++)
+        out[i] /= len;
+    }
+  else if (c == SQ_CHANNEL_TRANSLATION)
+    {
+      sq_space_vector_to_sl (from, key->v, sl);
+      sq_space_vector_from_sl (to, sl, out);
+    }
+}
+
+static void
+assert_same_clip (const SqClip *a,
+                  const SqClip *b,
+                  const char   *what)
+{
+  g_assert_cmpuint (a->n_joints, ==, b->n_joints);
+  g_assert_cmpstr (a->name, ==, b->name);
+  g_assert_cmpstr (a->root, ==, b->root);
+  g_assert_cmpfloat (a->fps, ==, b->fps);
+  g_assert_cmpint (a->frame_base, ==, b->frame_base);
+  g_assert_cmpfloat (a->duration, ==, b->duration);
+  assert_fields (a->extra, b->extra, what);
+  for (gsize j = 0; j < a->n_joints; j++)
+    {
+      g_assert_cmpstr (a->joints[j].name, ==, b->joints[j].name);
+      assert_fields (a->joints[j].extra, b->joints[j].extra, what);
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        {
+          const SqTrack *ta = &a->joints[j].tracks[c], *tb = &b->joints[j].tracks[c];
+
+          if (ta->n_keys != tb->n_keys)
+            g_error ("%s: joint %s channel %u: %zu keys, read back %zu", what, a->joints[j].name, c, ta->n_keys, tb->n_keys);
+          for (gsize k = 0; k < ta->n_keys; k++)
+            {
+              SqKey ka = sq_track_key (ta, k), kb = sq_track_key (tb, k);
+              double want[4];
+
+              in_gltf (a, c, &ka, want);
+              if (fabs (ka.time - kb.time) > 1e-6 * MAX (1.0, fabs (ka.time)))
+                g_error ("%s: joint %s channel %u key %zu: time %.9g read back as %.9g", what, a->joints[j].name, c, k,
+                         ka.time, kb.time);
+              for (int i = 0; i < (c == SQ_CHANNEL_ROTATION ? 4 : 3); i++)
+                if (fabs (want[i] - kb.v[i]) > 2e-6 * MAX (1.0, fabs (want[i])))
+                  g_error ("%s: joint %s channel %u key %zu: value %d %.9g read back as %.9g", what, a->joints[j].name, c, k,
+                           i, want[i], kb.v[i]);
+            }
+        }
+    }
+}
+
+/* ---- the round trips -------------------------------------------------------- */
+
+static guint n_round_trips;
+
+static void
+round_trip_file (const char *path)
+{
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  Beside beside = { dir, NULL };
+  g_autoptr(SqClip) first = load_take (bytes, path, &beside, 0, &error);
+  gsize n_takes = 0;
+
+  g_assert_no_error (error);
+  sq_clip_get_takes (first, &n_takes, NULL);
+  for (guint t = 0; t < MAX (n_takes, 1); t++)
+    {
+      g_autoptr(SqClip) clip = load_take (bytes, path, &beside, t, &error);
+      g_autofree char *what = g_strdup_printf ("%s take %u", path, t + 1);
+
+      g_assert_no_error (error);
+      if (clip->n_joints == 0)
+        continue;
+      for (int json = 0; json < 2; json++)
+        {
+          g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(SqClip) back = through_gltf (clip, json, losses);
+          gsize n_back = 0;
+
+          assert_same_clip (clip, back, what);
+          /* every take comes along */
+          g_assert_nonnull (sq_clip_get_takes (back, &n_back, NULL));
+          g_assert_cmpuint (n_back, ==, MAX (n_takes, 1));
+          n_round_trips++;
+        }
+    }
+}
+
+static void
+test_round_trip_every_file (void)
+{
+  static const char * const subdirs[] = { "bvh", "dx-anim", "seq-binary", "sl-anim" };
+  static const char * const sims[] = { "nod.cmx", "walk.cmx", "nod-bounce.kfd", "wave-v4.psl", "wave-v5.psl" };
+  static const char * const samples[] = { "wave.seq", "wave-text.seq", "wave.anim", "wave.bvh", "wave.x" };
+  g_autofree char *sample_dir = g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE"));
+  guint n_files = 0;
+
+  for (gsize s = 0; s < G_N_ELEMENTS (subdirs); s++)
+    {
+      g_autoptr(GPtrArray) files = tu_corpus_files (subdirs[s]);
+      g_assert_cmpuint (files->len, >, 0);
+      for (guint i = 0; i < files->len; i++, n_files++)
+        round_trip_file (files->pdata[i]);
+    }
+  for (gsize s = 0; s < G_N_ELEMENTS (sims); s++, n_files++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sims", sims[s], NULL);
+      round_trip_file (path);
+    }
+  for (gsize s = 0; s < G_N_ELEMENTS (samples); s++, n_files++)
+    {
+      g_autofree char *path = g_build_filename (sample_dir, samples[s], NULL);
+      round_trip_file (path);
+    }
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "aw-wiki-example.x", NULL);
+    round_trip_file (path);
+    n_files++;
+  }
+  g_test_message ("%u files, %u round trips", n_files, n_round_trips);
+  g_assert_cmpuint (n_round_trips, >=, 2 * n_files);
+}
+
+/* A .anim through .glb and back to .anim is the same file, byte for byte */
+static void
+test_back_to_the_world (void)
+{
+  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.anim", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(SqClip) back = through_gltf (clip, FALSE, NULL);
+  g_autoptr(GBytes) again = tu_save (back, "sl-anim", NULL);
+
+  g_assert_true (g_bytes_equal (again, bytes));
+}
+
+static void
+test_companion_names (void)
+{
+  g_auto(GStrv) a = gltf ()->companions_for ("some/where/out.gltf");
+  g_auto(GStrv) b = gltf ()->companions_for ("out.GLTF");
+  g_auto(GStrv) c = gltf ()->companions_for ("out.glb");
+
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a[0], ==, "out.bin");
+  g_assert_null (a[1]);
+  g_assert_cmpstr (b[0], ==, "out.bin");
+  g_assert_null (c);
+  g_assert_true (sq_format_for_filename ("x.glb", NULL) == gltf ());
+  g_assert_true (sq_format_for_filename ("x.gltf", NULL) == gltf ());
+
+  /* the files a .gltf's buffers name beside it: a save over it may
+   * replace them, and another file's save may not (sq_save_files) */
+  {
+    static const char json[] =
+      "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"a.bin\",\"byteLength\":4},"
+      "{\"uri\":\"data:application/octet-stream;base64,AAAA\",\"byteLength\":3},"
+      "{\"uri\":\"../elsewhere.bin\",\"byteLength\":4},{\"byteLength\":4},{\"uri\":7}]}";
+    g_autoptr(GBytes) bytes = g_bytes_new_static (json, sizeof json - 1);
+    g_autoptr(GBytes) glb = g_bytes_new_static ("glTF\2\0\0\0", 8);
+    g_autoptr(GBytes) junk = g_bytes_new_static ("{\"buffers\":", 11);
+    g_auto(GStrv) named = gltf ()->companions_in (bytes);
+
+    g_assert_nonnull (named);
+    g_assert_cmpstr (named[0], ==, "a.bin");
+    g_assert_null (named[1]);
+    g_assert_null (gltf ()->companions_in (glb));
+    g_assert_null (gltf ()->companions_in (junk));
+  }
+}
+
+/* A .gltf without the place for its .bin fails clearly */
+static void
+test_gltf_needs_companions (void)
+{
+  static const char * const names[] = { "out.bin", NULL };
+  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.anim", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) out = NULL;
+  SqSaveOptions so = { 0 };
+
+  so.companion_names = names;
+  out = sq_save_bytes (clip, gltf (), &so, NULL, &error);
+  g_assert_null (out);
+  tu_assert_mentions (error, ".bin");
+}
+
+
+/* ---- foreign files ---------------------------------------------------------- */
+
+static SqClip *
+load_foreign (const char *name,
+              guint       take)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", "gltf", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  Beside beside = { dir, NULL };
+  SqClip *clip = load_take (bytes, path, &beside, take, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (sq_clip_check (clip, NULL));
+  return clip;
+}
+
+static void
+assert_quat (const SqKey *key,
+             double       w,
+             double       x,
+             double       y,
+             double       z)
+{
+  double want[4] = { w, x, y, z };
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpfloat_with_epsilon (key->v[i], want[i], 1e-6);
+}
+
+/* tests/data/gltf/make-gltf.py says what each file holds */
+static void
+check_blender_style (const char *name)
+{
+  g_autoptr(SqClip) clip = load_foreign (name, 0);
+  g_autoptr(SqClip) idle = load_foreign (name, 1);
+  const double s = sqrt (0.5), c22 = cos (G_PI / 8), s22 = sin (G_PI / 8);
+  gsize n_takes = 0;
+  const char * const *takes = sq_clip_get_takes (clip, &n_takes, NULL);
+  const SqJoint *hips, *spine, *head;
+  GVariant *off;
+  double o[3];
+
+  g_assert_cmpuint (n_takes, ==, 2);
+  g_assert_cmpstr (takes[0], ==, "Wave");
+  g_assert_cmpstr (takes[1], ==, "Idle");
+  /* the skin's joints; Armature, Face, Body and Prop are no joints */
+  g_assert_cmpuint (clip->n_joints, ==, 3);
+  hips = &clip->joints[0], spine = &clip->joints[1], head = &clip->joints[2];
+  g_assert_cmpstr (hips->name, ==, "Hips");
+  g_assert_cmpstr (spine->name, ==, "Spine");
+  g_assert_cmpstr (head->name, ==, "Head");
+  g_assert_cmpfloat (clip->fps, ==, 24);
+  g_assert_cmpfloat_with_epsilon (clip->duration, 1.0, 1e-9);
+  /* rest offsets in the unturned frame: Head's (0.1, 0.3, 0) under Spine's
+   * 90° about +Y is (0, 0.3, -0.1); Hips carries the Armature's 1 m */
+  g_assert_cmpint (sq_props_get_int (head->extra, "parent", 9), ==, 1);
+  off = sq_props_get (head->extra, "offset");
+  g_variant_get (off, "(ddd)", &o[0], &o[1], &o[2]);
+  g_assert_cmpfloat_with_epsilon (o[0], 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[1], 0.3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[2], -0.1, 1e-9);
+  g_variant_get (sq_props_get (hips->extra, "offset"), "(ddd)", &o[0], &o[1], &o[2]);
+  g_assert_cmpfloat_with_epsilon (o[0], 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (o[1], 1.0, 1e-9);
+  /* LINEAR translation as it is, plus the Armature's place */
+  g_assert_cmpuint (hips->tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
+  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[0], 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], 0.5, 1e-6);
+  /* CUBICSPLINE sampled at the clip's 24 frames a second: 25 keys from the
+   * rest (the identity) to 90° about +Y, 45° half way (tangents 0) */
+  g_assert_cmpuint (spine->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 25);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[0], 1, 0, 0, 0);
+  g_assert_cmpfloat_with_epsilon (spine->tracks[SQ_CHANNEL_ROTATION].keys[12].time, 0.5, 1e-9);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[12], c22, 0, s22, 0);
+  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[24], s, 0, s, 0);
+  /* STEP holds the identity until the frame before 1 s; then 90° about +X
+   * under Spine's rest turn is 90° about -Z */
+  g_assert_cmpuint (head->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
+  g_assert_cmpfloat_with_epsilon (head->tracks[SQ_CHANNEL_ROTATION].keys[1].time, 23.0 / 24.0, 1e-6);
+  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[1], 1, 0, 0, 0);
+  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[2], s, 0, 0, -s);
+  /* the lost channels, named */
+  g_assert_true (tu_has_line (clip->warnings, "morph-target weights of node 4 “Face”"));
+  g_assert_true (tu_has_line (clip->warnings, "node 6 “Prop”, which is no joint"));
+  /* the second take: 30° about +Y over 2 s */
+  g_assert_cmpstr (idle->joints[0].name, ==, "Hips");
+  g_assert_cmpuint (idle->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
+  assert_quat (&idle->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[1], cos (G_PI / 12), 0, sin (G_PI / 12), 0);
+  g_assert_cmpfloat_with_epsilon (idle->duration, 2.0, 1e-9);
+  g_assert_cmpuint (idle->warnings->len, ==, 0);
+}
+
+static void
+test_foreign (void)
+{
+  check_blender_style ("blender-style.glb");
+  check_blender_style ("blender-style.gltf");
+}
+
+/* A foreign file converted to a world and written back as glTF reads as
+ * the same motion */
+static void
+test_foreign_through_bvh (void)
+{
+  g_autoptr(SqClip) clip = load_foreign ("blender-style.glb", 0);
+  g_autoptr(GBytes) bvh = tu_save (clip, "bvh", NULL);
+  g_autoptr(SqClip) from_bvh = tu_load_ok (bvh);
+  g_autoptr(SqPose) a = sq_pose_new (clip);
+  g_autoptr(SqPose) b = sq_pose_new (from_bvh);
+  double pa[9], pb[9];
+
+  g_assert_cmpuint (from_bvh->n_joints, ==, 3);
+  for (double t = 0; t <= 1.0; t += 0.125)
+    {
+      sq_pose_evaluate (a, clip, t, pa);
+      sq_pose_evaluate (b, from_bvh, t, pb);
+      for (int i = 0; i < 9; i++)
+        g_assert_cmpfloat_with_epsilon (pa[i], pb[i], 1e-4);
+    }
+}
+
+/* ---- damaged input ---------------------------------------------------------- */
+
+static void
+assert_refused (const char *json,
+                const char *fragment)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (json, strlen (json));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = sq_load_bytes (bytes, "bad.gltf", gltf (), NULL, &error);
+
+  g_assert_null (clip);
+  tu_assert_mentions (error, fragment);
+}
+
+#define ASSET "\"asset\":{\"version\":\"2.0\"}"
+/* 8 bytes of buffer: two floats, 0 and 1 */
+#define BUF "\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}]"
+
+static void
+test_damaged (void)
+{
+  assert_refused ("{" ASSET ",\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}", "cycle");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"children\":[5]}]}", "child 0");
+  assert_refused ("{" ASSET ",\"nodes\":[{}],\"skins\":[{\"joints\":[3]}]}", "joint 0 is not a node");
+  assert_refused ("{" ASSET ",\"nodes\":[{}],\"skins\":[{\"joints\":[0,0]}]}", "a joint twice");
+  assert_refused ("{\"asset\":{\"version\":\"1.0\"}}", "version 1.0");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"rotation\":[0,0,0,0]}]}", "no length");
+  assert_refused ("{" ASSET ",\"nodes\":[{\"translation\":[1,2]}]}", "3 numbers");
+  assert_refused ("{" ASSET ", \"nodes\": [", "does not parse");
+  /* animations: accessors, views and the buffer checked */
+#define ANIM(acc) "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]," \
+  "\"accessors\":[" acc "],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"                \
+  "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}"
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}"), "do not fit");
+  assert_refused (ANIM ("{\"bufferView\":7,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}"), "buffer view 7");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5123,\"count\":1,\"type\":\"SCALAR\"}"), "component type 5123");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}"), "type “VEC3”");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"byteOffset\":8}"), "do not fit");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}"), "accessor 1 does not exist");
+  assert_refused (ANIM ("{\"bufferView\":0,\"componentType\":5126,\"count\":-1,\"type\":\"SCALAR\"}"), "“count” is -1");
+  {
+    /* a view past the buffer; a stride below the element */
+    const char *past = "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}";
+    const char *stride = "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":8,\"byteStride\":4}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+      "{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+    assert_refused (past, "buffer of 8");
+    assert_refused (stride, "byte stride 4");
+  }
+}
+
+/* Every cut of a .glb fails cleanly or reads a whole clip */
+static void
+test_truncated (void)
+{
+  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.bvh", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GBytes) glb = sq_save_bytes (clip, gltf (), NULL, NULL, NULL);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (glb, &len);
+  guint refused = 0;
+
+  for (gsize cut = 0; cut < len; cut += 1 + cut / 64)
+    {
+      g_autoptr(GBytes) part = g_bytes_new (data, cut);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) c = sq_load_bytes (part, "cut.glb", gltf (), NULL, &error);
+
+      if (c == NULL)
+        {
+          g_assert_nonnull (error);
+          refused++;
+        }
+      else
+        g_assert_true (sq_clip_check (c, NULL));
+    }
+  g_assert_cmpuint (refused, >, 100);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gltf/round-trip-every-file", test_round_trip_every_file);
+  g_test_add_func ("/gltf/back-to-the-world", test_back_to_the_world);
+  g_test_add_func ("/gltf/companion-names", test_companion_names);
+  g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
+  g_test_add_func ("/gltf/foreign", test_foreign);
+  g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
+  g_test_add_func ("/gltf/damaged", test_damaged);
+  g_test_add_func ("/gltf/truncated", test_truncated);
+  return g_test_run ();
+}
