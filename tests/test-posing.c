@@ -137,8 +137,10 @@ check_bvh_set (const SqClip *before,
   const SqTrack *was = rot_track (before, "mElbowLeft");
   SqKey k = sq_track_key (t, 30);
 
-  /* still packed as angles, every frame, only frame 30 changed */
-  g_assert_true (sq_track_is_packed (t));
+  /* every frame, only frame 30 changed (a track read as the text's own
+   * angles, sq-format-bvh.c, is decoded on its first change; one kept as
+   * angles in memory stays packed) */
+  g_assert_true (!sq_track_is_packed (t) || t->codec->encode != NULL);
   g_assert_cmpuint (t->n_keys, ==, was->n_keys);
   assert_quat (k.v, check_q[0], check_q[1], check_q[2], check_q[3], 1e-12);
   for (gsize i = 0; i < t->n_keys; i++)
