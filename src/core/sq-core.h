@@ -13,7 +13,6 @@
 #include "sq-fields.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
-#include "sq-layers.h"
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-pose.h"
@@ -21,4 +20,5 @@
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"
+#include "worlds/sq-layers.h"
 #include "worlds/sq-sl-behaviour.h"
