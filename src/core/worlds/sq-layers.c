@@ -42,7 +42,6 @@ struct _SqLayers
   GPtrArray *layers;      /* Layer * */
 };
 
-
 static void
 layer_free (Layer *layer)
 {
