@@ -43,12 +43,6 @@ ALLOWED = {
     ('cli/sequin-cli-edit.c', 'names'): 'the constraint SPEC\'s help names collision volumes (byte-identical help)',
     ('cli/sequin-cli-tools.c', 'limits'): 'validate --loss leaves out the size note over the upload limit (TODO: a hook of the home)',
     ('ui/sequin-preview.c', 'limits'): 'the preview tells BVH inches by their size (TODO retarget: the preview\'s axes)',
-    ('core/sq-sl-skeleton.c', 'names'): TODO,
-    ('core/sq-sl-skeleton.c', 'limits'): TODO,
-    ('core/sq-sl-skeleton.h', 'limits'): TODO,
-    ('core/sq-aw-skeleton.c', 'names'): TODO,
-    ('core/sq-aw-skeleton.c', 'limits'): TODO,
-    ('core/sq-aw-skeleton.h', 'limits'): TODO,
     ('core/sq-joint-map.c', 'names'): TODO,
     ('core/sq-joint-map.c', 'limits'): TODO,
     ('core/sq-joint-map.c', 'includes'): TODO,
@@ -57,7 +51,6 @@ ALLOWED = {
     ('core/sq-convert.c', 'includes'): TODO,
     ('core/sq-convert.h', 'includes'): TODO,
     ('core/sq-validate.h', 'includes'): TODO + ' (the validation header includes the ActiveWorlds skeleton\'s)',
-    ('core/worlds/sq-world-sims.c', 'includes'): TODO + ' (the Sims conversion calls sq_convert)',
 }
 
 HOMES = ('core/worlds/', 'core/formats/')

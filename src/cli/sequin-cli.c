@@ -208,9 +208,9 @@ info_one (guint    index,
   cli_sink_printf (sink, FALSE, "%s", text);
   /* a BVH: whether frame 0 is the reference pose the Second Life upload skips */
   {
-    g_autofree char *why = NULL;
+    g_autofree char *why = sq_bvh_reference_describe (clip);
 
-    if (sq_bvh_reference_frame (clip, &why) != SQ_BVH_REFERENCE_NONE)
+    if (why != NULL)
       cli_sink_printf (sink, FALSE, "Frame 0:   %s\n", why);
   }
   cli_sink_warnings (sink, path, clip);

@@ -1746,3 +1746,26 @@ sq_convert (const SqClip     *clip,
     }
   return convert_clip (clip, target, map, losses, error);
 }
+
+SqClip *
+_sq_convert_for_save (const SqClip        *clip,
+                      const SqFormat      *format,
+                      const SqSaveOptions *options,
+                      GPtrArray           *losses,
+                      GError             **error)
+{
+  const SqWorldHome *home = sq_format_get_world (format);
+  g_autoptr(SqClip) instead = NULL;
+  g_autoptr(GPtrArray) own_losses = NULL;
+  SqClip *converted;
+
+  if (home != NULL && home->before_convert != NULL)
+    instead = home->before_convert (clip, format, options, losses);
+  /* the world's after_convert reads the conversion's lines */
+  if (losses == NULL && home != NULL && home->after_convert != NULL)
+    losses = own_losses = g_ptr_array_new_with_free_func (g_free);
+  converted = sq_convert (instead != NULL ? instead : clip, format, options->map, losses, error);
+  if (converted != NULL && home != NULL && home->after_convert != NULL)
+    home->after_convert (clip, format, converted, options, losses);
+  return converted;
+}

@@ -86,6 +86,15 @@ SqClip  *sq_convert               (const SqClip     *clip,
                                    GPtrArray        *losses,
                                    GError          **error);
 
+/* For the core (saving, diff, layers): sq_convert() as a save converts,
+ * with the target world's hooks (SqWorldHome.before_convert,
+ * .after_convert) by the save's options (the user map among them) */
+SqClip  *_sq_convert_for_save     (const SqClip        *clip,
+                                   const SqFormat      *format,
+                                   const SqSaveOptions *options,
+                                   GPtrArray           *losses,
+                                   GError             **error);
+
 /* A rotation (w, x, y, z) or a vector of `space` into Second Life's space
  * (vectors in metres) and back. */
 void     sq_space_rotation_to_sl   (const SqSpace *space,

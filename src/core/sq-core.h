@@ -14,7 +14,6 @@
 #include "sq-fields.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
-#include "sq-layers.h"
 #include "sq-math.h"
 #include "sq-motion.h"
 #include "sq-pose.h"
@@ -25,4 +24,5 @@
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-sims-edit.h"
+#include "worlds/sq-layers.h"
 #include "worlds/sq-sl-behaviour.h"

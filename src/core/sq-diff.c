@@ -15,7 +15,6 @@
 #include "sq-format.h"
 #include "sq-json.h"
 #include "sq-motion.h"
-#include "worlds/sq-sl-behaviour.h"
 
 struct _SqDiffPair
 {
@@ -130,8 +129,8 @@ sq_diff_pair_new (const SqClip *a,
                   const SqClip *b,
                   GError      **error)
 {
-  /* converted as a save converts them (a BVH pose keeps its pose,
-   * worlds/sq-sl-behaviour.h) */
+  /* converted as a save converts them (with the world's hooks: a BVH
+   * pose keeps its pose) */
   static const SqSaveOptions defaults = { 0 };
   const SqFormat *sl = sq_format_common ();
   g_autoptr(SqDiffPair) pair = g_new0 (SqDiffPair, 1);

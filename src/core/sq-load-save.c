@@ -15,8 +15,6 @@
 #include "sq-private.h"
 #include "sq-parallel.h"
 #include "sq-validate.h"
-#include "worlds/sq-sl-behaviour.h"
-#include "worlds/sq-world-sims.h"
 #include "sq-world.h"
 
 SqClip *

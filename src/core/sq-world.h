@@ -267,6 +267,26 @@ struct _SqWorldHome
                                gsize           size,
                                GPtrArray      *notes);
 
+  /* ---- a save's conversion into the world (_sq_convert_for_save) ---- */
+  /* optional: the clip to convert to `format` (one of the world's) in
+   * place of `clip`, with the save's options, its lines added to `losses`
+   * (and notes to options->notes, else to `losses`); NULL: `clip` itself
+   * (Second Life: a BVH pose gets a reference frame). Never converts. */
+  SqClip     *(*before_convert) (const SqClip        *clip,
+                                 const SqFormat      *format,
+                                 const SqSaveOptions *options,
+                                 GPtrArray           *losses);
+  /* optional: afterwards, on `converted` (`clip` converted to `format`)
+   * and the conversion's lines in `losses` (never NULL here: a save
+   * without lines gets a list of its own), by the save's options (Second
+   * Life: the reference frame's line moves to the notes, or the frame is
+   * dropped). Never converts. */
+  void        (*after_convert)  (const SqClip        *clip,
+                                 const SqFormat      *format,
+                                 SqClip              *converted,
+                                 const SqSaveOptions *options,
+                                 GPtrArray           *losses);
+
   /* the world's own edits beyond its fields (loop, constraints, poses),
    * ended by a NULL id; NULL: none */
   const SqWorldEdit *edits;

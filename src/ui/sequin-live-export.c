@@ -279,10 +279,10 @@ sequin_live_export_start (SequinWindow *window,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("%s is not a file on this computer"), name);
       return FALSE;
     }
-  if (g_str_has_suffix (path, ".anim") || g_str_has_suffix (path, ".ANIM"))
-    format = sq_format_by_id ("sl-anim");
-  else if (g_str_has_suffix (path, ".bvh") || g_str_has_suffix (path, ".BVH"))
-    format = sq_format_by_id ("bvh");
+  /* a format of Second Life's world, by the name (.anim, .bvh) */
+  format = sq_format_for_filename (path, NULL);
+  if (format != NULL && (!sq_format_can_write (format) || sq_format_get_world (format) != sq_world_by_id ("sl")))
+    format = NULL;
   if (format == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,

@@ -299,7 +299,6 @@ sequin_play_over_preview_clip (SequinWindow *window,
 {
   PlayOver *self = play_over_get (window, FALSE);
   const SqLayers *layers;
-  const char *bone = NULL;
 
   if (self == NULL || clip == NULL || (layers = ensure_layers (self)) == NULL)
     return clip;
@@ -310,11 +309,7 @@ sequin_play_over_preview_clip (SequinWindow *window,
     }
   if (selected != NULL && *selected >= 0 && (gsize) *selected < clip->n_joints)
     {
-      SqSlNameKind kind = sq_sl_lookup_name (clip->joints[*selected].name, &bone);
-
-      if (kind != SQ_SL_NAME_BONE && kind != SQ_SL_NAME_ALIAS)
-        bone = clip->joints[*selected].name;
-      *selected = sq_clip_find_joint (self->combined, bone);
+      *selected = sq_clip_find_joint (self->combined, sq_layers_bone_of (clip->joints[*selected].name));
     }
   return self->combined;
 }

@@ -376,27 +376,33 @@ reference_line_to_notes (SqClip              *converted,
 }
 
 SqClip *
-_sq_convert_for_save (const SqClip        *clip,
-                      const SqFormat      *format,
-                      const SqSaveOptions *options,
-                      GPtrArray           *losses,
-                      GError             **error)
+_sq_sl_before_convert (const SqClip        *clip,
+                       const SqFormat      *format,
+                       const SqSaveOptions *options,
+                       GPtrArray           *losses)
 {
-  g_autoptr(SqClip) posed = NULL;
-  g_autoptr(GPtrArray) own_losses = NULL;
-  gboolean adds_reference;
-  SqClip *converted;
+  if (format->space != &sq_space_second_life || !is_bvh (clip))
+    return NULL;
+  return _sq_bvh_pose_with_reference (clip, options->literal_pose, losses,
+                                      options->notes != NULL ? options->notes : losses);
+}
 
-  if (format->space == &sq_space_second_life && is_bvh (clip))
-    posed = _sq_bvh_pose_with_reference (clip, options->literal_pose, losses,
-                                         options->notes != NULL ? options->notes : losses);
-  adds_reference = format->space == &sq_space_bvh && clip->format != NULL
-                   && clip->format->space == &sq_space_second_life;
-  /* the reference frame's line is needed to move it */
-  if (losses == NULL && adds_reference)
-    losses = own_losses = g_ptr_array_new_with_free_func (g_free);
-  converted = sq_convert (posed != NULL ? posed : clip, format, options->map, losses, error);
-  if (converted != NULL && adds_reference)
+void
+_sq_sl_after_convert (const SqClip        *clip,
+                      const SqFormat      *format,
+                      SqClip              *converted,
+                      const SqSaveOptions *options,
+                      GPtrArray           *losses)
+{
+  if (format->space == &sq_space_bvh && clip->format != NULL && clip->format->space == &sq_space_second_life)
     reference_line_to_notes (converted, options, losses);
-  return converted;
+}
+
+char *
+sq_bvh_reference_describe (const SqClip *clip)
+{
+  char *why = NULL;
+
+  sq_bvh_reference_frame (clip, &why);
+  return why;
 }

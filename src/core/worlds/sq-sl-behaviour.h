@@ -51,6 +51,9 @@ typedef enum
  * sentence saying so (NULL for SQ_BVH_REFERENCE_NONE) */
 SqBvhReference sq_bvh_reference_frame    (const SqClip *clip,
                                           char        **why);
+/* What sq_bvh_reference_frame() says of frame 0 (newly allocated,
+ * translated), NULL when the clip is not a BVH of several frames */
+char       *sq_bvh_reference_describe    (const SqClip *clip);
 /* The number of frames of a BVH clip (its "frames" field or its keys) and
  * its frame time in *frame_time */
 gsize       sq_bvh_frame_count           (const SqClip *clip,
@@ -84,13 +87,19 @@ SqClip     *_sq_bvh_pose_with_reference  (const SqClip *clip,
  * leave it out), and its note out of `notes` */
 void        _sq_bvh_drop_reference_frame (SqClip       *clip,
                                           GPtrArray    *notes);
-/* sq_save_pieces()'s conversion: sq_convert() with the reference frame
- * rules of the save's options (SqSaveOptions.no_reference_frame,
- * .literal_pose); the reference frame's line goes to the notes */
-SqClip     *_sq_convert_for_save         (const SqClip        *clip,
+/* The Second Life home's hooks of a save's conversion
+ * (SqWorldHome.before_convert, .after_convert): a BVH pose converted to
+ * .anim gets the rest pose as its reference frame (by the save's
+ * literal_pose); a BVH written from a .anim has its reference frame's line
+ * moved to the notes, or the frame dropped (no_reference_frame) */
+SqClip     *_sq_sl_before_convert        (const SqClip        *clip,
                                           const SqFormat      *format,
                                           const SqSaveOptions *options,
-                                          GPtrArray           *losses,
-                                          GError             **error);
+                                          GPtrArray           *losses);
+void        _sq_sl_after_convert         (const SqClip        *clip,
+                                          const SqFormat      *format,
+                                          SqClip              *converted,
+                                          const SqSaveOptions *options,
+                                          GPtrArray           *losses);
 
 G_END_DECLS

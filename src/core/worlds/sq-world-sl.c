@@ -834,6 +834,8 @@ const SqWorldHome sq_world_sl = {
    * (avatar_skeleton.xml v2.0, formats.md Appendix A) */
   .hip_height = 1.061,
   .add_save_notes = sl_add_save_notes,
+  .before_convert = _sq_sl_before_convert,
+  .after_convert = _sq_sl_after_convert,
   .loop_key = "loop",
   .loop_in_key = "loop-in",
   .loop_out_key = "loop-out",

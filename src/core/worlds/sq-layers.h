@@ -84,4 +84,9 @@ SqClip     *sq_layers_bake         (const SqLayers *layers,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqLayers, sq_layers_free)
 
+/* The Second Life bone a joint name stands for (its name or an alias's
+ * bone; the combined clip of sq_layers_bake() names its joints so), or the
+ * name itself when it names none */
+const char *sq_layers_bone_of (const char *name);
+
 G_END_DECLS

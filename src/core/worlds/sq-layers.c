@@ -24,10 +24,9 @@
 
 #include "sq-convert.h"
 #include "sq-fields.h"
-#include "sq-layers.h"
 #include "sq-private.h"
+#include "worlds/sq-layers.h"
 #include "worlds/sq-sl-skeleton.h"
-#include "worlds/sq-sl-behaviour.h"
 
 typedef struct
 {
@@ -42,8 +41,6 @@ struct _SqLayers
 {
   GPtrArray *layers;      /* Layer * */
 };
-
-static const char *bone_of (const char *name);
 
 static void
 layer_free (Layer *layer)
@@ -79,7 +76,7 @@ sq_layers_add (SqLayers     *layers,
                double        start,
                GError      **error)
 {
-  /* as a save converts it (a BVH pose keeps its pose: worlds/sq-sl-behaviour.h) */
+  /* as a save converts it (a BVH pose keeps its pose: sq-bvh-reference.c) */
   static const SqSaveOptions defaults = { 0 };
   SqClip *sl = _sq_convert_for_save (clip, &_sq_format_sl_anim, &defaults, NULL, error);
   Layer *layer;
@@ -93,7 +90,7 @@ sq_layers_add (SqLayers     *layers,
   sq_sl_fields_get (sl, &layer->f);
   layer->bones = g_hash_table_new (g_str_hash, g_str_equal);
   for (gsize j = sl->n_joints; j > 0; j--)
-    g_hash_table_insert (layer->bones, (gpointer) bone_of (sl->joints[j - 1].name), GSIZE_TO_POINTER (j));
+    g_hash_table_insert (layer->bones, (gpointer) sq_layers_bone_of (sl->joints[j - 1].name), GSIZE_TO_POINTER (j));
   g_ptr_array_add (layers->layers, layer);
   return TRUE;
 }
@@ -161,9 +158,8 @@ motion_time (const Layer *l,
   return CLAMP (t, 0.0, MAX (l->clip->duration, 0.0));
 }
 
-/* The bone a joint name stands for, or the name itself */
-static const char *
-bone_of (const char *name)
+const char *
+sq_layers_bone_of (const char *name)
 {
   const char *bone = NULL;
   SqSlNameKind kind = sq_sl_lookup_name (name, &bone);
@@ -203,7 +199,7 @@ layer_bones (const SqLayers *layers)
 
       for (gsize j = 0; j < l->clip->n_joints; j++)
         {
-          const char *bone = bone_of (l->clip->joints[j].name);
+          const char *bone = sq_layers_bone_of (l->clip->joints[j].name);
 
           if (g_hash_table_add (seen, (gpointer) bone))
             g_ptr_array_add (bones, (gpointer) bone);
