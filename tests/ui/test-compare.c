@@ -637,7 +637,9 @@ test_compare_worker (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.invert-xz-all", NULL));
   gtk_window_destroy (GTK_WINDOW (compare));
   g_object_unref (compare);
-  sequin_test_settle (200);
+  /* once the worker has ended (it may take a while on a busy machine) */
+  SEQUIN_TEST_WAIT_UNTIL (window->compare == NULL);
+  sequin_test_settle (100);
   g_assert_null (window->compare);
   g_assert_false (gtk_widget_get_visible (window->diff_lane));
   sequin_test_window_destroy (window);
