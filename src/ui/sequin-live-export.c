@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "sequin-live-export.h"
+#include "sq-io.h"
 #include "sequin-window-private.h"
 
 typedef struct
@@ -124,8 +125,7 @@ export_worker (GTask        *task,
   g_autoptr(GPtrArray) findings = sq_validate (job->clip, "sl", NULL);
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) pieces = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GPtrArray) files = NULL;
   SqSaveOptions options = { 0 };
   GError *error = NULL;
 
@@ -138,26 +138,10 @@ export_worker (GTask        *task,
       return;
     }
   options.notes = notes;
-  pieces = sq_save_pieces (job->clip, job->format, &options, losses, &error);
-  if (pieces == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  {
-    g_autoptr(GByteArray) all = g_byte_array_new ();
-
-    for (guint i = 0; i < pieces->len; i++)
-      {
-        gsize len;
-        const guint8 *data = g_bytes_get_data (pieces->pdata[i], &len);
-        g_byte_array_append (all, data, (guint) len);
-      }
-    bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
-  }
-  /* a temporary file beside it, renamed over it (GLib's consistent write) */
-  if (!g_file_set_contents_full (job->path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
+  /* the one rule of every save (sq_io_save): a temporary file beside it,
+   * renamed over it once complete; .anim and BVH have no companions */
+  files = sq_io_save (job->path, job->clip, job->format, &options, losses, FALSE, &error);
+  if (files == NULL)
     {
       g_task_return_error (task, error);
       return;
