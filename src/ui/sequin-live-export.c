@@ -46,29 +46,6 @@ job_free (Job *job)
   g_free (job);
 }
 
-/* `group` follows the window's document (its own signal group's target) */
-static void
-rebind (GSignalGroup *group,
-        GObject      *instance)
-{
-  g_signal_group_set_target (group, instance);
-}
-
-static GSignalGroup *
-follow_document (SequinWindow *window,
-                 GCallback     changed,
-                 gpointer      data)
-{
-  GSignalGroup *group = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
-  g_autoptr(GObject) target = g_signal_group_dup_target (window->document_signals);
-
-  /* handlers first: a group takes none once it has a target */
-  g_signal_group_connect_swapped (group, "changed", changed, data);
-  g_signal_group_set_target (group, target);
-  g_signal_connect_object (window->document_signals, "bind", G_CALLBACK (rebind), group, G_CONNECT_SWAPPED);
-  return group;
-}
-
 static void
 live_export_free (LiveExport *self)
 {
@@ -278,7 +255,7 @@ sequin_live_export_start (SequinWindow *window,
   self->count = 0;
   if (self->document == NULL)
     {
-      self->document = follow_document (window, G_CALLBACK (document_changed), window);
+      self->document = _sequin_window_follow_document (window, G_CALLBACK (document_changed), window);
     }
   ensure_indicator (self);
   /* TRANSLATORS: the live export's indicator before its first write */

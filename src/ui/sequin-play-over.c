@@ -45,29 +45,6 @@ entry_free (Entry *entry)
   g_free (entry);
 }
 
-/* `group` follows the window's document (its own signal group's target) */
-static void
-rebind (GSignalGroup *group,
-        GObject      *instance)
-{
-  g_signal_group_set_target (group, instance);
-}
-
-static GSignalGroup *
-follow_document (SequinWindow *window,
-                 GCallback     changed,
-                 gpointer      data)
-{
-  GSignalGroup *group = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
-  g_autoptr(GObject) target = g_signal_group_dup_target (window->document_signals);
-
-  /* handlers first: a group takes none once it has a target */
-  g_signal_group_connect_swapped (group, "changed", changed, data);
-  g_signal_group_set_target (group, target);
-  g_signal_connect_object (window->document_signals, "bind", G_CALLBACK (rebind), group, G_CONNECT_SWAPPED);
-  return group;
-}
-
 static void
 play_over_free (PlayOver *self)
 {
@@ -178,7 +155,7 @@ ensure_strip (PlayOver *self)
   gtk_box_append (self->window->timeline_box, self->strip);
   g_signal_connect_swapped (self->window->playback, "notify::position", G_CALLBACK (playhead_cb), self->window);
   /* edits, undo and redo */
-  self->document = follow_document (self->window, G_CALLBACK (position_cb), self);
+  self->document = _sequin_window_follow_document (self->window, G_CALLBACK (position_cb), self);
 }
 
 /* The entries changed: the list, the strip and the preview follow */

@@ -109,4 +109,10 @@ void _sequin_window_save               (SequinWindow      *self,
                                         gboolean           ask_for_file,
                                         const SqFormat    *format);
 
+/* A signal group whose "changed" handler follows the window's document,
+ * whichever it is (its owner unrefs it) */
+GSignalGroup *_sequin_window_follow_document (SequinWindow *self,
+                                              GCallback     changed,
+                                              gpointer      data);
+
 G_END_DECLS

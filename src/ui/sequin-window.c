@@ -1455,3 +1455,28 @@ sequin_window_is_empty (SequinWindow *self)
   g_return_val_if_fail (SEQUIN_IS_WINDOW (self), FALSE);
   return self->document == NULL;
 }
+
+/* ---- Following the document -------------------------------------------------- */
+
+/* `group` follows the window's document (its own signal group's target) */
+static void
+rebind_group (GSignalGroup *group,
+              GObject      *instance)
+{
+  g_signal_group_set_target (group, instance);
+}
+
+GSignalGroup *
+_sequin_window_follow_document (SequinWindow *self,
+                                GCallback     changed,
+                                gpointer      data)
+{
+  GSignalGroup *group = g_signal_group_new (SEQUIN_TYPE_DOCUMENT);
+  g_autoptr(GObject) target = g_signal_group_dup_target (self->document_signals);
+
+  /* handlers first: a group takes none once it has a target */
+  g_signal_group_connect_swapped (group, "changed", changed, data);
+  g_signal_group_set_target (group, target);
+  g_signal_connect_object (self->document_signals, "bind", G_CALLBACK (rebind_group), group, G_CONNECT_SWAPPED);
+  return group;
+}
