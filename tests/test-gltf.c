@@ -17,6 +17,15 @@
 #include "sq-core.h"
 #include "test-utils.h"
 
+/* A file of the samples' folder (beside SEQUIN_SAMPLE) */
+static char *
+sample_file (const char *name)
+{
+  g_autofree char *dir = g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE"));
+
+  return g_build_filename (dir, name, NULL);
+}
+
 static const SqFormat *
 gltf (void)
 {
@@ -290,7 +299,7 @@ test_round_trip_every_file (void)
 static void
 test_back_to_the_world (void)
 {
-  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.anim", NULL);
+  g_autofree char *path = sample_file ("wave.anim");
   g_autoptr(GBytes) bytes = tu_read (path);
   g_autoptr(SqClip) clip = tu_load_ok (bytes);
   g_autoptr(SqClip) back = through_gltf (clip, FALSE, NULL);
@@ -339,7 +348,7 @@ static void
 test_gltf_needs_companions (void)
 {
   static const char * const names[] = { "out.bin", NULL };
-  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.anim", NULL);
+  g_autofree char *path = sample_file ("wave.anim");
   g_autoptr(GBytes) bytes = tu_read (path);
   g_autoptr(SqClip) clip = tu_load_ok (bytes);
   g_autoptr(GError) error = NULL;
@@ -533,7 +542,7 @@ test_damaged (void)
 static void
 test_truncated (void)
 {
-  g_autofree char *path = g_build_filename (g_path_get_dirname (g_getenv ("SEQUIN_SAMPLE")), "wave.bvh", NULL);
+  g_autofree char *path = sample_file ("wave.bvh");
   g_autoptr(GBytes) bytes = tu_read (path);
   g_autoptr(SqClip) clip = tu_load_ok (bytes);
   g_autoptr(GBytes) glb = sq_save_bytes (clip, gltf (), NULL, NULL, NULL);
