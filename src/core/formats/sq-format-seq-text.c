@@ -1308,11 +1308,12 @@ read_line_values (const SqTrack *rot,
 {
   gint64 ms;
   double num[11] = { 0 };
-  const guint8 *record = rot->packed + (gsize) ri * LINE_STRIDE;
+  const guint8 *record;
 
   lv->pos_read = FALSE;
   if (rot->codec != &line_rotation_codec)
     return FALSE;
+  record = rot->packed + (gsize) ri * LINE_STRIDE;
   line_key_read (rot, record, &ms, num);
   memcpy (lv->aa, &num[1], 4 * sizeof (double));
   if (pi >= 0 && pos->codec == &line_translation_codec
