@@ -10,7 +10,8 @@
 
 G_BEGIN_DECLS
 
-/* The worlds a new animation can be made for, NULL-terminated ids:
+/* The worlds a new animation can be made for, NULL-terminated ids, as
+ * their homes offer them (SqWorldHome.new_clips), Second Life's first:
  * "sl" (Second Life .anim, the 26 classic bones), "sl-bento" (.anim, all
  * 133 bones), "aw" (ActiveWorlds binary SEQ, its 22 limbs), "sims"
  * (The Sims skill, adult), "sims-child", "bvh" (BVH on Second Life's

@@ -782,6 +782,24 @@ sq_clip_add_warning (SqClip     *clip,
 }
 
 SqJoint *
+sq_clip_add_held_joint (SqClip       *clip,
+                        const char   *name,
+                        const double  rotation[4],
+                        const double *position)
+{
+  SqJoint *joint = sq_clip_add_joint (clip, name);
+  double times[2] = { 0.0, clip->duration };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      memcpy (sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], times[i])->v, rotation, 4 * sizeof (double));
+      if (position != NULL)
+        memcpy (sq_track_append (&joint->tracks[SQ_CHANNEL_TRANSLATION], times[i])->v, position, 3 * sizeof (double));
+    }
+  return joint;
+}
+
+SqJoint *
 sq_clip_add_joint (SqClip     *clip,
                    const char *name)
 {

@@ -152,6 +152,12 @@ void        sq_clip_set_takes          (SqClip       *clip,
 
 SqJoint    *sq_clip_add_joint          (SqClip       *clip,
                                         const char   *name);
+/* a new joint held at `rotation` (and `position`, when not NULL), keyed
+ * at 0 and at the clip's duration (a new animation's rest pose) */
+SqJoint    *sq_clip_add_held_joint     (SqClip       *clip,
+                                        const char   *name,
+                                        const double  rotation[4],
+                                        const double *position);
 void        sq_clip_remove_joint       (SqClip       *clip,
                                         gsize         index);
 gssize      sq_clip_find_joint         (const SqClip *clip,

@@ -42,6 +42,15 @@ sq_format_common (void)
 }
 
 const SqFormat *
+sq_format_with_flags (SqFormatFlags flags)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    if ((formats[i]->flags & flags) == flags)
+      return formats[i];
+  return NULL;
+}
+
+const SqFormat *
 sq_format_by_id (const char *id)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)

@@ -41,6 +41,12 @@ typedef enum
    * writer the clip unconverted, and every field of every format is its
    * own (none is reported lost) */
   SQ_FORMAT_ANY_WORLD = 1 << 8,
+  /* a file of poses, one a frame, that the pose library opens as a list
+   * of poses (SimPose-ium's PSL) */
+  SQ_FORMAT_POSE_LIST = 1 << 9,
+  /* the first frame may be a reference pose that the world's importer
+   * does not play (Second Life's BVH upload): the preview's trail skips it */
+  SQ_FORMAT_REFERENCE_FRAME = 1 << 10,
 } SqFormatFlags;
 
 /* The bytes of a companion file named `name` (as the main file names it,
@@ -164,6 +170,8 @@ const SqFormat         *sq_format_by_id          (const char     *id);
 /* The format of the common space clips of two worlds are compared in
  * (Second Life's .anim: sq-convert.h's common axes and units) */
 const SqFormat         *sq_format_common         (void);
+/* The first format in the table with all of `flags`, NULL for none */
+const SqFormat         *sq_format_with_flags     (SqFormatFlags   flags);
 const SqFormat         *sq_format_for_filename   (const char     *filename,
                                                   const SqFormat *preferred);
 const SqFormat         *sq_format_detect         (GBytes         *bytes,

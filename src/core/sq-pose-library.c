@@ -133,8 +133,9 @@ SqJointPose *
 sq_joint_pose_for_clip (const SqJointPose *pose,
                         const SqClip      *clip)
 {
-  const SqSpace *from = pose->world != NULL ? space_of_world (pose->world) : space_of_world ("sl-anim");
-  const SqSpace *to = clip->format != NULL ? clip->format->space : space_of_world ("sl-anim");
+  const SqSpace *common = sq_format_common ()->space;
+  const SqSpace *from = pose->world != NULL ? space_of_world (pose->world) : common;
+  const SqSpace *to = clip->format != NULL ? clip->format->space : common;
   SqJointPose *copy = sq_joint_pose_copy (pose);
 
   g_free (copy->world);

@@ -204,6 +204,15 @@ struct _SqWorldEdit
                       const SqEditArgs *args);
 };
 
+/* One kind of new animation a world offers (sq-clip-new.h): the id the
+ * CLI's `new --world` takes ("sl-bento") and its translatable (N_) label
+ * for the editor's New dialog */
+typedef struct
+{
+  const char *id;
+  const char *label;
+} SqWorldNewClip;
+
 struct _SqWorldHome
 {
   const char *id;            /* the validation target: "sl" */
@@ -290,6 +299,19 @@ struct _SqWorldHome
   /* the world's own edits beyond its fields (loop, constraints, poses),
    * ended by a NULL id; NULL: none */
   const SqWorldEdit *edits;
+
+  /* ---- new animations (sq-clip-new.h) ---- */
+  /* the kinds of new animation the world offers, ended by a NULL id; NULL:
+   * none */
+  const SqWorldNewClip *new_clips;
+  /* a clip of one of them (`variant`, an id above) in the world's rest
+   * pose, `duration` seconds at `fps` (both already checked in range), and
+   * in *through the format whose bytes it goes through to be what opening
+   * the saved file gives (NULL: the clip is that already) */
+  SqClip     *(*new_clip)      (const char      *variant,
+                                double           duration,
+                                double           fps,
+                                const SqFormat **through);
 
   /* ---- the time fields the motion edits move (sq-motion.h) ---- */
   /* the extras every clip keeps for the world that hold its loop (int:

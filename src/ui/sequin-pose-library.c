@@ -358,7 +358,7 @@ psl_response_cb (GtkNativeDialog *chooser,
     return;
   base = g_file_get_basename (file);
   if ((bytes = g_file_load_bytes (file, NULL, NULL, &error)) == NULL
-      || (clip = sq_load_bytes (bytes, base, sq_format_by_id ("simpose-psl"), NULL, &error)) == NULL)
+      || (clip = sq_load_bytes (bytes, base, sq_format_with_flags (SQ_FORMAT_POSE_LIST), NULL, &error)) == NULL)
     {
       say (lib, error->message);
       return;

@@ -564,7 +564,7 @@ trail_start (const SqClip *clip,
   double frame = clip->fps > 0 && isfinite (clip->fps) ? 1 / clip->fps : 0;
   double jump = 0, step = 0;
 
-  if (clip->format == NULL || g_strcmp0 (clip->format->id, "bvh") != 0 || !(frame > 0) || duration < 2 * frame)
+  if (clip->format == NULL || !(clip->format->flags & SQ_FORMAT_REFERENCE_FRAME) || !(frame > 0) || duration < 2 * frame)
     return 0;
   for (gsize j = 0; j < clip->n_joints; j++)
     {

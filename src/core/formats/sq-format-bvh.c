@@ -2871,7 +2871,8 @@ const SqFormat _sq_format_bvh = {
   .name = N_("Biovision Hierarchy (BVH)"),
   .extensions = bvh_extensions,
   .mime_type = "application/x-bvh",
-  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE,
+  .flags = SQ_FORMAT_READ | SQ_FORMAT_WRITE | SQ_FORMAT_TEXT | SQ_FORMAT_FRAME_RATE
+           | SQ_FORMAT_REFERENCE_FRAME,
   .fields = bvh_fields,
   .describe_field = bvh_describe_field,
   .dump_field = bvh_dump_field,

@@ -444,6 +444,32 @@ aw_mirror_of (const SqClip *clip)
   return &aw_mirror;
 }
 
+/* ---- new animations ---------------------------------------------------------- */
+
+static const SqWorldNewClip aw_new_clips[] = {
+  { "aw", N_("ActiveWorlds") },
+  { NULL, NULL },
+};
+
+/* a binary SEQ of the humanoid's limbs (tags 1..22), pelvis first */
+static SqClip *
+aw_new_clip (const char      *variant G_GNUC_UNUSED,
+             double           duration,
+             double           fps,
+             const SqFormat **through)
+{
+  static const double identity[4] = { 1, 0, 0, 0 }, zero[3] = { 0, 0, 0 };
+  SqClip *clip = sq_clip_new ();
+
+  clip->fps = fps;
+  clip->duration = round (duration * fps) / fps > 0 ? round (duration * fps) / fps : duration;
+  for (guint tag = 1; tag <= 22; tag++)
+    sq_clip_add_held_joint (clip, sq_aw_seq_name (tag), identity, tag == 1 ? zero : NULL);
+  *through = sq_format_by_id ("seq-binary");
+  return clip;
+}
+
+
 const SqWorldHome sq_world_aw = {
   .id = "aw",
   .name = N_("ActiveWorlds"),
@@ -454,4 +480,6 @@ const SqWorldHome sq_world_aw = {
   /* laid out on Second Life's proportions (no ActiveWorlds measure is known) */
   .hip_height = 1.061,
   .mirror = aw_mirror_of,
+  .new_clips = aw_new_clips,
+  .new_clip = aw_new_clip,
 };

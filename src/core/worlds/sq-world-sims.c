@@ -1422,6 +1422,46 @@ sims_mirror_of (const SqClip *clip)
 /* the world's own edits by name (sq-sims-edit-table.c), ended by a NULL id */
 extern const SqWorldEdit sq_sims_edits[];
 
+/* ---- new animations ---------------------------------------------------------- */
+
+static const SqWorldNewClip sims_new_clips[] = {
+  { "sims", N_("The Sims (adult)") },
+  { "sims-child", N_("The Sims (child)") },
+  { NULL, NULL },
+};
+
+/* a skill of the 29 bones at their stored rest (ROOT and PELVIS with
+ * their positions), on the 30 frames a second grid */
+static SqClip *
+sims_new_clip (const char      *variant,
+               double           duration,
+               double           fps G_GNUC_UNUSED,
+               const SqFormat **through)
+{
+  SqSimsAge age = g_str_equal (variant, "sims-child") ? SQ_SIMS_CHILD : SQ_SIMS_ADULT;
+  const SqSimsBone *bones = sq_sims_skeleton (age);
+  SqClip *clip = _sq_sims_clip_new (&_sq_format_sims_cmx, age);
+
+  clip->duration = round (duration * SQ_SIMS_FPS) / SQ_SIMS_FPS;
+  for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+    {
+      SqJoint *joint = &clip->joints[i];
+      double q[4], times[2] = { 0.0, clip->duration };
+
+      _sq_sims_quat_from_file (bones[i].rot, q);
+      for (guint k = 0; k < 2; k++)
+        {
+          memcpy (sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], times[k])->v, q, sizeof q);
+          if (i <= 1)
+            memcpy (sq_track_append (&joint->tracks[SQ_CHANNEL_TRANSLATION], times[k])->v,
+                    bones[i].pos, sizeof bones[i].pos);
+        }
+    }
+  *through = NULL;
+  return clip;
+}
+
+
 const SqWorldHome sq_world_sims = {
   .id = "sims",
   .name = N_("The Sims"),
@@ -1435,4 +1475,6 @@ const SqWorldHome sq_world_sims = {
   .hub_renames = sims_hub_renames,
   .edits = sq_sims_edits,
   .mirror = sims_mirror_of,
+  .new_clips = sims_new_clips,
+  .new_clip = sims_new_clip,
 };

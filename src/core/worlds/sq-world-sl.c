@@ -818,6 +818,130 @@ sl_mirror_of (const SqClip *clip)
 /* the world's own edits by name (sq-sl-edit-table.c), ended by a NULL id */
 extern const SqWorldEdit sq_sl_edits[];
 
+/* ---- new animations ---------------------------------------------------------- */
+
+/* Second Life's classic skeleton (avatar_skeleton.xml's 26 bones before
+ * Bento) */
+static const char * const sl_classic[] = {
+  "mPelvis", "mTorso", "mChest", "mNeck", "mHead", "mSkull", "mEyeLeft", "mEyeRight",
+  "mCollarLeft", "mShoulderLeft", "mElbowLeft", "mWristLeft",
+  "mCollarRight", "mShoulderRight", "mElbowRight", "mWristRight",
+  "mHipLeft", "mKneeLeft", "mAnkleLeft", "mFootLeft", "mToeLeft",
+  "mHipRight", "mKneeRight", "mAnkleRight", "mFootRight", "mToeRight", NULL,
+};
+
+static const SqWorldNewClip sl_new_clips[] = {
+  { "sl", N_("Second Life") },
+  { "sl-bento", N_("Second Life with Bento bones") },
+  { "bvh", N_("BVH on Second Life's skeleton") },
+  { NULL, NULL },
+};
+
+static void
+build_sl (SqClip  *clip,
+          gboolean bento)
+{
+  static const double identity[4] = { 1, 0, 0, 0 }, zero[3] = { 0, 0, 0 };
+  guint n = bento ? SQ_SL_N_BONES : g_strv_length ((char **) sl_classic);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = bento ? sq_sl_bone_name (i) : sl_classic[i];
+
+      sq_clip_add_held_joint (clip, name, identity, g_str_equal (name, "mPelvis") ? zero : NULL);
+    }
+}
+
+/* a joint of a new BVH: its nearest ancestor among the classic bones
+ * (Bento's spine bones lie between some), offset and channels */
+static SqJoint *
+add_bvh_joint (SqClip     *clip,
+               const char *name)
+{
+  static const char * const root_channels[] = { "Xposition", "Yposition", "Zposition",
+                                                "Zrotation", "Xrotation", "Yrotation" };
+  SqJoint *joint = sq_clip_add_joint (clip, name);
+  const char *parent = sq_sl_bone_parent (name);
+  double here[3] = { 0, 0, 0 }, there[3] = { 0, 0, 0 }, rel[3], off[3];
+  gssize p = -1;
+
+  while (parent != NULL && (p = sq_clip_find_joint (clip, parent)) < 0)
+    parent = sq_sl_bone_parent (parent);
+  sq_sl_bone_rest_position (name, here);
+  if (p >= 0)
+    sq_sl_bone_rest_position (parent, there);
+  for (guint c = 0; c < 3; c++)
+    rel[c] = here[c] - there[c];
+  sq_space_vector_from_sl (&sq_space_bvh, rel, off);
+  sq_props_set (joint->extra, "parent", g_variant_new_int32 ((gint32) p));
+  sq_props_set (joint->extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
+  sq_props_set (joint->extra, "channels", g_variant_new_strv (p < 0 ? root_channels : root_channels + 3,
+                                                               p < 0 ? 6 : 3));
+  return joint;
+}
+
+/* A BVH on Second Life's classic skeleton: the bones' rest offsets (from
+ * avatar_skeleton.xml) in BVH's axes and units, the hip with position and
+ * rotation channels, the others with rotations, in the order Second Life's
+ * own BVH files use (Z, X, Y); a key on every frame */
+static void
+build_bvh (SqClip *clip)
+{
+  guint n = g_strv_length ((char **) sl_classic);
+  gsize frames = (gsize) llround (clip->duration * clip->fps) + 1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SqJoint *joint = add_bvh_joint (clip, sl_classic[i]);
+      gboolean root = sq_props_get_int (joint->extra, "parent", -1) < 0;
+
+      for (gsize f = 0; f < frames; f++)
+        {
+          sq_track_append (&joint->tracks[SQ_CHANNEL_ROTATION], (double) f / clip->fps)->v[0] = 1.0;
+          if (root)
+            sq_track_append (&joint->tracks[SQ_CHANNEL_TRANSLATION], (double) f / clip->fps);
+        }
+    }
+  /* a leaf's end: its bone's length along its parent's, 10 cm when none */
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean leaf = TRUE;
+
+      for (guint k = 0; k < n; k++)
+        leaf &= sq_props_get_int (clip->joints[k].extra, "parent", -1) != (gint64) i;
+      if (leaf)
+        {
+          double end[3] = { 0, 0, 0.1 }, out[3];
+
+          sq_space_vector_from_sl (&sq_space_bvh, end, out);
+          sq_props_set (clip->joints[i].extra, "end-site", g_variant_new ("(ddd)", out[0], out[1], out[2]));
+        }
+    }
+}
+
+/* in Second Life's conventions, so a BVH gets its hierarchy and rest
+ * offsets the way a converted .anim does */
+static SqClip *
+sl_new_clip (const char      *variant,
+             double           duration,
+             double           fps,
+             const SqFormat **through)
+{
+  SqClip *clip = sq_clip_new ();
+  gboolean bvh = g_str_equal (variant, "bvh");
+
+  clip->fps = fps;
+  clip->duration = round (duration * fps) / fps > 0 ? round (duration * fps) / fps : duration;
+  clip->format = sq_format_by_id (bvh ? "bvh" : "sl-anim");
+  if (bvh)
+    build_bvh (clip);
+  else
+    build_sl (clip, g_str_equal (variant, "sl-bento"));
+  *through = clip->format;
+  return clip;
+}
+
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -842,4 +966,6 @@ const SqWorldHome sq_world_sl = {
   .duration_keys = (const char * const []) { "ease-in", "ease-out", NULL },
   .edits = sq_sl_edits,
   .mirror = sl_mirror_of,
+  .new_clips = sl_new_clips,
+  .new_clip = sl_new_clip,
 };
