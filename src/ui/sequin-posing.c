@@ -252,6 +252,12 @@ update_page (SequinWindow *self)
     {
       gtk_label_set_text (GTK_LABEL (page->heading), _("Select a joint to pose it"));
       gtk_label_set_text (GTK_LABEL (page->quaternion), "");
+      /* no joint, no numbers (an idle spin button would show its minimum) */
+      for (guint i = 0; i < 3; i++)
+        {
+          gtk_editable_set_text (GTK_EDITABLE (page->angles[i]), "");
+          gtk_editable_set_text (GTK_EDITABLE (page->positions[i]), "");
+        }
       page->updating = FALSE;
       return;
     }
