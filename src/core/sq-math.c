@@ -553,3 +553,31 @@ sq_quat_rotate (const double q[4],
   out[1] = p[2];
   out[2] = p[3];
 }
+
+void
+sq_quat_between (const double u[3],
+                 const double v[3],
+                 double       q[4])
+{
+  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+  q[0] = 1, q[1] = q[2] = q[3] = 0;
+  if (lu < 1e-12 || lv < 1e-12)
+    return;
+  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
+  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
+  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
+  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
+  if (q[0] < 1e-9)
+    {
+      /* opposite: half a turn about an axis across u */
+      double a[3] = { -u[1], u[0], 0 };
+      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
+
+      if (la < 1e-9)
+        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
+      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
+    }
+  sq_quat_normalize (q);
+}

@@ -82,4 +82,10 @@ char    *sq_format_double        (char        *buf,
                                   double       value);
 #define SQ_DOUBLE_BUF 32
 
+/* The shortest rotation taking direction u onto direction v (the identity
+ * when either has no length; half a turn across u when they are opposite) */
+void     sq_quat_between         (const double u[3],
+                                  const double v[3],
+                                  double       q[4]);
+
 G_END_DECLS

@@ -143,35 +143,6 @@ _sq_rest_carried (const SqRest   *rest,
 
 /* ---- limbs ---------------------------------------------------------------- */
 
-/* The shortest rotation taking direction u onto direction v */
-static void
-rotation_between (const double u[3],
-                  const double v[3],
-                  double       q[4])
-{
-  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-
-  q[0] = 1, q[1] = q[2] = q[3] = 0;
-  if (lu < 1e-12 || lv < 1e-12)
-    return;
-  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
-  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
-  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
-  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
-  if (q[0] < 1e-9)
-    {
-      /* opposite: half a turn about an axis across u */
-      double a[3] = { -u[1], u[0], 0 };
-      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
-
-      if (la < 1e-9)
-        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
-      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
-    }
-  sq_quat_normalize (q);
-}
-
 /* The joint below `j` in `rest` standing for concept `tip`, -1 for none */
 static gssize
 find_below (const SqRest       *rest,
@@ -226,8 +197,8 @@ limb_alignment (Align  *a,
           d_s[c] = a->src_pos[ts][c] - a->src_pos[j][c];
           d_t[c] = a->tgt_pos[tt][c] - a->tgt_pos[k][c];
         }
-      rotation_between (d_hub, d_s, cs);
-      rotation_between (d_hub, d_t, ct);
+      sq_quat_between (d_hub, d_s, cs);
+      sq_quat_between (d_hub, d_t, ct);
       sq_quat_conjugate (ct, ict);
       sq_quat_multiply (cs, ict, out);
       sq_quat_normalize (out);

@@ -909,32 +909,6 @@ static const struct
   { "R_ARM2", "R_HAND", "mWristRight" }, { "R_HAND", "R_FINGER0", "mHandMiddle1Right" },
 };
 
-/* The shortest rotation taking direction u onto direction v */
-static void
-rotation_between (const double u[3],
-                  const double v[3],
-                  double       q[4])
-{
-  double lu = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-  double lv = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-
-  q[0] = 1 + (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (lu * lv);
-  q[1] = (u[1] * v[2] - u[2] * v[1]) / (lu * lv);
-  q[2] = (u[2] * v[0] - u[0] * v[2]) / (lu * lv);
-  q[3] = (u[0] * v[1] - u[1] * v[0]) / (lu * lv);
-  if (q[0] < 1e-9)
-    {
-      /* opposite: half a turn about any axis across u */
-      double a[3] = { -u[1], u[0], 0 };
-      double la = sqrt (a[0] * a[0] + a[1] * a[1]);
-
-      if (la < 1e-9)
-        a[0] = 1, a[1] = 0, a[2] = 0, la = 1;
-      q[0] = 0, q[1] = a[0] / la, q[2] = a[1] / la, q[3] = a[2] / la;
-    }
-  sq_quat_normalize (q);
-}
-
 /* Per bone, the world rotation that takes its Second Life counterpart at
  * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
  * world turn from its rest, applied after it, gives the SL bone's world
@@ -989,7 +963,7 @@ ensure_align (void)
                 continue;
               for (int k = 0; k < 3; k++)
                 to[k] = rp[tip][k] - rp[b][k];
-              rotation_between (from, to, align[b]);
+              sq_quat_between (from, to, align[b]);
             }
         }
       g_once_init_leave (&done, 1);
