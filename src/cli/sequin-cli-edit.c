@@ -22,9 +22,9 @@ cli_op_free (CliOp *op)
   g_free (op);
 }
 
-static CliOp *
-add_op (const CliOption *option,
-        CliRequest      *request)
+CliOp *
+cli_add_op (const CliOption *option,
+            CliRequest      *request)
 {
   CliOp *op = g_new0 (CliOp, 1);
 
@@ -42,7 +42,7 @@ op_plain (const CliOption *option,
           CliRequest      *request,
           GError         **error)
 {
-  add_op (option, request);
+  cli_add_op (option, request);
   return TRUE;
 }
 
@@ -60,7 +60,7 @@ op_numbers (const CliOption *option,
   g_assert (option->max <= 3);
   if (value != NULL && !cli_parse_numbers (value, ',', v, (guint) option->min, (guint) option->max, &n))
     return cli_refuse (option, error);
-  memcpy (add_op (option, request)->v, v, sizeof v);
+  memcpy (cli_add_op (option, request)->v, v, sizeof v);
   return TRUE;
 }
 
@@ -75,7 +75,7 @@ op_int (const CliOption *option,
 
   if (!cli_parse_int (value, &n) || n < option->min || n > option->max)
     return cli_refuse (option, error);
-  add_op (option, request)->n = n;
+  cli_add_op (option, request)->n = n;
   return TRUE;
 }
 
@@ -85,7 +85,7 @@ op_text (const CliOption *option,
          CliRequest      *request,
          GError         **error)
 {
-  add_op (option, request)->text = g_strdup (value);
+  cli_add_op (option, request)->text = g_strdup (value);
   return TRUE;
 }
 
@@ -96,7 +96,7 @@ op_names (const CliOption *option,
           CliRequest      *request,
           GError         **error)
 {
-  add_op (option, request)->names = value ? g_strsplit (value, ",", -1) : NULL;
+  cli_add_op (option, request)->names = value ? g_strsplit (value, ",", -1) : NULL;
   return TRUE;
 }
 
@@ -112,7 +112,7 @@ op_rename (const CliOption *option,
 
   if (eq == NULL)
     return cli_refuse (option, error);
-  op = add_op (option, request);
+  op = cli_add_op (option, request);
   op->text = g_strndup (value, eq - value);
   op->text2 = g_strdup (eq + 1);
   return TRUE;
@@ -132,7 +132,7 @@ op_named (const CliOption *option,
 
   if (at == NULL)
     return NULL;
-  op = add_op (option, request);
+  op = cli_add_op (option, request);
   op->text = g_strndup (value, at - value);
   *after = at + 1;
   return op;
@@ -203,7 +203,7 @@ op_field (const CliOption *option,
 
         if (!cli_parse_numbers (value, ',', v, 1, 1, &n))
           return cli_refuse (option, error);
-        memcpy (add_op (option, request)->v, v, sizeof v);
+        memcpy (cli_add_op (option, request)->v, v, sizeof v);
         return TRUE;
       }
     default:
@@ -212,7 +212,7 @@ op_field (const CliOption *option,
 
         if (!cli_parse_int (value, &i) || i < min || i > max)
           return cli_refuse (option, error);
-        add_op (option, request)->n = i;
+        cli_add_op (option, request)->n = i;
         return TRUE;
       }
     }
@@ -266,7 +266,7 @@ op_constraint (const CliOption *option,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--%s: %s", option->name, message);
       return FALSE;
     }
-  op = add_op (option, request);
+  op = cli_add_op (option, request);
   op->n = n;
   op->text = g_strdup (text);
   return TRUE;

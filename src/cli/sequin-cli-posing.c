@@ -32,17 +32,6 @@ joint_at_time (const char *text,
   return cli_parse_numbers (at + 1, ',', op->v, 1, 1, &n);
 }
 
-static CliOp *
-new_op (const CliOption *option,
-        CliRequest      *request)
-{
-  CliOp *op = g_new0 (CliOp, 1);
-
-  op->option = option;
-  g_ptr_array_add (request->ops, op);
-  return op;
-}
-
 /* JOINT@TIME=X,Y,Z: the three numbers in op->spec (3 doubles) */
 static gboolean
 op_joint_time_values (const CliOption *option,
@@ -51,7 +40,7 @@ op_joint_time_values (const CliOption *option,
                       GError         **error)
 {
   const char *eq = strrchr (value, '=');
-  CliOp *op = new_op (option, request);
+  CliOp *op = cli_add_op (option, request);
   double *v = g_new0 (double, 3);
   guint n;
 
@@ -69,7 +58,7 @@ op_joint_at (const CliOption *option,
              CliRequest      *request,
              GError         **error)
 {
-  if (!joint_at_time (value, strlen (value), new_op (option, request)))
+  if (!joint_at_time (value, strlen (value), cli_add_op (option, request)))
     return cli_refuse (option, error);
   return TRUE;
 }
@@ -82,7 +71,7 @@ op_move (const CliOption *option,
          GError         **error)
 {
   const char *eq = strrchr (value, '=');
-  CliOp *op = new_op (option, request);
+  CliOp *op = cli_add_op (option, request);
   guint n;
 
   if (eq == NULL || !joint_at_time (value, (gsize) (eq - value), op)
@@ -100,7 +89,7 @@ op_paste (const CliOption *option,
           GError         **error)
 {
   g_autofree char *spec = g_strdup (value);
-  CliOp *op = new_op (option, request);
+  CliOp *op = cli_add_op (option, request);
   g_autoptr(GError) local = NULL;
   g_autoptr(SqJointPose) pose = NULL;
   gsize len = strlen (spec);
@@ -129,7 +118,7 @@ op_joints_at (const CliOption *option,
               CliRequest      *request,
               GError         **error)
 {
-  CliOp *op = new_op (option, request);
+  CliOp *op = cli_add_op (option, request);
 
   if (!joint_at_time (value, strlen (value), op) || op->text[0] == '\0')
     return cli_refuse (option, error);

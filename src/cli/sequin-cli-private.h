@@ -80,6 +80,10 @@ struct _CliOp
   gpointer         spec;         /* a posing option's numbers (sequin-cli-posing.c), g_free'd */
 };
 
+/* A new edit operation of `option`, appended to the request's */
+CliOp *cli_add_op (const CliOption *option,
+                   CliRequest      *request);
+
 /* What the command line asked for: the options' values and the files */
 struct _CliRequest
 {
