@@ -336,8 +336,12 @@ read_accessor (const Doc *doc,
   for (gint64 i = 0; i < n; i++)
     {
       r.pos = (gsize) (voff + aoff + i * stride);
-      if (!sq_reader_need (&r, elem, N_("an accessor's element"), error))
-        return FALSE;
+      /* the floats read, whatever the element's size says */
+      if (!sq_reader_need (&r, MAX (elem, (gsize) 4 * ncomp), N_("an accessor's element"), error))
+        {
+          g_free (out);
+          return FALSE;
+        }
       for (guint c = 0; c < ncomp; c++)
         {
           guint32 bits = le32 (r.data + r.pos + 4 * c);
