@@ -40,6 +40,7 @@ struct _SequinDocument
   gboolean        busy;
   gboolean        modified;
   GTask          *load_task;       /* the load under way, if any */
+  GTask          *save_task;       /* the save under way, if any */
 };
 
 G_DEFINE_FINAL_TYPE (SequinDocument, sequin_document, G_TYPE_OBJECT)
@@ -550,10 +551,15 @@ typedef struct
   char           *new_etag;
   gboolean        read_back;    /* the document becomes what was written */
   SqClip         *written;      /* that, read from the pieces */
+  gboolean        worked;       /* the worker is done: what it made may be read */
+  int             stage;        /* SequinSaveStage, atomic */
+  gpointer        bytes;        /* the bytes written (gsize), atomic */
 } SaveData;
 
+/* A SaveData is counted (g_atomic_rc_box): the save holds it, and so does
+ * its worker, which a cancel leaves to finish on its own */
 static void
-save_data_free (SaveData *data)
+save_data_clear (SaveData *data)
 {
   g_clear_pointer (&data->copy, sq_clip_free);
   g_clear_object (&data->file);
@@ -562,7 +568,12 @@ save_data_free (SaveData *data)
   g_clear_pointer (&data->written, sq_clip_free);
   g_free (data->old_etag);
   g_free (data->new_etag);
-  g_free (data);
+}
+
+static void
+save_data_release (SaveData *data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) save_data_clear);
 }
 
 static GBytes *
@@ -658,6 +669,7 @@ save_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  g_atomic_int_set (&data->stage, SEQUIN_SAVE_STAGE_CONVERTING);
   sq_io_folder_init (&folder, dir);
   /* no loss, so no question (a .anim's size: the validation panel weighs it) */
   options.notes = notes;
@@ -679,6 +691,10 @@ save_worker (GTask        *task,
   /* another format, or things lost: what the file will hold is not the
    * clip, so it is read back from the very bytes that will be written */
   data->read_back = data->format != data->copy->format || data->losses->len > 0 || renamed;
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (data->read_back)
+    g_atomic_int_set (&data->stage, SEQUIN_SAVE_STAGE_CHECKING);
   if (data->read_back)
     data->written = read_back (data->files, data->copy, data->format, &error);
   if (data->read_back && data->written == NULL)
@@ -710,6 +726,10 @@ write_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  /* cancelled before the first byte: nothing written; after it, the save
+   * ends whole (the renames are what make it atomic) */
+  if (g_task_return_error_if_cancelled (task))
+    return;
   if (data->old_etag != NULL
       && (info = g_file_query_info (data->file, G_FILE_ATTRIBUTE_ETAG_VALUE, 0, cancellable, NULL)) != NULL
       && g_strcmp0 (g_file_info_get_etag (info), data->old_etag) != 0)
@@ -735,6 +755,22 @@ write_worker (GTask        *task,
   if ((info = g_file_query_info (data->file, G_FILE_ATTRIBUTE_ETAG_VALUE, 0, cancellable, NULL)) != NULL)
     data->new_etag = g_strdup (g_file_info_get_etag (info));
   g_task_return_boolean (task, TRUE);
+}
+
+/* The bytes of every file of the save */
+static gsize
+save_files_size (GPtrArray *files)
+{
+  gsize size = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      GPtrArray *pieces = ((SqSaveFile *) files->pdata[i])->pieces;
+
+      for (guint j = 0; j < pieces->len; j++)
+        size += g_bytes_get_size (pieces->pdata[j]);
+    }
+  return size;
 }
 
 static void
@@ -767,6 +803,7 @@ serialized_cb (GObject      *object,
       g_task_return_error (task, error);
       return;
     }
+  data->worked = TRUE;
 
   /* changing format loses what the new one cannot hold: the user decides */
   if (data->losses->len > 0 && data->format != self->format
@@ -796,7 +833,11 @@ serialized_cb (GObject      *object,
       && !(data->flags & SEQUIN_SAVE_IGNORE_CHANGES_ON_DISK))
     data->old_etag = g_strdup (self->etag);
 
+  g_atomic_pointer_set (&data->bytes, GSIZE_TO_POINTER (save_files_size (data->files)));
+  g_atomic_int_set (&data->stage, SEQUIN_SAVE_STAGE_WRITING);
   writer = g_task_new (self, g_task_get_cancellable (task), written_cb, g_object_ref (task));
+  /* once writing, the files are written whatever a late cancel says */
+  g_task_set_check_cancellable (writer, FALSE);
   g_task_set_source_tag (writer, write_worker);
   g_task_set_task_data (writer, data, NULL);
   g_task_run_in_thread (writer, write_worker);
@@ -820,6 +861,8 @@ sequin_document_save_async (SequinDocument      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, sequin_document_save_async);
+  /* its worker says when it was cancelled; a write under way ends whole */
+  g_task_set_check_cancellable (task, FALSE);
 
   if (self->busy || self->clip == NULL)
     {
@@ -828,7 +871,7 @@ sequin_document_save_async (SequinDocument      *self,
       return;
     }
 
-  data = g_new0 (SaveData, 1);
+  data = g_atomic_rc_box_new0 (SaveData);
   /* the worker writes a copy, so the document stays editable meanwhile */
   data->copy = sq_clip_copy (self->clip);
   data->source = self->clip;
@@ -837,17 +880,37 @@ sequin_document_save_async (SequinDocument      *self,
   data->flags = flags;
   data->generation = self->clip->generation;
   data->losses = g_ptr_array_new_with_free_func (g_free);
-  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_release);
 
   if (data->format == NULL)
     data->format = sq_format_default ();
 
   set_busy (self, TRUE);
 
+  g_set_object (&self->save_task, task);
   worker = g_task_new (self, cancellable, serialized_cb, g_object_ref (task));
   g_task_set_source_tag (worker, save_worker);
-  g_task_set_task_data (worker, data, NULL);
+  /* a cancel returns at once; the worker finishes its copy on its own */
+  g_task_set_task_data (worker, g_atomic_rc_box_acquire (data), (GDestroyNotify) save_data_release);
+  g_task_set_return_on_cancel (worker, TRUE);
   g_task_run_in_thread (worker, save_worker);
+}
+
+gboolean
+sequin_document_get_save_progress (SequinDocument  *self,
+                                   SequinSaveStage *stage,
+                                   guint64         *bytes)
+{
+  SaveData *data;
+
+  g_return_val_if_fail (SEQUIN_IS_DOCUMENT (self), FALSE);
+
+  if (self->save_task == NULL || g_task_get_completed (self->save_task)
+      || (data = g_task_get_task_data (self->save_task)) == NULL)
+    return FALSE;
+  *stage = MAX (g_atomic_int_get (&data->stage), SEQUIN_SAVE_STAGE_CONVERTING);
+  *bytes = GPOINTER_TO_SIZE (g_atomic_pointer_get (&data->bytes));
+  return TRUE;
 }
 
 gboolean
@@ -864,14 +927,15 @@ sequin_document_save_finish (SequinDocument  *self,
   data = g_task_get_task_data (G_TASK (result));
   if (data != NULL)
     set_busy (self, FALSE);
-  if (self->load_task == G_TASK (result))
-    g_clear_object (&self->load_task);
+  if (self->save_task == G_TASK (result))
+    g_clear_object (&self->save_task);
 
   if (losses != NULL)
     {
       GStrvBuilder *builder = g_strv_builder_new ();
 
-      for (guint i = 0; data != NULL && i < data->losses->len; i++)
+      /* a cancelled worker may still be adding to them */
+      for (guint i = 0; data != NULL && data->worked && i < data->losses->len; i++)
         g_strv_builder_add (builder, data->losses->pdata[i]);
       *losses = g_strv_builder_end (builder);
       g_strv_builder_unref (builder);

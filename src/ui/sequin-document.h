@@ -37,6 +37,14 @@ typedef enum
   SEQUIN_LOAD_AS_COPY = 1 << 0, /* keep the name for the title but no file: saving asks where */
 } SequinLoadFlags;
 
+/* How far a save is (sequin_document_get_save_progress) */
+typedef enum
+{
+  SEQUIN_SAVE_STAGE_CONVERTING = 1, /* the clip into the bytes of its format */
+  SEQUIN_SAVE_STAGE_CHECKING,       /* those bytes read back (another format, losses) */
+  SEQUIN_SAVE_STAGE_WRITING,        /* the files written and renamed: no more cancelling */
+} SequinSaveStage;
+
 #define SEQUIN_TYPE_DOCUMENT (sequin_document_get_type ())
 
 G_DECLARE_FINAL_TYPE (SequinDocument, sequin_document, SEQUIN, DOCUMENT, GObject)
@@ -83,6 +91,12 @@ void            sequin_document_save_async     (SequinDocument      *self,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);
+/* While a save is under way: its stage and the bytes it writes (0 until
+ * they are known); FALSE when no save is under way. A save cancelled
+ * before SEQUIN_SAVE_STAGE_WRITING writes nothing and returns at once. */
+gboolean        sequin_document_get_save_progress (SequinDocument   *self,
+                                                   SequinSaveStage  *stage,
+                                                   guint64          *bytes);
 gboolean        sequin_document_save_finish    (SequinDocument      *self,
                                                 GAsyncResult        *result,
                                                 GStrv               *losses,

@@ -1,4 +1,4 @@
-/* sequin-open-progress.c: how far the files being opened are, with Cancel
+/* sequin-open-progress.c: how far the files being opened or saved are, with Cancel
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,6 +7,10 @@
  * longer than half a second, one at a time (the oldest first), and goes
  * when no open it follows is under way. It asks the documents how far
  * they are ten times a second (sequin_document_get_load_progress).
+ *
+ * A save (a Save As conversion of a large clip) shows the same way:
+ * "Saving “walk.anim” as Second Life animation: converting…", with
+ * Cancel until its files are being written.
  */
 #include "config.h"
 
@@ -22,6 +26,7 @@ typedef struct
   GFile          *file;
   GCancellable   *cancellable;
   gint64          started;      /* monotonic µs */
+  const SqFormat *save_format;  /* a save into this format, or NULL: an open */
 } Watch;
 
 struct _SequinOpenProgress
@@ -34,6 +39,7 @@ struct _SequinOpenProgress
   GtkWidget      *cancel_button;
   GPtrArray      *watches;      /* Watch*, oldest first */
   guint           poll_id;
+  guint           delay_ms;     /* shown once an open or save takes this long */
 };
 
 G_DEFINE_FINAL_TYPE (SequinOpenProgress, sequin_open_progress, GTK_TYPE_WIDGET)
@@ -84,6 +90,76 @@ show_watch (SequinOpenProgress *self,
   gtk_label_set_text (GTK_LABEL (self->label), text);
 }
 
+static void
+show_save (SequinOpenProgress *self,
+           Watch              *w,
+           SequinSaveStage     stage,
+           guint64             bytes)
+{
+  g_autofree char *name = g_file_get_basename (w->file);
+  g_autofree char *size = size_text (bytes);
+  g_autofree char *text = NULL;
+  const char *format = sq_format_get_name (w->save_format);
+
+  if (stage == SEQUIN_SAVE_STAGE_WRITING)
+    /* TRANSLATORS: the file, then its size, e.g. “Saving “walk.anim”: writing 48.9 MB…” */
+    text = g_strdup_printf (_("Saving “%s”: writing %s…"), name, size);
+  else if (stage == SEQUIN_SAVE_STAGE_CHECKING)
+    text = g_strdup_printf (_("Saving “%s”: reading back what will be written…"), name);
+  else
+    /* TRANSLATORS: the file, then its format, e.g. “Saving “walk.anim” as Second Life animation: converting…” */
+    text = g_strdup_printf (_("Saving “%s” as %s: converting…"), name, format);
+  gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->bar));
+  gtk_label_set_text (GTK_LABEL (self->label), text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Saving a file"), -1);
+  /* the files are being renamed into place: they are written, whole */
+  gtk_widget_set_sensitive (self->cancel_button, stage != SEQUIN_SAVE_STAGE_WRITING);
+  gtk_widget_set_tooltip_text (self->cancel_button,
+                               stage == SEQUIN_SAVE_STAGE_WRITING
+                               ? _("The files are being written: the save can no longer be stopped")
+                               : _("Stop saving; no file is written"));
+}
+
+static void
+show_open (SequinOpenProgress *self,
+           Watch              *w,
+           guint64             done,
+           guint64             total,
+           gboolean            parsing)
+{
+  show_watch (self, w, done, total, parsing);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Opening a file"), -1);
+  gtk_widget_set_sensitive (self->cancel_button, TRUE);
+  gtk_widget_set_tooltip_text (self->cancel_button, _("Stop opening the file; the window stays as it was"));
+}
+
+/* Shows `w` if `show`; FALSE when what it follows is over */
+static gboolean
+poll_watch (SequinOpenProgress *self,
+            Watch              *w,
+            gboolean            show)
+{
+  guint64 done, total;
+  gboolean parsing;
+  SequinSaveStage stage;
+
+  if (g_cancellable_is_cancelled (w->cancellable))
+    return FALSE;
+  if (w->save_format != NULL)
+    {
+      if (!sequin_document_get_save_progress (w->document, &stage, &done))
+        return FALSE;
+      if (show)
+        show_save (self, w, stage, done);
+      return TRUE;
+    }
+  if (!sequin_document_get_load_progress (w->document, &done, &total, &parsing))
+    return FALSE;
+  if (show)
+    show_open (self, w, done, total, parsing);
+  return TRUE;
+}
+
 static gboolean
 poll_cb (gpointer user_data)
 {
@@ -94,20 +170,15 @@ poll_cb (gpointer user_data)
   for (guint i = 0; i < self->watches->len;)
     {
       Watch *w = self->watches->pdata[i];
-      guint64 done, total;
-      gboolean parsing;
+      gboolean show = shown == NULL && now - w->started >= (gint64) self->delay_ms * 1000;
 
-      if (g_cancellable_is_cancelled (w->cancellable)
-          || !sequin_document_get_load_progress (w->document, &done, &total, &parsing))
+      if (!poll_watch (self, w, show))
         {
           g_ptr_array_remove_index (self->watches, i);
           continue;
         }
-      if (shown == NULL && now - w->started >= SEQUIN_OPEN_PROGRESS_DELAY_MS * 1000)
-        {
-          shown = w;
-          show_watch (self, w, done, total, parsing);
-        }
+      if (show)
+        shown = w;
       i++;
     }
   gtk_widget_set_visible (GTK_WIDGET (self), shown != NULL);
@@ -129,7 +200,7 @@ cancel_clicked (SequinOpenProgress *self)
     {
       Watch *w = self->watches->pdata[i];
 
-      if (now - w->started >= SEQUIN_OPEN_PROGRESS_DELAY_MS * 1000 && !g_cancellable_is_cancelled (w->cancellable))
+      if (now - w->started >= (gint64) self->delay_ms * 1000 && !g_cancellable_is_cancelled (w->cancellable))
         {
           g_cancellable_cancel (w->cancellable);
           break;
@@ -138,11 +209,12 @@ cancel_clicked (SequinOpenProgress *self)
   poll_cb (self);
 }
 
-void
-sequin_open_progress_watch (SequinOpenProgress *self,
-                            SequinDocument     *document,
-                            GFile              *file,
-                            GCancellable       *cancellable)
+static void
+add_watch (SequinOpenProgress *self,
+           SequinDocument     *document,
+           GFile              *file,
+           GCancellable       *cancellable,
+           const SqFormat     *save_format)
 {
   Watch *w;
 
@@ -155,9 +227,30 @@ sequin_open_progress_watch (SequinOpenProgress *self,
   w->file = g_object_ref (file);
   w->cancellable = g_object_ref (cancellable);
   w->started = g_get_monotonic_time ();
+  w->save_format = save_format;
   g_ptr_array_add (self->watches, w);
   if (self->poll_id == 0)
     self->poll_id = g_timeout_add (POLL_MS, poll_cb, self);
+}
+
+void
+sequin_open_progress_watch (SequinOpenProgress *self,
+                            SequinDocument     *document,
+                            GFile              *file,
+                            GCancellable       *cancellable)
+{
+  add_watch (self, document, file, cancellable, NULL);
+}
+
+void
+sequin_open_progress_watch_save (SequinOpenProgress *self,
+                                 SequinDocument     *document,
+                                 GFile              *file,
+                                 const SqFormat     *format,
+                                 GCancellable       *cancellable)
+{
+  g_return_if_fail (format != NULL);
+  add_watch (self, document, file, cancellable, format);
 }
 
 static void
@@ -189,6 +282,7 @@ sequin_open_progress_init (SequinOpenProgress *self)
   GtkWidget *text_box;
 
   self->watches = g_ptr_array_new_with_free_func ((GDestroyNotify) watch_free);
+  self->delay_ms = SEQUIN_OPEN_PROGRESS_DELAY_MS;
   self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_widget_set_margin_start (self->box, 12);
   gtk_widget_set_margin_end (self->box, 12);
@@ -217,12 +311,19 @@ sequin_open_progress_init (SequinOpenProgress *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Cancel"), -1);
   gtk_widget_set_valign (self->cancel_button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (self->cancel_button, _("Stop opening the file; the window stays as it was"));
   g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked), self);
   gtk_box_append (GTK_BOX (self->box), self->cancel_button);
 
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Opening a file"), -1);
+}
+
+void
+sequin_open_progress_set_delay (SequinOpenProgress *self,
+                                guint               ms)
+{
+  g_return_if_fail (SEQUIN_IS_OPEN_PROGRESS (self));
+  self->delay_ms = ms;
 }
 
 GtkWidget *

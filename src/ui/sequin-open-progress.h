@@ -1,4 +1,4 @@
-/* sequin-open-progress.h: how far the files being opened are, with Cancel
+/* sequin-open-progress.h: how far the files being opened or saved are, with Cancel
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,6 +23,19 @@ void       sequin_open_progress_watch (SequinOpenProgress *self,
                                        GFile              *file,
                                        GCancellable       *cancellable);
 
+/* The same for the save of `document` as `file` in `format`
+ * (sequin_document_save_async with `cancellable`): its stage, and Cancel
+ * until its files are being written */
+void       sequin_open_progress_watch_save (SequinOpenProgress *self,
+                                            SequinDocument     *document,
+                                            GFile              *file,
+                                            const SqFormat     *format,
+                                            GCancellable       *cancellable);
+
 #define SEQUIN_OPEN_PROGRESS_DELAY_MS 500
+
+/* How long an open or a save runs before it shows (the default above) */
+void       sequin_open_progress_set_delay  (SequinOpenProgress *self,
+                                            guint               ms);
 
 G_END_DECLS

@@ -656,11 +656,23 @@ typedef struct
   GFile          *file;
   const SqFormat *format;
   SequinSaveFlags flags;
+  GCancellable   *cancellable; /* this save's: its Cancel, or the window going */
+  gulong          window_gone; /* the window's cancellable connected to it */
 } SaveRequest;
+
+static void
+save_request_forget_cancellable (SaveRequest *req)
+{
+  if (req->cancellable != NULL)
+    g_cancellable_disconnect (req->self->cancellable, req->window_gone);
+  req->window_gone = 0;
+  g_clear_object (&req->cancellable);
+}
 
 static void
 save_request_free (SaveRequest *req)
 {
+  save_request_forget_cancellable (req);
   g_clear_object (&req->self);
   g_clear_object (&req->file);
   g_free (req);
@@ -865,11 +877,21 @@ save_cb (GObject      *object,
   save_request_free (req);
 }
 
+/* Each start has a cancellable of its own (one cancelled stays so):
+ * the progress bar's Cancel, and the window going, cancel it */
 static void
 save_request_start (SaveRequest *req)
 {
-  sequin_document_save_async (req->self->document, req->file, req->format, req->flags,
-                              req->self->cancellable, save_cb, req);
+  SequinWindow *self = req->self;
+
+  save_request_forget_cancellable (req);
+  req->cancellable = g_cancellable_new ();
+  req->window_gone = g_cancellable_connect (self->cancellable, G_CALLBACK (g_cancellable_cancel),
+                                            g_object_ref (req->cancellable), g_object_unref);
+  sequin_document_save_async (self->document, req->file, req->format, req->flags,
+                              req->cancellable, save_cb, req);
+  sequin_open_progress_watch_save (self->open_progress, self->document, req->file, req->format,
+                                   req->cancellable);
 }
 
 void

@@ -32,9 +32,11 @@ find_button (GtkWidget *widget)
   return NULL;
 }
 
-/* The text the progress bar's label shows, or NULL when it is hidden */
+/* The text the progress bar's label shows that starts with `prefix`, or
+ * NULL when it is hidden */
 static char *
-progress_text (SequinWindow *window)
+progress_text_of (SequinWindow *window,
+                  const char   *prefix)
 {
   g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
@@ -42,9 +44,15 @@ progress_text (SequinWindow *window)
     return NULL;
   sequin_test_collect_labels (GTK_WIDGET (window->open_progress), texts);
   for (guint i = 0; i < texts->len; i++)
-    if (g_str_has_prefix (texts->pdata[i], "Opening"))
+    if (g_str_has_prefix (texts->pdata[i], prefix))
       return g_strdup (texts->pdata[i]);
   return NULL;
+}
+
+static char *
+progress_text (SequinWindow *window)
+{
+  return progress_text_of (window, "Opening");
 }
 
 /* A named pipe in the test folder, opened for writing without waiting
@@ -176,6 +184,117 @@ test_quick_open_shows_nothing (void)
   sequin_test_window_destroy (window);
 }
 
+static double
+slow_turn (guint key)
+{
+  return key * 0.001;
+}
+
+/* The names in the test folder that contain `part` (a save's temporary
+ * files are named after the file) */
+static guint
+files_named (const char *part)
+{
+  g_autoptr(GDir) dir = g_dir_open (sequin_test_tmpdir (), 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    n += strstr (name, part) != NULL;
+  return n;
+}
+
+/* `clip` written as text SEQ (no limit of frames) and opened in `window` */
+static void
+open_text_seq (SequinWindow *window,
+               const SqClip *clip,
+               const char   *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) bytes = sq_save_bytes (clip, sq_format_by_id ("seq-text"), NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  sequin_window_open_file (window, file, FALSE);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_window_get_document (window) != NULL);
+}
+
+/* A Save As that converts a large clip shows its stage; Cancel writes
+ * nothing, leaves the document as it was, and the work left on the worker
+ * writes nothing either */
+static void
+test_save_cancelled (void)
+{
+  g_autoptr(SqClip) clip = sequin_test_turning_clip (4, 500000, slow_turn);
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), "big-cancelled.anim", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+  SequinDocument *document;
+
+  open_text_seq (window, clip, "big-source.seq");
+  document = sequin_window_get_document (window);
+  title = g_strdup (sequin_document_get_title (document));
+  sequin_open_progress_set_delay (window->open_progress, 0);
+
+  sequin_window_save_to (window, file, sq_format_by_id ("sl-anim"));
+  SEQUIN_TEST_WAIT_UNTIL ((text = progress_text_of (window, "Saving")) != NULL);
+  g_assert_nonnull (strstr (text, "big-cancelled.anim"));
+  g_assert_nonnull (strstr (text, "converting"));
+  g_assert_true (sequin_document_get_busy (document));
+
+  gtk_widget_activate (find_button (GTK_WIDGET (window->open_progress)));
+  SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_busy (document));
+  sequin_test_settle (200);
+  g_assert_null (progress_text_of (window, "Saving"));
+  g_assert_null (window->message_dialog);
+  g_assert_false (sequin_document_get_modified (document));
+  g_assert_cmpstr (sequin_document_get_title (document), ==, title);
+  g_assert_cmpstr (sequin_document_get_format (document)->id, ==, "seq-text");
+  g_assert_cmpuint (files_named ("big-cancelled"), ==, 0);
+
+  /* the worker, left to finish its copy, writes nothing */
+  sequin_test_settle (4000);
+  g_assert_cmpuint (files_named ("big-cancelled"), ==, 0);
+  g_assert_null (window->message_dialog);
+  sequin_test_window_destroy (window);
+}
+
+/* A save that shows its progress ends with the file written and the bar
+ * gone */
+static void
+test_save_completes (void)
+{
+  g_autoptr(SqClip) clip = sequin_test_turning_clip (4, 500000, slow_turn);
+  g_autofree char *path = g_build_filename (sequin_test_tmpdir (), "big-saved.seq", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SqClip) back = NULL;
+  g_autofree char *text = NULL;
+  SequinWindow *window = sequin_test_window_new ();
+  SequinDocument *document;
+
+  open_text_seq (window, clip, "big-source2.seq");
+  document = sequin_window_get_document (window);
+  sequin_open_progress_set_delay (window->open_progress, 0);
+  sequin_window_save_to (window, file, sq_format_by_id ("seq-text"));
+  SEQUIN_TEST_WAIT_UNTIL ((text = progress_text_of (window, "Saving")) != NULL);
+  g_assert_nonnull (strstr (text, "big-saved.seq"));
+  SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_busy (document));
+  sequin_test_settle (300);
+  g_assert_null (progress_text_of (window, "Saving"));
+  g_assert_null (window->message_dialog);
+  g_assert_cmpstr (sequin_document_get_format (document)->id, ==, "seq-text");
+  g_assert_cmpstr (sequin_document_get_title (document), ==, "big-saved.seq");
+  back = sequin_test_load_clip (path);
+  g_assert_cmpuint (back->n_joints, ==, 4);
+  g_assert_cmpuint (back->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 500000);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -185,5 +304,7 @@ main (int   argc,
   g_test_add_func ("/open-progress/slow-cancelled", test_slow_open_cancelled);
   g_test_add_func ("/open-progress/slow-completes", test_slow_open_completes);
   g_test_add_func ("/open-progress/quick", test_quick_open_shows_nothing);
+  g_test_add_func ("/open-progress/save-cancelled", test_save_cancelled);
+  g_test_add_func ("/open-progress/save-completes", test_save_completes);
   return g_test_run ();
 }
