@@ -111,6 +111,18 @@ position_changed_cb (GtkSpinButton *spin,
   page_apply (page, sq_edit_set_position_new (clip->joints[j].name, playhead (self), v));
 }
 
+/* With no joint selected (the field insensitive) the field is empty: a
+ * spin button left to itself would show its minimum whenever it formats
+ * its value again (when it is mapped, say) */
+static gboolean
+spin_output_cb (GtkSpinButton *spin)
+{
+  if (gtk_widget_get_sensitive (GTK_WIDGET (spin)))
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), "");
+  return TRUE;
+}
+
 static GtkWidget *
 value_spin (PosePage   *page,
             double      min,
@@ -125,6 +137,7 @@ value_spin (PosePage   *page,
   gtk_widget_set_hexpand (spin, TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   g_signal_connect (spin, "value-changed", changed, page);
+  g_signal_connect (spin, "output", G_CALLBACK (spin_output_cb), NULL);
   return spin;
 }
 

@@ -230,6 +230,39 @@ test_preview_pick (void)
   sequin_test_window_destroy (window);
 }
 
+/* With no joint selected every field is empty, also once the window has
+ * been shown and laid out (a spin button formats itself again then) */
+static void
+test_page_empty_without_joint (void)
+{
+  g_autofree char *sample = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.seq", NULL);
+  g_autofree char *first_path = g_build_filename (g_getenv ("SEQUIN_SAMPLE_DIR"), "wave.bvh", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (sample);
+  g_autoptr(GFile) first = g_file_new_for_path (first_path);
+  /* as `sequin wave.bvh wave.seq` opens them: the second in a window of its own */
+  SequinWindow *first_window = sequin_test_open_sized (first);
+  SequinWindow *window;
+
+  g_application_open (G_APPLICATION (sequin_test_application ()), &file, 1, "");
+  SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != first_window && window != NULL
+                          && sequin_window_get_document (window) != NULL);
+  sequin_test_settle (300);
+  g_assert_true (gtk_widget_get_visible (window->sidebar));
+  for (guint i = 0; i < 6; i++)
+    {
+      GtkWidget *spin = sequin_posing_get_value_spin (window, i);
+
+      g_assert_false (gtk_widget_get_sensitive (spin));
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "");
+    }
+  /* a joint selected: its numbers */
+  select_at (window, "rtelbow", 0.5);
+  g_assert_true (gtk_widget_get_sensitive (sequin_posing_get_value_spin (window, 0)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (sequin_posing_get_value_spin (window, 0))), !=, "");
+  sequin_test_window_destroy (window);
+  sequin_test_window_destroy (first_window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -237,6 +270,7 @@ main (int    argc,
   gtk_test_init (&argc, &argv, NULL);
   sequin_test_application ();
   g_test_add_func ("/posing/page-keys-values", test_page_keys_values);
+  g_test_add_func ("/posing/page-empty-without-joint", test_page_empty_without_joint);
   g_test_add_func ("/posing/insert-copy-paste", test_insert_copy_paste);
   g_test_add_func ("/posing/new-dialog", test_new_dialog);
   g_test_add_func ("/posing/preview-pick", test_preview_pick);
