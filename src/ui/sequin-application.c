@@ -50,9 +50,10 @@ sequin_application_open (GApplication  *app,
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL || !SEQUIN_IS_WINDOW (window))
-    window = GTK_WINDOW (new_window (SEQUIN_APPLICATION (app)));
-  for (int i = 0; i < n_files; i++)
-    sequin_window_open_file (SEQUIN_WINDOW (window), files[i], FALSE);
+    window = GTK_WINDOW (sequin_window_new_for_files (SEQUIN_APPLICATION (app), files, n_files));
+  else
+    for (int i = 0; i < n_files; i++)
+      sequin_window_open_file (SEQUIN_WINDOW (window), files[i], FALSE);
   gtk_window_present (window);
 }
 

@@ -621,31 +621,62 @@ load_cb (GObject      *object,
   open_request_free (req);
 }
 
+/* The open of `file` under way, for a window given before the main loop
+ * runs again (open_request_attach): its result comes through the loop */
+static OpenRequest *
+open_request_start (GFile    *file,
+                    gboolean  as_copy)
+{
+  OpenRequest *req = g_new0 (OpenRequest, 1);
+
+  req->document = sequin_document_new ();
+  req->file = g_object_ref (file);
+  req->as_copy = as_copy;
+  req->cancellable = g_cancellable_new ();
+  sequin_document_load_async (req->document, file, as_copy ? SEQUIN_LOAD_AS_COPY : SEQUIN_LOAD_DEFAULT,
+                              req->cancellable, load_cb, req);
+  return req;
+}
+
+static void
+open_request_attach (SequinWindow *self,
+                     OpenRequest  *req)
+{
+  req->self = g_object_ref (self);
+  req->here = self->document == NULL && self->loading == 0;
+  if (req->here)
+    self->loading++;
+  req->window_gone = g_cancellable_connect (self->cancellable, G_CALLBACK (g_cancellable_cancel),
+                                            g_object_ref (req->cancellable), g_object_unref);
+  sequin_open_progress_watch (self->open_progress, req->document, req->file, req->cancellable);
+}
+
 void
 sequin_window_open_file (SequinWindow *self,
                          GFile        *file,
                          gboolean      as_copy)
 {
-  OpenRequest *req;
-
   g_return_if_fail (SEQUIN_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  req = g_new0 (OpenRequest, 1);
-  req->self = g_object_ref (self);
-  req->document = sequin_document_new ();
-  req->file = g_object_ref (file);
-  req->as_copy = as_copy;
-  req->here = self->document == NULL && self->loading == 0;
-  if (req->here)
-    self->loading++;
-  req->cancellable = g_cancellable_new ();
-  req->window_gone = g_cancellable_connect (self->cancellable, G_CALLBACK (g_cancellable_cancel),
-                                            g_object_ref (req->cancellable), g_object_unref);
+  open_request_attach (self, open_request_start (file, as_copy));
+}
 
-  sequin_document_load_async (req->document, file, as_copy ? SEQUIN_LOAD_AS_COPY : SEQUIN_LOAD_DEFAULT,
-                              req->cancellable, load_cb, req);
-  sequin_open_progress_watch (self->open_progress, req->document, file, req->cancellable);
+SequinWindow *
+sequin_window_new_for_files (SequinApplication *application,
+                             GFile            **files,
+                             int                n_files)
+{
+  g_autoptr(GPtrArray) requests = g_ptr_array_new ();
+  SequinWindow *self;
+
+  /* the files are read and parsed on workers while the window is made */
+  for (int i = 0; i < n_files; i++)
+    g_ptr_array_add (requests, open_request_start (files[i], FALSE));
+  self = sequin_window_new (application);
+  for (guint i = 0; i < requests->len; i++)
+    open_request_attach (self, requests->pdata[i]);
+  return self;
 }
 
 /* ---- Saving ---------------------------------------------------------------- */

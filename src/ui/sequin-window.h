@@ -23,6 +23,11 @@ SequinDocument *sequin_window_get_document (SequinWindow      *self);
 void            sequin_window_set_document (SequinWindow      *self,
                                             SequinDocument    *document);
 gboolean        sequin_window_is_empty     (SequinWindow      *self);
+/* A new window for `files` (not yet presented), as sequin_window_open_file
+ * opens them; their reading starts before the window is made */
+SequinWindow   *sequin_window_new_for_files (SequinApplication *application,
+                                             GFile            **files,
+                                             int                n_files);
 /* Reads `file` off the main thread. It opens in this window when the window
  * is empty, else in a new one; if it cannot be read, this window says why
  * and stays as it was. */
