@@ -585,7 +585,7 @@ take_row (SequinCompareWindow *self)
 
   self->take_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   self->take_chooser = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->take_chooser),
+  sequin_set_tooltip (GTK_WIDGET (self->take_chooser),
                                _("Which animation of the file compared with (it holds several)"));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->take_chooser));
   gtk_widget_set_hexpand (GTK_WIDGET (self->take_chooser), TRUE);
@@ -614,11 +614,11 @@ sequin_compare_window_init (SequinCompareWindow *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
 
   self->ghost_toggle = gtk_check_button_new_with_mnemonic (_("Show _Ghost in the Preview"));
-  gtk_widget_set_tooltip_text (self->ghost_toggle,
+  sequin_set_tooltip (self->ghost_toggle,
                                _("Draw the animation compared with, see-through, over the skeleton in the preview"));
   gtk_widget_set_hexpand (self->ghost_toggle, TRUE);
   gtk_box_append (GTK_BOX (controls), self->ghost_toggle);
-  gtk_widget_set_tooltip_text (stop, _("Close the comparison: the ghost and the difference lane go"));
+  sequin_set_tooltip (stop, _("Close the comparison: the ghost and the difference lane go"));
   g_signal_connect_swapped (stop, "clicked", G_CALLBACK (gtk_window_destroy), self);
   gtk_box_append (GTK_BOX (controls), stop);
   gtk_box_append (GTK_BOX (box), controls);

@@ -23,6 +23,7 @@ struct _SequinJointItem
   gssize            index;   /* -1: detached */
   char             *name;
   SequinKeyModel   *keys;
+  guint64           generation; /* the joint's SqJoint.generation when last updated */
 };
 
 G_DEFINE_FINAL_TYPE (SequinJointItem, sequin_joint_item, G_TYPE_OBJECT)
@@ -164,12 +165,22 @@ _sequin_joint_item_update (SequinJointItem *self,
 
   g_return_if_fail (SEQUIN_IS_JOINT_ITEM (self));
 
+  {
+    const SqClip *clip = sequin_joint_item_get_clip (self);
+
+    joint = clip != NULL && index >= 0 && (gsize) index < clip->n_joints ? &clip->joints[index] : NULL;
+  }
+  /* a joint no edit touched (SqJoint.generation; 0 is a new joint's)
+   * shows what it showed: its row is left alone */
+  if (joint != NULL && self->index == index && joint->generation != 0 && joint->generation == self->generation
+      && g_strcmp0 (self->name, joint->name) == 0)
+    return;
   self->index = index;
-  joint = sequin_joint_item_get_joint (self);
   if (joint != NULL)
     {
       g_free (self->name);
       self->name = g_strdup (joint->name);
+      self->generation = joint->generation;
     }
   if (self->keys != NULL)
     sequin_key_model_refresh (self->keys);

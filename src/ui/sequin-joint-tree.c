@@ -300,7 +300,7 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
       gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
       gtk_widget_add_css_class (name, "numeric");
       gtk_widget_add_css_class (badge, "root-badge");
-      gtk_widget_set_tooltip_text (badge, _("The root joint: its locations move the whole avatar"));
+      sequin_set_tooltip (badge, _("The root joint: its locations move the whole avatar"));
       gtk_box_append (GTK_BOX (box), name);
       gtk_box_append (GTK_BOX (box), badge);
 

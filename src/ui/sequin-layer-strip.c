@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-layer-strip.h"
+#include "sequin-utils.h"
 
 struct _SequinLayerStrip
 {
@@ -75,7 +76,7 @@ sequin_layer_strip_init (SequinLayerStrip *self)
   gtk_box_append (GTK_BOX (self->box), scroller);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Animation shown on each joint"), -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), NULL);
+  sequin_set_tooltip (GTK_WIDGET (self), NULL);
 }
 
 GtkWidget *
@@ -119,7 +120,7 @@ new_cell (const SqLayers     *layers,
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_tooltip_text (label, reason);
+  sequin_set_tooltip (label, reason);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, text,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason, -1);
   return label;

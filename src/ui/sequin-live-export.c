@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "sequin-live-export.h"
+#include "sequin-utils.h"
 #include "sq-io.h"
 #include "sequin-window-private.h"
 
@@ -82,7 +83,7 @@ set_status (LiveExport *self,
   if (self->label != NULL)
     {
       gtk_label_set_text (self->label, status != NULL ? status : "");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->label), status);
+      sequin_set_tooltip (GTK_WIDGET (self->label), status);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->label), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       status != NULL ? status : "", -1);
     }
@@ -215,7 +216,7 @@ ensure_indicator (LiveExport *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->label), "dim-label");
   stop = gtk_button_new_from_icon_name ("media-playback-stop-symbolic");
   gtk_widget_add_css_class (stop, "flat");
-  gtk_widget_set_tooltip_text (stop, _("Stop Exporting Continuously"));
+  sequin_set_tooltip (stop, _("Stop Exporting Continuously"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (stop), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Stop Exporting Continuously"), -1);
   g_signal_connect_swapped (stop, "clicked", G_CALLBACK (sequin_live_export_stop), self->window);

@@ -380,10 +380,10 @@ sequin_motion_dialog_init (SequinMotionDialog *self)
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
 
     self->frames_toggle = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("In _frames")));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->frames_toggle), _("Type the start and end as frame numbers"));
+    sequin_set_tooltip (GTK_WIDGET (self->frames_toggle), _("Type the start and end as frame numbers"));
     g_signal_connect_swapped (self->frames_toggle, "toggled", G_CALLBACK (frames_toggled), self);
     self->playhead_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("From the _Playhead")));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->playhead_button), _("Start where the playhead stands"));
+    sequin_set_tooltip (GTK_WIDGET (self->playhead_button), _("Start where the playhead stands"));
     g_signal_connect_swapped (self->playhead_button, "clicked", G_CALLBACK (playhead_clicked), self);
     gtk_widget_set_halign (GTK_WIDGET (self->playhead_button), GTK_ALIGN_END);
     gtk_widget_set_hexpand (GTK_WIDGET (self->playhead_button), TRUE);

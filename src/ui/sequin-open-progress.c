@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-open-progress.h"
+#include "sequin-utils.h"
 
 #define POLL_MS 100
 
@@ -114,7 +115,7 @@ show_save (SequinOpenProgress *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Saving a file"), -1);
   /* the files are being renamed into place: they are written, whole */
   gtk_widget_set_sensitive (self->cancel_button, stage != SEQUIN_SAVE_STAGE_WRITING);
-  gtk_widget_set_tooltip_text (self->cancel_button,
+  sequin_set_tooltip (self->cancel_button,
                                stage == SEQUIN_SAVE_STAGE_WRITING
                                ? _("The files are being written: the save can no longer be stopped")
                                : _("Stop saving; no file is written"));
@@ -130,7 +131,7 @@ show_open (SequinOpenProgress *self,
   show_watch (self, w, done, total, parsing);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Opening a file"), -1);
   gtk_widget_set_sensitive (self->cancel_button, TRUE);
-  gtk_widget_set_tooltip_text (self->cancel_button, _("Stop opening the file; the window stays as it was"));
+  sequin_set_tooltip (self->cancel_button, _("Stop opening the file; the window stays as it was"));
 }
 
 /* Shows `w` if `show`; FALSE when what it follows is over */

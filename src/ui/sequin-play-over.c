@@ -199,7 +199,7 @@ fill_list (PlayOver *self)
       g_free (what);
       /* TRANSLATORS: the button that stops playing an animation over the open one */
       what = g_strdup_printf (_("Remove %s"), e->name);
-      gtk_widget_set_tooltip_text (remove, what);
+      sequin_set_tooltip (remove, what);
       gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, what, -1);
       gtk_widget_add_css_class (remove, "flat");
       g_signal_connect (remove, "clicked", G_CALLBACK (remove_clicked), self);

@@ -122,7 +122,7 @@ static void
 set_button_tip (GtkWidget  *button,
                 const char *tip)
 {
-  gtk_widget_set_tooltip_text (button, tip);
+  sequin_set_tooltip (button, tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip, -1);
 }
 
@@ -134,7 +134,7 @@ update_name_field (SequinPoseList *self)
                                  : _("The selected pose’s name: press Enter to rename it");
 
   gtk_label_set_text_with_mnemonic (GTK_LABEL (self->name_label), self->frames ? _("Pose _frame") : _("Pose _name"));
-  gtk_widget_set_tooltip_text (self->name_entry, tip);
+  sequin_set_tooltip (self->name_entry, tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->name_entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip, -1);
   set_button_tip (self->buttons[BUTTON_DUPLICATE],
                   self->frames ? _("Add a copy of the selected pose halfway to the next one")
@@ -336,7 +336,7 @@ button_new (SequinPoseList *self,
   GtkWidget *button = gtk_button_new_from_icon_name (icon);
 
   g_object_set_data (G_OBJECT (button), "sequin-button", GINT_TO_POINTER (which));
-  gtk_widget_set_tooltip_text (button, tooltip);
+  sequin_set_tooltip (button, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip, -1);
   g_signal_connect (button, "clicked", G_CALLBACK (button_clicked_cb), self);

@@ -149,7 +149,7 @@ page_button (const char *label,
   GtkWidget *button = gtk_button_new_with_mnemonic (label);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
+  sequin_set_tooltip (button, tooltip);
   return button;
 }
 
@@ -202,7 +202,7 @@ pose_page_new (PosePage *page)
       /* Up and Down turn the joint about this axis by a degree, Page Up
        * and Page Down by 5 */
       gtk_spin_button_set_increments (GTK_SPIN_BUTTON (page->angles[i]), 1, 5);
-      gtk_widget_set_tooltip_text (page->angles[i], _("Up and Down turn the joint by 1°, Page Up and Page Down by 5°"));
+      sequin_set_tooltip (page->angles[i], _("Up and Down turn the joint by 1°, Page Up and Page Down by 5°"));
       gtk_grid_attach (GTK_GRID (grid), page->angle_labels[i], 0, 1 + i, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), page->angles[i], 1, 1 + i, 1, 1);
     }

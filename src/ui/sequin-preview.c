@@ -1870,7 +1870,7 @@ toggle_new (const char *label,
   GtkWidget *button = gtk_toggle_button_new_with_mnemonic (label);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
+  sequin_set_tooltip (button, tooltip);
   gtk_widget_set_focus_on_click (button, FALSE);
   /* named by its label alone */
   sequin_accessible_single_names (button);
@@ -1921,7 +1921,7 @@ sequin_preview_init (SequinPreview *self)
   self->target[1] = 1;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self),
+  sequin_set_tooltip (GTK_WIDGET (self),
                                _("Drag to turn around the figure, scroll to zoom, double-click to see all of it"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"),

@@ -52,6 +52,7 @@ struct _SequinPropertiesPanel
   GtkWidget      *own_groups;
   GtkWidget      *no_fields;
   GtkWidget      *file_fields;     /* other formats: their fields, read only */
+  char           *file_fields_shown; /* the rows it shows, as one text */
   GtkWidget      *kept_groups;
   GtkWidget      *error_label;
   GPtrArray      *groups;          /* FieldGroup* */
@@ -327,7 +328,7 @@ add_row (GtkWidget  *grid,
   gtk_widget_set_hexpand (control, TRUE);
   gtk_grid_attach (GTK_GRID (grid), control, 1, row, 1, 1);
   if (tooltip != NULL)
-    gtk_widget_set_tooltip_text (control, tooltip);
+    sequin_set_tooltip (control, tooltip);
   /* the mnemonic label names the control; a label property as well would
    * double the name (GTK 4.8 reads both) */
   if (tooltip != NULL)
@@ -526,7 +527,7 @@ build_group (SequinPropertiesPanel *self,
       gtk_widget_add_css_class (gtk_expander_get_label_widget (GTK_EXPANDER (g->expander)), "heading");
       gtk_expander_set_child (GTK_EXPANDER (g->expander), g->expander_box);
       if (set->kept_description != NULL)
-        gtk_widget_set_tooltip_text (g->expander, _(set->kept_description));
+        sequin_set_tooltip (g->expander, _(set->kept_description));
       gtk_widget_set_visible (g->expander, FALSE);
       gtk_box_append (GTK_BOX (self->kept_groups), g->expander);
     }
@@ -591,7 +592,7 @@ list_row_new (SequinPropertiesPanel *self,
       g_string_append_printf (summary, "; %s", details[i]);
     }
 
-  gtk_widget_set_tooltip_text (button, tip);
+  sequin_set_tooltip (button, tip);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
@@ -806,51 +807,70 @@ is_shown_field (SequinPropertiesPanel *self,
   return control != NULL && gtk_widget_get_visible (control_group (control)->group);
 }
 
+/* The rows of the fields the groups do not cover: name, text, name, … */
+static GPtrArray *
+file_field_rows (SequinPropertiesPanel *self,
+                 const SqClip          *clip,
+                 gboolean               shown)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+
+  for (gsize i = 0; shown && i < sq_props_size (clip->extra); i++)
+    {
+      const char *key = sq_props_key_at (clip->extra, i);
+      char *name = NULL, *text = NULL;
+
+      if (is_shown_field (self, key) || !field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
+        continue;
+      g_ptr_array_add (rows, name);
+      g_ptr_array_add (rows, text);
+    }
+  return rows;
+}
+
 /* The fields of a format the groups do not cover (the Sims' KFD, PSL, CMX
- * and SPS): each one a row, read only */
+ * and SPS): each one a row, read only. Made again only when a row changes
+ * (not for every edit of the keys). */
 static void
 update_file_fields (SequinPropertiesPanel *self,
                     const SqClip          *clip,
                     gboolean               shown)
 {
-  GtkWidget *grid = grid_new ();
-  int row = 0;
+  g_autoptr(GPtrArray) rows = file_field_rows (self, clip, shown);
+  g_autoptr(GString) all = g_string_new (sq_format_get_name (clip->format));
+  GtkWidget *grid;
 
-  for (gsize i = 0; shown && i < sq_props_size (clip->extra); i++)
-    {
-      const char *key = sq_props_key_at (clip->extra, i);
-      g_autofree char *text = NULL;
-      g_autofree char *name = NULL;
-      GtkWidget *label, *value;
+  for (guint i = 0; i < rows->len; i++)
+    g_string_append_printf (all, "\x1f%s", (const char *) rows->pdata[i]);
+  gtk_widget_set_visible (self->file_fields, rows->len > 0);
+  gtk_widget_set_visible (self->no_fields, self->other_format && rows->len == 0);
+  if (g_strcmp0 (all->str, self->file_fields_shown) == 0)
+    return;
+  g_free (self->file_fields_shown);
+  self->file_fields_shown = g_string_free (g_steal_pointer (&all), FALSE);
 
-      if (is_shown_field (self, key) || !field_row (clip, key, sq_props_value_at (clip->extra, i), &name, &text))
-        continue;
-      label = gtk_label_new (name);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      value = gtk_label_new (text);
-      gtk_label_set_xalign (GTK_LABEL (value), 0);
-      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-      /* a label is named by its text: the row's name stands beside it */
-      gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), value, 1, row, 1, 1);
-      row++;
-    }
   while (gtk_widget_get_first_child (self->file_fields) != NULL)
     gtk_box_remove (GTK_BOX (self->file_fields), gtk_widget_get_first_child (self->file_fields));
-  if (row > 0)
+  if (rows->len > 0)
     {
+      grid = grid_new ();
+      for (guint i = 0; i + 1 < rows->len; i += 2)
+        {
+          GtkWidget *label = gtk_label_new (rows->pdata[i]);
+          GtkWidget *value = gtk_label_new (rows->pdata[i + 1]);
+
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_label_set_xalign (GTK_LABEL (value), 0);
+          gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+          gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+          /* a label is named by its text: the row's name stands beside it */
+          gtk_grid_attach (GTK_GRID (grid), label, 0, i / 2, 1, 1);
+          gtk_grid_attach (GTK_GRID (grid), value, 1, i / 2, 1, 1);
+        }
       gtk_box_append (GTK_BOX (self->file_fields), heading_new (sq_format_get_name (clip->format)));
       gtk_box_append (GTK_BOX (self->file_fields), grid);
     }
-  else
-    {
-      g_object_ref_sink (grid);
-      g_object_unref (grid);
-    }
-  gtk_widget_set_visible (self->file_fields, row > 0);
-  gtk_widget_set_visible (self->no_fields, self->other_format && row == 0);
 }
 
 static void
@@ -927,6 +947,7 @@ sequin_properties_panel_finalize (GObject *object)
   SequinPropertiesPanel *self = SEQUIN_PROPERTIES_PANEL (object);
 
   g_free (self->error);
+  g_free (self->file_fields_shown);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
   g_clear_pointer (&self->controls, g_hash_table_unref);
 
@@ -998,6 +1019,10 @@ sequin_properties_panel_set_joint (SequinPropertiesPanel *self,
 {
   g_return_if_fail (SEQUIN_IS_PROPERTIES_PANEL (self));
 
+  /* the same joint again (the tree says so after every edit): the
+   * document's change has refreshed the panel already */
+  if (self->joint == joint)
+    return;
   self->joint = joint;
   if (current_clip (self) != NULL)
     refresh (self);

@@ -52,7 +52,7 @@ struct _SequinTimeline
   gssize              sel_key;
 
   double              names_w;       /* 0: to be measured */
-  guint               names_font_hash;
+  guint               names_font_hash; /* of the font and the names measured */
 
   double              pointer_x;
   double              pointer_y;

@@ -259,6 +259,11 @@ _sequin_timeline_ensure_names_width (SequinTimeline *self)
   PangoAttrList *attrs;
   int widest = 0;
 
+  /* measured again only when the font or the names change, not for every
+   * edit of the keys */
+  if (self->clip != NULL)
+    for (gsize j = 0; j < MIN (self->clip->n_joints, NAMES_MEASURED); j++)
+      hash = hash * 31 + g_str_hash (self->clip->joints[j].name);
   if (self->names_w > 0 && hash == self->names_font_hash)
     return;
 
@@ -1403,7 +1408,6 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 
-  self->names_w = 0;
   configure_adjustments (self, hoffset (self), _sequin_timeline_voffset (self));
   if (self->fit_pending && clip != NULL)
     fit_clip (self);

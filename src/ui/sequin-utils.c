@@ -337,3 +337,14 @@ sequin_apply_or_explain (SequinDocument  *document,
   sequin_refusal_show (label, shown, message);
   return FALSE;
 }
+
+void
+sequin_set_tooltip (GtkWidget  *widget,
+                    const char *text)
+{
+  /* GTK takes an empty text as none */
+  const char *want = text != NULL && *text != '\0' ? text : NULL;
+
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), want) != 0)
+    gtk_widget_set_tooltip_text (widget, want);
+}

@@ -73,4 +73,10 @@ void            sequin_refusal_show          (GtkWidget      *label,
                                               char          **shown,
                                               const char     *message);
 
+/* gtk_widget_set_tooltip_text() when the text changes: GTK asks where
+ * the pointer is for every new tooltip (a round trip to an X server), too
+ * slow for what each edit updates */
+void            sequin_set_tooltip           (GtkWidget      *widget,
+                                              const char     *text);
+
 G_END_DECLS

@@ -28,6 +28,7 @@
 #include <glib/gi18n.h>
 
 #include "sequin-validation-panel.h"
+#include "sequin-utils.h"
 
 /* ---- Findings as rows: one per joint, expanding into its findings ---------- */
 
@@ -636,7 +637,7 @@ row_bind_cb (GtkSignalListItemFactory *factory,
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   gtk_image_set_from_icon_name (GTK_IMAGE (icon), icon_name);
-  gtk_widget_set_tooltip_text (icon, severity);
+  sequin_set_tooltip (icon, severity);
   gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, severity, -1);
   gtk_widget_remove_css_class (icon, "error");
   gtk_widget_remove_css_class (icon, "warning");

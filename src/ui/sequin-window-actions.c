@@ -81,8 +81,8 @@ _sequin_window_actions_update (SequinWindow *self)
   /* TRANSLATORS: %s names an edit, like “Rename Joint” */
   undo_tip = can_undo ? g_strdup_printf (_("Undo %s"), sequin_document_get_undo_label (doc)) : g_strdup (_("Undo"));
   redo_tip = can_redo ? g_strdup_printf (_("Redo %s"), sequin_document_get_redo_label (doc)) : g_strdup (_("Redo"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->undo_button), undo_tip);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->redo_button), redo_tip);
+  sequin_set_tooltip (GTK_WIDGET (self->undo_button), undo_tip);
+  sequin_set_tooltip (GTK_WIDGET (self->redo_button), redo_tip);
   sequin_posing_update (self);
 }
 

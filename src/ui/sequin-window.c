@@ -136,7 +136,7 @@ update_title (SequinWindow *self)
   else
     title = g_strdup (sequin_document_get_title (self->document));
   gtk_label_set_text (self->title_label, title);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label),
+  sequin_set_tooltip (GTK_WIDGET (self->title_label),
                                sequin_document_get_modified (self->document) ? _("Modified: not saved yet") : NULL);
 
   folder = display_folder (sequin_document_get_file (self->document));
@@ -154,7 +154,9 @@ update_title (SequinWindow *self)
   else
     /* TRANSLATORS: the window title: a file name, then the program */
     window_title = g_strdup_printf (_("%s — Sequin"), title);
-  gtk_window_set_title (GTK_WINDOW (self), window_title);
+  /* set on a change only: a new title is a round trip to an X server */
+  if (g_strcmp0 (gtk_window_get_title (GTK_WINDOW (self)), window_title) != 0)
+    gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
 
 static void
