@@ -353,13 +353,39 @@ sq_track_find (const SqTrack *track,
   return i < track->n_keys && sq_track_time (track, i) == time ? (gssize) i : -1;
 }
 
-gsize
-sq_track_bracket (const SqTrack *track,
+/* The first key at or after `time`, searched from `*cursor` on when the
+ * keys before it are earlier (galloping: 1, 2, 4 … keys ahead, then a
+ * binary search), else over the whole track; `*cursor` gets the answer */
+static gsize
+lower_bound_near (const SqTrack *track,
                   double         time,
-                  gsize         *next,
-                  double        *frac)
+                  gsize         *cursor)
 {
-  gsize i = sq_track_lower_bound (track, time, 0, track->n_keys);
+  gsize lo = cursor != NULL ? MIN (*cursor, track->n_keys) : 0, hi, step = 1;
+
+  if (lo > 0 && !(sq_track_time (track, lo - 1) < time))
+    lo = 0;
+  hi = lo;
+  while (hi < track->n_keys && sq_track_time (track, hi) < time)
+    {
+      lo = hi + 1;
+      hi = lo + step;
+      step *= 2;
+    }
+  lo = sq_track_lower_bound (track, time, lo, MIN (hi, track->n_keys));
+  if (cursor != NULL)
+    *cursor = lo;
+  return lo;
+}
+
+static gsize
+bracket_near (const SqTrack *track,
+              double         time,
+              gsize         *next,
+              double        *frac,
+              gsize         *cursor)
+{
+  gsize i = lower_bound_near (track, time, cursor);
   double t0, t1;
 
   g_return_val_if_fail (track->n_keys > 0, 0);
@@ -383,11 +409,21 @@ sq_track_bracket (const SqTrack *track,
   return i - 1;
 }
 
+gsize
+sq_track_bracket (const SqTrack *track,
+                  double         time,
+                  gsize         *next,
+                  double        *frac)
+{
+  return bracket_near (track, time, next, frac, NULL);
+}
+
 void
-sq_track_sample (const SqTrack *track,
-                 SqChannel      channel,
-                 double         time,
-                 double         out[4])
+sq_track_sample_near (const SqTrack *track,
+                      SqChannel      channel,
+                      double         time,
+                      double         out[4],
+                      gsize         *cursor)
 {
   gsize a, b;
   double f;
@@ -403,7 +439,7 @@ sq_track_sample (const SqTrack *track,
       memcpy (out, rest[channel], sizeof rest[channel]);
       return;
     }
-  a = sq_track_bracket (track, time, &b, &f);
+  a = bracket_near (track, time, &b, &f, cursor);
   ka = sq_track_key (track, a);
   if (a == b)
     {
@@ -416,6 +452,15 @@ sq_track_sample (const SqTrack *track,
   else
     for (guint c = 0; c < 4; c++)
       out[c] = ka.v[c] + (kb.v[c] - ka.v[c]) * f;
+}
+
+void
+sq_track_sample (const SqTrack *track,
+                 SqChannel      channel,
+                 double         time,
+                 double         out[4])
+{
+  sq_track_sample_near (track, channel, time, out, NULL);
 }
 
 /* Inserts a zeroed key at `time` in order and returns its index; an existing

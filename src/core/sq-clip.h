@@ -243,6 +243,14 @@ void        sq_track_sample            (const SqTrack *track,
                                         SqChannel     channel,
                                         double        time,
                                         double        out[4]);
+/* The same for times asked in order: `cursor` (0 at first) keeps where the
+ * last one was, so that each search starts there (a curve over a track of
+ * many keys costs a step per key, not a search per time) */
+void        sq_track_sample_near       (const SqTrack *track,
+                                        SqChannel     channel,
+                                        double        time,
+                                        double        out[4],
+                                        gsize        *cursor);
 void        sq_track_sort              (SqTrack      *track);
 void        sq_track_ensure_present    (SqTrack      *track);
 void        sq_track_ensure_alt        (SqTrack      *track);

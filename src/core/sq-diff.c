@@ -57,12 +57,13 @@ static double
 track_diff_at (const SqTrack *a,
                const SqTrack *b,
                SqChannel      channel,
-               double         t)
+               double         t,
+               gsize          cursors[2])
 {
   double va[4], vb[4];
 
-  sq_track_sample (a, channel, t, va);
-  sq_track_sample (b, channel, t, vb);
+  sq_track_sample_near (a, channel, t, va, &cursors[0]);
+  sq_track_sample_near (b, channel, t, vb, &cursors[1]);
   if (channel == SQ_CHANNEL_ROTATION)
     return sq_quat_angle_between (va, vb);
   return sqrt ((va[0] - vb[0]) * (va[0] - vb[0]) + (va[1] - vb[1]) * (va[1] - vb[1])
@@ -95,16 +96,18 @@ track_diff (const SqTrack *a,
             double        *at,
             const Peaks   *peaks)
 {
-  gsize i = 0, k = 0;
+  gsize i = 0, k = 0, cursors[2] = { 0, 0 };
   double worst = 0.0;
 
   *at = 0.0;
+  /* times in order, in each loop: each search goes on from the last */
   for (gsize c = 0; peaks != NULL && c < peaks->n; c++)
     {
       double t = peaks->end * ((double) c + 0.5) / (double) peaks->n;
 
-      peaks_add (peaks, t, track_diff_at (a, b, channel, t));
+      peaks_add (peaks, t, track_diff_at (a, b, channel, t, cursors));
     }
+  cursors[0] = cursors[1] = 0;
   while (i < a->n_keys || k < b->n_keys)
     {
       double ta = i < a->n_keys ? sq_track_time (a, i) : INFINITY;
@@ -113,7 +116,7 @@ track_diff (const SqTrack *a,
 
       i += ta == t;
       k += tb == t;
-      d = track_diff_at (a, b, channel, t);
+      d = track_diff_at (a, b, channel, t, cursors);
       peaks_add (peaks, t, d);
       if (!(d <= worst))   /* NaN counts as the worst */
         {
@@ -191,16 +194,17 @@ sq_diff_pair_curve (const SqDiffPair *pair,
       g_set_error (error, SQ_ERROR, SQ_ERROR_INVALID_ARGUMENT, _("“%s” is not in both animations"), name);
       return FALSE;
     }
-  for (gsize i = 0; i < n; i++)
+  /* the times in order: each track's search goes on from the last */
+  for (gsize i = 0, rot[2] = { 0, 0 }, pos[2] = { 0, 0 }; i < n; i++)
     {
       const SqJoint *ka = &pair->a->joints[ja], *kb = &pair->b->joints[jb];
 
       if (rotation != NULL)
         rotation[i] = track_diff_at (&ka->tracks[SQ_CHANNEL_ROTATION], &kb->tracks[SQ_CHANNEL_ROTATION],
-                                     SQ_CHANNEL_ROTATION, times[i]);
+                                     SQ_CHANNEL_ROTATION, times[i], rot);
       if (translation != NULL)
         translation[i] = track_diff_at (&ka->tracks[SQ_CHANNEL_TRANSLATION], &kb->tracks[SQ_CHANNEL_TRANSLATION],
-                                        SQ_CHANNEL_TRANSLATION, times[i]);
+                                        SQ_CHANNEL_TRANSLATION, times[i], pos);
     }
   return TRUE;
 }

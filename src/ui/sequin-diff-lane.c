@@ -42,6 +42,14 @@ struct _SequinDiffLane
 
   double          drag_start_x;
   gboolean        scrubbing;    /* a drag that began right of the name column */
+
+  /* what does not move with the playhead (the curve, the heat, the rules),
+   * drawn once for the lane's size, zoom, scroll and colours: scrubbing
+   * draws only the playhead and the value at it over it */
+  guint           serial;       /* counts changes of the curve and the heat */
+  GdkTexture     *drawn;
+  guint           drawn_serial;
+  double          drawn_key[8];
 };
 
 G_DEFINE_FINAL_TYPE (SequinDiffLane, sequin_diff_lane, GTK_TYPE_WIDGET)
@@ -146,6 +154,7 @@ sequin_diff_lane_set_curve (SequinDiffLane *self,
             self->most_time = self->times[i];
           }
     }
+  self->serial++;
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -216,6 +225,7 @@ sequin_diff_lane_set_heat (SequinDiffLane      *self,
         }
       self->heat = heat_mask (self->heat_values, n_rows, n_columns, self->heat_scale);
     }
+  self->serial++;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -375,13 +385,87 @@ draw_heat (SequinDiffLane *self,
   pango_cairo_show_layout (cr, layout);
 }
 
+/* What does not move with the playhead: the rules, the curve and its
+ * scale, the heat */
+static void
+draw_still (SequinDiffLane *self,
+            cairo_t        *cr,
+            const GdkRGBA  *fg,
+            const GdkRGBA  *curve,
+            double          left,
+            double          width)
+{
+  double top = 18, bottom = LANE_HEIGHT - 4;
+
+  /* a rule above, the floor line */
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.15);
+  cairo_rectangle (cr, 0, 0, width, 1);
+  cairo_rectangle (cr, left, bottom, width - left, 1);
+  cairo_fill (cr);
+
+  if (self->n > 0)
+    draw_curve (self, cr, curve, left, width, top, bottom);
+  if (self->n_rows > 0)
+    draw_heat (self, cr, fg, curve, left, width);
+  if (self->n > 0)
+    {
+      /* TRANSLATORS: the top of the difference lane's curve, in degrees */
+      g_autofree char *scale = g_strdup_printf (_("max %.3g°"), self->most);
+      g_autoptr(PangoLayout) top_label = gtk_widget_create_pango_layout (GTK_WIDGET (self), scale);
+
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.6);
+      cairo_move_to (cr, left + 4, 1);
+      pango_cairo_show_layout (cr, top_label);
+    }
+}
+
+/* draw_still's picture for the lane as it is now, made again only when
+ * the curve, the heat, the size, the zoom, the scroll or the colours change */
+static GdkTexture *
+still_texture (SequinDiffLane *self,
+               const GdkRGBA  *fg,
+               const GdkRGBA  *curve,
+               double          left,
+               int             width,
+               int             height)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  double key[8] = { width, height, left, scale,
+                    _sequin_timeline_x_for_time (self->timeline, 0),
+                    _sequin_timeline_x_for_time (self->timeline, 1),
+                    fg->red + 2 * fg->green + 4 * fg->blue, curve->red + 2 * curve->green + 4 * curve->blue };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GBytes *bytes;
+
+  if (self->drawn != NULL && self->drawn_serial == self->serial && memcmp (key, self->drawn_key, sizeof key) == 0)
+    return self->drawn;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  draw_still (self, cr, fg, curve, left, width);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  /* cairo's ARGB32 is GDK's default memory format (premultiplied, native) */
+  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
+                       (gsize) cairo_image_surface_get_stride (surface) * (gsize) (height * scale));
+  g_clear_object (&self->drawn);
+  self->drawn = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes,
+                                        (gsize) cairo_image_surface_get_stride (surface));
+  g_bytes_unref (bytes);
+  cairo_surface_destroy (surface);
+  self->drawn_serial = self->serial;
+  memcpy (self->drawn_key, key, sizeof key);
+  return self->drawn;
+}
+
 static void
 sequin_diff_lane_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
   SequinDiffLane *self = SEQUIN_DIFF_LANE (widget);
-  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  double left, time, top = 18, bottom = LANE_HEIGHT - 4;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  double left, time, x;
   g_autofree char *label = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   GdkRGBA fg, curve, playhead;
@@ -392,62 +476,38 @@ sequin_diff_lane_snapshot (GtkWidget   *widget,
   colors (self, &fg, &curve, &playhead);
   left = _sequin_timeline_lanes_x (self->timeline);
   time = sequin_timeline_get_time (self->timeline);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_append_texture (snapshot, still_texture (self, &fg, &curve, left, width, height),
+                               &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  /* a rule above, the floor line */
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-  cairo_rectangle (cr, 0, 0, width, 1);
-  cairo_rectangle (cr, left, bottom, width - left, 1);
-  cairo_fill (cr);
-
+  /* the name column: the joint and its value at the playhead */
   if (self->n > 0)
-    draw_curve (self, cr, &curve, left, width, top, bottom);
-  if (self->n_rows > 0)
-    draw_heat (self, cr, &fg, &curve, left, width);
-
-  /* the name column: the joint and its value at the playhead; the scale
-   * (the curve's top) at the top left of the curve */
-  if (self->n > 0)
-    {
-      /* TRANSLATORS: the top of the difference lane's curve, in degrees */
-      g_autofree char *scale = g_strdup_printf (_("max %.3g°"), self->most);
-      g_autoptr(PangoLayout) top_label = gtk_widget_create_pango_layout (widget, scale);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      cairo_move_to (cr, left + 4, 1);
-      pango_cairo_show_layout (cr, top_label);
-      /* TRANSLATORS: the difference lane's name column: joint, degrees at the playhead */
-      label = g_strdup_printf (_("Δ %s\n%.1f°"), self->joint, sequin_diff_lane_value_at (self, time));
-    }
+    /* TRANSLATORS: the difference lane's name column: joint, degrees at the playhead */
+    label = g_strdup_printf (_("Δ %s\n%.1f°"), self->joint, sequin_diff_lane_value_at (self, time));
   else
     label = g_strdup (_("Δ no joint"));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, MAX (left, 1), LANE_HEIGHT));
   layout = gtk_widget_create_pango_layout (widget, label);
   pango_layout_set_width (layout, (int) MAX (left - 8, 10) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.8);
   cairo_move_to (cr, 6, 4);
   pango_cairo_show_layout (cr, layout);
+  cairo_destroy (cr);
 
-  {
-    double x = floor (_sequin_timeline_x_for_time (self->timeline, time)) + 0.5;
-
-    if (x >= left)
-      {
-        cairo_set_source_rgba (cr, playhead.red, playhead.green, playhead.blue, 1);
-        cairo_rectangle (cr, x - 0.75, 0, 1.5, height);
-        cairo_fill (cr);
-      }
-  }
+  x = floor (_sequin_timeline_x_for_time (self->timeline, time)) + 0.5;
+  if (x >= left)
+    gtk_snapshot_append_color (snapshot, &playhead, &GRAPHENE_RECT_INIT (x - 0.75, 0, 1.5, height));
 
   /* the keyboard focus, as the timeline draws its own */
   if (gtk_widget_has_visible_focus (widget))
     {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       cairo_set_source_rgba (cr, curve.red, curve.green, curve.blue, 1);
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, 1, 1, width - 2, height - 2);
       cairo_stroke (cr);
+      cairo_destroy (cr);
     }
-  cairo_destroy (cr);
 }
 
 /* ---- input: the playhead, snapped as on the timeline's ruler --------------- */
@@ -616,6 +676,7 @@ sequin_diff_lane_finalize (GObject *object)
   g_strfreev (self->heat_names);
   g_free (self->heat_values);
   g_clear_pointer (&self->heat, cairo_surface_destroy);
+  g_clear_object (&self->drawn);
   G_OBJECT_CLASS (sequin_diff_lane_parent_class)->finalize (object);
 }
 
