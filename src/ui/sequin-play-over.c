@@ -218,35 +218,88 @@ entries_changed (PlayOver *self)
   g_object_notify (G_OBJECT (self->window->playback), "position");
 }
 
-gboolean
-sequin_play_over_add_file (SequinWindow *window,
-                           GFile        *file,
-                           GError      **error)
+/* Plays `clip` (taken) over the window's, named `name` */
+static gboolean
+add_clip (SequinWindow *window,
+          SqClip       *clip,
+          const char   *name,
+          GError      **error)
 {
   PlayOver *self = play_over_get (window, TRUE);
-  g_autofree char *contents = NULL;
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(SqClip) clip = NULL;
+  g_autoptr(SqClip) owned = clip;
   g_autoptr(SqLayers) check = sq_layers_new ();
-  gsize len = 0;
   Entry *entry;
 
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
-    return FALSE;
-  bytes = g_bytes_new_take (g_steal_pointer (&contents), len);
-  if ((clip = sq_load_bytes (bytes, basename, NULL, NULL, error)) == NULL)
-    return FALSE;
   /* it must go as a Second Life animation */
-  if (!sq_layers_add (check, clip, basename, 0, error))
+  if (!sq_layers_add (check, owned, name, 0, error))
     return FALSE;
   entry = g_new0 (Entry, 1);
-  entry->name = g_steal_pointer (&basename);
-  entry->clip = g_steal_pointer (&clip);
+  entry->name = g_strdup (name);
+  entry->clip = g_steal_pointer (&owned);
   g_ptr_array_add (self->entries, entry);
   ensure_strip (self);
   entries_changed (self);
   return TRUE;
+}
+
+/* A message under the dialog's list, added to what it says already */
+static void
+show_message (SequinWindow *window,
+              const char   *text)
+{
+  PlayOver *self = play_over_get (window, FALSE);
+  GtkWidget *message = self != NULL && self->dialog != NULL
+                       ? g_object_get_data (G_OBJECT (self->dialog), "message") : NULL;
+  g_autofree char *joined = NULL;
+
+  if (message == NULL)
+    return;
+  joined = gtk_widget_get_visible (message)
+           ? g_strdup_printf ("%s\n%s", gtk_label_get_text (GTK_LABEL (message)), text) : g_strdup (text);
+  gtk_label_set_text (GTK_LABEL (message), joined);
+  gtk_widget_set_visible (message, TRUE);
+}
+
+typedef struct
+{
+  SequinWindow *window;
+  char         *name;
+} Adding;
+
+static void
+file_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Adding *adding = user_data;
+  SequinDocument *document = SEQUIN_DOCUMENT (object);
+  g_autoptr(GError) error = NULL;
+
+  if (sequin_document_load_finish (document, result, &error))
+    add_clip (adding->window, sq_clip_copy (sequin_document_get_clip (document)), adding->name, &error);
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *text = g_strdup_printf ("%s: %s", adding->name, error->message);
+
+      show_message (adding->window, text);
+    }
+  g_object_unref (document);
+  g_object_unref (adding->window);
+  g_free (adding->name);
+  g_free (adding);
+}
+
+void
+sequin_play_over_add_file_async (SequinWindow *window,
+                                 GFile        *file)
+{
+  SequinDocument *document = sequin_document_new ();
+  Adding *adding = g_new0 (Adding, 1);
+
+  adding->window = g_object_ref (window);
+  adding->name = g_file_get_basename (file);
+  /* read and parsed on a worker, as the window's own files are */
+  sequin_document_load_async (document, file, SEQUIN_LOAD_AS_COPY, window->cancellable, file_loaded_cb, adding);
 }
 
 void
@@ -315,27 +368,19 @@ chosen (GtkNativeDialog *chooser,
         PlayOver        *self)
 {
   g_autoptr(GListModel) files = NULL;
-  g_autoptr(GString) errors = g_string_new (NULL);
+  GtkWidget *message = self->dialog != NULL ? g_object_get_data (G_OBJECT (self->dialog), "message") : NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
   g_object_unref (chooser);
+  /* what could not be read this time is said again below the list */
+  if (message != NULL && files != NULL)
+    gtk_widget_set_visible (message, FALSE);
   for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
     {
       g_autoptr(GFile) file = g_list_model_get_item (files, i);
-      g_autoptr(GError) error = NULL;
 
-      if (!sequin_play_over_add_file (self->window, file, &error))
-        {
-          g_autofree char *name = g_file_get_basename (file);
-          g_string_append_printf (errors, "%s%s: %s", errors->len ? "\n" : "", name, error->message);
-        }
-    }
-  if (errors->len > 0 && self->dialog != NULL)
-    {
-      GtkWidget *message = g_object_get_data (G_OBJECT (self->dialog), "message");
-      gtk_label_set_text (GTK_LABEL (message), errors->str);
-      gtk_widget_set_visible (message, TRUE);
+      sequin_play_over_add_file_async (self->window, file);
     }
 }
 

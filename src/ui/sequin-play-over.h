@@ -21,11 +21,11 @@ G_BEGIN_DECLS
 
 /* Opens the Play Over dialog of `window` (one a window) */
 void          sequin_play_over_choose        (SequinWindow  *window);
-/* Plays `file` with the window's clip; FALSE with an error when it cannot
- * be read or taken as a Second Life animation */
-gboolean      sequin_play_over_add_file      (SequinWindow  *window,
-                                              GFile         *file,
-                                              GError       **error);
+/* Plays `file` with the window's clip once a worker has read it; what
+ * cannot be read or taken as a Second Life animation is said in the
+ * dialog (when it is open) */
+void          sequin_play_over_add_file_async (SequinWindow *window,
+                                               GFile        *file);
 void          sequin_play_over_remove        (SequinWindow  *window,
                                               guint          index);
 guint         sequin_play_over_get_n         (SequinWindow  *window);

@@ -116,8 +116,8 @@ main (int   argc,
                                 &error))
       g_error ("%s", error->message);
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
-  if (!sequin_play_over_add_file (window, stand, &error))
-    g_error ("%s", error->message);
+  sequin_play_over_add_file_async (window, stand);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_play_over_get_n (window) == 1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.motion", "s", "play-over");
   live_path = g_build_filename (folder, "Kneel 1 live.anim", NULL);
   live = g_file_new_for_path (live_path);

@@ -60,6 +60,20 @@ strip_cell (SequinWindow *window, const char *joint, const char **reason)
   return NULL;
 }
 
+/* A label of `widget` starts with `prefix` */
+static gboolean
+shows_prefix (GtkWidget  *widget,
+              const char *prefix)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  sequin_test_collect_labels (widget, texts);
+  for (guint i = 0; i < texts->len; i++)
+    if (g_str_has_prefix (texts->pdata[i], prefix))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 test_play_over (void)
 {
@@ -67,12 +81,15 @@ test_play_over (void)
   g_autofree char *kneel = sequin_test_corpus_path (KNEEL);
   g_autofree char *stand = write_stand ();
   g_autoptr(GFile) stand_file = g_file_new_for_path (stand);
+  g_autofree char *not_anim = g_build_filename (sequin_test_tmpdir (), "notes.anim", NULL);
+  g_autoptr(GFile) not_anim_file = g_file_new_for_path (not_anim);
   g_autoptr(GError) error = NULL;
   const char *reason = NULL;
   const SqClip *clip;
   gsize n_figure = 0;
   gint32 kneel_priority;
 
+  g_assert_true (g_file_set_contents (not_anim, "shopping list\n", -1, NULL));
   sequin_test_window_open (window, kneel);
   clip = sequin_test_window_clip (window);
   kneel_priority = sq_sl_joint_priority (clip, sq_clip_find_joint (clip, "mHead"));
@@ -85,8 +102,12 @@ test_play_over (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.motion", "s", "play-over"));
   sequin_test_flush ();
   g_assert_nonnull (sequin_play_over_get_dialog (window));
-  g_assert_true (sequin_play_over_add_file (window, stand_file, &error));
-  g_assert_no_error (error);
+  /* read on a worker, as the dialog's Add… reads it; a file that is no
+   * animation is said in the dialog */
+  sequin_play_over_add_file_async (window, not_anim_file);
+  sequin_play_over_add_file_async (window, stand_file);
+  SEQUIN_TEST_WAIT_UNTIL (sequin_play_over_get_n (window) == 1);
+  SEQUIN_TEST_WAIT_UNTIL (shows_prefix (sequin_play_over_get_dialog (window), "notes.anim: "));
   sequin_test_flush ();
   g_assert_cmpuint (sequin_play_over_get_n (window), ==, 1);
   g_assert_true (gtk_widget_get_visible (sequin_play_over_get_strip (window)));
