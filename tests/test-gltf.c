@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "sq-core.h"
 #include "test-utils.h"
 
@@ -221,6 +223,39 @@ assert_same_clip (const SqClip *a,
     }
 }
 
+/* Sequin poses the clip read back as the clip it was written from: every
+ * joint at the same place at each of the first keys' times (an ActiveWorlds
+ * location moves the pelvis from its rest, as before) */
+static void
+assert_same_pose (const SqClip *a,
+                  const SqClip *b,
+                  const char   *what)
+{
+  g_autoptr(SqPose) pa = sq_pose_new (a);
+  g_autoptr(SqPose) pb = sq_pose_new (b);
+  g_autofree double *xa = g_new0 (double, 3 * MAX (a->n_joints, 1));
+  g_autofree double *xb = g_new0 (double, 3 * MAX (b->n_joints, 1));
+  const SqTrack *track = NULL;
+
+  for (gsize j = 0; j < a->n_joints && track == NULL; j++)
+    if (a->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+      track = &a->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+  for (gsize j = 0; j < a->n_joints && track == NULL; j++)
+    if (a->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
+      track = &a->joints[j].tracks[SQ_CHANNEL_ROTATION];
+  for (gsize k = 0; track != NULL && k < MIN (track->n_keys, 8); k++)
+    {
+      double t = sq_track_key (track, k).time;
+
+      sq_pose_evaluate (pa, a, t, xa);
+      sq_pose_evaluate (pb, b, t, xb);
+      for (gsize i = 0; i < 3 * a->n_joints; i++)
+        if (fabs (xa[i] - xb[i]) > 1e-5)
+          g_error ("%s: joint %s at %g s is posed at %.6f read back, %.6f before", what, a->joints[i / 3].name, t,
+                   xb[i], xa[i]);
+    }
+}
+
 /* ---- the round trips -------------------------------------------------------- */
 
 static guint n_round_trips;
@@ -252,6 +287,7 @@ round_trip_file (const char *path)
           gsize n_back = 0;
 
           assert_same_clip (clip, back, what);
+          assert_same_pose (clip, back, what);
           /* every take comes along */
           g_assert_nonnull (sq_clip_get_takes (back, &n_back, NULL));
           g_assert_cmpuint (n_back, ==, MAX (n_takes, 1));
@@ -361,6 +397,78 @@ test_gltf_needs_companions (void)
   tu_assert_mentions (error, ".bin");
 }
 
+
+/* The JSON of a .glb (its first chunk) */
+static JsonNode *
+glb_json (GBytes *glb)
+{
+  gsize len;
+  const guint8 *d = g_bytes_get_data (glb, &len);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  guint32 n;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (len, >=, 20);
+  memcpy (&n, d + 12, 4);
+  n = GUINT32_FROM_LE (n);
+  g_assert_cmpuint (n, <=, len - 20);
+  json_parser_load_from_data (parser, (const char *) d + 20, n, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A SEQ's keys before 0 s: glTF's times must not be negative, so the
+ * writer moves every key later by the same time, says so in a note, and
+ * reads them back where they were */
+static void
+test_negative_times (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "negative-times.seq", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) glb = NULL;
+  g_autoptr(JsonNode) doc = NULL;
+  g_autoptr(SqClip) back = NULL;
+  JsonArray *samplers, *accessors;
+  SqSaveOptions so = { 0 };
+
+  g_assert_cmpfloat (sq_track_key (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION], 0).time, ==, -0.5);
+  so.notes = notes;
+  glb = sq_save_bytes (clip, gltf (), &so, losses, &error);
+  g_assert_no_error (error);
+  /* not silent, and no loss: a note */
+  g_assert_true (tu_has_line (notes, "keys start at -0.5 s"));
+  g_assert_true (tu_has_line (notes, "0.5 s later"));
+  g_assert_false (tu_has_line (losses, "-0.5"));
+  /* every sampler's times from 0 s up */
+  doc = glb_json (glb);
+  accessors = json_object_get_array_member (json_node_get_object (doc), "accessors");
+  samplers = json_object_get_array_member (json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (doc), "animations"), 0), "samplers");
+  g_assert_cmpuint (json_array_get_length (samplers), ==, 4);
+  for (guint i = 0; i < json_array_get_length (samplers); i++)
+    {
+      gint64 in = json_object_get_int_member (json_array_get_object_element (samplers, i), "input");
+      JsonObject *acc = json_array_get_object_element (accessors, (guint) in);
+      double lo = json_array_get_double_element (json_object_get_array_member (acc, "min"), 0);
+
+      g_assert_cmpfloat (lo, >=, 0.0);
+    }
+  /* the pelvis's first key at 0 s in the file, 0.25 s before the back's */
+  {
+    gint64 in = json_object_get_int_member (json_array_get_object_element (samplers, 0), "input");
+    JsonObject *acc = json_array_get_object_element (accessors, (guint) in);
+    g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (acc, "min"), 0), ==, 0.0);
+    g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (acc, "max"), 0), ==, 1.5);
+  }
+  /* and read back where they were */
+  back = through_gltf (clip, FALSE, NULL);
+  assert_same_clip (clip, back, path);
+  g_assert_cmpfloat (sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_ROTATION], 0).time, ==, -0.25);
+}
 
 /* ---- foreign files ---------------------------------------------------------- */
 
@@ -576,6 +684,7 @@ main (int    argc,
   g_test_add_func ("/gltf/back-to-the-world", test_back_to_the_world);
   g_test_add_func ("/gltf/companion-names", test_companion_names);
   g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
+  g_test_add_func ("/gltf/negative-times", test_negative_times);
   g_test_add_func ("/gltf/foreign", test_foreign);
   g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
   g_test_add_func ("/gltf/damaged", test_damaged);

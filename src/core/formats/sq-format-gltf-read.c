@@ -24,6 +24,7 @@
 
 #include "sq-format-gltf.h"
 #include "sq-math.h"
+#include "sq-pose.h"
 
 #define MAX_NODES 65536
 
@@ -1071,6 +1072,12 @@ restore_take (SqClip     *clip,
   if ((s = get_string (sequin, "format")) != NULL && g_utf8_validate (s, -1, NULL))
     sq_props_set (clip->extra, GLTF_SOURCE_FORMAT, g_variant_new_string (s));
   restore_fields (clip->extra, sequin, clip);
+  /* keys before 0 s were written later by this much */
+  if (number_member (sequin, "time-shift", 0, 1e9, &v) && v > 0)
+    for (gsize j = 0; j < clip->n_joints; j++)
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+          clip->joints[j].tracks[c].keys[k].time -= v;
   if (member (sequin, "empty") != NULL)
     for (gsize j = 0; j < clip->n_joints; j++)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
@@ -1084,9 +1091,14 @@ restore_take (SqClip     *clip,
 
       restore_fields (clip->joints[j].extra, jo, clip);
       if (member (jo, "translation-base") != NULL && get_numbers (jo, "translation-base", 3, base, "", &ignored))
-        for (gsize k = 0; k < t->n_keys; k++)
-          for (int a = 0; a < 3; a++)
-            t->keys[k].v[a] -= base[a];
+        {
+          for (gsize k = 0; k < t->n_keys; k++)
+            for (int a = 0; a < 3; a++)
+              t->keys[k].v[a] -= base[a];
+          /* the keys move the joint from its rest offset again, and the
+           * clip is posed (sq-pose.c) and written so */
+          sq_props_set (clip->extra, SQ_TRANSLATIONS_ADD, g_variant_new_boolean (TRUE));
+        }
     }
 }
 

@@ -44,7 +44,8 @@ static const char * const gltf_extensions[] = { "glb", "gltf", NULL };
 gboolean
 _sq_gltf_is_skeleton_key (const char *key)
 {
-  return g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "end-site");
+  return g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "end-site")
+         || g_str_equal (key, SQ_TRANSLATIONS_ADD);
 }
 
 /* Extras that are a source file's bytes for its other takes or its exact
@@ -93,8 +94,6 @@ gltf_rest_skeleton (const SqClip *clip,
   g_autoptr(SqClip) bare = sq_clip_new ();
   g_autoptr(SqPose) pose = NULL;
   g_autofree double *points = NULL;
-  const SqSpace *space = clip->format != NULL && clip->format->space != NULL
-                         ? clip->format->space : &sq_space_second_life;
   const gssize *parents;
   gsize n = clip->n_joints;
 
@@ -127,8 +126,7 @@ gltf_rest_skeleton (const SqClip *clip,
       sq_space_vector_from_sl (&gltf_space, d, rest->offset[j]);
     }
   /* as sq-pose.c poses them */
-  rest->replace = space->hierarchy || space == &sq_space_second_life
-                  || sq_props_get (clip->extra, "frames") != NULL;
+  rest->replace = sq_pose_translations_replace (pose);
 }
 
 /* ---- the buffer ------------------------------------------------------------- */
@@ -437,6 +435,8 @@ typedef struct
   JsonArray  *samplers;
   JsonArray  *channels;
   guint       n_unnormal;
+  double      shift;        /* added to every key time: glTF's times are ≥ 0 */
+  guint       n_same_time;  /* keys on their previous one's time as 32-bit floats */
 } Anim;
 
 static void
@@ -475,14 +475,23 @@ put_track (Anim          *a,
   guint ncomp = c == SQ_CHANNEL_ROTATION ? 4 : 3;
   g_autofree float *times = g_new (float, track->n_keys);
   g_autofree float *values = g_new (float, track->n_keys * ncomp);
+  gsize n = 0;
 
   for (gsize k = 0; k < track->n_keys; k++)
     {
       SqKey key = sq_track_key (track, k);
-      float *out = &values[k * ncomp];
+      float *out = &values[n * ncomp];
       double v[4];
 
-      times[k] = (float) key.time;
+      /* glTF's times increase: a key its previous one's time as a float
+       * cannot be told apart from it */
+      times[n] = (float) (key.time + a->shift);
+      if (n > 0 && !(times[n] > times[n - 1]))
+        {
+          a->n_same_time++;
+          continue;
+        }
+      n++;
       if (c == SQ_CHANNEL_ROTATION)
         {
           double sl[4], len;
@@ -518,9 +527,27 @@ put_track (Anim          *a,
             out[i] = (float) s[gltf_space.axis[i]];
         }
     }
-  add_channel (a, put_floats (a->buf, times, track->n_keys, 1, "SCALAR", TRUE),
-               put_floats (a->buf, values, track->n_keys, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
+  add_channel (a, put_floats (a->buf, times, n, 1, "SCALAR", TRUE),
+               put_floats (a->buf, values, n, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
                node, paths[c]);
+}
+
+/* The time of the take's first key, or 0 without keys */
+static double
+earliest_key (const SqClip *t)
+{
+  double first = 0;
+  gboolean any = FALSE;
+
+  for (gsize j = 0; j < t->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (t->joints[j].tracks[c].n_keys > 0)
+        {
+          double k0 = sq_track_key (&t->joints[j].tracks[c], 0).time;
+          first = any ? MIN (first, k0) : k0;
+          any = TRUE;
+        }
+  return any ? first : 0.0;
 }
 
 /* Take `t` as an animation on the nodes named as its joints */
@@ -533,12 +560,25 @@ put_animation (Buf          *buf,
 {
   JsonObject *anim = json_object_new ();
   JsonObject *extras = json_object_new ();
-  Anim a = { buf, json_array_new (), json_array_new (), 0 };
+  Anim a = { buf, json_array_new (), json_array_new (), 0, 0.0, 0 };
   Rest rest = { 0 };
   const char *name = t->takes != NULL && t->takes[t->take] != NULL && t->takes[t->take][0] != '\0'
                      ? t->takes[t->take] : t->name;
+  double first = earliest_key (t);
 
   gltf_rest_skeleton (t, &rest);
+  /* glTF's key times are not negative: keys before 0 s (a SEQ's frames
+   * before its first) move later, all by the same time */
+  if (first < 0)
+    {
+      a.shift = -first;
+      if (name[0] != '\0')
+        _sq_note (losses, _("take “%s” has keys from %g s; glTF's times start at 0 s, so every key is written %g s later (Sequin reads them back where they were)"),
+                  name, first, a.shift);
+      else
+        _sq_note (losses, _("the keys start at %g s; glTF's times start at 0 s, so every key is written %g s later (Sequin reads them back where they were)"),
+                  first, a.shift);
+    }
   for (gsize j = 0; j < t->n_joints; j++)
     {
       gpointer node;
@@ -565,6 +605,13 @@ put_animation (Buf          *buf,
     }
   else
     json_object_set_object_member (extras, "sequin", take_extras (t, &rest, FALSE, losses));
+  if (a.shift > 0)
+    json_object_set_double_member (json_object_get_object_member (extras, "sequin"), "time-shift", a.shift);
+  if (a.n_same_time > 0)
+    _sq_loss (losses, ngettext ("take “%s”: %u key is on its previous key's time in glTF's 32-bit times and is left out",
+                                "take “%s”: %u keys are on their previous key's time in glTF's 32-bit times and are left out",
+                                a.n_same_time),
+              name, a.n_same_time);
   if (a.n_unnormal > 0)
     _sq_loss (losses, ngettext ("take “%s”: %u rotation is not of unit length; glTF holds it normalised",
                                 "take “%s”: %u rotations are not of unit length; glTF holds them normalised",
