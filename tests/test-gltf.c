@@ -488,6 +488,85 @@ load_foreign (const char *name,
   return clip;
 }
 
+/* The interpolation and key count of the sampler of `path` on node `name`
+ * in the first animation of a .glb */
+static const char *
+sampler_of (JsonNode   *doc,
+            const char *name,
+            const char *path,
+            gint64     *n_keys)
+{
+  JsonObject *root = json_node_get_object (doc);
+  JsonArray *nodes = json_object_get_array_member (root, "nodes");
+  JsonObject *anim = json_array_get_object_element (json_object_get_array_member (root, "animations"), 0);
+  JsonArray *channels = json_object_get_array_member (anim, "channels");
+
+  for (guint c = 0; c < json_array_get_length (channels); c++)
+    {
+      JsonObject *ch = json_array_get_object_element (channels, c);
+      JsonObject *target = json_object_get_object_member (ch, "target");
+      JsonObject *node = json_array_get_object_element (nodes, (guint) json_object_get_int_member (target, "node"));
+      JsonObject *sampler;
+
+      if (!g_str_equal (json_object_get_string_member (node, "name"), name)
+          || !g_str_equal (json_object_get_string_member (target, "path"), path))
+        continue;
+      sampler = json_array_get_object_element (json_object_get_array_member (anim, "samplers"),
+                                               (guint) json_object_get_int_member (ch, "sampler"));
+      *n_keys = json_object_get_int_member (json_array_get_object_element (
+          json_object_get_array_member (root, "accessors"), (guint) json_object_get_int_member (sampler, "input")), "count");
+      return json_object_get_string_member (sampler, "interpolation");
+    }
+  g_error ("no %s channel on “%s”", path, name);
+  return NULL;
+}
+
+/* STEP where the clip holds a value: a track of one value throughout, and
+ * one that holds each value until the frame before it changes (a STEP
+ * channel read); LINEAR where it moves. Each reads back as it was. */
+static void
+test_step (void)
+{
+  g_autoptr(SqClip) foreign = load_foreign ("blender-style.glb", 0);
+  g_autofree char *path = sample_file ("wave.seq");
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) wave = tu_load_ok (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) glb = NULL, wave_glb = NULL;
+  g_autoptr(JsonNode) doc = NULL, wave_doc = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqSaveOptions so = { 0 };
+  gint64 n = 0;
+
+  /* Head: STEP identity to 90° at 1 s, read as 3 keys (the hold at 23/24 s);
+   * written as the 2 keys of a STEP again */
+  g_assert_cmpuint (foreign->joints[2].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
+  so.no_source_copy = TRUE;
+  glb = sq_save_bytes (foreign, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  doc = glb_json (glb);
+  g_assert_cmpstr (sampler_of (doc, "Head", "rotation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 2);
+  /* Spine turns at every frame (sampled CUBICSPLINE): LINEAR, every key */
+  g_assert_cmpstr (sampler_of (doc, "Spine", "rotation", &n), ==, "LINEAR");
+  g_assert_cmpint (n, ==, 25);
+  back = load_take (glb, "out.glb", &(Beside) { NULL, NULL }, 0, &error);
+  g_assert_no_error (error);
+  assert_same_clip (foreign, back, "blender-style.glb");
+
+  /* wave.seq: the pelvis holds its place at every key (STEP), its turn moves */
+  wave_glb = sq_save_bytes (wave, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  wave_doc = glb_json (wave_glb);
+  g_assert_cmpstr (sampler_of (wave_doc, "pelvis", "rotation", &n), ==, "LINEAR");
+  g_assert_cmpint (n, ==, 13);
+  g_assert_cmpstr (sampler_of (wave_doc, "pelvis", "translation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 3);
+  /* the left arm hangs still: 13 keys of one turn */
+  g_assert_cmpstr (sampler_of (wave_doc, "lfshoulder", "rotation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 13);
+}
+
 static void
 assert_quat (const SqKey *key,
              double       w,
@@ -686,6 +765,7 @@ main (int    argc,
   g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
   g_test_add_func ("/gltf/negative-times", test_negative_times);
   g_test_add_func ("/gltf/foreign", test_foreign);
+  g_test_add_func ("/gltf/step", test_step);
   g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
   g_test_add_func ("/gltf/damaged", test_damaged);
   g_test_add_func ("/gltf/truncated", test_truncated);

@@ -983,7 +983,10 @@ channel_keys (SqClip        *clip,
       for (guint c = 0; c < ncomp; c++)
         v[c] = ch->values[k * ncomp + c];
       emit (track, ch->path, b, ch->times[k], v);
-      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch->times[k + 1] - 1.0 / clip->fps > ch->times[k] + 1e-6)
+      /* a STEP holds the value until the frame before the next key (no
+       * key needed when the next one holds it too) */
+      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch->times[k + 1] - 1.0 / clip->fps > ch->times[k] + 1e-6
+          && memcmp (&ch->values[k * ncomp], &ch->values[(k + 1) * ncomp], ncomp * sizeof *ch->values) != 0)
         emit (track, ch->path, b, ch->times[k + 1] - 1.0 / clip->fps, v);
     }
   return TRUE;

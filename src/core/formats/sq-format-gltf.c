@@ -444,7 +444,8 @@ add_channel (Anim       *a,
              gint64      input,
              gint64      output,
              gint64      node,
-             const char *path)
+             const char *path,
+             gboolean    step)
 {
   JsonObject *sampler = json_object_new ();
   JsonObject *channel = json_object_new ();
@@ -452,13 +453,81 @@ add_channel (Anim       *a,
 
   json_object_set_int_member (sampler, "input", input);
   json_object_set_int_member (sampler, "output", output);
-  json_object_set_string_member (sampler, "interpolation", "LINEAR");
+  json_object_set_string_member (sampler, "interpolation", step ? "STEP" : "LINEAR");
   json_array_add_object_element (a->samplers, sampler);
   json_object_set_int_member (target, "node", node);
   json_object_set_string_member (target, "path", path);
   json_object_set_int_member (channel, "sampler", json_array_get_length (a->samplers) - 1);
   json_object_set_object_member (channel, "target", target);
   json_array_add_object_element (a->channels, channel);
+}
+
+/* Where the clip holds a value, STEP: a track that holds one value at
+ * every key (LINEAR and STEP play it alike), or one that holds each value
+ * until the frame before the next and then changes within that frame (as
+ * a STEP channel is read: sq-format-gltf-read.c channel_keys), each change
+ * after a held value. The second
+ * is written with its changes only, the hold keys left out; reading it
+ * back gives them again. Returns TRUE for STEP, with *n the keys kept. */
+static gboolean
+same_value (const float *values,
+            gsize        i,
+            gsize        k,
+            guint        ncomp)
+{
+  return memcmp (&values[i * ncomp], &values[k * ncomp], ncomp * sizeof *values) == 0;
+}
+
+static gboolean
+held_steps (float  *times,
+            float  *values,
+            gsize  *n,
+            guint   ncomp,
+            double  fps)
+{
+  gsize m = 0, holds = 0, count = *n;
+  double frame = fps > 0 && isfinite (fps) ? 1.0 / fps : 0;
+  gboolean constant = TRUE;
+
+  if (count < 2)
+    return FALSE;
+  for (gsize i = 1; i < count; i++)
+    constant = constant && same_value (values, i, 0, ncomp);
+  if (constant)
+    return TRUE;
+  if (frame <= 0)
+    return FALSE;
+  for (gsize i = 0; i + 1 < count; i++)
+    {
+      double gap = (double) times[i + 1] - times[i], tol = 1e-6 * MAX (1.0, fabs ((double) times[i + 1]));
+
+      /* each change within one frame, after a value held (a change
+       * right after a change is motion, not a step) */
+      if (!same_value (values, i, i + 1, ncomp)
+          && (gap > frame + tol || i == 0 || !same_value (values, i, i - 1, ncomp)))
+        return FALSE;
+      /* a hold key: the value before it, a change one frame after it */
+      if (i > 0 && same_value (values, i, i - 1, ncomp) && !same_value (values, i, i + 1, ncomp)
+          && fabs (gap - frame) <= tol && (double) times[i] - times[i - 1] > 1e-6)
+        holds++;
+    }
+  if (holds == 0)
+    return FALSE;
+  /* the hold keys out; reading puts them back one frame before each change */
+  for (gsize i = 0; i < count; i++)
+    {
+      gboolean hold = i > 0 && i + 1 < count && same_value (values, i, i - 1, ncomp)
+                      && !same_value (values, i, i + 1, ncomp)
+                      && fabs ((double) times[i + 1] - times[i] - frame) <= 1e-6 * MAX (1.0, fabs ((double) times[i + 1]));
+
+      if (hold)
+        continue;
+      times[m] = times[i];
+      memmove (&values[m * ncomp], &values[i * ncomp], ncomp * sizeof *values);
+      m++;
+    }
+  *n = m;
+  return TRUE;
 }
 
 /* One track as a sampler and a channel: its keys in glTF's axes */
@@ -476,6 +545,7 @@ put_track (Anim          *a,
   g_autofree float *times = g_new (float, track->n_keys);
   g_autofree float *values = g_new (float, track->n_keys * ncomp);
   gsize n = 0;
+  gboolean step;
 
   for (gsize k = 0; k < track->n_keys; k++)
     {
@@ -527,9 +597,10 @@ put_track (Anim          *a,
             out[i] = (float) s[gltf_space.axis[i]];
         }
     }
+  step = held_steps (times, values, &n, ncomp, t->fps);
   add_channel (a, put_floats (a->buf, times, n, 1, "SCALAR", TRUE),
                put_floats (a->buf, values, n, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
-               node, paths[c]);
+               node, paths[c], step);
 }
 
 /* The time of the take's first key, or 0 without keys */
@@ -600,7 +671,7 @@ put_animation (Buf          *buf,
     {
       float zero = 0, id[4] = { 0, 0, 0, 1 };
       add_channel (&a, put_floats (buf, &zero, 1, 1, "SCALAR", TRUE), put_floats (buf, id, 1, 4, "VEC4", FALSE),
-                   0, "rotation");
+                   0, "rotation", FALSE);
       json_object_set_object_member (extras, "sequin", take_extras (t, &rest, TRUE, losses));
     }
   else
