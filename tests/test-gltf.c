@@ -567,6 +567,133 @@ test_step (void)
   g_assert_cmpint (n, ==, 13);
 }
 
+/* ---- a file Blender exported ---------------------------------------------- */
+
+/* Where Blender put each bone's head at each time (blender-export.json,
+ * made with the .glb by make-blender-export.py), in Second Life's axes:
+ * Blender's (x, y, z), facing -Y, is SL's (-y, x, z) */
+static void
+blender_head (JsonObject *heads,
+              double      t,
+              const char *name,
+              double      out[3])
+{
+  g_autofree char *key = NULL;
+  JsonObject *at = NULL;
+  JsonArray *p;
+  g_autoptr(GList) times = json_object_get_members (heads);
+
+  for (GList *l = times; l != NULL && at == NULL; l = l->next)
+    if (fabs (g_ascii_strtod (l->data, NULL) - t) < 1e-9)
+      at = json_object_get_object_member (heads, l->data);
+  g_assert_nonnull (at);
+  g_assert_true (json_object_has_member (at, name));
+  p = json_object_get_array_member (at, name);
+  out[0] = -json_array_get_double_element (p, 1);
+  out[1] = json_array_get_double_element (p, 0);
+  out[2] = json_array_get_double_element (p, 2);
+}
+
+static gssize
+joint_index (const SqClip *clip,
+             const char   *name)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_str_equal (clip->joints[j].name, name))
+      return (gssize) j;
+  g_error ("no joint %s", name);
+  return -1;
+}
+
+static double
+angle_between (const double a[3],
+               const double b[3])
+{
+  double d = 0, la = 0, lb = 0;
+
+  for (int k = 0; k < 3; k++)
+    d += a[k] * b[k], la += a[k] * a[k], lb += b[k] * b[k];
+  return acos (CLAMP (d / sqrt (la * lb), -1.0, 1.0)) * 180 / G_PI;
+}
+
+/* A glTF Blender exported (bones along the limbs: a rest rotation on every
+ * joint, rolled arms): Sequin poses it where Blender does, and converted to
+ * a Second Life .anim each limb points the same way in the world as in
+ * Blender at every time (the retarget through the rest pose) */
+static void
+test_blender_export (void)
+{
+  static const char * const limbs[][4] = {
+    { "LeftArm", "LeftForeArm", "mShoulderLeft", "mElbowLeft" },
+    { "LeftForeArm", "LeftHand", "mElbowLeft", "mWristLeft" },
+    { "RightArm", "RightForeArm", "mShoulderRight", "mElbowRight" },
+    { "Spine", "Chest", "mTorso", "mChest" },
+    { "Neck", "Head", "mNeck", "mHead" },
+    { "LeftUpLeg", "LeftLeg", "mHipLeft", "mKneeLeft" },
+    { "LeftLeg", "LeftFoot", "mKneeLeft", "mAnkleLeft" },
+  };
+  g_autofree char *json_path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "blender-export.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_foreign ("blender-export.glb", 0);
+  g_autoptr(GBytes) anim_bytes = NULL;
+  g_autoptr(SqClip) anim = NULL;
+  g_autoptr(SqPose) pose = NULL, anim_pose = NULL;
+  g_autofree double *x = NULL, *y = NULL;
+  JsonObject *heads;
+  double worst = 0, worst_deg = 0;
+
+  json_parser_load_from_file (parser, json_path, &error);
+  g_assert_no_error (error);
+  heads = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "heads");
+  g_assert_cmpuint (clip->n_joints, ==, 19);
+  g_assert_cmpfloat (clip->fps, ==, 24);
+  pose = sq_pose_new (clip);
+  x = g_new (double, 3 * clip->n_joints);
+  anim_bytes = tu_save (clip, "sl-anim", NULL);
+  anim = tu_load_ok (anim_bytes);
+  anim_pose = sq_pose_new (anim);
+  y = g_new (double, 3 * anim->n_joints);
+  for (int f = 0; f <= 24; f += 6)
+    {
+      double t = f / 24.0;
+
+      /* the glTF as Blender poses it */
+      sq_pose_evaluate (pose, clip, t, x);
+      for (gsize j = 0; j < clip->n_joints; j++)
+        {
+          double b[3];
+
+          blender_head (heads, t, clip->joints[j].name, b);
+          for (int k = 0; k < 3; k++)
+            worst = MAX (worst, fabs (b[k] - x[3 * j + k]));
+        }
+      /* the .anim's limbs as Blender's */
+      sq_pose_evaluate (anim_pose, anim, t, y);
+      for (gsize l = 0; l < G_N_ELEMENTS (limbs); l++)
+        {
+          double b0[3], b1[3], want[3], got[3], a;
+          gssize from = joint_index (anim, limbs[l][2]), to = joint_index (anim, limbs[l][3]);
+
+          blender_head (heads, t, limbs[l][0], b0);
+          blender_head (heads, t, limbs[l][1], b1);
+          for (int k = 0; k < 3; k++)
+            {
+              want[k] = b1[k] - b0[k];
+              got[k] = y[3 * to + k] - y[3 * from + k];
+            }
+          a = angle_between (want, got);
+          if (a > worst_deg)
+            worst_deg = a;
+          if (a > 1.0)
+            g_error ("%s → %s at %g s: %.3f° from Blender's", limbs[l][2], limbs[l][3], t, a);
+        }
+    }
+  g_test_message ("Blender's export: largest difference %.3g mm in place, %.3g° in the .anim's limbs",
+                  worst * 1000, worst_deg);
+  g_assert_cmpfloat (worst, <, 1e-4);
+}
+
 static void
 assert_quat (const SqKey *key,
              double       w,
@@ -766,6 +893,7 @@ main (int    argc,
   g_test_add_func ("/gltf/negative-times", test_negative_times);
   g_test_add_func ("/gltf/foreign", test_foreign);
   g_test_add_func ("/gltf/step", test_step);
+  g_test_add_func ("/gltf/blender-export", test_blender_export);
   g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
   g_test_add_func ("/gltf/damaged", test_damaged);
   g_test_add_func ("/gltf/truncated", test_truncated);
