@@ -2,8 +2,11 @@
 """Blender imports what Sequin writes, and poses it as Sequin does.
 
 Outside Blender (the meson test gltf-blender, where Blender is installed):
-  blender-import.py --run SEQUIN_CLI BLENDER FILE|DIR…
-converts each file to .glb, reads Sequin's own reading of it (`dump --json`:
+  blender-import.py --run SEQUIN_CLI BLENDER [--fresh-export] FILE|DIR…
+(--fresh-export: this Blender exports the armature of
+tests/data/gltf/make-blender-export.py, Sequin's reading of it must put each
+joint where Blender has its bone, and it goes through the checks below too)
+converts each file to .glb (a .glb to .gltf), reads Sequin's own reading of it (`dump --json`:
 parents, rest offsets, keys in glTF's axes), and runs Blender on it:
   blender -b --factory-startup --python blender-import.py -- IN.glb OUT.json TIMES…
 which imports the file (Blender's glTF importer), checks that it made an
@@ -177,7 +180,7 @@ def inputs(args):
     for a in args:
         if os.path.isdir(a):
             for name in sorted(os.listdir(a)):
-                if name.lower().endswith(('.seq', '.anim', '.bvh', '.x')):
+                if name.lower().endswith(('.seq', '.anim', '.bvh', '.x', '.glb')):
                     yield os.path.join(a, name)
         else:
             yield a
@@ -188,8 +191,11 @@ def check_interpolations(glb, blender):
     a LINEAR curve"""
     with open(glb, 'rb') as f:
         data = f.read()
-    n = int.from_bytes(data[12:16], 'little')
-    doc = json.loads(data[20:20 + n])
+    if data[:4] == b'glTF':
+        n = int.from_bytes(data[12:16], 'little')
+        doc = json.loads(data[20:20 + n])
+    else:
+        doc = json.loads(data)
     nodes = doc.get('nodes', [])
     paths = {'rotation': 'rotation_quaternion', 'translation': 'location', 'scale': 'scale'}
     want = {'STEP': 'CONSTANT', 'LINEAR': 'LINEAR'}
@@ -211,11 +217,49 @@ def check_interpolations(glb, blender):
     return ok
 
 
-def run(cli, blender, args):
+def fresh_export(cli, blender, tmp, env):
+    """A file this Blender exports (tests/data/gltf/make-blender-export.py):
+    Sequin's reading of it must put every joint where Blender put its bone
+    (within 0.01 mm); returns the .glb to go through the other checks too"""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'gltf', 'make-blender-export.py')
+    out = os.path.join(tmp, 'fresh')
+    os.makedirs(out, exist_ok=True)
+    r = subprocess.run([blender, '-b', '--factory-startup', '--python', script, '--', out],
+                       capture_output=True, text=True, env=env)
+    glb = os.path.join(out, 'blender-export.glb')
+    if r.returncode != 0 or not os.path.exists(glb):
+        print('FAIL: Blender does not export the test armature: %s' % r.stderr[-400:])
+        return None, False
+    truth = json.load(open(os.path.join(out, 'blender-export.json')))['heads']
+    dump = json.loads(subprocess.run([cli, 'dump', '--json', glb], capture_output=True, text=True).stdout)
+    times = sorted(float(t) for t in truth)
+    worst, where = 0.0, ''
+    for t, pose in zip(times, sequin_poses(dump, times)):
+        for name, head in truth[repr(t) if repr(t) in truth else str(t)].items():
+            d = math.dist(pose[name][:3], head) if name in pose else math.inf
+            if d > worst:
+                worst, where = d, '%s at %g s' % (name, t)
+    ok = worst < 1e-5 and len(dump['joints']) == len(truth['0.0'])
+    print('%s: Blender %s\'s own export read by Sequin: %d joints, largest difference %.3g mm (%s)' % (
+        'ok' if ok else 'FAIL', blender, len(dump['joints']), worst * 1000, where))
+    return glb, ok
+
+
+def run(cli, blender, args, fresh=False):
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for i, src in enumerate(inputs(args)):
-            glb = os.path.join(tmp, '%03d.glb' % i)
+        extra = []
+        if fresh:
+            env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'PYENV', 'VIRTUAL_ENV'))}
+            env['PATH'] = '/usr/bin:/bin'
+            glb, ok = fresh_export(cli, blender, tmp, env)
+            passed += ok
+            failed += not ok
+            extra = [glb] if glb else []
+        for i, src in enumerate(list(inputs(args)) + extra):
+            # a .glb is written again as a .gltf (a .glb saved as .glb is
+            # its bytes): its bones in the rest pose Sequin keeps of it
+            glb = os.path.join(tmp, '%03d.%s' % (i, 'gltf' if src.lower().endswith('.glb') else 'glb'))
             out = os.path.join(tmp, '%03d.json' % i)
             if subprocess.run([cli, 'convert', src, glb], capture_output=True).returncode != 0:
                 print('FAIL: %s does not convert' % src)
@@ -285,7 +329,8 @@ if __name__ == '__main__':
         if not os.path.exists(sys.argv[3]) and subprocess.run(['which', sys.argv[3]], capture_output=True).returncode:
             print('SKIP: no Blender')
             sys.exit(77)
-        sys.exit(run(sys.argv[2], sys.argv[3], sys.argv[4:]))
+        fresh = '--fresh-export' in sys.argv[4:]
+        sys.exit(run(sys.argv[2], sys.argv[3], [a for a in sys.argv[4:] if a != '--fresh-export'], fresh))
     else:
         print(__doc__)
         sys.exit(2)

@@ -132,7 +132,7 @@ carried (const char *key)
 {
   static const char * const not_carried[] = {
     "other_sets", "more-skills", "skills-before", "cfp-bytes", "gltf-buffer", "source-format",
-    "parent", "offset", "end-site", NULL
+    "parent", "offset", "end-site", "rest-rotation", NULL
   };
   return !g_strv_contains (not_carried, key);
 }
@@ -616,6 +616,85 @@ angle_between (const double a[3],
   return acos (CLAMP (d / sqrt (la * lb), -1.0, 1.0)) * 180 / G_PI;
 }
 
+/* Node `name` of a glTF document: its translation and rotation (x, y, z, w) */
+static void
+node_rest (JsonNode   *doc,
+           const char *name,
+           double      t[3],
+           double      r[4])
+{
+  JsonArray *nodes = json_object_get_array_member (json_node_get_object (doc), "nodes");
+
+  t[0] = t[1] = t[2] = 0, r[0] = r[1] = r[2] = 0, r[3] = 1;
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *n = json_array_get_object_element (nodes, i);
+
+      if (!g_str_equal (json_object_get_string_member (n, "name"), name))
+        continue;
+      for (guint k = 0; k < 3 && json_object_has_member (n, "translation"); k++)
+        t[k] = json_array_get_double_element (json_object_get_array_member (n, "translation"), k);
+      for (guint k = 0; k < 4 && json_object_has_member (n, "rotation"); k++)
+        r[k] = json_array_get_double_element (json_object_get_array_member (n, "rotation"), k);
+      return;
+    }
+  g_error ("no node %s", name);
+}
+
+/* A foreign glTF written again keeps the file's rest pose: each bone's
+ * node as the file had it (rest turn and place), and it reads back as the
+ * same clip (keys, rest turns) */
+static void
+assert_rest_kept (const SqClip *clip)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "blender-export.glb", NULL);
+  g_autoptr(GBytes) original = tu_read (path);
+  g_autoptr(JsonNode) a = glb_json (original);
+  g_autoptr(JsonNode) b = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqSaveOptions so = { 0 };
+  guint turned = 0;
+
+  so.no_source_copy = TRUE;
+  again = sq_save_bytes (clip, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  b = glb_json (again);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      double ta[3], ra[4], tb[3], rb[4], same = 0, flipped = 0;
+
+      node_rest (a, clip->joints[j].name, ta, ra);
+      node_rest (b, clip->joints[j].name, tb, rb);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat_with_epsilon (ta[k], tb[k], 1e-6);
+      for (int k = 0; k < 4; k++)
+        same = MAX (same, fabs (ra[k] - rb[k])), flipped = MAX (flipped, fabs (ra[k] + rb[k]));
+      g_assert_cmpfloat (MIN (same, flipped), <, 1e-6);
+      turned += fabs (fabs (ra[3]) - 1) > 1e-3;
+    }
+  /* Blender's bones point along the limbs: most are turned at rest */
+  g_assert_cmpuint (turned, >=, 15);
+  back = load_take (again, "again.glb", &(Beside) { NULL, NULL }, 0, &error);
+  g_assert_no_error (error);
+  assert_same_clip (clip, back, "blender-export.glb written again");
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      GVariant *va = sq_props_get (clip->joints[j].extra, "rest-rotation");
+      GVariant *vb = sq_props_get (back->joints[j].extra, "rest-rotation");
+      double qa[4], qb[4];
+
+      g_assert_true ((va == NULL) == (vb == NULL));
+      if (va == NULL)
+        continue;
+      g_variant_get (va, "(dddd)", &qa[0], &qa[1], &qa[2], &qa[3]);
+      g_variant_get (vb, "(dddd)", &qb[0], &qb[1], &qb[2], &qb[3]);
+      for (int k = 0; k < 4; k++)
+        g_assert_cmpfloat_with_epsilon (qa[k], qb[k], 1e-6);
+    }
+}
+
 /* A glTF Blender exported (bones along the limbs: a rest rotation on every
  * joint, rolled arms): Sequin poses it where Blender does, and converted to
  * a Second Life .anim each limb points the same way in the world as in
@@ -692,6 +771,7 @@ test_blender_export (void)
   g_test_message ("Blender's export: largest difference %.3g mm in place, %.3g° in the .anim's limbs",
                   worst * 1000, worst_deg);
   g_assert_cmpfloat (worst, <, 1e-4);
+  assert_rest_kept (clip);
 }
 
 static void

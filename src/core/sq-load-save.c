@@ -118,7 +118,7 @@ report_props (const SqClip   *clip,
       if (joint != NULL && clip->format->space != NULL && clip->format->space->hierarchy
           && format->space != NULL && !format->space->hierarchy
           && (g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "channels")
-              || g_str_equal (key, "end-site")))
+              || g_str_equal (key, "end-site") || g_str_equal (key, "rest-rotation")))
         continue;
       what = clip->format->describe_field
              ? clip->format->describe_field (key, sq_props_value_at (props, i))

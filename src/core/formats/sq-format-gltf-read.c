@@ -7,7 +7,8 @@
  * "parent" and "offset" extras as a BVH's, in glTF's axes and metres. The
  * rest rotations are taken into the keys (a joint at rest has the identity,
  * as in BVH), so every world's conversion and the preview see one kind of
- * skeleton. Each animation is a take. LINEAR keys are taken as they are,
+ * skeleton; each joint keeps how its bone is turned at rest (GLTF_REST_TURN)
+ * for writing glTF again in the file's rest pose. Each animation is a take. LINEAR keys are taken as they are,
  * STEP keys hold their value until the frame before the next key,
  * CUBICSPLINE is sampled at the clip's frame rate; morph-target weights and
  * channels of nodes that are no joint are reported as lost (warnings).
@@ -682,6 +683,11 @@ add_joints (SqClip       *clip,
         off[a] = nd->gpos[k][a] - (p >= 0 ? nd->gpos[p][a] : 0.0);
       sq_props_set (joint->extra, "parent", g_variant_new_int32 (p >= 0 ? nd->joint_of[p] : -1));
       sq_props_set (joint->extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
+      /* how the bone is turned at rest (the keys are taken from it), kept
+       * for the skeleton: a glTF written again has the file's rest pose */
+      if (fabs (fabs (nd->grot[k][0]) - 1.0) > 1e-9)
+        sq_props_set (joint->extra, GLTF_REST_TURN,
+                      g_variant_new ("(dddd)", nd->grot[k][0], nd->grot[k][1], nd->grot[k][2], nd->grot[k][3]));
     }
 }
 

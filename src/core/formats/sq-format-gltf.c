@@ -45,7 +45,7 @@ gboolean
 _sq_gltf_is_skeleton_key (const char *key)
 {
   return g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "end-site")
-         || g_str_equal (key, SQ_TRANSLATIONS_ADD);
+         || g_str_equal (key, SQ_TRANSLATIONS_ADD) || g_str_equal (key, GLTF_REST_TURN);
 }
 
 /* Extras that are a source file's bytes for its other takes or its exact
@@ -68,6 +68,7 @@ typedef struct
   gint32   *parent;          /* per joint, -1 for a root */
   double  (*offset)[3];      /* from the parent (a root: from the origin), glTF axes, metres */
   gboolean  replace;         /* translation keys replace the offset (else add to it) */
+  double  (*turn)[4];        /* how each bone is turned at rest, from the scene (GLTF_REST_TURN) */
 } Rest;
 
 static void
@@ -75,6 +76,55 @@ rest_clear (Rest *rest)
 {
   g_clear_pointer (&rest->parent, g_free);
   g_clear_pointer (&rest->offset, g_free);
+  g_clear_pointer (&rest->turn, g_free);
+}
+
+/* The turn at rest of joint j's parent, undone (the identity for a root) */
+static void
+parent_turn_inv (const Rest *rest,
+                 gssize      j,
+                 double      out[4])
+{
+  static const double id[4] = { 1, 0, 0, 0 };
+  gint32 p = j >= 0 ? rest->parent[j] : -1;
+
+  sq_quat_conjugate (p >= 0 ? rest->turn[p] : id, out);
+}
+
+/* Joint j's turn at rest from its parent: the node's rotation */
+static void
+local_turn (const Rest *rest,
+            gsize       j,
+            double      out[4])
+{
+  double inv[4];
+
+  parent_turn_inv (rest, (gssize) j, inv);
+  sq_quat_multiply (inv, rest->turn[j], out);
+}
+
+/* The bones' turns at rest: a glTF Sequin read keeps its file's (the keys
+ * are from the unturned rest); every other clip's are the identity */
+static void
+rest_turns (const SqClip *clip,
+            Rest         *rest)
+{
+  rest->turn = g_malloc_n (MAX (rest->n, 1), sizeof *rest->turn);
+  for (gsize j = 0; j < rest->n; j++)
+    {
+      GVariant *v = sq_props_get (clip->joints[j].extra, GLTF_REST_TURN);
+      double *q = rest->turn[j];
+
+      q[0] = 1, q[1] = q[2] = q[3] = 0;
+      if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(dddd)")))
+        {
+          g_variant_get (v, "(dddd)", &q[0], &q[1], &q[2], &q[3]);
+          if (!(isfinite (q[0]) && isfinite (q[1]) && isfinite (q[2]) && isfinite (q[3]))
+              || !(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12))
+            q[0] = 1, q[1] = q[2] = q[3] = 0;
+          sq_quat_normalize (q);
+        }
+    }
 }
 
 static const SqSpace *
@@ -127,6 +177,7 @@ gltf_rest_skeleton (const SqClip *clip,
     }
   /* as sq-pose.c poses them */
   rest->replace = sq_pose_translations_replace (pose);
+  rest_turns (clip, rest);
 }
 
 /* ---- the buffer ------------------------------------------------------------- */
@@ -536,9 +587,13 @@ put_track (Anim          *a,
            const SqClip  *t,
            const SqTrack *track,
            SqChannel      c,
-           const double   base[3],
+           const Rest    *rest,
+           gsize          j,
            gint64         node)
 {
+  const double *base = rest->replace ? NULL : rest->offset[j];
+  double pinv[4];
+
   static const char * const paths[] = { "rotation", "translation", "scale" };
   const SqSpace *space = clip_space (t);
   guint ncomp = c == SQ_CHANNEL_ROTATION ? 4 : 3;
@@ -547,6 +602,7 @@ put_track (Anim          *a,
   gsize n = 0;
   gboolean step;
 
+  parent_turn_inv (rest, (gssize) j, pinv);
   for (gsize k = 0; k < track->n_keys; k++)
     {
       SqKey key = sq_track_key (track, k);
@@ -568,6 +624,10 @@ put_track (Anim          *a,
 
           sq_space_rotation_to_sl (space, key.v, sl);
           sq_space_rotation_from_sl (&gltf_space, sl, v);
+          /* from the unturned rest to the node's: the parent's rest turn
+           * undone before, the bone's own after */
+          sq_quat_multiply (pinv, v, sl);
+          sq_quat_multiply (sl, rest->turn[j], v);
           len = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
           if (fabs (len - 1.0) > 1e-5)
             a->n_unnormal++;
@@ -585,7 +645,11 @@ put_track (Anim          *a,
           sq_space_vector_to_sl (space, key.v, sl);
           sq_space_vector_from_sl (&gltf_space, sl, v);
           for (int i = 0; i < 3; i++)
-            out[i] = (float) (v[i] + (base != NULL ? base[i] : 0.0));
+            sl[i] = v[i] + (base != NULL ? base[i] : 0.0);
+          /* in the parent's turned frame */
+          sq_quat_rotate (pinv, sl, v);
+          for (int i = 0; i < 3; i++)
+            out[i] = (float) v[i];
         }
       else
         {
@@ -662,8 +726,7 @@ put_animation (Buf          *buf,
         }
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         if (t->joints[j].tracks[c].n_keys > 0)
-          put_track (&a, t, &t->joints[j].tracks[c], c, rest.replace ? NULL : rest.offset[j],
-                     GPOINTER_TO_INT (node));
+          put_track (&a, t, &t->joints[j].tracks[c], c, &rest, j, GPOINTER_TO_INT (node));
     }
   /* an animation has a channel: a take without keys gets the rest of
    * the first node, marked to be left out on reading */
@@ -698,6 +761,28 @@ put_animation (Buf          *buf,
 
 /* ---- the skeleton ----------------------------------------------------------- */
 
+/* The inverse of a bone's place and turn at rest, column by column */
+static void
+put_inverse_bind (const double q[4],
+                  const double pos[3],
+                  float        m[16])
+{
+  double inv[4], col[3][3];
+  static const double axes[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+
+  sq_quat_conjugate (q, inv);
+  for (int c = 0; c < 3; c++)
+    {
+      sq_quat_rotate (inv, axes[c], col[c]);
+      for (int r = 0; r < 3; r++)
+        m[4 * c + r] = (float) col[c][r];
+      m[4 * c + 3] = 0;
+    }
+  for (int r = 0; r < 3; r++)
+    m[12 + r] = (float) -(col[0][r] * pos[0] + col[1][r] * pos[1] + col[2][r] * pos[2]);
+  m[15] = 1;
+}
+
 /* Joint j as node j (its rest offset, no rotation), an End Site the clip
  * keeps (BVH) as an extra node under it, never a skin joint; the skin with
  * each joint's inverse bind matrix (the rest is a translation only). */
@@ -718,8 +803,19 @@ put_skeleton (JsonObject   *root,
     {
       JsonObject *node = json_object_new ();
 
+      double pinv[4], off[3], q[4];
+
+      parent_turn_inv (rest, (gssize) j, pinv);
+      sq_quat_rotate (pinv, rest->offset[j], off);
+      local_turn (rest, j, q);
       json_object_set_string_member (node, "name", clip->joints[j].name);
-      json_object_set_array_member (node, "translation", number_array (rest->offset[j], 3));
+      json_object_set_array_member (node, "translation", number_array (off, 3));
+      /* the file's rest turn, when the clip came from one (x, y, z, w) */
+      if (fabs (fabs (q[0]) - 1.0) > 1e-12)
+        {
+          double xyzw[4] = { q[1], q[2], q[3], q[0] };
+          json_object_set_array_member (node, "rotation", number_array (xyzw, 4));
+        }
       json_array_add_object_element (nodes, node);
       json_array_add_int_element (joints, (gint64) j);
       if (rest->parent[j] < 0)
@@ -741,7 +837,12 @@ put_skeleton (JsonObject   *root,
         continue;
       g_variant_get (end, "(ddd)", &e[0], &e[1], &e[2]);
       sq_space_vector_to_sl (space, e, sl);
-      sq_space_vector_from_sl (&gltf_space, sl, g);
+      sq_space_vector_from_sl (&gltf_space, sl, e);
+      {
+        double inv[4];
+        sq_quat_conjugate (rest->turn[j], inv);
+        sq_quat_rotate (inv, e, g);
+      }
       node = json_object_new ();
       json_object_set_string_member (node, "name", clip->joints[j].name);
       json_object_set_array_member (node, "translation", number_array (g, 3));
@@ -769,9 +870,7 @@ put_skeleton (JsonObject   *root,
       for (gint32 p = rest->parent[j]; p >= 0 && steps < n; p = rest->parent[p], steps++)
         for (int k = 0; k < 3; k++)
           global[j][k] += rest->offset[p][k];
-      ibm[16 * j + 0] = ibm[16 * j + 5] = ibm[16 * j + 10] = ibm[16 * j + 15] = 1;
-      for (int k = 0; k < 3; k++)
-        ibm[16 * j + 12 + k] = (float) -global[j][k];
+      put_inverse_bind (rest->turn[j], global[j], &ibm[16 * j]);
     }
   json_object_set_array_member (root, "nodes", nodes);
   if (n > 0)
@@ -1134,6 +1233,8 @@ gltf_describe_field (const char *key,
   gsize n_formats;
   const SqFormat * const *formats = sq_formats (&n_formats);
 
+  if (g_str_equal (key, GLTF_REST_TURN))
+    return g_strdup (_("its bone's turn at rest (the motion is kept, from the unturned rest)"));
   if (g_str_equal (key, GLTF_SOURCE_FORMAT) || g_str_equal (key, GLTF_BUFFER) || _sq_gltf_is_skeleton_key (key))
     return NULL;
   for (gsize f = 0; f < n_formats; f++)
