@@ -783,6 +783,58 @@ put_inverse_bind (const double q[4],
   m[15] = 1;
 }
 
+/* Joint j as a node: its rest place from its parent, and its rest turn
+ * when the clip came from a file that had one */
+static JsonObject *
+joint_node (const SqClip *clip,
+            const Rest   *rest,
+            gsize         j)
+{
+  JsonObject *node = json_object_new ();
+  double pinv[4], off[3], q[4];
+
+  parent_turn_inv (rest, (gssize) j, pinv);
+  sq_quat_rotate (pinv, rest->offset[j], off);
+  local_turn (rest, j, q);
+  json_object_set_string_member (node, "name", clip->joints[j].name);
+  json_object_set_array_member (node, "translation", number_array (off, 3));
+  /* glTF's order: x, y, z, w */
+  if (fabs (fabs (q[0]) - 1.0) > 1e-12)
+    {
+      double xyzw[4] = { q[1], q[2], q[3], q[0] };
+      json_object_set_array_member (node, "rotation", number_array (xyzw, 4));
+    }
+  return node;
+}
+
+/* The End Site joint j keeps (BVH) as a node, or NULL */
+static JsonObject *
+end_site_node (const SqClip *clip,
+               const Rest   *rest,
+               gsize         j)
+{
+  GVariant *end = sq_props_get (clip->joints[j].extra, "end-site");
+  const SqSpace *space = clip_space (clip);
+  JsonObject *node, *extras, *sequin;
+  double e[3], sl[3], g[3], inv[4];
+
+  if (end == NULL || !g_variant_is_of_type (end, G_VARIANT_TYPE ("(ddd)")))
+    return NULL;
+  g_variant_get (end, "(ddd)", &e[0], &e[1], &e[2]);
+  sq_space_vector_to_sl (space, e, sl);
+  sq_space_vector_from_sl (&gltf_space, sl, e);
+  sq_quat_conjugate (rest->turn[j], inv);
+  sq_quat_rotate (inv, e, g);
+  node = json_object_new ();
+  json_object_set_string_member (node, "name", clip->joints[j].name);
+  json_object_set_array_member (node, "translation", number_array (g, 3));
+  extras = json_object_new (), sequin = json_object_new ();
+  json_object_set_boolean_member (sequin, "end-site", TRUE);
+  json_object_set_object_member (extras, "sequin", sequin);
+  json_object_set_object_member (node, "extras", extras);
+  return node;
+}
+
 /* Joint j as node j (its rest offset, no rotation), an End Site the clip
  * keeps (BVH) as an extra node under it, never a skin joint; the skin with
  * each joint's inverse bind matrix (the rest is a translation only). */
@@ -796,27 +848,11 @@ put_skeleton (JsonObject   *root,
   g_autofree JsonArray **children = g_new0 (JsonArray *, MAX (rest->n, 1));
   g_autofree double (*global)[3] = g_malloc_n (MAX (rest->n, 1), sizeof *global);
   g_autofree float *ibm = g_new0 (float, 16 * MAX (rest->n, 1));
-  const SqSpace *space = clip_space (clip);
   gsize n = rest->n, extra_node = n;
 
   for (gsize j = 0; j < n; j++)
     {
-      JsonObject *node = json_object_new ();
-
-      double pinv[4], off[3], q[4];
-
-      parent_turn_inv (rest, (gssize) j, pinv);
-      sq_quat_rotate (pinv, rest->offset[j], off);
-      local_turn (rest, j, q);
-      json_object_set_string_member (node, "name", clip->joints[j].name);
-      json_object_set_array_member (node, "translation", number_array (off, 3));
-      /* the file's rest turn, when the clip came from one (x, y, z, w) */
-      if (fabs (fabs (q[0]) - 1.0) > 1e-12)
-        {
-          double xyzw[4] = { q[1], q[2], q[3], q[0] };
-          json_object_set_array_member (node, "rotation", number_array (xyzw, 4));
-        }
-      json_array_add_object_element (nodes, node);
+      json_array_add_object_element (nodes, joint_node (clip, rest, j));
       json_array_add_int_element (joints, (gint64) j);
       if (rest->parent[j] < 0)
         json_array_add_int_element (roots, (gint64) j);
@@ -829,29 +865,10 @@ put_skeleton (JsonObject   *root,
     }
   for (gsize j = 0; j < n; j++)
     {
-      GVariant *end = sq_props_get (clip->joints[j].extra, "end-site");
-      JsonObject *node;
-      double e[3], sl[3], g[3];
+      JsonObject *node = end_site_node (clip, rest, j);
 
-      if (end == NULL || !g_variant_is_of_type (end, G_VARIANT_TYPE ("(ddd)")))
+      if (node == NULL)
         continue;
-      g_variant_get (end, "(ddd)", &e[0], &e[1], &e[2]);
-      sq_space_vector_to_sl (space, e, sl);
-      sq_space_vector_from_sl (&gltf_space, sl, e);
-      {
-        double inv[4];
-        sq_quat_conjugate (rest->turn[j], inv);
-        sq_quat_rotate (inv, e, g);
-      }
-      node = json_object_new ();
-      json_object_set_string_member (node, "name", clip->joints[j].name);
-      json_object_set_array_member (node, "translation", number_array (g, 3));
-      {
-        JsonObject *extras = json_object_new (), *sequin = json_object_new ();
-        json_object_set_boolean_member (sequin, "end-site", TRUE);
-        json_object_set_object_member (extras, "sequin", sequin);
-        json_object_set_object_member (node, "extras", extras);
-      }
       json_array_add_object_element (nodes, node);
       if (children[j] == NULL)
         children[j] = json_array_new ();
