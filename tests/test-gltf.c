@@ -183,6 +183,35 @@ in_gltf (const SqClip *src,
     }
 }
 
+/* A BVH End Site comes back on its joint (in glTF's axes and metres,
+ * within 32-bit float precision) */
+static void
+assert_end_site (const SqClip *a,
+                 const SqClip *b,
+                 gsize         j,
+                 const char   *what)
+{
+  GVariant *ea = sq_props_get (a->joints[j].extra, "end-site");
+  GVariant *eb = sq_props_get (b->joints[j].extra, "end-site");
+  double va[3], vb[3], sl[3], want[3];
+
+  if (ea == NULL)
+    return;
+  if (eb == NULL)
+    g_error ("%s: joint %s: its End Site is not read back", what, a->joints[j].name);
+  g_variant_get (ea, "(ddd)", &va[0], &va[1], &va[2]);
+  g_variant_get (eb, "(ddd)", &vb[0], &vb[1], &vb[2]);
+  memcpy (want, va, sizeof want);
+  if (a->format != gltf ())
+    {
+      sq_space_vector_to_sl (a->format->space, va, sl);
+      sq_space_vector_from_sl (gltf ()->space, sl, want);
+    }
+  for (int k = 0; k < 3; k++)
+    if (fabs (want[k] - vb[k]) > 1e-6 * MAX (1.0, fabs (want[k])))
+      g_error ("%s: joint %s: End Site %d is %.9g, read back %.9g", what, a->joints[j].name, k, want[k], vb[k]);
+}
+
 static void
 assert_same_clip (const SqClip *a,
                   const SqClip *b,
@@ -199,6 +228,7 @@ assert_same_clip (const SqClip *a,
     {
       g_assert_cmpstr (a->joints[j].name, ==, b->joints[j].name);
       assert_fields (a->joints[j].extra, b->joints[j].extra, what);
+      assert_end_site (a, b, j, what);
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         {
           const SqTrack *ta = &a->joints[j].tracks[c], *tb = &b->joints[j].tracks[c];

@@ -691,6 +691,30 @@ add_joints (SqClip       *clip,
     }
 }
 
+/* The End Sites Sequin wrote (a node under a joint, marked in its extras)
+ * back on their joints, from the joint at rest in the unturned frame */
+static void
+add_end_sites (const Doc    *doc,
+               const Nodes  *nd,
+               SqClip       *clip)
+{
+  for (gsize i = 0; i < nd->n; i++)
+    {
+      JsonObject *node = array_object (doc->nodes, (gint64) i);
+      JsonObject *sequin = get_object (get_object (node, "extras"), "sequin");
+      JsonNode *flag = sequin != NULL ? member (sequin, "end-site") : NULL;
+      gint32 p = nd->parent[i];
+      double e[3];
+
+      if (flag == NULL || !JSON_NODE_HOLDS_VALUE (flag) || json_node_get_value_type (flag) != G_TYPE_BOOLEAN
+          || !json_node_get_boolean (flag) || nd->joint_of[i] >= 0 || p < 0 || nd->joint_of[p] < 0)
+        continue;
+      for (int a = 0; a < 3; a++)
+        e[a] = nd->gpos[i][a] - nd->gpos[p][a];
+      sq_props_set (clip->joints[nd->joint_of[p]].extra, "end-site", g_variant_new ("(ddd)", e[0], e[1], e[2]));
+    }
+}
+
 /* ---- channels --------------------------------------------------------------- */
 
 enum { INTERP_LINEAR, INTERP_STEP, INTERP_CUBIC };
@@ -1225,6 +1249,8 @@ read_doc (Doc                 *doc,
       goto out;
     }
   add_joints (clip, &nd, listed != NULL ? listed : skin);
+  if (sequin != NULL)
+    add_end_sites (doc, &nd, clip);
   if (anim != NULL && !read_channels (doc, anim, &nd, clip, channels, error))
     goto out;
   clip->fps = sequin != NULL && number_member (sequin, "fps", 1e-3, 1e6, &fps) ? fps : guess_fps (channels);
