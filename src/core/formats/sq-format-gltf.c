@@ -6,8 +6,10 @@
  * gives the writer the clip unconverted, with its joint names, its fields
  * and its takes. The writer puts the clip's rest skeleton (the one it is
  * previewed on: gltf_rest_skeleton) as nodes joined by one skin, with rest
- * rotations of identity, and each take as an animation whose keys are the
- * clip's, turned into glTF's axes and metres (LINEAR; times in seconds).
+ * rotations of identity (a glTF Sequin read: its file's, GLTF_REST_TURN),
+ * and each take as an animation whose keys are the clip's, turned into
+ * glTF's axes and metres (LINEAR, or STEP where the clip holds a value:
+ * held_steps; times in seconds, from 0).
  * The world's fields go in each animation's `extras.sequin` (see
  * put_take_extras), so a file Sequin writes reads back into the same clip.
  *
@@ -835,9 +837,9 @@ end_site_node (const SqClip *clip,
   return node;
 }
 
-/* Joint j as node j (its rest offset, no rotation), an End Site the clip
+/* Joint j as node j (its rest offset and turn), an End Site the clip
  * keeps (BVH) as an extra node under it, never a skin joint; the skin with
- * each joint's inverse bind matrix (the rest is a translation only). */
+ * each joint's inverse bind matrix. */
 static void
 put_skeleton (JsonObject   *root,
               Buf          *buf,
