@@ -24,9 +24,6 @@ G_BEGIN_DECLS
 
 typedef struct _SqPose SqPose;
 
-/* A clip field (boolean): the clip has a hierarchy of its own, and its
- * translation keys add to the rest offsets rather than replace them */
-#define SQ_TRANSLATIONS_ADD "translations-add"
 
 /* The skeleton of `clip` as it is now; make a new one after an edit */
 SqPose       *sq_pose_new          (const SqClip *clip);
