@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "sq-core.h"
 #include "test-utils.h"
 
@@ -130,7 +132,7 @@ carried (const char *key)
 {
   static const char * const not_carried[] = {
     "other_sets", "more-skills", "skills-before", "cfp-bytes", "gltf-buffer", "source-format",
-    "parent", "offset", "end-site", NULL
+    "parent", "offset", "end-site", "rest-rotation", NULL
   };
   return !g_strv_contains (not_carried, key);
 }
@@ -181,6 +183,35 @@ in_gltf (const SqClip *src,
     }
 }
 
+/* A BVH End Site comes back on its joint (in glTF's axes and metres,
+ * within 32-bit float precision) */
+static void
+assert_end_site (const SqClip *a,
+                 const SqClip *b,
+                 gsize         j,
+                 const char   *what)
+{
+  GVariant *ea = sq_props_get (a->joints[j].extra, "end-site");
+  GVariant *eb = sq_props_get (b->joints[j].extra, "end-site");
+  double va[3], vb[3], sl[3], want[3];
+
+  if (ea == NULL)
+    return;
+  if (eb == NULL)
+    g_error ("%s: joint %s: its End Site is not read back", what, a->joints[j].name);
+  g_variant_get (ea, "(ddd)", &va[0], &va[1], &va[2]);
+  g_variant_get (eb, "(ddd)", &vb[0], &vb[1], &vb[2]);
+  memcpy (want, va, sizeof want);
+  if (a->format != gltf ())
+    {
+      sq_space_vector_to_sl (a->format->space, va, sl);
+      sq_space_vector_from_sl (gltf ()->space, sl, want);
+    }
+  for (int k = 0; k < 3; k++)
+    if (fabs (want[k] - vb[k]) > 1e-6 * MAX (1.0, fabs (want[k])))
+      g_error ("%s: joint %s: End Site %d is %.9g, read back %.9g", what, a->joints[j].name, k, want[k], vb[k]);
+}
+
 static void
 assert_same_clip (const SqClip *a,
                   const SqClip *b,
@@ -197,6 +228,7 @@ assert_same_clip (const SqClip *a,
     {
       g_assert_cmpstr (a->joints[j].name, ==, b->joints[j].name);
       assert_fields (a->joints[j].extra, b->joints[j].extra, what);
+      assert_end_site (a, b, j, what);
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         {
           const SqTrack *ta = &a->joints[j].tracks[c], *tb = &b->joints[j].tracks[c];
@@ -218,6 +250,39 @@ assert_same_clip (const SqClip *a,
                            i, want[i], kb.v[i]);
             }
         }
+    }
+}
+
+/* Sequin poses the clip read back as the clip it was written from: every
+ * joint at the same place at each of the first keys' times (an ActiveWorlds
+ * location moves the pelvis from its rest, as before) */
+static void
+assert_same_pose (const SqClip *a,
+                  const SqClip *b,
+                  const char   *what)
+{
+  g_autoptr(SqPose) pa = sq_pose_new (a);
+  g_autoptr(SqPose) pb = sq_pose_new (b);
+  g_autofree double *xa = g_new0 (double, 3 * MAX (a->n_joints, 1));
+  g_autofree double *xb = g_new0 (double, 3 * MAX (b->n_joints, 1));
+  const SqTrack *track = NULL;
+
+  for (gsize j = 0; j < a->n_joints && track == NULL; j++)
+    if (a->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+      track = &a->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+  for (gsize j = 0; j < a->n_joints && track == NULL; j++)
+    if (a->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
+      track = &a->joints[j].tracks[SQ_CHANNEL_ROTATION];
+  for (gsize k = 0; track != NULL && k < MIN (track->n_keys, 8); k++)
+    {
+      double t = sq_track_key (track, k).time;
+
+      sq_pose_evaluate (pa, a, t, xa);
+      sq_pose_evaluate (pb, b, t, xb);
+      for (gsize i = 0; i < 3 * a->n_joints; i++)
+        if (fabs (xa[i] - xb[i]) > 1e-5)
+          g_error ("%s: joint %s at %g s is posed at %.6f read back, %.6f before", what, a->joints[i / 3].name, t,
+                   xb[i], xa[i]);
     }
 }
 
@@ -252,6 +317,7 @@ round_trip_file (const char *path)
           gsize n_back = 0;
 
           assert_same_clip (clip, back, what);
+          assert_same_pose (clip, back, what);
           /* every take comes along */
           g_assert_nonnull (sq_clip_get_takes (back, &n_back, NULL));
           g_assert_cmpuint (n_back, ==, MAX (n_takes, 1));
@@ -362,6 +428,78 @@ test_gltf_needs_companions (void)
 }
 
 
+/* The JSON of a .glb (its first chunk) */
+static JsonNode *
+glb_json (GBytes *glb)
+{
+  gsize len;
+  const guint8 *d = g_bytes_get_data (glb, &len);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  guint32 n;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (len, >=, 20);
+  memcpy (&n, d + 12, 4);
+  n = GUINT32_FROM_LE (n);
+  g_assert_cmpuint (n, <=, len - 20);
+  json_parser_load_from_data (parser, (const char *) d + 20, n, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A SEQ's keys before 0 s: glTF's times must not be negative, so the
+ * writer moves every key later by the same time, says so in a note, and
+ * reads them back where they were */
+static void
+test_negative_times (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "negative-times.seq", NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) glb = NULL;
+  g_autoptr(JsonNode) doc = NULL;
+  g_autoptr(SqClip) back = NULL;
+  JsonArray *samplers, *accessors;
+  SqSaveOptions so = { 0 };
+
+  g_assert_cmpfloat (sq_track_key (&clip->joints[0].tracks[SQ_CHANNEL_ROTATION], 0).time, ==, -0.5);
+  so.notes = notes;
+  glb = sq_save_bytes (clip, gltf (), &so, losses, &error);
+  g_assert_no_error (error);
+  /* not silent, and no loss: a note */
+  g_assert_true (tu_has_line (notes, "keys start at -0.5 s"));
+  g_assert_true (tu_has_line (notes, "0.5 s later"));
+  g_assert_false (tu_has_line (losses, "-0.5"));
+  /* every sampler's times from 0 s up */
+  doc = glb_json (glb);
+  accessors = json_object_get_array_member (json_node_get_object (doc), "accessors");
+  samplers = json_object_get_array_member (json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (doc), "animations"), 0), "samplers");
+  g_assert_cmpuint (json_array_get_length (samplers), ==, 4);
+  for (guint i = 0; i < json_array_get_length (samplers); i++)
+    {
+      gint64 in = json_object_get_int_member (json_array_get_object_element (samplers, i), "input");
+      JsonObject *acc = json_array_get_object_element (accessors, (guint) in);
+      double lo = json_array_get_double_element (json_object_get_array_member (acc, "min"), 0);
+
+      g_assert_cmpfloat (lo, >=, 0.0);
+    }
+  /* the pelvis's first key at 0 s in the file, 0.25 s before the back's */
+  {
+    gint64 in = json_object_get_int_member (json_array_get_object_element (samplers, 0), "input");
+    JsonObject *acc = json_array_get_object_element (accessors, (guint) in);
+    g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (acc, "min"), 0), ==, 0.0);
+    g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (acc, "max"), 0), ==, 1.5);
+  }
+  /* and read back where they were */
+  back = through_gltf (clip, FALSE, NULL);
+  assert_same_clip (clip, back, path);
+  g_assert_cmpfloat (sq_track_key (&back->joints[1].tracks[SQ_CHANNEL_ROTATION], 0).time, ==, -0.25);
+}
+
 /* ---- foreign files ---------------------------------------------------------- */
 
 static SqClip *
@@ -378,6 +516,292 @@ load_foreign (const char *name,
   g_assert_no_error (error);
   g_assert_true (sq_clip_check (clip, NULL));
   return clip;
+}
+
+/* The interpolation and key count of the sampler of `path` on node `name`
+ * in the first animation of a .glb */
+static const char *
+sampler_of (JsonNode   *doc,
+            const char *name,
+            const char *path,
+            gint64     *n_keys)
+{
+  JsonObject *root = json_node_get_object (doc);
+  JsonArray *nodes = json_object_get_array_member (root, "nodes");
+  JsonObject *anim = json_array_get_object_element (json_object_get_array_member (root, "animations"), 0);
+  JsonArray *channels = json_object_get_array_member (anim, "channels");
+
+  for (guint c = 0; c < json_array_get_length (channels); c++)
+    {
+      JsonObject *ch = json_array_get_object_element (channels, c);
+      JsonObject *target = json_object_get_object_member (ch, "target");
+      JsonObject *node = json_array_get_object_element (nodes, (guint) json_object_get_int_member (target, "node"));
+      JsonObject *sampler;
+
+      if (!g_str_equal (json_object_get_string_member (node, "name"), name)
+          || !g_str_equal (json_object_get_string_member (target, "path"), path))
+        continue;
+      sampler = json_array_get_object_element (json_object_get_array_member (anim, "samplers"),
+                                               (guint) json_object_get_int_member (ch, "sampler"));
+      *n_keys = json_object_get_int_member (json_array_get_object_element (
+          json_object_get_array_member (root, "accessors"), (guint) json_object_get_int_member (sampler, "input")), "count");
+      return json_object_get_string_member (sampler, "interpolation");
+    }
+  g_error ("no %s channel on “%s”", path, name);
+  return NULL;
+}
+
+/* STEP where the clip holds a value: a track of one value throughout, and
+ * one that holds each value until the frame before it changes (a STEP
+ * channel read); LINEAR where it moves. Each reads back as it was. */
+static void
+test_step (void)
+{
+  g_autoptr(SqClip) foreign = load_foreign ("blender-style.glb", 0);
+  g_autofree char *path = sample_file ("wave.seq");
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(SqClip) wave = tu_load_ok (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) glb = NULL, wave_glb = NULL;
+  g_autoptr(JsonNode) doc = NULL, wave_doc = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqSaveOptions so = { 0 };
+  gint64 n = 0;
+
+  /* Head: STEP identity to 90° at 1 s, read as 3 keys (the hold at 23/24 s);
+   * written as the 2 keys of a STEP again */
+  g_assert_cmpuint (foreign->joints[2].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
+  so.no_source_copy = TRUE;
+  glb = sq_save_bytes (foreign, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  doc = glb_json (glb);
+  g_assert_cmpstr (sampler_of (doc, "Head", "rotation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 2);
+  /* Spine turns at every frame (sampled CUBICSPLINE): LINEAR, every key */
+  g_assert_cmpstr (sampler_of (doc, "Spine", "rotation", &n), ==, "LINEAR");
+  g_assert_cmpint (n, ==, 25);
+  back = load_take (glb, "out.glb", &(Beside) { NULL, NULL }, 0, &error);
+  g_assert_no_error (error);
+  assert_same_clip (foreign, back, "blender-style.glb");
+
+  /* wave.seq: the pelvis holds its place at every key (STEP), its turn moves */
+  wave_glb = sq_save_bytes (wave, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  wave_doc = glb_json (wave_glb);
+  g_assert_cmpstr (sampler_of (wave_doc, "pelvis", "rotation", &n), ==, "LINEAR");
+  g_assert_cmpint (n, ==, 13);
+  g_assert_cmpstr (sampler_of (wave_doc, "pelvis", "translation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 3);
+  /* the left arm hangs still: 13 keys of one turn */
+  g_assert_cmpstr (sampler_of (wave_doc, "lfshoulder", "rotation", &n), ==, "STEP");
+  g_assert_cmpint (n, ==, 13);
+}
+
+/* ---- a file Blender exported ---------------------------------------------- */
+
+/* Where Blender put each bone's head at each time (blender-export.json,
+ * made with the .glb by make-blender-export.py), in Second Life's axes:
+ * Blender's (x, y, z), facing -Y, is SL's (-y, x, z) */
+static void
+blender_head (JsonObject *heads,
+              double      t,
+              const char *name,
+              double      out[3])
+{
+  g_autofree char *key = NULL;
+  JsonObject *at = NULL;
+  JsonArray *p;
+  g_autoptr(GList) times = json_object_get_members (heads);
+
+  for (GList *l = times; l != NULL && at == NULL; l = l->next)
+    if (fabs (g_ascii_strtod (l->data, NULL) - t) < 1e-9)
+      at = json_object_get_object_member (heads, l->data);
+  g_assert_nonnull (at);
+  g_assert_true (json_object_has_member (at, name));
+  p = json_object_get_array_member (at, name);
+  out[0] = -json_array_get_double_element (p, 1);
+  out[1] = json_array_get_double_element (p, 0);
+  out[2] = json_array_get_double_element (p, 2);
+}
+
+static gssize
+joint_index (const SqClip *clip,
+             const char   *name)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (g_str_equal (clip->joints[j].name, name))
+      return (gssize) j;
+  g_error ("no joint %s", name);
+  return -1;
+}
+
+static double
+angle_between (const double a[3],
+               const double b[3])
+{
+  double d = 0, la = 0, lb = 0;
+
+  for (int k = 0; k < 3; k++)
+    d += a[k] * b[k], la += a[k] * a[k], lb += b[k] * b[k];
+  return acos (CLAMP (d / sqrt (la * lb), -1.0, 1.0)) * 180 / G_PI;
+}
+
+/* Node `name` of a glTF document: its translation and rotation (x, y, z, w) */
+static void
+node_rest (JsonNode   *doc,
+           const char *name,
+           double      t[3],
+           double      r[4])
+{
+  JsonArray *nodes = json_object_get_array_member (json_node_get_object (doc), "nodes");
+
+  t[0] = t[1] = t[2] = 0, r[0] = r[1] = r[2] = 0, r[3] = 1;
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *n = json_array_get_object_element (nodes, i);
+
+      if (!g_str_equal (json_object_get_string_member (n, "name"), name))
+        continue;
+      for (guint k = 0; k < 3 && json_object_has_member (n, "translation"); k++)
+        t[k] = json_array_get_double_element (json_object_get_array_member (n, "translation"), k);
+      for (guint k = 0; k < 4 && json_object_has_member (n, "rotation"); k++)
+        r[k] = json_array_get_double_element (json_object_get_array_member (n, "rotation"), k);
+      return;
+    }
+  g_error ("no node %s", name);
+}
+
+/* A foreign glTF written again keeps the file's rest pose: each bone's
+ * node as the file had it (rest turn and place), and it reads back as the
+ * same clip (keys, rest turns) */
+static void
+assert_rest_kept (const SqClip *clip)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "blender-export.glb", NULL);
+  g_autoptr(GBytes) original = tu_read (path);
+  g_autoptr(JsonNode) a = glb_json (original);
+  g_autoptr(JsonNode) b = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) back = NULL;
+  SqSaveOptions so = { 0 };
+  guint turned = 0;
+
+  so.no_source_copy = TRUE;
+  again = sq_save_bytes (clip, gltf (), &so, NULL, &error);
+  g_assert_no_error (error);
+  b = glb_json (again);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      double ta[3], ra[4], tb[3], rb[4], same = 0, flipped = 0;
+
+      node_rest (a, clip->joints[j].name, ta, ra);
+      node_rest (b, clip->joints[j].name, tb, rb);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat_with_epsilon (ta[k], tb[k], 1e-6);
+      for (int k = 0; k < 4; k++)
+        same = MAX (same, fabs (ra[k] - rb[k])), flipped = MAX (flipped, fabs (ra[k] + rb[k]));
+      g_assert_cmpfloat (MIN (same, flipped), <, 1e-6);
+      turned += fabs (fabs (ra[3]) - 1) > 1e-3;
+    }
+  /* Blender's bones point along the limbs: most are turned at rest */
+  g_assert_cmpuint (turned, >=, 15);
+  back = load_take (again, "again.glb", &(Beside) { NULL, NULL }, 0, &error);
+  g_assert_no_error (error);
+  assert_same_clip (clip, back, "blender-export.glb written again");
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      GVariant *va = sq_props_get (clip->joints[j].extra, "rest-rotation");
+      GVariant *vb = sq_props_get (back->joints[j].extra, "rest-rotation");
+      double qa[4], qb[4];
+
+      g_assert_true ((va == NULL) == (vb == NULL));
+      if (va == NULL)
+        continue;
+      g_variant_get (va, "(dddd)", &qa[0], &qa[1], &qa[2], &qa[3]);
+      g_variant_get (vb, "(dddd)", &qb[0], &qb[1], &qb[2], &qb[3]);
+      for (int k = 0; k < 4; k++)
+        g_assert_cmpfloat_with_epsilon (qa[k], qb[k], 1e-6);
+    }
+}
+
+/* A glTF Blender exported (bones along the limbs: a rest rotation on every
+ * joint, rolled arms): Sequin poses it where Blender does, and converted to
+ * a Second Life .anim each limb points the same way in the world as in
+ * Blender at every time (the retarget through the rest pose) */
+static void
+test_blender_export (void)
+{
+  static const char * const limbs[][4] = {
+    { "LeftArm", "LeftForeArm", "mShoulderLeft", "mElbowLeft" },
+    { "LeftForeArm", "LeftHand", "mElbowLeft", "mWristLeft" },
+    { "RightArm", "RightForeArm", "mShoulderRight", "mElbowRight" },
+    { "Spine", "Chest", "mTorso", "mChest" },
+    { "Neck", "Head", "mNeck", "mHead" },
+    { "LeftUpLeg", "LeftLeg", "mHipLeft", "mKneeLeft" },
+    { "LeftLeg", "LeftFoot", "mKneeLeft", "mAnkleLeft" },
+  };
+  g_autofree char *json_path = g_test_build_filename (G_TEST_DIST, "data", "gltf", "blender-export.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = load_foreign ("blender-export.glb", 0);
+  g_autoptr(GBytes) anim_bytes = NULL;
+  g_autoptr(SqClip) anim = NULL;
+  g_autoptr(SqPose) pose = NULL, anim_pose = NULL;
+  g_autofree double *x = NULL, *y = NULL;
+  JsonObject *heads;
+  double worst = 0, worst_deg = 0;
+
+  json_parser_load_from_file (parser, json_path, &error);
+  g_assert_no_error (error);
+  heads = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "heads");
+  g_assert_cmpuint (clip->n_joints, ==, 19);
+  g_assert_cmpfloat (clip->fps, ==, 24);
+  pose = sq_pose_new (clip);
+  x = g_new (double, 3 * clip->n_joints);
+  anim_bytes = tu_save (clip, "sl-anim", NULL);
+  anim = tu_load_ok (anim_bytes);
+  anim_pose = sq_pose_new (anim);
+  y = g_new (double, 3 * anim->n_joints);
+  for (int f = 0; f <= 24; f += 6)
+    {
+      double t = f / 24.0;
+
+      /* the glTF as Blender poses it */
+      sq_pose_evaluate (pose, clip, t, x);
+      for (gsize j = 0; j < clip->n_joints; j++)
+        {
+          double b[3];
+
+          blender_head (heads, t, clip->joints[j].name, b);
+          for (int k = 0; k < 3; k++)
+            worst = MAX (worst, fabs (b[k] - x[3 * j + k]));
+        }
+      /* the .anim's limbs as Blender's */
+      sq_pose_evaluate (anim_pose, anim, t, y);
+      for (gsize l = 0; l < G_N_ELEMENTS (limbs); l++)
+        {
+          double b0[3], b1[3], want[3], got[3], a;
+          gssize from = joint_index (anim, limbs[l][2]), to = joint_index (anim, limbs[l][3]);
+
+          blender_head (heads, t, limbs[l][0], b0);
+          blender_head (heads, t, limbs[l][1], b1);
+          for (int k = 0; k < 3; k++)
+            {
+              want[k] = b1[k] - b0[k];
+              got[k] = y[3 * to + k] - y[3 * from + k];
+            }
+          a = angle_between (want, got);
+          if (a > worst_deg)
+            worst_deg = a;
+          if (a > 1.0)
+            g_error ("%s → %s at %g s: %.3f° from Blender's", limbs[l][2], limbs[l][3], t, a);
+        }
+    }
+  g_test_message ("Blender's export: largest difference %.3g mm in place, %.3g° in the .anim's limbs",
+                  worst * 1000, worst_deg);
+  g_assert_cmpfloat (worst, <, 1e-4);
+  assert_rest_kept (clip);
 }
 
 static void
@@ -576,7 +1000,10 @@ main (int    argc,
   g_test_add_func ("/gltf/back-to-the-world", test_back_to_the_world);
   g_test_add_func ("/gltf/companion-names", test_companion_names);
   g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
+  g_test_add_func ("/gltf/negative-times", test_negative_times);
   g_test_add_func ("/gltf/foreign", test_foreign);
+  g_test_add_func ("/gltf/step", test_step);
+  g_test_add_func ("/gltf/blender-export", test_blender_export);
   g_test_add_func ("/gltf/foreign-through-bvh", test_foreign_through_bvh);
   g_test_add_func ("/gltf/damaged", test_damaged);
   g_test_add_func ("/gltf/truncated", test_truncated);

@@ -39,6 +39,11 @@ typedef struct
 #define SQ_PRESENT_Z   (1u << 2)
 #define SQ_PRESENT_ALL (SQ_PRESENT_X | SQ_PRESENT_Y | SQ_PRESENT_Z)
 
+/* A clip field (boolean): the clip has a hierarchy of its own, and its
+ * translation keys add to the rest offsets rather than replace them (an
+ * ActiveWorlds clip read back from glTF; posed so by sq-pose.c) */
+#define SQ_TRANSLATIONS_ADD "translations-add"
+
 typedef struct _SqKeyCodec SqKeyCodec;
 
 typedef struct

@@ -1601,6 +1601,8 @@ convert_clip (const SqClip     *clip,
         map_joint_names (out, NULL, NULL, map, FALSE, losses);
       return g_steal_pointer (&out);
     }
+  /* the target's own rule says how its translations move a joint */
+  sq_props_remove (out->extra, SQ_TRANSLATIONS_ADD);
 
   {
     gssize r = -1;

@@ -118,7 +118,7 @@ report_props (const SqClip   *clip,
       if (joint != NULL && clip->format->space != NULL && clip->format->space->hierarchy
           && format->space != NULL && !format->space->hierarchy
           && (g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "channels")
-              || g_str_equal (key, "end-site")))
+              || g_str_equal (key, "end-site") || g_str_equal (key, "rest-rotation")))
         continue;
       what = clip->format->describe_field
              ? clip->format->describe_field (key, sq_props_value_at (props, i))
@@ -153,6 +153,24 @@ map_touches (const SqClip     *clip,
     if (sq_joint_map_lookup (map, clip->joints[j].name, NULL))
       return TRUE;
   return FALSE;
+}
+
+/* The notes among the losses from `from` on (lines of SQ_LOSS_NOTE: a
+ * retarget, root motion scaled, keys moved) go to the save's notes: they
+ * are no losses */
+static void
+move_notes (const SqSaveOptions *options,
+            GPtrArray           *losses,
+            guint                from)
+{
+  for (guint i = from; options->notes != NULL && losses != NULL && i < losses->len;)
+    if (sq_loss_note (losses->pdata[i]) != NULL)
+      {
+        g_ptr_array_add (options->notes, g_strdup (sq_loss_note (losses->pdata[i])));
+        g_ptr_array_remove_index (losses, i);
+      }
+    else
+      i++;
 }
 
 GPtrArray *
@@ -190,7 +208,13 @@ sq_save_pieces (const SqClip        *clip,
 
   /* a format of every world writes the clip as it is (glTF) */
   if (format->flags & SQ_FORMAT_ANY_WORLD)
-    return format->write (clip, options, losses, error);
+    {
+      guint from = losses != NULL ? losses->len : 0;
+      GPtrArray *pieces = format->write (clip, options, losses, error);
+
+      move_notes (options, losses, from);
+      return pieces;
+    }
 
   if (losses != NULL && clip->format != NULL && clip->format != format)
     report_foreign_fields (clip, format, losses);
@@ -207,14 +231,7 @@ sq_save_pieces (const SqClip        *clip,
       if (converted == NULL)
         return NULL;
       /* the conversion's notes (a retarget, root motion scaled) are no losses */
-      for (guint i = from; options->notes != NULL && losses != NULL && i < losses->len;)
-        if (sq_loss_note (losses->pdata[i]) != NULL)
-          {
-            g_ptr_array_add (options->notes, g_strdup (sq_loss_note (losses->pdata[i])));
-            g_ptr_array_remove_index (losses, i);
-          }
-        else
-          i++;
+      move_notes (options, losses, from);
       pieces = format->write (converted, options, losses, error);
       if (pieces != NULL && home != NULL && home->add_save_notes != NULL)
         home->add_save_notes (format, _sq_pieces_size (pieces), options->notes != NULL ? options->notes : losses);

@@ -53,7 +53,8 @@ sq_pose_new (const SqClip *clip)
   pose->order = g_new (gsize, MAX (n, 1));
   pose->space = clip->format != NULL && clip->format->space != NULL
                 ? clip->format->space : &sq_space_second_life;
-  pose->replace = pose->space->hierarchy || pose->space == &sq_space_second_life;
+  pose->replace = (pose->space->hierarchy || pose->space == &sq_space_second_life)
+                  && sq_props_get (clip->extra, SQ_TRANSLATIONS_ADD) == NULL;
 
   for (gsize j = 0; j < n && tree; j++)
     tree = hierarchy_parent (&clip->joints[j], &parent[j]);
@@ -146,6 +147,12 @@ const gssize *
 sq_pose_get_parents (const SqPose *pose)
 {
   return pose->parent;
+}
+
+gboolean
+sq_pose_translations_replace (const SqPose *pose)
+{
+  return pose->replace;
 }
 
 void

@@ -24,12 +24,18 @@ G_BEGIN_DECLS
 
 typedef struct _SqPose SqPose;
 
+
 /* The skeleton of `clip` as it is now; make a new one after an edit */
 SqPose       *sq_pose_new          (const SqClip *clip);
 void          sq_pose_free         (SqPose       *pose);
 gsize         sq_pose_get_n_joints (const SqPose *pose);
 /* per joint (in clip order): its parent's index, -1 for a root */
 const gssize *sq_pose_get_parents  (const SqPose *pose);
+/* TRUE when a joint's translation keys replace its rest offset (BVH
+ * channels, .anim positions, a .x's position keys); FALSE when they move
+ * the joint from it (ActiveWorlds' SEQ locations, and a clip read back
+ * from a glTF file Sequin wrote of one: its SQ_TRANSLATIONS_ADD field) */
+gboolean      sq_pose_translations_replace (const SqPose *pose);
 /* 3 doubles per joint: where it is at `time` (held before the first and
  * after the last key). `clip` must be the one the pose was made from. */
 void          sq_pose_evaluate     (const SqPose *pose,

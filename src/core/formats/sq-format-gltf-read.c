@@ -7,7 +7,8 @@
  * "parent" and "offset" extras as a BVH's, in glTF's axes and metres. The
  * rest rotations are taken into the keys (a joint at rest has the identity,
  * as in BVH), so every world's conversion and the preview see one kind of
- * skeleton. Each animation is a take. LINEAR keys are taken as they are,
+ * skeleton; each joint keeps how its bone is turned at rest (GLTF_REST_TURN)
+ * for writing glTF again in the file's rest pose. Each animation is a take. LINEAR keys are taken as they are,
  * STEP keys hold their value until the frame before the next key,
  * CUBICSPLINE is sampled at the clip's frame rate; morph-target weights and
  * channels of nodes that are no joint are reported as lost (warnings).
@@ -24,6 +25,7 @@
 
 #include "sq-format-gltf.h"
 #include "sq-math.h"
+#include "sq-pose.h"
 
 #define MAX_NODES 65536
 
@@ -681,6 +683,35 @@ add_joints (SqClip       *clip,
         off[a] = nd->gpos[k][a] - (p >= 0 ? nd->gpos[p][a] : 0.0);
       sq_props_set (joint->extra, "parent", g_variant_new_int32 (p >= 0 ? nd->joint_of[p] : -1));
       sq_props_set (joint->extra, "offset", g_variant_new ("(ddd)", off[0], off[1], off[2]));
+      /* how the bone is turned at rest (the keys are taken from it), kept
+       * for the skeleton: a glTF written again has the file's rest pose */
+      if (fabs (fabs (nd->grot[k][0]) - 1.0) > 1e-9)
+        sq_props_set (joint->extra, GLTF_REST_TURN,
+                      g_variant_new ("(dddd)", nd->grot[k][0], nd->grot[k][1], nd->grot[k][2], nd->grot[k][3]));
+    }
+}
+
+/* The End Sites Sequin wrote (a node under a joint, marked in its extras)
+ * back on their joints, from the joint at rest in the unturned frame */
+static void
+add_end_sites (const Doc    *doc,
+               const Nodes  *nd,
+               SqClip       *clip)
+{
+  for (gsize i = 0; i < nd->n; i++)
+    {
+      JsonObject *node = array_object (doc->nodes, (gint64) i);
+      JsonObject *sequin = get_object (get_object (node, "extras"), "sequin");
+      JsonNode *flag = sequin != NULL ? member (sequin, "end-site") : NULL;
+      gint32 p = nd->parent[i];
+      double e[3];
+
+      if (flag == NULL || !JSON_NODE_HOLDS_VALUE (flag) || json_node_get_value_type (flag) != G_TYPE_BOOLEAN
+          || !json_node_get_boolean (flag) || nd->joint_of[i] >= 0 || p < 0 || nd->joint_of[p] < 0)
+        continue;
+      for (int a = 0; a < 3; a++)
+        e[a] = nd->gpos[i][a] - nd->gpos[p][a];
+      sq_props_set (clip->joints[nd->joint_of[p]].extra, "end-site", g_variant_new ("(ddd)", e[0], e[1], e[2]));
     }
 }
 
@@ -982,7 +1013,10 @@ channel_keys (SqClip        *clip,
       for (guint c = 0; c < ncomp; c++)
         v[c] = ch->values[k * ncomp + c];
       emit (track, ch->path, b, ch->times[k], v);
-      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch->times[k + 1] - 1.0 / clip->fps > ch->times[k] + 1e-6)
+      /* a STEP holds the value until the frame before the next key (no
+       * key needed when the next one holds it too) */
+      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch->times[k + 1] - 1.0 / clip->fps > ch->times[k] + 1e-6
+          && memcmp (&ch->values[k * ncomp], &ch->values[(k + 1) * ncomp], ncomp * sizeof *ch->values) != 0)
         emit (track, ch->path, b, ch->times[k + 1] - 1.0 / clip->fps, v);
     }
   return TRUE;
@@ -1071,6 +1105,12 @@ restore_take (SqClip     *clip,
   if ((s = get_string (sequin, "format")) != NULL && g_utf8_validate (s, -1, NULL))
     sq_props_set (clip->extra, GLTF_SOURCE_FORMAT, g_variant_new_string (s));
   restore_fields (clip->extra, sequin, clip);
+  /* keys before 0 s were written later by this much */
+  if (number_member (sequin, "time-shift", 0, 1e9, &v) && v > 0)
+    for (gsize j = 0; j < clip->n_joints; j++)
+      for (guint c = 0; c < SQ_N_CHANNELS; c++)
+        for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+          clip->joints[j].tracks[c].keys[k].time -= v;
   if (member (sequin, "empty") != NULL)
     for (gsize j = 0; j < clip->n_joints; j++)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
@@ -1084,9 +1124,14 @@ restore_take (SqClip     *clip,
 
       restore_fields (clip->joints[j].extra, jo, clip);
       if (member (jo, "translation-base") != NULL && get_numbers (jo, "translation-base", 3, base, "", &ignored))
-        for (gsize k = 0; k < t->n_keys; k++)
-          for (int a = 0; a < 3; a++)
-            t->keys[k].v[a] -= base[a];
+        {
+          for (gsize k = 0; k < t->n_keys; k++)
+            for (int a = 0; a < 3; a++)
+              t->keys[k].v[a] -= base[a];
+          /* the keys move the joint from its rest offset again, and the
+           * clip is posed (sq-pose.c) and written so */
+          sq_props_set (clip->extra, SQ_TRANSLATIONS_ADD, g_variant_new_boolean (TRUE));
+        }
     }
 }
 
@@ -1204,6 +1249,8 @@ read_doc (Doc                 *doc,
       goto out;
     }
   add_joints (clip, &nd, listed != NULL ? listed : skin);
+  if (sequin != NULL)
+    add_end_sites (doc, &nd, clip);
   if (anim != NULL && !read_channels (doc, anim, &nd, clip, channels, error))
     goto out;
   clip->fps = sequin != NULL && number_member (sequin, "fps", 1e-3, 1e6, &fps) ? fps : guess_fps (channels);

@@ -6,8 +6,10 @@
  * gives the writer the clip unconverted, with its joint names, its fields
  * and its takes. The writer puts the clip's rest skeleton (the one it is
  * previewed on: gltf_rest_skeleton) as nodes joined by one skin, with rest
- * rotations of identity, and each take as an animation whose keys are the
- * clip's, turned into glTF's axes and metres (LINEAR; times in seconds).
+ * rotations of identity (a glTF Sequin read: its file's, GLTF_REST_TURN),
+ * and each take as an animation whose keys are the clip's, turned into
+ * glTF's axes and metres (LINEAR, or STEP where the clip holds a value:
+ * held_steps; times in seconds, from 0).
  * The world's fields go in each animation's `extras.sequin` (see
  * put_take_extras), so a file Sequin writes reads back into the same clip.
  *
@@ -44,7 +46,8 @@ static const char * const gltf_extensions[] = { "glb", "gltf", NULL };
 gboolean
 _sq_gltf_is_skeleton_key (const char *key)
 {
-  return g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "end-site");
+  return g_str_equal (key, "parent") || g_str_equal (key, "offset") || g_str_equal (key, "end-site")
+         || g_str_equal (key, SQ_TRANSLATIONS_ADD) || g_str_equal (key, GLTF_REST_TURN);
 }
 
 /* Extras that are a source file's bytes for its other takes or its exact
@@ -67,6 +70,7 @@ typedef struct
   gint32   *parent;          /* per joint, -1 for a root */
   double  (*offset)[3];      /* from the parent (a root: from the origin), glTF axes, metres */
   gboolean  replace;         /* translation keys replace the offset (else add to it) */
+  double  (*turn)[4];        /* how each bone is turned at rest, from the scene (GLTF_REST_TURN) */
 } Rest;
 
 static void
@@ -74,6 +78,55 @@ rest_clear (Rest *rest)
 {
   g_clear_pointer (&rest->parent, g_free);
   g_clear_pointer (&rest->offset, g_free);
+  g_clear_pointer (&rest->turn, g_free);
+}
+
+/* The turn at rest of joint j's parent, undone (the identity for a root) */
+static void
+parent_turn_inv (const Rest *rest,
+                 gssize      j,
+                 double      out[4])
+{
+  static const double id[4] = { 1, 0, 0, 0 };
+  gint32 p = j >= 0 ? rest->parent[j] : -1;
+
+  sq_quat_conjugate (p >= 0 ? rest->turn[p] : id, out);
+}
+
+/* Joint j's turn at rest from its parent: the node's rotation */
+static void
+local_turn (const Rest *rest,
+            gsize       j,
+            double      out[4])
+{
+  double inv[4];
+
+  parent_turn_inv (rest, (gssize) j, inv);
+  sq_quat_multiply (inv, rest->turn[j], out);
+}
+
+/* The bones' turns at rest: a glTF Sequin read keeps its file's (the keys
+ * are from the unturned rest); every other clip's are the identity */
+static void
+rest_turns (const SqClip *clip,
+            Rest         *rest)
+{
+  rest->turn = g_malloc_n (MAX (rest->n, 1), sizeof *rest->turn);
+  for (gsize j = 0; j < rest->n; j++)
+    {
+      GVariant *v = sq_props_get (clip->joints[j].extra, GLTF_REST_TURN);
+      double *q = rest->turn[j];
+
+      q[0] = 1, q[1] = q[2] = q[3] = 0;
+      if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(dddd)")))
+        {
+          g_variant_get (v, "(dddd)", &q[0], &q[1], &q[2], &q[3]);
+          if (!(isfinite (q[0]) && isfinite (q[1]) && isfinite (q[2]) && isfinite (q[3]))
+              || !(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12))
+            q[0] = 1, q[1] = q[2] = q[3] = 0;
+          sq_quat_normalize (q);
+        }
+    }
 }
 
 static const SqSpace *
@@ -93,8 +146,6 @@ gltf_rest_skeleton (const SqClip *clip,
   g_autoptr(SqClip) bare = sq_clip_new ();
   g_autoptr(SqPose) pose = NULL;
   g_autofree double *points = NULL;
-  const SqSpace *space = clip->format != NULL && clip->format->space != NULL
-                         ? clip->format->space : &sq_space_second_life;
   const gssize *parents;
   gsize n = clip->n_joints;
 
@@ -127,8 +178,8 @@ gltf_rest_skeleton (const SqClip *clip,
       sq_space_vector_from_sl (&gltf_space, d, rest->offset[j]);
     }
   /* as sq-pose.c poses them */
-  rest->replace = space->hierarchy || space == &sq_space_second_life
-                  || sq_props_get (clip->extra, "frames") != NULL;
+  rest->replace = sq_pose_translations_replace (pose);
+  rest_turns (clip, rest);
 }
 
 /* ---- the buffer ------------------------------------------------------------- */
@@ -437,6 +488,8 @@ typedef struct
   JsonArray  *samplers;
   JsonArray  *channels;
   guint       n_unnormal;
+  double      shift;        /* added to every key time: glTF's times are ≥ 0 */
+  guint       n_same_time;  /* keys on their previous one's time as 32-bit floats */
 } Anim;
 
 static void
@@ -444,7 +497,8 @@ add_channel (Anim       *a,
              gint64      input,
              gint64      output,
              gint64      node,
-             const char *path)
+             const char *path,
+             gboolean    step)
 {
   JsonObject *sampler = json_object_new ();
   JsonObject *channel = json_object_new ();
@@ -452,7 +506,7 @@ add_channel (Anim       *a,
 
   json_object_set_int_member (sampler, "input", input);
   json_object_set_int_member (sampler, "output", output);
-  json_object_set_string_member (sampler, "interpolation", "LINEAR");
+  json_object_set_string_member (sampler, "interpolation", step ? "STEP" : "LINEAR");
   json_array_add_object_element (a->samplers, sampler);
   json_object_set_int_member (target, "node", node);
   json_object_set_string_member (target, "path", path);
@@ -461,34 +515,121 @@ add_channel (Anim       *a,
   json_array_add_object_element (a->channels, channel);
 }
 
+/* Where the clip holds a value, STEP: a track that holds one value at
+ * every key (LINEAR and STEP play it alike), or one that holds each value
+ * until the frame before the next and then changes within that frame (as
+ * a STEP channel is read: sq-format-gltf-read.c channel_keys), each change
+ * after a held value. The second
+ * is written with its changes only, the hold keys left out; reading it
+ * back gives them again. Returns TRUE for STEP, with *n the keys kept. */
+static gboolean
+same_value (const float *values,
+            gsize        i,
+            gsize        k,
+            guint        ncomp)
+{
+  return memcmp (&values[i * ncomp], &values[k * ncomp], ncomp * sizeof *values) == 0;
+}
+
+static gboolean
+held_steps (float  *times,
+            float  *values,
+            gsize  *n,
+            guint   ncomp,
+            double  fps)
+{
+  gsize m = 0, holds = 0, count = *n;
+  double frame = fps > 0 && isfinite (fps) ? 1.0 / fps : 0;
+  gboolean constant = TRUE;
+
+  if (count < 2)
+    return FALSE;
+  for (gsize i = 1; i < count; i++)
+    constant = constant && same_value (values, i, 0, ncomp);
+  if (constant)
+    return TRUE;
+  if (frame <= 0)
+    return FALSE;
+  for (gsize i = 0; i + 1 < count; i++)
+    {
+      double gap = (double) times[i + 1] - times[i], tol = 1e-6 * MAX (1.0, fabs ((double) times[i + 1]));
+
+      /* each change within one frame, after a value held (a change
+       * right after a change is motion, not a step) */
+      if (!same_value (values, i, i + 1, ncomp)
+          && (gap > frame + tol || i == 0 || !same_value (values, i, i - 1, ncomp)))
+        return FALSE;
+      /* a hold key: the value before it, a change one frame after it */
+      if (i > 0 && same_value (values, i, i - 1, ncomp) && !same_value (values, i, i + 1, ncomp)
+          && fabs (gap - frame) <= tol && (double) times[i] - times[i - 1] > 1e-6)
+        holds++;
+    }
+  if (holds == 0)
+    return FALSE;
+  /* the hold keys out; reading puts them back one frame before each change */
+  for (gsize i = 0; i < count; i++)
+    {
+      gboolean hold = i > 0 && i + 1 < count && same_value (values, i, i - 1, ncomp)
+                      && !same_value (values, i, i + 1, ncomp)
+                      && fabs ((double) times[i + 1] - times[i] - frame) <= 1e-6 * MAX (1.0, fabs ((double) times[i + 1]));
+
+      if (hold)
+        continue;
+      times[m] = times[i];
+      memmove (&values[m * ncomp], &values[i * ncomp], ncomp * sizeof *values);
+      m++;
+    }
+  *n = m;
+  return TRUE;
+}
+
 /* One track as a sampler and a channel: its keys in glTF's axes */
 static void
 put_track (Anim          *a,
            const SqClip  *t,
            const SqTrack *track,
            SqChannel      c,
-           const double   base[3],
+           const Rest    *rest,
+           gsize          j,
            gint64         node)
 {
+  const double *base = rest->replace ? NULL : rest->offset[j];
+  double pinv[4];
+
   static const char * const paths[] = { "rotation", "translation", "scale" };
   const SqSpace *space = clip_space (t);
   guint ncomp = c == SQ_CHANNEL_ROTATION ? 4 : 3;
   g_autofree float *times = g_new (float, track->n_keys);
   g_autofree float *values = g_new (float, track->n_keys * ncomp);
+  gsize n = 0;
+  gboolean step;
 
+  parent_turn_inv (rest, (gssize) j, pinv);
   for (gsize k = 0; k < track->n_keys; k++)
     {
       SqKey key = sq_track_key (track, k);
-      float *out = &values[k * ncomp];
+      float *out = &values[n * ncomp];
       double v[4];
 
-      times[k] = (float) key.time;
+      /* glTF's times increase: a key its previous one's time as a float
+       * cannot be told apart from it */
+      times[n] = (float) (key.time + a->shift);
+      if (n > 0 && !(times[n] > times[n - 1]))
+        {
+          a->n_same_time++;
+          continue;
+        }
+      n++;
       if (c == SQ_CHANNEL_ROTATION)
         {
           double sl[4], len;
 
           sq_space_rotation_to_sl (space, key.v, sl);
           sq_space_rotation_from_sl (&gltf_space, sl, v);
+          /* from the unturned rest to the node's: the parent's rest turn
+           * undone before, the bone's own after */
+          sq_quat_multiply (pinv, v, sl);
+          sq_quat_multiply (sl, rest->turn[j], v);
           len = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
           if (fabs (len - 1.0) > 1e-5)
             a->n_unnormal++;
@@ -506,7 +647,11 @@ put_track (Anim          *a,
           sq_space_vector_to_sl (space, key.v, sl);
           sq_space_vector_from_sl (&gltf_space, sl, v);
           for (int i = 0; i < 3; i++)
-            out[i] = (float) (v[i] + (base != NULL ? base[i] : 0.0));
+            sl[i] = v[i] + (base != NULL ? base[i] : 0.0);
+          /* in the parent's turned frame */
+          sq_quat_rotate (pinv, sl, v);
+          for (int i = 0; i < 3; i++)
+            out[i] = (float) v[i];
         }
       else
         {
@@ -518,9 +663,28 @@ put_track (Anim          *a,
             out[i] = (float) s[gltf_space.axis[i]];
         }
     }
-  add_channel (a, put_floats (a->buf, times, track->n_keys, 1, "SCALAR", TRUE),
-               put_floats (a->buf, values, track->n_keys, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
-               node, paths[c]);
+  step = held_steps (times, values, &n, ncomp, t->fps);
+  add_channel (a, put_floats (a->buf, times, n, 1, "SCALAR", TRUE),
+               put_floats (a->buf, values, n, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
+               node, paths[c], step);
+}
+
+/* The time of the take's first key, or 0 without keys */
+static double
+earliest_key (const SqClip *t)
+{
+  double first = 0;
+  gboolean any = FALSE;
+
+  for (gsize j = 0; j < t->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      if (t->joints[j].tracks[c].n_keys > 0)
+        {
+          double k0 = sq_track_key (&t->joints[j].tracks[c], 0).time;
+          first = any ? MIN (first, k0) : k0;
+          any = TRUE;
+        }
+  return any ? first : 0.0;
 }
 
 /* Take `t` as an animation on the nodes named as its joints */
@@ -533,12 +697,25 @@ put_animation (Buf          *buf,
 {
   JsonObject *anim = json_object_new ();
   JsonObject *extras = json_object_new ();
-  Anim a = { buf, json_array_new (), json_array_new (), 0 };
+  Anim a = { buf, json_array_new (), json_array_new (), 0, 0.0, 0 };
   Rest rest = { 0 };
   const char *name = t->takes != NULL && t->takes[t->take] != NULL && t->takes[t->take][0] != '\0'
                      ? t->takes[t->take] : t->name;
+  double first = earliest_key (t);
 
   gltf_rest_skeleton (t, &rest);
+  /* glTF's key times are not negative: keys before 0 s (a SEQ's frames
+   * before its first) move later, all by the same time */
+  if (first < 0)
+    {
+      a.shift = -first;
+      if (name[0] != '\0')
+        _sq_note (losses, _("take “%s” has keys from %g s; glTF's times start at 0 s, so every key is written %g s later (Sequin reads them back where they were)"),
+                  name, first, a.shift);
+      else
+        _sq_note (losses, _("the keys start at %g s; glTF's times start at 0 s, so every key is written %g s later (Sequin reads them back where they were)"),
+                  first, a.shift);
+    }
   for (gsize j = 0; j < t->n_joints; j++)
     {
       gpointer node;
@@ -551,8 +728,7 @@ put_animation (Buf          *buf,
         }
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
         if (t->joints[j].tracks[c].n_keys > 0)
-          put_track (&a, t, &t->joints[j].tracks[c], c, rest.replace ? NULL : rest.offset[j],
-                     GPOINTER_TO_INT (node));
+          put_track (&a, t, &t->joints[j].tracks[c], c, &rest, j, GPOINTER_TO_INT (node));
     }
   /* an animation has a channel: a take without keys gets the rest of
    * the first node, marked to be left out on reading */
@@ -560,11 +736,18 @@ put_animation (Buf          *buf,
     {
       float zero = 0, id[4] = { 0, 0, 0, 1 };
       add_channel (&a, put_floats (buf, &zero, 1, 1, "SCALAR", TRUE), put_floats (buf, id, 1, 4, "VEC4", FALSE),
-                   0, "rotation");
+                   0, "rotation", FALSE);
       json_object_set_object_member (extras, "sequin", take_extras (t, &rest, TRUE, losses));
     }
   else
     json_object_set_object_member (extras, "sequin", take_extras (t, &rest, FALSE, losses));
+  if (a.shift > 0)
+    json_object_set_double_member (json_object_get_object_member (extras, "sequin"), "time-shift", a.shift);
+  if (a.n_same_time > 0)
+    _sq_loss (losses, ngettext ("take “%s”: %u key is on its previous key's time in glTF's 32-bit times and is left out",
+                                "take “%s”: %u keys are on their previous key's time in glTF's 32-bit times and are left out",
+                                a.n_same_time),
+              name, a.n_same_time);
   if (a.n_unnormal > 0)
     _sq_loss (losses, ngettext ("take “%s”: %u rotation is not of unit length; glTF holds it normalised",
                                 "take “%s”: %u rotations are not of unit length; glTF holds them normalised",
@@ -580,9 +763,83 @@ put_animation (Buf          *buf,
 
 /* ---- the skeleton ----------------------------------------------------------- */
 
-/* Joint j as node j (its rest offset, no rotation), an End Site the clip
+/* The inverse of a bone's place and turn at rest, column by column */
+static void
+put_inverse_bind (const double q[4],
+                  const double pos[3],
+                  float        m[16])
+{
+  double inv[4], col[3][3];
+  static const double axes[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+
+  sq_quat_conjugate (q, inv);
+  for (int c = 0; c < 3; c++)
+    {
+      sq_quat_rotate (inv, axes[c], col[c]);
+      for (int r = 0; r < 3; r++)
+        m[4 * c + r] = (float) col[c][r];
+      m[4 * c + 3] = 0;
+    }
+  for (int r = 0; r < 3; r++)
+    m[12 + r] = (float) -(col[0][r] * pos[0] + col[1][r] * pos[1] + col[2][r] * pos[2]);
+  m[15] = 1;
+}
+
+/* Joint j as a node: its rest place from its parent, and its rest turn
+ * when the clip came from a file that had one */
+static JsonObject *
+joint_node (const SqClip *clip,
+            const Rest   *rest,
+            gsize         j)
+{
+  JsonObject *node = json_object_new ();
+  double pinv[4], off[3], q[4];
+
+  parent_turn_inv (rest, (gssize) j, pinv);
+  sq_quat_rotate (pinv, rest->offset[j], off);
+  local_turn (rest, j, q);
+  json_object_set_string_member (node, "name", clip->joints[j].name);
+  json_object_set_array_member (node, "translation", number_array (off, 3));
+  /* glTF's order: x, y, z, w */
+  if (fabs (fabs (q[0]) - 1.0) > 1e-12)
+    {
+      double xyzw[4] = { q[1], q[2], q[3], q[0] };
+      json_object_set_array_member (node, "rotation", number_array (xyzw, 4));
+    }
+  return node;
+}
+
+/* The End Site joint j keeps (BVH) as a node, or NULL */
+static JsonObject *
+end_site_node (const SqClip *clip,
+               const Rest   *rest,
+               gsize         j)
+{
+  GVariant *end = sq_props_get (clip->joints[j].extra, "end-site");
+  const SqSpace *space = clip_space (clip);
+  JsonObject *node, *extras, *sequin;
+  double e[3], sl[3], g[3], inv[4];
+
+  if (end == NULL || !g_variant_is_of_type (end, G_VARIANT_TYPE ("(ddd)")))
+    return NULL;
+  g_variant_get (end, "(ddd)", &e[0], &e[1], &e[2]);
+  sq_space_vector_to_sl (space, e, sl);
+  sq_space_vector_from_sl (&gltf_space, sl, e);
+  sq_quat_conjugate (rest->turn[j], inv);
+  sq_quat_rotate (inv, e, g);
+  node = json_object_new ();
+  json_object_set_string_member (node, "name", clip->joints[j].name);
+  json_object_set_array_member (node, "translation", number_array (g, 3));
+  extras = json_object_new (), sequin = json_object_new ();
+  json_object_set_boolean_member (sequin, "end-site", TRUE);
+  json_object_set_object_member (extras, "sequin", sequin);
+  json_object_set_object_member (node, "extras", extras);
+  return node;
+}
+
+/* Joint j as node j (its rest offset and turn), an End Site the clip
  * keeps (BVH) as an extra node under it, never a skin joint; the skin with
- * each joint's inverse bind matrix (the rest is a translation only). */
+ * each joint's inverse bind matrix. */
 static void
 put_skeleton (JsonObject   *root,
               Buf          *buf,
@@ -593,16 +850,11 @@ put_skeleton (JsonObject   *root,
   g_autofree JsonArray **children = g_new0 (JsonArray *, MAX (rest->n, 1));
   g_autofree double (*global)[3] = g_malloc_n (MAX (rest->n, 1), sizeof *global);
   g_autofree float *ibm = g_new0 (float, 16 * MAX (rest->n, 1));
-  const SqSpace *space = clip_space (clip);
   gsize n = rest->n, extra_node = n;
 
   for (gsize j = 0; j < n; j++)
     {
-      JsonObject *node = json_object_new ();
-
-      json_object_set_string_member (node, "name", clip->joints[j].name);
-      json_object_set_array_member (node, "translation", number_array (rest->offset[j], 3));
-      json_array_add_object_element (nodes, node);
+      json_array_add_object_element (nodes, joint_node (clip, rest, j));
       json_array_add_int_element (joints, (gint64) j);
       if (rest->parent[j] < 0)
         json_array_add_int_element (roots, (gint64) j);
@@ -615,24 +867,10 @@ put_skeleton (JsonObject   *root,
     }
   for (gsize j = 0; j < n; j++)
     {
-      GVariant *end = sq_props_get (clip->joints[j].extra, "end-site");
-      JsonObject *node;
-      double e[3], sl[3], g[3];
+      JsonObject *node = end_site_node (clip, rest, j);
 
-      if (end == NULL || !g_variant_is_of_type (end, G_VARIANT_TYPE ("(ddd)")))
+      if (node == NULL)
         continue;
-      g_variant_get (end, "(ddd)", &e[0], &e[1], &e[2]);
-      sq_space_vector_to_sl (space, e, sl);
-      sq_space_vector_from_sl (&gltf_space, sl, g);
-      node = json_object_new ();
-      json_object_set_string_member (node, "name", clip->joints[j].name);
-      json_object_set_array_member (node, "translation", number_array (g, 3));
-      {
-        JsonObject *extras = json_object_new (), *sequin = json_object_new ();
-        json_object_set_boolean_member (sequin, "end-site", TRUE);
-        json_object_set_object_member (extras, "sequin", sequin);
-        json_object_set_object_member (node, "extras", extras);
-      }
       json_array_add_object_element (nodes, node);
       if (children[j] == NULL)
         children[j] = json_array_new ();
@@ -651,9 +889,7 @@ put_skeleton (JsonObject   *root,
       for (gint32 p = rest->parent[j]; p >= 0 && steps < n; p = rest->parent[p], steps++)
         for (int k = 0; k < 3; k++)
           global[j][k] += rest->offset[p][k];
-      ibm[16 * j + 0] = ibm[16 * j + 5] = ibm[16 * j + 10] = ibm[16 * j + 15] = 1;
-      for (int k = 0; k < 3; k++)
-        ibm[16 * j + 12 + k] = (float) -global[j][k];
+      put_inverse_bind (rest->turn[j], global[j], &ibm[16 * j]);
     }
   json_object_set_array_member (root, "nodes", nodes);
   if (n > 0)
@@ -1016,6 +1252,8 @@ gltf_describe_field (const char *key,
   gsize n_formats;
   const SqFormat * const *formats = sq_formats (&n_formats);
 
+  if (g_str_equal (key, GLTF_REST_TURN))
+    return g_strdup (_("its bone's turn at rest (the motion is kept, from the unturned rest)"));
   if (g_str_equal (key, GLTF_SOURCE_FORMAT) || g_str_equal (key, GLTF_BUFFER) || _sq_gltf_is_skeleton_key (key))
     return NULL;
   for (gsize f = 0; f < n_formats; f++)

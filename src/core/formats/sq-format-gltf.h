@@ -25,6 +25,10 @@ G_BEGIN_DECLS
 /* clip extras of the glTF format itself (not another format's fields) */
 #define GLTF_SOURCE_FORMAT "source-format"
 #define GLTF_BUFFER        "gltf-buffer"    /* a .gltf's buffer, for its other takes */
+/* a joint's turn at rest in the file read (w, x, y, z; glTF's axes, from
+ * the scene, not the parent): the keys are from the unturned rest, and a
+ * glTF written again turns the bone back and takes the turn out of them */
+#define GLTF_REST_TURN     "rest-rotation"
 
 extern const SqSpace gltf_space;
 
