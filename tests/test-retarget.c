@@ -20,6 +20,7 @@
 #include "sq-math.h"
 #include "sq-pose.h"
 #include "test-utils.h"
+#include "worlds/sq-sl-skeleton.h"
 
 /* the limbs compared: from the joint standing for the first concept to
  * the one standing for the second (the nearest the skeletons have) */
@@ -501,6 +502,30 @@ test_sims (void)
     }
 }
 
+/* ActiveWorlds' hip height comes from its own rest skeleton (the classic
+ * avatar's pelvis above its toes, on Second Life's proportions by the
+ * limbs' names), and root motion into ActiveWorlds is scaled by it */
+static void
+test_aw_hip_height (void)
+{
+  const SqWorldHome *aw = sq_world_by_id ("aw");
+  double pelvis[3], ball[3], height;
+  g_autoptr(SqClip) cmu = load_corpus ("bvh", "131_01.bvh");
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) seq = convert (cmu, "seq-binary", losses);
+  g_autofree char *named = NULL;
+
+  g_assert_nonnull (aw);
+  g_assert_nonnull (aw->hip_height);
+  height = aw->hip_height ();
+  g_assert_true (sq_sl_bone_rest_position ("mPelvis", pelvis));
+  g_assert_true (sq_sl_bone_rest_position ("mFootLeft", ball));
+  g_test_message ("ActiveWorlds hip height %.4f m", height);
+  g_assert_cmpfloat_with_epsilon (height, pelvis[2] - ball[2], 1e-9);
+  named = g_strdup_printf ("the ratio of the hip heights (%.3g m in ActiveWorlds binary SEQ,", height);
+  g_assert_true (tu_has_line (losses, named));
+}
+
 /* Within one world nothing is retargeted: the rotations stay as they were */
 static void
 test_same_world (void)
@@ -734,6 +759,7 @@ main (int   argc,
   g_test_add_func ("/retarget/round-trip", test_round_trip);
   g_test_add_func ("/retarget/sl-to-seq-joints", test_sl_to_seq_joints);
   g_test_add_func ("/retarget/sims", test_sims);
+  g_test_add_func ("/retarget/aw-hip-height", test_aw_hip_height);
   g_test_add_func ("/retarget/same-world", test_same_world);
   g_test_add_func ("/retarget/rigs", test_rigs);
   g_test_add_func ("/retarget/own-rig-map", test_own_rig_map);

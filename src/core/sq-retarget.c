@@ -97,8 +97,8 @@ _sq_rest_new (const SqClip   *clip,
     rest->parent[rest->root] = -1;
   if (rest->from_file)
     rest->hip_height = file_hip_height (clip, format != NULL ? format->space : NULL, rest);
-  else if (world != NULL)
-    rest->hip_height = world->hip_height;
+  else if (world != NULL && world->hip_height != NULL)
+    rest->hip_height = world->hip_height ();
   return rest;
 }
 
