@@ -545,6 +545,7 @@ typedef struct
   SequinSaveFlags flags;
   guint64         generation;
   GPtrArray      *losses;
+  GPtrArray      *notes;        /* the conversion's notes (retargeting, root motion, size) */
   GPtrArray      *files;        /* SqSaveFile*: the file, then its companions (sq_save_files) */
   char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
@@ -558,6 +559,7 @@ save_data_free (SaveData *data)
   g_clear_pointer (&data->copy, sq_clip_free);
   g_clear_object (&data->file);
   g_clear_pointer (&data->losses, g_ptr_array_unref);
+  g_clear_pointer (&data->notes, g_ptr_array_unref);
   g_clear_pointer (&data->files, g_ptr_array_unref);
   g_clear_pointer (&data->written, sq_clip_free);
   g_free (data->old_etag);
@@ -647,7 +649,6 @@ save_worker (GTask        *task,
   SaveData *data = task_data;
   GError *error = NULL;
   SqSaveOptions options = { 0 };
-  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = folder_path (data->file, &error);
   g_autofree char *name = g_file_get_basename (data->file);
   gboolean renamed = FALSE;
@@ -659,8 +660,8 @@ save_worker (GTask        *task,
       return;
     }
   sq_io_folder_init (&folder, dir);
-  /* no loss, so no question (a .anim's size: the validation panel weighs it) */
-  options.notes = notes;
+  /* no loss, so no question: told once the file is saved */
+  options.notes = data->notes;
   data->files = sq_save_files (data->copy, data->format, name, &folder, &options, data->losses, &error);
   if (data->files == NULL)
     {
@@ -837,6 +838,7 @@ sequin_document_save_async (SequinDocument      *self,
   data->flags = flags;
   data->generation = self->clip->generation;
   data->losses = g_ptr_array_new_with_free_func (g_free);
+  data->notes = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
 
   if (data->format == NULL)
@@ -850,10 +852,25 @@ sequin_document_save_async (SequinDocument      *self,
   g_task_run_in_thread (worker, save_worker);
 }
 
+/* A save's lines as a NULL-terminated array (empty for none) */
+static GStrv
+lines_of (GPtrArray *lines)
+{
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv strv;
+
+  for (guint i = 0; lines != NULL && i < lines->len; i++)
+    g_strv_builder_add (builder, lines->pdata[i]);
+  strv = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return strv;
+}
+
 gboolean
 sequin_document_save_finish (SequinDocument  *self,
                              GAsyncResult    *result,
                              GStrv           *losses,
+                             GStrv           *notes,
                              GError         **error)
 {
   SaveData *data;
@@ -868,14 +885,9 @@ sequin_document_save_finish (SequinDocument  *self,
     g_clear_object (&self->load_task);
 
   if (losses != NULL)
-    {
-      GStrvBuilder *builder = g_strv_builder_new ();
-
-      for (guint i = 0; data != NULL && i < data->losses->len; i++)
-        g_strv_builder_add (builder, data->losses->pdata[i]);
-      *losses = g_strv_builder_end (builder);
-      g_strv_builder_unref (builder);
-    }
+    *losses = lines_of (data != NULL ? data->losses : NULL);
+  if (notes != NULL)
+    *notes = lines_of (data != NULL ? data->notes : NULL);
 
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;
