@@ -656,6 +656,7 @@ typedef struct
   GFile          *file;
   const SqFormat *format;
   SequinSaveFlags flags;
+  const SqFormat *from;          /* the document's format when asked */
   gboolean        notes_shown;   /* the question before the save listed its notes */
 } SaveRequest;
 
@@ -889,7 +890,8 @@ save_cb (GObject      *object,
           self->close_after_save = FALSE;
           gtk_window_close (GTK_WINDOW (self));
         }
-      else if (!req->notes_shown && notes[0] != NULL)
+      else if (!req->notes_shown && notes[0] != NULL
+               && sq_format_get_world (req->from) != sq_format_get_world (req->format))
         show_save_notes (self, req->format, (const char * const *) notes);
       save_request_free (req);
       return;
@@ -944,7 +946,8 @@ sequin_window_save_to (SequinWindow   *self,
   req = g_new0 (SaveRequest, 1);
   req->self = g_object_ref (self);
   req->file = g_object_ref (file);
-  req->format = format != NULL ? format : sequin_document_get_format (self->document);
+  req->from = sequin_document_get_format (self->document);
+  req->format = format != NULL ? format : req->from;
   if (req->format == NULL)
     req->format = sq_format_default ();
   save_request_start (req);
