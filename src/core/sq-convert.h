@@ -41,6 +41,9 @@ struct _SqSpace
   const char   *world;            /* for messages, translatable (N_): "Second Life" */
   SqWorld       world_id;
   double        metres_per_unit;  /* length of one translation unit */
+  /* the unit's short name when it is not the metre, with the context
+   * "length unit" (NC_: "in"); NULL: none or metres */
+  const char   *unit_name;
   /* the format's x, y, z axes as Second Life axes (0 X forward, 1 Y left,
    * 2 Z up) with a sign: v_sl[axis[i]] = sign[i] · v[i] */
   guint8        axis[3];

@@ -38,6 +38,7 @@ const SqSpace sq_space_bvh = {
   .world = N_("Second Life BVH"),
   .world_id = SQ_WORLD_MOTION_CAPTURE,
   .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
+  .unit_name = NC_("length unit", "in"),
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
   .scheme = SQ_JOINT_SCHEME_SL_BVH,
