@@ -49,7 +49,6 @@ ALLOWED = {
     ('core/sq-convert.c', 'limits'): TODO,
     ('core/sq-convert.c', 'includes'): TODO,
     ('core/sq-convert.h', 'includes'): TODO,
-    ('core/sq-validate.h', 'includes'): TODO + ' (the validation header includes the ActiveWorlds skeleton\'s)',
 }
 
 HOMES = ('core/worlds/', 'core/formats/')
