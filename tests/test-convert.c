@@ -10,6 +10,7 @@
 
 #include "worlds/sq-sl-skeleton.h"
 #include "test-utils.h"
+#include "worlds/sq-world-aw.h"
 
 static const char * const writable[] = { "seq-binary", "seq-text", "bvh", "dx", "sl-anim" };
 

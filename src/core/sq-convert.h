@@ -21,8 +21,6 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
-#include "worlds/sq-world-aw.h"
-#include "worlds/sq-world-sl.h"
 
 G_BEGIN_DECLS
 
