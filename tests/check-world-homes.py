@@ -42,15 +42,12 @@ ALLOWED = {
     ('cli/sequin-cli-edit.c', 'limits'): 'the constraint options\' help quotes Second Life\'s limits (byte-identical help)',
     ('cli/sequin-cli-edit.c', 'names'): 'the constraint SPEC\'s help names collision volumes (byte-identical help)',
     ('cli/sequin-cli-tools.c', 'limits'): 'validate --loss leaves out the size note over the upload limit (TODO: a hook of the home)',
-    ('ui/sequin-preview.c', 'limits'): 'the preview tells BVH inches by their size (TODO retarget: the preview\'s axes)',
     ('core/sq-joint-map.c', 'names'): TODO,
     ('core/sq-joint-map.c', 'limits'): TODO,
     ('core/sq-joint-map.c', 'includes'): TODO,
     ('core/sq-convert.c', 'names'): TODO,
     ('core/sq-convert.c', 'limits'): TODO,
     ('core/sq-convert.c', 'includes'): TODO,
-    ('core/sq-convert.h', 'includes'): TODO,
-    ('core/sq-validate.h', 'includes'): TODO + ' (the validation header includes the ActiveWorlds skeleton\'s)',
 }
 
 HOMES = ('core/worlds/', 'core/formats/')

@@ -12,7 +12,9 @@
 # file into every format of its own world (and into its own format) with
 # both builds and compares the outputs byte for byte. Within one world the
 # rest poses are one, so nothing is retargeted and the bytes must be the
-# same. Prints one line per difference and a count; exits 1 on any.
+# same. Then info, dump --json and validate of every file are compared
+# (output, errors and exit status). Prints one line per difference and a
+# count; exits 1 on any.
 set -u
 new=$1
 old=$2
@@ -86,4 +88,26 @@ for c in "$work"/new/*.cfp; do
   fi
 done
 echo "same-world conversions: $same identical, $differ different, $failed with another exit status"
-[ $differ -eq 0 ] && [ $failed -eq 0 ]
+
+# what reading shows: info, dump --json and validate of every corpus file,
+# every sample and every file made above (output, errors and exit status)
+read_same=0
+read_differ=0
+for f in "$top"/tests/data/corpus/*/* "$top"/data/samples/* "$top"/tests/data/sims/* "$work"/in/*; do
+  case "$f" in *.md|*.py|*.cfp) continue ;; esac
+  [ -f "$f" ] || continue
+  for cmd in info "dump --json" validate; do
+    # shellcheck disable=SC2086 # the command's words
+    a=$("$new" $cmd "$f" 2>&1; echo "exit $?")
+    # shellcheck disable=SC2086
+    b=$("$old" $cmd "$f" 2>&1; echo "exit $?")
+    if [ "$a" = "$b" ]; then
+      read_same=$((read_same + 1))
+    else
+      echo "$cmd differs: $f"
+      read_differ=$((read_differ + 1))
+    fi
+  done
+done
+echo "info, dump --json, validate: $read_same identical, $read_differ different"
+[ $differ -eq 0 ] && [ $failed -eq 0 ] && [ $read_differ -eq 0 ]

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "test-utils.h"
+#include "worlds/sq-aw-skeleton.h"
 
 #define IDENTITY "1.000000,0.000000,0.000000,0.000000"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test-utils.h"
+#include "worlds/sq-world-aw.h"
 
 /* The Sims' test files sit beside the corpus */
 static char *

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "worlds/sq-aw-skeleton.h"
+#include "worlds/sq-world-aw.h"
 #include "sq-convert.h"
 #include "worlds/sq-sl-behaviour.h"
 #include "sq-fields.h"

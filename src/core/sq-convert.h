@@ -21,8 +21,6 @@
 #include "sq-clip.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
-#include "worlds/sq-world-aw.h"
-#include "worlds/sq-world-sl.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +39,9 @@ struct _SqSpace
   const char   *world;            /* for messages, translatable (N_): "Second Life" */
   SqWorld       world_id;
   double        metres_per_unit;  /* length of one translation unit */
+  /* the unit's short name when it is not the metre, with the context
+   * "length unit" (NC_: "in"); NULL: none or metres */
+  const char   *unit_name;
   /* the format's x, y, z axes as Second Life axes (0 X forward, 1 Y left,
    * 2 Z up) with a sign: v_sl[axis[i]] = sign[i] · v[i] */
   guint8        axis[3];

@@ -97,8 +97,8 @@ _sq_rest_new (const SqClip   *clip,
     rest->parent[rest->root] = -1;
   if (rest->from_file)
     rest->hip_height = file_hip_height (clip, format != NULL ? format->space : NULL, rest);
-  else if (world != NULL)
-    rest->hip_height = world->hip_height;
+  else if (world != NULL && world->hip_height != NULL)
+    rest->hip_height = world->hip_height ();
   return rest;
 }
 
@@ -243,6 +243,34 @@ is_identity (const double q[4])
   return fabs (q[0]) > 1.0 - 1e-12;
 }
 
+/* Per out joint, the out joint its limb points at when the source reaches
+ * that joint's source only through joints the out clip has not (Second
+ * Life's mChest between the torso and the neck, for ActiveWorlds' classic
+ * avatar): the limb is then aimed along the source's chord from one to the
+ * other, so the joints beyond still sit where they did; -1 for none */
+static void
+chord_tips (const Align *a,
+            gssize      *tip)
+{
+  for (gsize k = 0; k < a->tgt_rest->n; k++)
+    {
+      const char *concept = a->tgt_concept[k];
+      const char * const *tips = concept != NULL ? sq_joint_concept_tips (concept) : NULL;
+
+      tip[k] = -1;
+      for (gsize i = 0; tips != NULL && tips[i] != NULL; i++)
+        {
+          gssize tt = find_below (a->tgt_rest, a->tgt_concept, k, tips[i]);
+
+          if (tt < 0)
+            continue;
+          if (a->src_rest->parent[a->src_index[tt]] != a->src_index[k])
+            tip[k] = tt;
+          break;
+        }
+    }
+}
+
 /* ---- sampling ------------------------------------------------------------- */
 
 static int
@@ -275,45 +303,191 @@ all_times (const SqClip *clip)
   return times;
 }
 
-/* The world rotations of every joint of `src` at `time` */
+/* The joints of `rest`, parents first (where parents loop, the joint that
+ * closes the loop comes first and stands as a root) */
 static void
-world_rotations (const SqClip  *src,
-                 const SqRest  *rest,
-                 const SqSpace *space,
-                 double         time,
-                 double       (*world)[4],
-                 guint8        *state)
+parents_first (const SqRest *rest,
+               gsize        *order)
 {
-  gsize n = src->n_joints;
+  gsize n = rest->n, w = 0;
+  g_autofree guint8 *state = g_new0 (guint8, MAX (n, 1));
+  g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
 
-  memset (state, 0, n);
   for (gsize j = 0; j < n; j++)
     {
-      gsize chain[256], len = 0;
+      gsize len = 0;
 
-      /* up to the first joint done, then down */
-      for (gint32 p = (gint32) j; p >= 0 && state[p] == 0 && len < G_N_ELEMENTS (chain); p = rest->parent[p])
+      for (gint32 p = (gint32) j; p >= 0 && (gsize) p < n && state[p] == 0; p = rest->parent[p])
         {
-          chain[len++] = (gsize) p;
           state[p] = 1;
+          chain[len++] = (gsize) p;
         }
       while (len > 0)
-        {
-          gsize c = chain[--len];
-          gint32 p = rest->parent[c];
-          double v[4], local[4];
+        order[w++] = chain[--len];
+    }
+}
 
-          sq_track_sample (&src->joints[c].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
-          sq_space_rotation_to_sl (space, v, local);
-          sq_quat_normalize (local);
-          if (p >= 0 && state[p] == 2)
-            sq_quat_multiply (world[p], local, world[c]);
-          else
-            memcpy (world[c], local, sizeof local);
-          sq_quat_normalize (world[c]);
-          state[c] = 2;
+/* The source posed at one time, and the out clip's world rotations */
+typedef struct
+{
+  const SqClip  *src;
+  const SqRest  *src_rest, *tgt_rest;
+  const SqSpace *space;
+  const gint32  *src_index;
+  double       (*align)[4];
+  const gssize  *tip;
+  double       (*tgt_pos)[3];   /* out joints at rest */
+  gsize         *src_order, *tgt_order;
+  double       (*world)[4];     /* per source joint */
+  double       (*place)[3];     /* per source joint, from its root */
+  double       (*out_world)[4]; /* per out joint */
+  guint8        *done;
+} Posed;
+
+/* Each source joint's world rotation and place at `time` */
+static void
+pose_source (Posed  *p,
+             double  time)
+{
+  const SqRest *rest = p->src_rest;
+
+  memset (p->done, 0, rest->n);
+  for (gsize i = 0; i < rest->n; i++)
+    {
+      gsize c = p->src_order[i];
+      gint32 up = rest->parent[c];
+      double v[4], local[4], off[3];
+
+      sq_track_sample (&p->src->joints[c].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
+      sq_space_rotation_to_sl (p->space, v, local);
+      sq_quat_normalize (local);
+      if (up >= 0 && (gsize) up < rest->n && p->done[up])
+        {
+          sq_quat_multiply (p->world[up], local, p->world[c]);
+          sq_quat_rotate (p->world[up], rest->offset[c], off);
+          for (int k = 0; k < 3; k++)
+            p->place[c][k] = p->place[up][k] + off[k];
+        }
+      else
+        {
+          memcpy (p->world[c], local, sizeof local);
+          memcpy (p->place[c], rest->offset[c], sizeof p->place[c]);
+        }
+      sq_quat_normalize (p->world[c]);
+      p->done[c] = 1;
+    }
+}
+
+/* Where out joint c is from out joint k in the world when k turns by w,
+ * and where its source is from k's source */
+static void
+out_and_source (const Posed  *p,
+                gsize         k,
+                gsize         c,
+                const double  w[4],
+                double        d_out[3],
+                double        d_src[3])
+{
+  double rest_dir[3];
+
+  for (int i = 0; i < 3; i++)
+    {
+      rest_dir[i] = p->tgt_pos[c][i] - p->tgt_pos[k][i];
+      d_src[i] = p->place[p->src_index[c]][i] - p->place[p->src_index[k]][i];
+    }
+  sq_quat_rotate (w, rest_dir, d_out);
+}
+
+/* Turns w about the chord (unit `axis`) so that the other joints hanging
+ * from out joint k through joints the out clip has not (the collars
+ * beside the neck) come nearest their sources' places */
+static void
+twist_to_fit (const Posed  *p,
+              gsize         k,
+              const double  axis[3],
+              double        w[4])
+{
+  double s = 0, c = 0, half, turn[4], turned[4];
+
+  for (gsize m = 0; m < p->tgt_rest->n; m++)
+    {
+      double u[3], v[3], du, dv, cross[3];
+
+      if (p->tgt_rest->parent[m] != (gint32) k || (gssize) m == p->tip[k]
+          || p->src_rest->parent[p->src_index[m]] == p->src_index[k])
+        continue;
+      out_and_source (p, k, m, w, u, v);
+      du = u[0] * axis[0] + u[1] * axis[1] + u[2] * axis[2];
+      dv = v[0] * axis[0] + v[1] * axis[1] + v[2] * axis[2];
+      for (int i = 0; i < 3; i++)
+        u[i] -= du * axis[i], v[i] -= dv * axis[i];
+      cross[0] = u[1] * v[2] - u[2] * v[1];
+      cross[1] = u[2] * v[0] - u[0] * v[2];
+      cross[2] = u[0] * v[1] - u[1] * v[0];
+      s += cross[0] * axis[0] + cross[1] * axis[1] + cross[2] * axis[2];
+      c += u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    }
+  if (!(fabs (s) > 1e-12))
+    return;
+  half = 0.5 * atan2 (s, c);
+  turn[0] = cos (half);
+  for (int i = 0; i < 3; i++)
+    turn[i + 1] = sin (half) * axis[i];
+  sq_quat_multiply (turn, w, turned);
+  memcpy (w, turned, sizeof turned);
+}
+
+/* Out joint k's world rotation: the source joint's times its alignment;
+ * with a chord, turned the shortest way to lie along it, then about it to
+ * fit the joints that hang from it beside the chord's end */
+static void
+pose_out_joint (Posed *p,
+                gsize  k)
+{
+  double *w = p->out_world[k];
+
+  sq_quat_multiply (p->world[p->src_index[k]], p->align[k], w);
+  if (p->tip[k] >= 0)
+    {
+      double d_out[3], d_src[3], turn[4], turned[4], len;
+
+      out_and_source (p, k, (gsize) p->tip[k], w, d_out, d_src);
+      sq_quat_between (d_out, d_src, turn);
+      sq_quat_multiply (turn, w, turned);
+      memcpy (w, turned, sizeof turned);
+      len = sqrt (d_src[0] * d_src[0] + d_src[1] * d_src[1] + d_src[2] * d_src[2]);
+      if (len > 1e-9)
+        {
+          for (int i = 0; i < 3; i++)
+            d_src[i] /= len;
+          twist_to_fit (p, k, d_src, w);
         }
     }
+  sq_quat_normalize (w);
+}
+
+/* Out joint k's rotation seen from its parent's (both posed) */
+static void
+out_local (const Posed *p,
+           gsize        k,
+           double       local[4])
+{
+  gint32 tp = p->tgt_rest->parent[k];
+  double ip[4] = { 1, 0, 0, 0 };
+
+  if (tp >= 0)
+    sq_quat_conjugate (p->out_world[tp], ip);
+  sq_quat_multiply (ip, p->out_world[k], local);
+  sq_quat_normalize (local);
+}
+
+static void
+pose (Posed  *p,
+      double  time)
+{
+  pose_source (p, time);
+  for (gsize i = 0; i < p->tgt_rest->n; i++)
+    pose_out_joint (p, p->tgt_order[i]);
 }
 
 /* Whether source joint `j` or one above it has a key at `time` */
@@ -329,6 +503,17 @@ chain_keyed (const SqClip *src,
     if (sq_track_find (&src->joints[p].tracks[SQ_CHANNEL_ROTATION], time) >= 0)
       return TRUE;
   return FALSE;
+}
+
+/* Whether out joint k turns at `time`: a source joint above it, or above
+ * the one its chord ends at, has a key */
+static gboolean
+out_keyed (const Posed *p,
+           gsize        k,
+           double       time)
+{
+  return chain_keyed (p->src, p->src_rest, (gsize) p->src_index[k], time)
+         || (p->tip[k] >= 0 && chain_keyed (p->src, p->src_rest, (gsize) p->src_index[p->tip[k]], time));
 }
 
 /* ---- the retarget --------------------------------------------------------- */
@@ -347,28 +532,6 @@ concepts_of (const SqClip *clip)
         concept[j] = c.sl_bone;
     }
   return concept;
-}
-
-/* Out joint k's rotation at a time the source is posed in `worlds`: its
- * world rotation (the source joint's times its alignment) seen from its
- * parent's */
-static void
-retargeted_local (const SqRest  *tgt_rest,
-                  const gint32  *src_index,
-                  double       (*align)[4],
-                  double       (*worlds)[4],
-                  gsize          k,
-                  double         local[4])
-{
-  gint32 tp = tgt_rest->parent[k];
-  double wk[4], wp[4] = { 1, 0, 0, 0 }, ip[4];
-
-  sq_quat_multiply (worlds[src_index[k]], align[k], wk);
-  if (tp >= 0)
-    sq_quat_multiply (worlds[src_index[tp]], align[tp], wp);
-  sq_quat_conjugate (wp, ip);
-  sq_quat_multiply (ip, wk, local);
-  sq_quat_normalize (local);
 }
 
 /* Appends a key, in the hemisphere of the key before (so the keys
@@ -397,22 +560,16 @@ append_key (SqTrack       *track,
 }
 
 /* The new keys of the joints not copied: at each time a source joint at or
- * above theirs has a key; a joint with no such time gets one key at 0
- * when it is turned at all. The source is posed once per time. */
+ * above theirs (or above their chord's end) has a key; a joint with no
+ * such time gets one key at 0 when it is turned at all. The source is
+ * posed once per time. */
 static void
-resample (const SqClip   *src,
-          const SqRest   *src_rest,
-          const SqSpace  *space,
+resample (Posed          *p,
           SqClip         *out,
-          const gint32   *src_index,
-          const SqRest   *tgt_rest,
-          double        (*align)[4],
           const gboolean *copy)
 {
-  gsize ns = src->n_joints, no = out->n_joints;
-  g_autoptr(GArray) times = all_times (src);
-  g_autofree double (*worlds)[4] = g_malloc_n (MAX (ns, 1), sizeof *worlds);
-  g_autofree guint8 *state = g_new0 (guint8, MAX (ns, 1));
+  gsize no = out->n_joints;
+  g_autoptr(GArray) times = all_times (p->src);
 
   for (gsize k = 0; k < no; k++)
     if (!copy[k])
@@ -421,28 +578,85 @@ resample (const SqClip   *src,
     {
       double t = g_array_index (times, double, i);
 
-      world_rotations (src, src_rest, space, t, worlds, state);
+      pose (p, t);
       for (gsize k = 0; k < no; k++)
         {
           double local[4];
 
-          if (copy[k] || !chain_keyed (src, src_rest, (gsize) src_index[k], t))
+          if (copy[k] || !out_keyed (p, k, t))
             continue;
-          retargeted_local (tgt_rest, src_index, align, worlds, k, local);
-          append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, t, local);
+          out_local (p, k, local);
+          append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], p->space, t, local);
         }
     }
-  world_rotations (src, src_rest, space, 0.0, worlds, state);
+  pose (p, 0.0);
   for (gsize k = 0; k < no; k++)
     {
       double local[4];
 
       if (copy[k] || out->joints[k].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
         continue;
-      retargeted_local (tgt_rest, src_index, align, worlds, k, local);
+      out_local (p, k, local);
       if (!is_identity (local))
-        append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], space, 0.0, local);
+        append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], p->space, 0.0, local);
     }
+}
+
+/* Which out joints keep their keys: a joint no world knows (nothing says
+ * where its limb points), and one aligned already, with no chord, hanging
+ * from the same joint as in the source, as is every joint above it.
+ * Returns whether all do. */
+static gboolean
+copies (const Align  *a,
+        const gssize *tip,
+        gboolean     *copy)
+{
+  const SqRest *tgt_rest = a->tgt_rest;
+  gsize no = tgt_rest->n;
+  gboolean all_copy = TRUE;
+
+  for (gsize k = 0; k < no; k++)
+    {
+      gint32 tp = tgt_rest->parent[k];
+      gint32 sp = a->src_rest->parent[a->src_index[k]];
+
+      copy[k] = a->tgt_concept[k] == NULL
+                || (is_identity (a->align[k]) && tip[k] < 0
+                    && (tp < 0 ? sp < 0 : (sp == a->src_index[tp] && is_identity (a->align[tp]))));
+    }
+  for (gsize k = 0; k < no; k++)
+    {
+      gsize steps = 0;
+      for (gint32 p = tgt_rest->parent[k]; p >= 0 && copy[k] && steps++ <= no; p = tgt_rest->parent[p])
+        if (!copy[p])
+          copy[k] = FALSE;
+      all_copy = all_copy && copy[k];
+    }
+  return all_copy;
+}
+
+/* Poses the source at each of its key times onto the out clip's rest */
+static void
+retarget_keys (const Align    *a,
+               const SqClip   *src,
+               const SqSpace  *space,
+               SqClip         *out,
+               const gssize   *tip,
+               const gboolean *copy)
+{
+  gsize ns = src->n_joints, no = out->n_joints;
+  g_autofree gsize *src_order = g_new (gsize, MAX (ns, 1));
+  g_autofree gsize *tgt_order = g_new (gsize, MAX (no, 1));
+  g_autofree double (*world)[4] = g_malloc_n (MAX (ns, 1), sizeof *world);
+  g_autofree double (*place)[3] = g_malloc_n (MAX (ns, 1), sizeof *place);
+  g_autofree double (*out_world)[4] = g_malloc_n (MAX (no, 1), sizeof *out_world);
+  g_autofree guint8 *done = g_new0 (guint8, MAX (ns, 1));
+  Posed p = { src, a->src_rest, a->tgt_rest, space, a->src_index, a->align, tip, a->tgt_pos,
+              src_order, tgt_order, world, place, out_world, done };
+
+  parents_first (a->src_rest, src_order);
+  parents_first (a->tgt_rest, tgt_order);
+  resample (&p, out, copy);
 }
 
 guint
@@ -461,9 +675,9 @@ _sq_retarget (const SqClip  *src,
   g_autofree double (*align)[4] = g_malloc_n (MAX (no, 1), sizeof *align);
   g_autofree guint8 *state = g_new0 (guint8, MAX (MAX (no, ns), 1));
   g_autofree gboolean *copy = g_new0 (gboolean, MAX (no, 1));
+  g_autofree gssize *tip = g_new (gssize, MAX (no, 1));
   Align a = { src_rest, tgt_rest, src_concept, tgt_concept, src_index, src_pos, tgt_pos, align, state };
   guint changed = 0;
-  gboolean all_copy = TRUE;
 
   if (no == 0 || ns == 0 || tgt_rest->n != no || src_rest->n != ns)
     return 0;
@@ -483,33 +697,11 @@ _sq_retarget (const SqClip  *src,
   rest_positions (tgt_rest, tgt_pos);
   for (gsize k = 0; k < no; k++)
     alignment (&a, k);
-
-  /* a joint keeps its keys when it, and every joint above it, is aligned
-   * already and hangs from the same joint as in the source */
-  memset (state, 0, no);
-  for (gsize k = 0; k < no; k++)
-    {
-      gint32 tp = tgt_rest->parent[k];
-      gint32 sp = src_rest->parent[src_index[k]];
-
-      /* a joint no world knows keeps its keys: nothing says where its
-       * limb points */
-      copy[k] = tgt_concept[k] == NULL
-                || (is_identity (align[k])
-                    && (tp < 0 ? sp < 0 : (sp == src_index[tp] && is_identity (align[tp]))));
-    }
-  for (gsize k = 0; k < no; k++)
-    {
-      gsize steps = 0;
-      for (gint32 p = tgt_rest->parent[k]; p >= 0 && copy[k] && steps++ <= no; p = tgt_rest->parent[p])
-        if (!copy[p])
-          copy[k] = FALSE;
-      all_copy = all_copy && copy[k];
-    }
-  if (all_copy)
+  chord_tips (&a, tip);
+  if (copies (&a, tip, copy))
     return 0;
 
-  resample (src, src_rest, space, out, src_index, tgt_rest, align, copy);
+  retarget_keys (&a, src, space, out, tip, copy);
   for (gsize k = 0; k < no; k++)
     if (!copy[k])
       {

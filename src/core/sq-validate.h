@@ -7,7 +7,6 @@
 #include <glib.h>
 
 #include "sq-clip.h"
-#include "worlds/sq-aw-skeleton.h"
 
 G_BEGIN_DECLS
 

@@ -245,8 +245,8 @@ struct _SqWorldHome
                                 double        (*offset)[3],
                                 gboolean       *from_file);
   /* metres: the hip above the soles of the world's avatar at rest (root
-   * motion is scaled by the ratio of two worlds') */
-  double        hip_height;
+   * motion is scaled by the ratio of two worlds'); NULL: unknown */
+  double      (*hip_height)    (void);
   /* optional, for a world whose rest rotations are not the identity: its
    * clip as a Second Life clip (mPelvis at the root, limbs turned in the
    * world as in the clip), and a Second Life clip as a clip of `target`

@@ -546,6 +546,7 @@ typedef struct
   SequinSaveFlags flags;
   guint64         generation;
   GPtrArray      *losses;
+  GPtrArray      *notes;        /* the conversion's notes (retargeting, root motion, size) */
   GPtrArray      *files;        /* SqSaveFile*: the file, then its companions (sq_save_files) */
   char           *old_etag;     /* what the file on disk must still be, or NULL */
   char           *new_etag;
@@ -564,6 +565,7 @@ save_data_clear (SaveData *data)
   g_clear_pointer (&data->copy, sq_clip_free);
   g_clear_object (&data->file);
   g_clear_pointer (&data->losses, g_ptr_array_unref);
+  g_clear_pointer (&data->notes, g_ptr_array_unref);
   g_clear_pointer (&data->files, g_ptr_array_unref);
   g_clear_pointer (&data->written, sq_clip_free);
   g_free (data->old_etag);
@@ -658,7 +660,6 @@ save_worker (GTask        *task,
   SaveData *data = task_data;
   GError *error = NULL;
   SqSaveOptions options = { 0 };
-  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = folder_path (data->file, &error);
   g_autofree char *name = g_file_get_basename (data->file);
   gboolean renamed = FALSE;
@@ -671,8 +672,8 @@ save_worker (GTask        *task,
     }
   g_atomic_int_set (&data->stage, SEQUIN_SAVE_STAGE_CONVERTING);
   sq_io_folder_init (&folder, dir);
-  /* no loss, so no question (a .anim's size: the validation panel weighs it) */
-  options.notes = notes;
+  /* no loss, so no question: told once the file is saved */
+  options.notes = data->notes;
   data->files = sq_save_files (data->copy, data->format, name, &folder, &options, data->losses, &error);
   if (data->files == NULL)
     {
@@ -880,6 +881,7 @@ sequin_document_save_async (SequinDocument      *self,
   data->flags = flags;
   data->generation = self->clip->generation;
   data->losses = g_ptr_array_new_with_free_func (g_free);
+  data->notes = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, data, (GDestroyNotify) save_data_release);
 
   if (data->format == NULL)
@@ -894,6 +896,20 @@ sequin_document_save_async (SequinDocument      *self,
   g_task_set_task_data (worker, g_atomic_rc_box_acquire (data), (GDestroyNotify) save_data_release);
   g_task_set_return_on_cancel (worker, TRUE);
   g_task_run_in_thread (worker, save_worker);
+}
+
+/* A save's lines as a NULL-terminated array (empty for none) */
+static GStrv
+lines_of (GPtrArray *lines)
+{
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv strv;
+
+  for (guint i = 0; lines != NULL && i < lines->len; i++)
+    g_strv_builder_add (builder, lines->pdata[i]);
+  strv = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return strv;
 }
 
 gboolean
@@ -917,6 +933,7 @@ gboolean
 sequin_document_save_finish (SequinDocument  *self,
                              GAsyncResult    *result,
                              GStrv           *losses,
+                             GStrv           *notes,
                              GError         **error)
 {
   SaveData *data;
@@ -931,15 +948,10 @@ sequin_document_save_finish (SequinDocument  *self,
     g_clear_object (&self->save_task);
 
   if (losses != NULL)
-    {
-      GStrvBuilder *builder = g_strv_builder_new ();
-
-      /* a cancelled worker may still be adding to them */
-      for (guint i = 0; data != NULL && data->worked && i < data->losses->len; i++)
-        g_strv_builder_add (builder, data->losses->pdata[i]);
-      *losses = g_strv_builder_end (builder);
-      g_strv_builder_unref (builder);
-    }
+    /* a cancelled worker may still be adding to them */
+    *losses = lines_of (data != NULL && data->worked ? data->losses : NULL);
+  if (notes != NULL)
+    *notes = lines_of (data != NULL && data->worked ? data->notes : NULL);
 
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;

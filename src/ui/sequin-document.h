@@ -83,7 +83,9 @@ gboolean        sequin_document_load_finish    (SequinDocument      *self,
                                                 GError             **error);
 /* `format` NULL: the document's own. On SEQUIN_DOCUMENT_ERROR_LOSSES, `losses`
  * receives what would be lost; on G_IO_ERROR_WRONG_ETAG the file changed on
- * disk since it was read or written. Either way nothing was written. */
+ * disk since it was read or written. Either way nothing was written.
+ * `notes` (may be NULL) receives the conversion's notes (retargeted joints,
+ * root motion scaled, a .anim's size), saved or not. */
 void            sequin_document_save_async     (SequinDocument      *self,
                                                 GFile               *file,
                                                 const SqFormat      *format,
@@ -100,6 +102,7 @@ gboolean        sequin_document_get_save_progress (SequinDocument   *self,
 gboolean        sequin_document_save_finish    (SequinDocument      *self,
                                                 GAsyncResult        *result,
                                                 GStrv               *losses,
+                                                GStrv               *notes,
                                                 GError             **error);
 
 const SqClip   *sequin_document_get_clip       (SequinDocument      *self);

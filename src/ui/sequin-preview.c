@@ -237,10 +237,10 @@ queue_draws (SequinPreview *self)
 static const char *
 unit_name (const SqSpace *space)
 {
+  if (space->unit_name != NULL)
+    return g_dpgettext2 (NULL, "length unit", space->unit_name);
   if (fabs (space->metres_per_unit - 1) < 1e-9)
     return C_("length unit", "m");
-  if (fabs (space->metres_per_unit - SQ_BVH_INCHES_TO_METRES) < 1e-6)
-    return C_("length unit", "in");
   return NULL;
 }
 

@@ -691,6 +691,8 @@ typedef struct
   SequinSaveFlags flags;
   GCancellable   *cancellable; /* this save's: its Cancel, or the window going */
   gulong          window_gone; /* the window's cancellable connected to it */
+  const SqFormat *from;          /* the document's format when asked */
+  gboolean        notes_shown;   /* the question before the save listed its notes */
 } SaveRequest;
 
 static void
@@ -759,20 +761,86 @@ ask_save_question (SaveRequest    *req,
   ask_save_dialog (req, message_new (req->self, type, primary, secondary), accept_label, flag);
 }
 
-/* The question before a save that loses or renames something: what the
- * target cannot keep, then every joint the conversion renames, all of it in
- * one scrollable list (the core's report, sq_loss_renamed() telling the
- * renames apart). */
+/* A message dialog's list of lines: wrapped, selectable, scrolling beyond
+ * LOSS_LIST_MAX_HEIGHT, named `name` for assistive technologies */
+static GtkWidget *
+line_list_new (const char *text,
+               const char *name)
+{
+  GtkWidget *scrolled, *label;
+
+  label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), LOSS_LIST_MAX_HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scrolled), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  return scrolled;
+}
+
+/* The conversion's notes (root motion scaled, joints retargeted), each a
+ * bullet, under their heading */
 static void
-ask_about_losses (SaveRequest *req,
-                  GStrv        losses)
+append_notes (GString            *list,
+              const char * const *notes)
+{
+  guint n = notes != NULL ? g_strv_length ((GStrv) notes) : 0;
+
+  if (n == 0)
+    return;
+  if (list->len > 0)
+    g_string_append (list, "\n\n");
+  g_string_append (list, g_dngettext (GETTEXT_PACKAGE, "Note:", "Notes:", n));
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (list, "\n• %s", notes[i]);
+}
+
+/* After a save into another world: what its conversion did to the motion,
+ * as the command line's note: lines say it */
+static void
+show_save_notes (SequinWindow       *self,
+                 const SqFormat     *format,
+                 const char * const *notes)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+  g_autofree char *primary = NULL;
+  GtkWidget *dialog;
+
+  append_notes (list, notes);
+  /* TRANSLATORS: %s is a file format, like “ActiveWorlds binary SEQ” */
+  primary = g_strdup_printf (_("Saved as %s"), sq_format_get_name (format));
+  dialog = message_new (self, GTK_MESSAGE_INFO, primary, _("The conversion moved the motion onto this world’s avatar:"));
+  gtk_box_append (GTK_BOX (gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog))),
+                  line_list_new (list->str, _("What the conversion did")));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Close"), GTK_RESPONSE_CLOSE);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  g_signal_connect (dialog, "response", G_CALLBACK (error_response_cb), NULL);
+  _sequin_window_show_message (self, dialog);
+}
+
+/* The question before a save that loses or renames something: what the
+ * target cannot keep, then every joint the conversion renames, then its
+ * notes, all of it in one scrollable list (the core's report,
+ * sq_loss_renamed() telling the renames apart). */
+static void
+ask_about_losses (SaveRequest        *req,
+                  GStrv               losses,
+                  const char * const *notes)
 {
   g_autoptr(GString) list = g_string_new (NULL);
   g_autoptr(GString) renamed = g_string_new (NULL);
   g_autofree char *primary = NULL;
   g_autofree char *secondary = NULL;
   guint n_lost = 0, n_renamed = 0;
-  GtkWidget *dialog, *scrolled, *label;
+  GtkWidget *dialog;
 
   for (guint i = 0; losses[i] != NULL; i++)
     {
@@ -795,6 +863,8 @@ ask_about_losses (SaveRequest *req,
       g_string_append (list, g_dngettext (GETTEXT_PACKAGE, "Joint renamed:", "Joints renamed:", n_renamed));
       g_string_append (list, renamed->str);
     }
+  append_notes (list, notes);
+  req->notes_shown = notes != NULL && notes[0] != NULL;
 
   /* TRANSLATORS: %s is a file format, like “ActiveWorlds text SEQ” */
   primary = g_strdup_printf (_("Save as %s?"), sq_format_get_name (req->format));
@@ -805,22 +875,8 @@ ask_about_losses (SaveRequest *req,
     secondary = g_strdup_printf (_("Saving as %s renames joints:"), sq_format_get_name (req->format));
 
   dialog = message_new (req->self, GTK_MESSAGE_QUESTION, primary, secondary);
-  label = gtk_label_new (list->str);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), LOSS_LIST_MAX_HEIGHT);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (scrolled), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("What the save loses and the joints it renames"), -1);
-  gtk_box_append (GTK_BOX (gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog))), scrolled);
+  gtk_box_append (GTK_BOX (gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog))),
+                  line_list_new (list->str, _("What the save loses and the joints it renames")));
 
   ask_save_dialog (req, dialog, _("_Save Anyway"), SEQUIN_SAVE_ACCEPT_LOSSES);
 }
@@ -868,8 +924,9 @@ save_cb (GObject      *object,
   SequinWindow *self = req->self;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) losses = NULL;
+  g_auto(GStrv) notes = NULL;
 
-  if (sequin_document_save_finish (SEQUIN_DOCUMENT (object), result, &losses, &error))
+  if (sequin_document_save_finish (SEQUIN_DOCUMENT (object), result, &losses, &notes, &error))
     {
       add_recent (req->file);
       _sequin_window_actions_update (self);
@@ -878,13 +935,16 @@ save_cb (GObject      *object,
           self->close_after_save = FALSE;
           gtk_window_close (GTK_WINDOW (self));
         }
+      else if (!req->notes_shown && notes[0] != NULL
+               && sq_format_get_world (req->from) != sq_format_get_world (req->format))
+        show_save_notes (self, req->format, (const char * const *) notes);
       save_request_free (req);
       return;
     }
 
   if (g_error_matches (error, SEQUIN_DOCUMENT_ERROR, SEQUIN_DOCUMENT_ERROR_LOSSES))
     {
-      ask_about_losses (req, losses);
+      ask_about_losses (req, losses, (const char * const *) notes);
       return;
     }
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG))
@@ -941,7 +1001,8 @@ sequin_window_save_to (SequinWindow   *self,
   req = g_new0 (SaveRequest, 1);
   req->self = g_object_ref (self);
   req->file = g_object_ref (file);
-  req->format = format != NULL ? format : sequin_document_get_format (self->document);
+  req->from = sequin_document_get_format (self->document);
+  req->format = format != NULL ? format : req->from;
   if (req->format == NULL)
     req->format = sq_format_default ();
   save_request_start (req);

@@ -59,7 +59,7 @@ save (SequinDocument  *doc,
 
   sequin_document_save_async (doc, file, format, flags, NULL, got_result, &wait);
   SEQUIN_TEST_WAIT_UNTIL (wait.result != NULL);
-  ok = sequin_document_save_finish (doc, wait.result, losses, error);
+  ok = sequin_document_save_finish (doc, wait.result, losses, NULL, error);
   g_object_unref (wait.result);
   return ok;
 }

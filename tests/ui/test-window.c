@@ -610,7 +610,10 @@ test_save_binary_and_text (void)
 }
 
 /* Save As into another world: the question lists every loss and every
- * renamed joint, in a list that scrolls rather than stopping at a count */
+ * renamed joint, in a list that scrolls rather than stopping at a count,
+ * then the conversion's notes as the command line prints them (the
+ * retarget from ActiveWorlds' rest pose onto Second Life's, the .anim's
+ * size) */
 static void
 test_save_as_renames (void)
 {
@@ -620,9 +623,11 @@ test_save_as_renames (void)
   g_autofree char *message = NULL;
   g_autoptr(GFile) anim_file = NULL;
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SqClip) original = NULL;
   g_autoptr(GBytes) expected = NULL;
   guint n_renamed = 0;
+  const char *notes_at;
   SequinWindow *window;
 
   if (corpus == NULL)
@@ -634,7 +639,6 @@ test_save_as_renames (void)
   /* the losses, without what is no loss (notes: the retarget from
    * ActiveWorlds' rest pose onto Second Life's, the .anim's size) */
   {
-    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
     SqSaveOptions options = { .notes = notes };
 
     expected = sq_save_bytes (original, sq_format_by_id ("sl-anim"), &options, losses, NULL);
@@ -663,7 +667,14 @@ test_save_as_renames (void)
   g_assert_cmpuint (n_renamed, >=, 18);
   g_assert_nonnull (strstr (message, "back → mTorso"));
   g_assert_nonnull (strstr (message, "Joints renamed:"));
-  g_assert_null (strstr (message, "upload limit"));
+  /* the notes come last, each as the command line says it after "note:" */
+  notes_at = strstr (message, "Notes:");
+  g_assert_nonnull (notes_at);
+  for (guint i = 0; i < notes->len; i++)
+    if (strstr (notes_at, notes->pdata[i]) == NULL)
+      g_error ("the Save As question does not list the note “%s”:\n%s", (const char *) notes->pdata[i], message);
+  g_assert_nonnull (strstr (notes_at, "joints retargeted from the rest pose of ActiveWorlds binary SEQ"));
+  g_assert_nonnull (strstr (notes_at, "upload limit"));
   respond (window, GTK_RESPONSE_ACCEPT);
   SEQUIN_TEST_WAIT_UNTIL (g_file_test (anim_path, G_FILE_TEST_EXISTS)
                           && !sequin_document_get_busy (sequin_window_get_document (window)));
@@ -671,6 +682,8 @@ test_save_as_renames (void)
     g_autoptr(GBytes) written = sequin_test_read_bytes (anim_path);
     g_assert_true (g_bytes_equal (written, expected));
   }
+  /* told once, in the question: no second message after the save */
+  g_assert_null (window->message_dialog);
   sequin_test_window_destroy (window);
 }
 

@@ -60,6 +60,7 @@
 #include "sq-math.h"
 #include "sq-parallel.h"
 #include "sq-private.h"
+#include "worlds/sq-world-aw.h"
 
 #define DX_MAX_DEPTH     256
 #define DX_DEFAULT_TICKS 30

@@ -27,6 +27,7 @@
 #include "sq-math.h"
 #include "sq-parallel.h"
 #include "sq-pose.h"
+#include "worlds/sq-world-sl.h"
 
 /* glTF's axes as Second Life's: x left, y up, z forward; metres. Joint names
  * are kept as they are, and the file has a hierarchy of its own. */

@@ -28,6 +28,7 @@
 #include "sq-math.h"
 #include "sq-parallel.h"
 #include "sq-private.h"
+#include "worlds/sq-world-aw.h"
 
 #define SEQ_MAGIC_A   0x7f7f7f79u
 #define SEQ_MAGIC_B   0x7f7f7f7au

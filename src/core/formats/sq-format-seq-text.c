@@ -25,6 +25,7 @@
 #include "sq-math.h"
 #include "sq-parallel.h"
 #include "sq-private.h"
+#include "worlds/sq-world-aw.h"
 
 /* A line of blanks (spaces, tabs, commas) and perhaps a comment (# or //) */
 static gboolean

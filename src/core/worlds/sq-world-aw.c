@@ -416,6 +416,54 @@ aw_rest_skeleton (const SqClip   *clip,
   return root;
 }
 
+/* The classic avatar's pelvis and legs, parents first */
+static const char * const aw_legs[] = {
+  "pelvis", "lfhip", "lfknee", "lfankle", "lftoes", "rthip", "rtknee", "rtankle", "rttoes",
+};
+
+/* Metres from the classic avatar's lowest joint at rest (its toes: the
+ * ball of the foot, on the ground) up to its pelvis, on the rest skeleton
+ * above (aw_rest_skeleton: the limbs' offsets are Second Life's
+ * avatar_skeleton.xml proportions by their names, formats.md 1 "Base 26"
+ * and 4.1; SEQ units are metres, formats.md 4.1 "Units") */
+static double
+aw_rest_hip_height (void)
+{
+  gsize n = G_N_ELEMENTS (aw_legs);
+  g_autoptr(SqClip) legs = sq_clip_new ();
+  gint32 parent[G_N_ELEMENTS (aw_legs)];
+  double offset[G_N_ELEMENTS (aw_legs)][3], z[G_N_ELEMENTS (aw_legs)], low;
+  gboolean from_file;
+  gssize root;
+
+  for (gsize j = 0; j < n; j++)
+    sq_clip_add_joint (legs, aw_legs[j]);
+  root = aw_rest_skeleton (legs, NULL, parent, offset, &from_file);
+  if (root < 0)
+    return 0;
+  /* parents come first in aw_legs */
+  for (gsize j = 0; j < n; j++)
+    z[j] = offset[j][2] + (parent[j] >= 0 && (gsize) parent[j] < j ? z[parent[j]] : 0);
+  low = z[root];
+  for (gsize j = 0; j < n; j++)
+    low = MIN (low, z[j]);
+  return z[root] - low;
+}
+
+static double
+aw_hip_height (void)
+{
+  static gsize done = 0;
+  static double height;
+
+  if (g_once_init_enter (&done))
+    {
+      height = aw_rest_hip_height ();
+      g_once_init_leave (&done, 1);
+    }
+  return height;
+}
+
 /* ---- mirroring ------------------------------------------------------------ */
 
 /* ActiveWorlds (X sideways): lfshoulder/rtshoulder, aw_lfhip/aw_rthip,
@@ -477,8 +525,7 @@ const SqWorldHome sq_world_aw = {
 
   /* ---- skeleton (sq-retarget.h) ---- */
   .rest_skeleton = aw_rest_skeleton,
-  /* laid out on Second Life's proportions (no ActiveWorlds measure is known) */
-  .hip_height = 1.061,
+  .hip_height = aw_hip_height,
   .mirror = aw_mirror_of,
   .new_clips = aw_new_clips,
   .new_clip = aw_new_clip,

@@ -38,6 +38,7 @@ const SqSpace sq_space_bvh = {
   .world = N_("Second Life BVH"),
   .world_id = SQ_WORLD_MOTION_CAPTURE,
   .metres_per_unit = SQ_BVH_INCHES_TO_METRES,
+  .unit_name = NC_("length unit", "in"),
   .axis = { 1, 2, 0 },
   .sign = { 1, 1, 1 },
   .scheme = SQ_JOINT_SCHEME_SL_BVH,
@@ -755,6 +756,14 @@ sl_rest_skeleton (const SqClip   *clip,
   return _sq_skeleton_rest (clip, parent, offset, from_file, NULL);
 }
 
+/* mPelvis 1.067 m above the avatar's origin, mFootLeft 0.006 m
+ * (avatar_skeleton.xml v2.0, formats.md Appendix A) */
+static double
+sl_hip_height (void)
+{
+  return 1.061;
+}
+
 /* ---- saving ---------------------------------------------------------------- */
 
 /* A .anim made from another format: its size against the upload limit */
@@ -954,9 +963,7 @@ const SqWorldHome sq_world_sl = {
 
   /* ---- skeleton (sq-retarget.h) ---- */
   .rest_skeleton = sl_rest_skeleton,
-  /* mPelvis 1.067 m above the avatar's origin, mFootLeft 0.006 m
-   * (avatar_skeleton.xml v2.0, formats.md Appendix A) */
-  .hip_height = 1.061,
+  .hip_height = sl_hip_height,
   .add_save_notes = sl_add_save_notes,
   .before_convert = _sq_sl_before_convert,
   .after_convert = _sq_sl_after_convert,
