@@ -1721,7 +1721,7 @@ test_posing (void)
   g_autoptr(SqJointPose) pose = sq_joint_pose_parse (g_bytes_get_data (pose_bytes, NULL),
                                                      g_bytes_get_size (pose_bytes), NULL);
   const double z90[4] = { G_SQRT2 / 2, 0, 0, G_SQRT2 / 2 }, pelvis[3] = { 0.1, 0, 0.05 };
-  SqKeyRef move = { "mShoulderLeft", 1.0 };
+  SqKeyRef move = { "mShoulderLeft", 1.0, 0 };
   SqEdit *edits[5];
   gssize j;
   double q[4];

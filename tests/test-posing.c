@@ -320,8 +320,8 @@ test_move_and_delete_keys (void)
   g_autoptr(SqEdit) outside = NULL;
   g_autoptr(SqEdit) del = NULL;
   g_autoptr(GError) error = NULL;
-  SqKeyRef ref = { "mShoulderLeft", 1.0 };
-  SqKeyRef refs[] = { { "mShoulderLeft", 1.5 }, { "mHead", 0.0 } };
+  SqKeyRef ref = { "mShoulderLeft", 1.0, 0 };
+  SqKeyRef refs[] = { { "mShoulderLeft", 1.5, 0 }, { "mHead", 0.0, 0 } };
 
   axis_angle (check_q, 0, 30);
   set = sq_edit_set_rotation_new ("mShoulderLeft", 1.0, check_q);
@@ -362,7 +362,7 @@ static void
 test_move_bvh_refused (void)
 {
   g_autoptr(SqClip) clip = new_clip ("bvh", 1.0, 30);
-  SqKeyRef ref = { "mHead", 0.5 };
+  SqKeyRef ref = { "mHead", 0.5, 0 };
   g_autoptr(SqEdit) move = sq_edit_move_keys_new (&ref, 1, 0.1);
   g_autoptr(GError) error = NULL;
 

@@ -162,7 +162,7 @@ static SqEdit *
 make_move_keys (const CliOp  *op,
                 const SqClip *clip)
 {
-  SqKeyRef ref = { op->text, op->v[0] };
+  SqKeyRef ref = { op->text, op->v[0], 0 };
 
   return sq_edit_move_keys_new (&ref, 1, op->v[1] - op->v[0]);
 }

@@ -36,6 +36,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SequinTimeline, sequin_timeline, SEQUIN, TIMELINE, GtkWidget)
 
+/* A selected key: its joint, channel, index in that track and time */
+typedef struct
+{
+  gsize     joint;
+  SqChannel channel;
+  gsize     index;
+  double    time;
+} SequinTimelineKey;
+
 GtkWidget *sequin_timeline_new              (void);
 /* `clip` is borrowed: it must outlive the timeline or be unset (NULL clears).
  * A new clip resets the view: scrolled to the start, zoomed to fit (at most
@@ -60,6 +69,27 @@ gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
                                              gssize         *joint,
                                              SqChannel      *channel,
                                              gssize         *key);
+/* The selected keys, sorted by joint, channel and index (n: how many).
+ * One key is selected by a click (or sequin_timeline_select_key), more
+ * with Shift+click (adds) and Ctrl+click (toggles), a rubber band dragged
+ * over empty lane space (with Shift or Ctrl: added to the selection),
+ * Ctrl+Left/Right (the previous or next key of the current key's joint;
+ * with Shift: added) and timeline.select-all. The selection survives
+ * scrolling, zoom and edits that keep its keys (followed by their times).
+ * Dragging a selected key moves the selected keys in whole frames, never
+ * onto or past a key that is not selected nor outside the clip (the drag
+ * stops there and says so); releasing emits ::move-keys, Escape cancels. */
+const SequinTimelineKey *sequin_timeline_get_selected_keys (SequinTimeline *self,
+                                                            gsize          *n);
+/* selects exactly `keys` (their times are looked up; keys that are not in
+ * the clip are left out); the first is the current key */
+void       sequin_timeline_set_selected_keys (SequinTimeline          *self,
+                                              const SequinTimelineKey *keys,
+                                              gsize                    n);
+/* every key of the joints `joints` (n of them; 0: every joint) */
+void       sequin_timeline_select_all_keys  (SequinTimeline *self,
+                                             const gsize    *joints,
+                                             gsize           n);
 /* pixels per second; keeps the playhead in place when it is visible */
 void       sequin_timeline_set_zoom         (SequinTimeline *self,
                                              double          pixels_per_second);
