@@ -1092,6 +1092,19 @@ step_frames_action (GtkWidget  *widget,
   set_time_internal (self, MIN (frame / fps, self->extent), TRUE);
 }
 
+/* timeline.next-frame, timeline.previous-frame: the same without a
+ * parameter, which assistive technologies can run (they list only those) */
+static void
+next_frame_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  g_autoptr(GVariant) step = g_variant_ref_sink (g_variant_new_int32 (g_str_equal (action_name, "timeline.next-frame")
+                                                                      ? 1 : -1));
+
+  step_frames_action (widget, "timeline.step-frames", step);
+}
+
 /* timeline.step-keys(i): to the next (previous) time any joint has a key */
 static void
 step_keys_action (GtkWidget  *widget,
@@ -1504,6 +1517,8 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
+  gtk_widget_class_install_action (widget_class, "timeline.next-frame", NULL, next_frame_action);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-frame", NULL, next_frame_action);
   gtk_widget_class_install_action (widget_class, "timeline.step-key", "i", step_key_action);
   gtk_widget_class_install_action (widget_class, "timeline.extend-key", "i", step_key_action);
   gtk_widget_class_install_action (widget_class, "timeline.select-all", NULL, select_all_action);
@@ -1580,6 +1595,8 @@ sequin_timeline_init (SequinTimeline *self)
 
   gtk_widget_action_set_enabled (widget, "timeline.step-frames", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.step-keys", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.next-frame", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.previous-frame", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-start", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-end", FALSE);
 
@@ -1659,6 +1676,8 @@ sequin_timeline_clip_changed (SequinTimeline *self)
   /* without a clip the keys fall through to focus navigation */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-keys", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.next-frame", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.previous-frame", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 
