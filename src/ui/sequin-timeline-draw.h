@@ -80,6 +80,7 @@ struct _SequinTimeline
   int                 move_min;
   int                 move_max;
   gboolean            collapse_on_release; /* a plain press on one of several selected keys */
+  int                 shift_pending; /* frames the selected keys move by in the next clip change */
   gboolean            on_key;        /* the playhead snapped to a key off the frames */
   gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
 };

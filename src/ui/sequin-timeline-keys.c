@@ -165,6 +165,12 @@ _sequin_timeline_keys_clip_changed (SequinTimeline *self)
 
   if (self->clip == NULL)
     g_array_set_size (self->selection, 0);
+  if (self->shift_pending != 0)
+    {
+      /* a drag's move is being made: the keys are at their new times */
+      _sequin_timeline_keys_shift (self, self->shift_pending);
+      self->shift_pending = 0;
+    }
   for (guint i = 0; i < self->selection->len; i++)
     {
       SequinTimelineKey k = g_array_index (self->selection, SequinTimelineKey, i);

@@ -828,22 +828,16 @@ _sequin_timeline_drag_end (SequinTimeline *self,
 
   if (self->moving && self->move_frames != 0)
     {
-      int frames = self->move_frames;
       double fps = _sequin_timeline_clip_fps (self->clip);
-      g_autoptr(GArray) before = g_array_copy (self->selection);
       gboolean done = FALSE;
 
+      /* the handler names the keys at their times now; the edit's clip
+       * change finds them at their new ones */
       self->moving = FALSE;
+      self->shift_pending = self->move_frames;
       self->move_frames = self->move_wanted = 0;
-      _sequin_timeline_keys_shift (self, frames);
-      g_signal_emit (self, signals[MOVE_KEYS], 0, frames / fps, &done);
-      if (!done)
-        {
-          /* refused or not handled: the keys are where they were */
-          g_array_set_size (self->selection, 0);
-          g_array_append_vals (self->selection, before->data, before->len);
-          _sequin_timeline_keys_clip_changed (self);
-        }
+      g_signal_emit (self, signals[MOVE_KEYS], 0, self->shift_pending / fps, &done);
+      self->shift_pending = 0;
     }
   else if (self->collapse_on_release && self->sel_joint >= 0)
     select_internal (self, self->sel_joint, self->sel_channel, self->sel_key);
