@@ -335,6 +335,45 @@ draw_selected_mark (SequinTimeline          *self,
   cairo_stroke (cr);
 }
 
+/* The selected keys of one track that are in view (x in the lanes, after
+ * the drag's offset): one per pixel column, the next found by galloping,
+ * so that a track of a million selected keys costs its columns */
+static void
+draw_selected_of_track (SequinTimeline *self,
+                        cairo_t        *cr,
+                        const Colors   *colors,
+                        gsize           joint,
+                        SqChannel       channel,
+                        double          origin,
+                        double          offset,
+                        double          width)
+{
+  const SqTrack *track = &self->clip->joints[joint].tracks[channel];
+  double left = self->names_w - 20;
+  gsize k;
+  guint i;
+
+  if (track->n_keys == 0)
+    return;
+  k = _sequin_timeline_lower_bound (track, (left - offset - origin) / self->zoom, 0);
+  i = _sequin_timeline_selected_from (self, joint, channel, k);
+  while (i < self->selection->len)
+    {
+      const SequinTimelineKey *key = &g_array_index (self->selection, SequinTimelineKey, i);
+      double x;
+
+      if (key->joint != joint || key->channel != channel || key->index >= track->n_keys)
+        break;
+      x = origin + key->time * self->zoom + offset;
+      if (x > width + 20)
+        break;
+      draw_selected_mark (self, cr, colors, key, origin, offset);
+      /* the first key of the next pixel column */
+      k = _sequin_timeline_gallop (track, (floor (x) + 1 - offset - origin) / self->zoom, key->index + 1);
+      i = MAX (i + 1, _sequin_timeline_selected_from (self, joint, channel, k));
+    }
+}
+
 /* The selected keys of the lanes first .. last (on top of the others),
  * where a drag puts them, the drag's limit and its text, and the rubber
  * band */
@@ -350,30 +389,16 @@ draw_selection (SequinTimeline *self,
   double offset = self->moving ? self->move_frames / fps * self->zoom : 0;
   double width = gtk_widget_get_width (GTK_WIDGET (self));
 
-  for (guint i = _sequin_timeline_first_selected_of (self, first); i < self->selection->len; i++)
-    {
-      const SequinTimelineKey *k = &g_array_index (self->selection, SequinTimelineKey, i);
-      double x = origin + k->time * self->zoom + offset;
-
-      if (k->joint >= last)
-        break;
-      if (k->index < self->clip->joints[k->joint].tracks[k->channel].n_keys
-          && x >= self->names_w - 20 - fabs (offset) && x <= width + 20 + fabs (offset))
-        draw_selected_mark (self, cr, colors, k, origin, offset);
-    }
+  for (gsize j = first; j < last; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      draw_selected_of_track (self, cr, colors, j, (SqChannel) c, origin, offset, width);
   if (self->moving && self->move_wanted != self->move_frames)
     {
       /* the limit the drag stopped at: a red bar beside the leading key */
-      double edge = G_MAXDOUBLE, far = -G_MAXDOUBLE;
+      gboolean right = self->move_wanted > self->move_frames;
+      double edge = origin + (right ? self->move_t1 : self->move_t0) * self->zoom + offset
+                    + (right ? 1 : -1) * (self->zoom / fps / 2);
 
-      for (guint i = 0; i < self->selection->len; i++)
-        {
-          double t = g_array_index (self->selection, SequinTimelineKey, i).time;
-          edge = MIN (edge, t);
-          far = MAX (far, t);
-        }
-      edge = origin + (self->move_wanted > self->move_frames ? far : edge) * self->zoom + offset
-             + (self->move_wanted > self->move_frames ? 1 : -1) * (self->zoom / fps / 2);
       set_source (cr, &colors->playhead, 0.9);
       cairo_rectangle (cr, floor (edge) - 1, RULER_H, 3, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H);
       cairo_fill (cr);

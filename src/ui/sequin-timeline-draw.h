@@ -79,6 +79,7 @@ struct _SequinTimeline
   int                 move_wanted;
   int                 move_min;
   int                 move_max;
+  double              move_t0, move_t1;  /* the earliest and latest selected key's time */
   gboolean            collapse_on_release; /* a plain press on one of several selected keys */
   int                 shift_pending; /* frames the selected keys move by in the next clip change */
   gboolean            on_key;        /* the playhead snapped to a key off the frames */
@@ -137,6 +138,12 @@ void     _sequin_timeline_keys_clip_changed  (SequinTimeline *self);
 /* the first selected key of joint `joint` or later (index into selection) */
 guint    _sequin_timeline_first_selected_of  (SequinTimeline *self,
                                               gsize           joint);
+/* the first selected key at or after key `index` of that track (or of a
+ * later track); an index into selection */
+guint    _sequin_timeline_selected_from      (SequinTimeline *self,
+                                              gsize           joint,
+                                              SqChannel       channel,
+                                              gsize           index);
 /* what a press at a key does with the modifiers held (the key is current) */
 void     _sequin_timeline_keys_press         (SequinTimeline *self,
                                               gsize           joint,

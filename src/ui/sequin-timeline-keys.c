@@ -104,6 +104,14 @@ valid (SequinTimeline *self,
          && index < self->clip->joints[joint].tracks[channel].n_keys;
 }
 
+/* the drag's picture and description (the selection is the same) */
+static void
+redraw (SequinTimeline *self)
+{
+  _sequin_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 changed (SequinTimeline *self)
 {
@@ -142,7 +150,16 @@ guint
 _sequin_timeline_first_selected_of (SequinTimeline *self,
                                     gsize           joint)
 {
-  SequinTimelineKey k = { joint, 0, 0, 0 };
+  return _sequin_timeline_selected_from (self, joint, SQ_CHANNEL_ROTATION, 0);
+}
+
+guint
+_sequin_timeline_selected_from (SequinTimeline *self,
+                                gsize           joint,
+                                SqChannel       channel,
+                                gsize           index)
+{
+  SequinTimelineKey k = { joint, channel, index, 0 };
   gboolean found;
 
   return find (self->selection, &k, &found);
@@ -461,52 +478,65 @@ fps_of (SequinTimeline *self)
   return _sequin_timeline_clip_fps (self->clip);
 }
 
-/* The frames key `k` may move by: down to *lo, up to *hi (its track's
- * nearest keys that are not selected, and the clip's ends) */
+/* The frames a run of selected keys (indices first .. last of one track,
+ * each selected) may move by: down to *lo, up to *hi. Only the keys
+ * around the run stay (a key cannot reach or pass them), and the clip's
+ * ends bound it. */
 static void
-key_limits (SequinTimeline          *self,
-            const SequinTimelineKey *k,
+run_limits (SequinTimeline          *self,
+            const SequinTimelineKey *first,
+            const SequinTimelineKey *last,
             int                     *lo,
             int                     *hi)
 {
-  const SqTrack *track = &self->clip->joints[k->joint].tracks[k->channel];
+  const SqTrack *track = &self->clip->joints[first->joint].tracks[first->channel];
   double fps = fps_of (self);
-  double frame = floor (k->time * fps + 0.5);
-  double end = floor (MAX (self->clip->duration, 0.0) * fps + 0.5 + FRAME_EPS);
-  double top = end - frame, bottom = -frame;
+  double start = floor (first->time * fps + 0.5), end = floor (last->time * fps + 0.5);
+  double clip_end = floor (MAX (self->clip->duration, 0.0) * fps + 0.5 + FRAME_EPS);
+  double top = clip_end - end, bottom = -start;
 
-  for (gsize i = k->index + 1; i < track->n_keys; i++)
-    if (!_sequin_timeline_key_is_selected (self, k->joint, k->channel, i))
-      {
-        top = MIN (top, ceil (sq_track_time (track, i) * fps - FRAME_EPS) - 1 - frame);
-        break;
-      }
-  for (gsize i = k->index; i > 0; i--)
-    if (!_sequin_timeline_key_is_selected (self, k->joint, k->channel, i - 1))
-      {
-        bottom = MAX (bottom, floor (sq_track_time (track, i - 1) * fps + FRAME_EPS) + 1 - frame);
-        break;
-      }
+  if (last->index + 1 < track->n_keys)
+    top = MIN (top, ceil (sq_track_time (track, last->index + 1) * fps - FRAME_EPS) - 1 - end);
+  if (first->index > 0)
+    bottom = MAX (bottom, floor (sq_track_time (track, first->index - 1) * fps + FRAME_EPS) + 1 - start);
   *lo = (int) CLAMP (bottom, -G_MAXINT / 2, 0);
   *hi = (int) CLAMP (top, 0, G_MAXINT / 2);
 }
 
+/* The limits of a drag: the nearest of every run's. O(selected keys). */
 void
 _sequin_timeline_move_begin (SequinTimeline *self)
 {
+  guint i = 0;
+
   self->moving = TRUE;
   self->move_frames = self->move_wanted = 0;
   self->move_min = -G_MAXINT / 2;
   self->move_max = G_MAXINT / 2;
-  for (guint i = 0; i < self->selection->len; i++)
+  self->move_t0 = G_MAXDOUBLE;
+  self->move_t1 = -G_MAXDOUBLE;
+  while (i < self->selection->len)
     {
+      const SequinTimelineKey *first = &g_array_index (self->selection, SequinTimelineKey, i);
+      const SequinTimelineKey *last = first;
       int lo, hi;
 
-      key_limits (self, &g_array_index (self->selection, SequinTimelineKey, i), &lo, &hi);
+      /* the run: the same track, consecutive indices */
+      while (++i < self->selection->len)
+        {
+          const SequinTimelineKey *k = &g_array_index (self->selection, SequinTimelineKey, i);
+
+          if (k->joint != last->joint || k->channel != last->channel || k->index != last->index + 1)
+            break;
+          last = k;
+        }
+      run_limits (self, first, last, &lo, &hi);
+      self->move_t0 = MIN (self->move_t0, first->time);
+      self->move_t1 = MAX (self->move_t1, last->time);
       self->move_min = MAX (self->move_min, lo);
       self->move_max = MIN (self->move_max, hi);
     }
-  changed (self);
+  redraw (self);
 }
 
 void
@@ -517,7 +547,7 @@ _sequin_timeline_move_update (SequinTimeline *self,
     return;
   self->move_wanted = (int) CLAMP (round (dx / self->zoom * fps_of (self)), -G_MAXINT / 2, G_MAXINT / 2);
   self->move_frames = CLAMP (self->move_wanted, self->move_min, self->move_max);
-  changed (self);
+  redraw (self);
 }
 
 char *

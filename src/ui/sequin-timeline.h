@@ -19,10 +19,18 @@
  * when they do.
  *
  * Input: a click on a key selects it, moves the playhead to it and emits
- * ::key-selected; a click or drag on the ruler or on a lane moves ("scrubs")
- * the playhead. Left/Right step one frame, Home/End go to the start/end;
+ * ::key-selected (Shift and Ctrl add to the selection, see
+ * sequin_timeline_get_selected_keys); a click on a lane or a click or drag
+ * on the ruler moves ("scrubs") the playhead; a drag over empty lanes
+ * selects the keys in its box, one from a selected key moves them
+ * (::move-keys). Left/Right step one frame, Home/End go to the start/end;
  * these keys activate the widget actions timeline.step-frames(i),
- * timeline.go-to-start and timeline.go-to-end, enabled while there is a clip.
+ * timeline.go-to-start and timeline.go-to-end, enabled while there is a clip
+ * (timeline.next-frame and timeline.previous-frame step without a
+ * parameter, for assistive technologies). Ctrl+Left/Right
+ * (timeline.step-key(i)) and Ctrl+Shift+Left/Right (timeline.extend-key(i))
+ * go from key to key; timeline.select-all; Escape cancels a drag or lets
+ * the selected keys go.
  */
 #pragma once
 
