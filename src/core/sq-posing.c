@@ -1,5 +1,5 @@
 /* sq-posing.c: set rotation and position, insert, delete and move keys,
- * paste and flip poses, symmetrize
+ * paste and flip poses and copied keys, symmetrize
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

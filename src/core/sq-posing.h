@@ -1,5 +1,6 @@
 /* sq-posing.h: posing by hand: set a joint's rotation or position at a
- * time, insert, delete and move keys, paste and flip poses, symmetrize
+ * time, insert, delete and move keys, paste and flip poses and copied
+ * keys, symmetrize
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
