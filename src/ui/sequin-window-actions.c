@@ -73,6 +73,11 @@ _sequin_window_actions_update (SequinWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete", current >= 0 || key_selected
                                  || _sequin_window_keys_selected (self) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-root", has_clip);
+  /* the timeline's keys, or else the pose (sequin-window-keys.c) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste-flipped", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-all-keys", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.motion", has_clip);
