@@ -480,8 +480,9 @@ fps_of (SequinTimeline *self)
 
 /* The frames a run of selected keys (indices first .. last of one track,
  * each selected) may move by: down to *lo, up to *hi. Only the keys
- * around the run stay (a key cannot reach or pass them), and the clip's
- * ends bound it. */
+ * around the run stay: a key cannot reach or pass them, nor land on their
+ * frame (a key between frames, as an .anim's, is on its nearest); the
+ * clip's ends bound it too. */
 static void
 run_limits (SequinTimeline          *self,
             const SequinTimelineKey *first,
@@ -496,9 +497,9 @@ run_limits (SequinTimeline          *self,
   double top = clip_end - end, bottom = -start;
 
   if (last->index + 1 < track->n_keys)
-    top = MIN (top, ceil (sq_track_time (track, last->index + 1) * fps - FRAME_EPS) - 1 - end);
+    top = MIN (top, floor (sq_track_time (track, last->index + 1) * fps + 0.5) - 1 - end);
   if (first->index > 0)
-    bottom = MAX (bottom, floor (sq_track_time (track, first->index - 1) * fps + FRAME_EPS) + 1 - start);
+    bottom = MAX (bottom, floor (sq_track_time (track, first->index - 1) * fps + 0.5) + 1 - start);
   *lo = (int) CLAMP (bottom, -G_MAXINT / 2, 0);
   *hi = (int) CLAMP (top, 0, G_MAXINT / 2);
 }

@@ -409,6 +409,60 @@ test_copy_paste (Fixture       *f,
   g_assert_cmpstr (sequin_document_get_undo_label (doc_of (f)), ==, "Paste Pose");
 }
 
+/* A read .anim (key times in 16-bit steps, between frames): two keys of
+ * its first joint dragged as far right as they go land a frame short of the
+ * next key's frame, and the core takes the move (no refusal) */
+static void
+test_drag_read_anim (void)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autofree char *path = sequin_test_corpus_path ("sl-anim/Kneel 1.anim");
+  SequinTimeline *tl = SEQUIN_TIMELINE (window->timeline);
+  const SqClip *clip;
+  g_autoptr(SqClip) expect = NULL;
+  const SqTrack *track;
+  SequinTimelineKey keys[2] = { { 0 } };
+  double x, y, next;
+  int frames, hi;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
+  sequin_test_window_open (window, path);
+  clip = sequin_test_window_clip (window);
+  expect = sq_clip_copy (clip);
+  track = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
+  g_assert_cmpuint (track->n_keys, >, 12);
+  for (guint i = 0; i < 2; i++)
+    {
+      keys[i].joint = 0;
+      keys[i].channel = SQ_CHANNEL_ROTATION;
+      keys[i].index = 10 + i;
+    }
+  sequin_test_settle (100);
+  sequin_timeline_set_selected_keys (tl, keys, 2);
+  x = _sequin_timeline_x_for_time (tl, sq_track_time (track, 11));
+  y = _sequin_timeline_y_for_key (tl, 0, SQ_CHANNEL_ROTATION);
+  _sequin_timeline_drag_begin_full (tl, x, y, 0);
+  _sequin_timeline_drag_update (tl, 400, 0);
+  g_assert_true (_sequin_timeline_get_move (tl, &frames, NULL, &hi, NULL));
+  g_assert_cmpint (frames, ==, hi);
+  g_assert_cmpfloat (clip->fps, ==, FPS);
+  next = sq_track_time (track, 12) * FPS;
+  g_assert_cmpfloat (floor (sq_track_time (track, 11) * FPS + 0.5) + hi, ==, floor (next + 0.5) - 1);
+  _sequin_timeline_drag_end (tl, 400, 0);
+  g_assert_cmpstr (sequin_document_get_undo_label (sequin_window_get_document (window)), ==, "Move Keys");
+  {
+    SqKeyRef refs[] = { { expect->joints[0].name, sq_track_time (&expect->joints[0].tracks[SQ_CHANNEL_ROTATION], 10),
+                          SQ_KEY_REF_CHANNEL (SQ_CHANNEL_ROTATION) },
+                        { expect->joints[0].name, sq_track_time (&expect->joints[0].tracks[SQ_CHANNEL_ROTATION], 11),
+                          SQ_KEY_REF_CHANNEL (SQ_CHANNEL_ROTATION) } };
+    g_autoptr(SqEdit) move = sq_edit_move_keys_new (refs, 2, hi / clip->fps);
+
+    g_assert_true (sq_edit_apply (move, expect, NULL));
+    assert_same_bytes (sequin_test_window_clip (window), expect);
+  }
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -419,5 +473,6 @@ main (int    argc,
   g_test_add ("/keys/drag", Fixture, NULL, fixture_set_up, test_drag, fixture_tear_down);
   g_test_add ("/keys/delete", Fixture, NULL, fixture_set_up, test_delete, fixture_tear_down);
   g_test_add ("/keys/copy-paste", Fixture, NULL, fixture_set_up, test_copy_paste, fixture_tear_down);
+  g_test_add_func ("/keys/drag-read-anim", test_drag_read_anim);
   return g_test_run ();
 }
