@@ -112,6 +112,9 @@ gboolean _sequin_timeline_has_selection      (SequinTimeline *self);
 char    *_sequin_timeline_position_text      (SequinTimeline *self);
 
 void     _sequin_timeline_update_accessible  (SequinTimeline *self);
+/* emits ::moving with `frames` in seconds */
+void     _sequin_timeline_emit_moving        (SequinTimeline *self,
+                                              int             frames);
 /* emits ::selection-changed */
 void     _sequin_timeline_selection_changed  (SequinTimeline *self);
 /* the current key (the selection is not changed) */

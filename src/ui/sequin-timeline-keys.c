@@ -393,6 +393,8 @@ _sequin_timeline_keys_cancel (SequinTimeline *self)
     }
   else if (!self->moving)
     return FALSE;
+  if (self->moving)
+    _sequin_timeline_emit_moving (self, 0);
   self->boxing = self->moving = self->drag_on_key = FALSE;
   self->move_frames = self->move_wanted = 0;
   changed (self);
@@ -546,8 +548,12 @@ _sequin_timeline_move_update (SequinTimeline *self,
 {
   if (!self->moving)
     return;
+  int was = self->move_frames;
+
   self->move_wanted = (int) CLAMP (round (dx / self->zoom * fps_of (self)), -G_MAXINT / 2, G_MAXINT / 2);
   self->move_frames = CLAMP (self->move_wanted, self->move_min, self->move_max);
+  if (self->move_frames != was)
+    _sequin_timeline_emit_moving (self, self->move_frames);
   redraw (self);
 }
 

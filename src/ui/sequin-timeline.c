@@ -51,6 +51,7 @@ enum {
   KEY_SELECTED,
   JOINT_SELECTED,
   MOVE_KEYS,
+  MOVING,
   SELECTION_CHANGED,
   N_SIGNALS
 };
@@ -360,6 +361,13 @@ sequin_timeline_describe_time (SequinTimeline *self)
   seconds = sq_format_seconds (self->time);
   /* Translators: the playhead's time ("2.033 s") and what it is on ("frame 15") */
   return g_strdup_printf (_("%s, %s"), seconds, where);
+}
+
+void
+_sequin_timeline_emit_moving (SequinTimeline *self,
+                              int             frames)
+{
+  g_signal_emit (self, signals[MOVING], 0, frames / _sequin_timeline_clip_fps (self->clip));
 }
 
 void
@@ -826,6 +834,8 @@ _sequin_timeline_drag_end (SequinTimeline *self,
 {
   g_return_if_fail (SEQUIN_IS_TIMELINE (self));
 
+  if (self->moving)
+    _sequin_timeline_emit_moving (self, 0);
   if (self->moving && self->move_frames != 0)
     {
       double fps = _sequin_timeline_clip_fps (self->clip);
@@ -1490,6 +1500,12 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
    * and returns TRUE when it was made (the selection then follows the
    * keys to their new times).
    */
+  /* during a drag of keys, each time the seconds they are moved by change
+   * (0: back where they are, as when it ends or is cancelled), for a live
+   * preview of the motion */
+  signals[MOVING] =
+    g_signal_new ("moving", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
   /* the selected keys changed (a click, a rubber band, the keyboard) */
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -1,7 +1,8 @@
 /* sequin-window-keys.c: what the window does with the keys selected in the
  * timeline: move them (a drag), delete them (Delete), copy and paste them
  * (Ctrl+C, Ctrl+V, Ctrl+Shift+V flipped) and select all of the selected
- * joints' keys (Ctrl+A)
+ * joints' keys (Ctrl+A); while keys are dragged, the preview plays them
+ * where they would go
  *
  * Copyright 2026 The Sequin authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,6 +20,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sequin-play-over.h"
 #include "sequin-window-private.h"
 
 /* the keys copied last, for every window (NULL: a pose was copied last) */
@@ -72,6 +74,37 @@ move_keys_cb (SequinTimeline *timeline,
     return FALSE;
   return _sequin_window_apply_edit (self, sq_edit_move_keys_new ((const SqKeyRef *) (gpointer) refs->data,
                                                                  refs->len, delta));
+}
+
+/* A drag of keys: the preview shows the motion with the keys moved (a
+ * copy of the clip the move is made on, not kept), the clip itself when
+ * the drag is back at 0, ends or is cancelled */
+static void
+moving_cb (SequinTimeline *timeline,
+           double          delta,
+           SequinWindow   *self)
+{
+  const SqClip *clip = clip_of (self);
+  gssize selected = sequin_joint_tree_get_current_joint (self->joint_tree);
+  double time = sequin_timeline_get_time (timeline);
+  g_autoptr(SqClip) moved = NULL;
+  g_autoptr(GArray) refs = NULL;
+  g_autoptr(SqEdit) edit = NULL;
+
+  /* not while other animations play over this one (the preview shows
+   * their combination) nor when the preview is not shown */
+  if (clip == NULL || clip->n_joints == 0 || !gtk_widget_get_mapped (GTK_WIDGET (self->preview))
+      || sequin_play_over_get_n (self) > 0)
+    return;
+  if (delta != 0)
+    {
+      refs = selected_refs (self);
+      moved = sq_clip_copy (clip);
+      edit = sq_edit_move_keys_new ((const SqKeyRef *) (gpointer) refs->data, refs->len, delta);
+      if (!sq_edit_apply (edit, moved, NULL))
+        g_clear_pointer (&moved, sq_clip_free);
+    }
+  sequin_preview_set_clip (self->preview, moved != NULL ? moved : clip, time, selected);
 }
 
 gboolean
@@ -192,6 +225,7 @@ _sequin_window_keys_init (SequinWindow *self)
   GtkEventController *controller = gtk_shortcut_controller_new ();
 
   g_signal_connect_object (self->timeline, "move-keys", G_CALLBACK (move_keys_cb), self, 0);
+  g_signal_connect_object (self->timeline, "moving", G_CALLBACK (moving_cb), self, 0);
   g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (selection_changed_cb), self,
                            G_CONNECT_SWAPPED);
   /* Ctrl+A where keys are chosen, not window-wide (text fields keep it) */

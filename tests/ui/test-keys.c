@@ -311,6 +311,66 @@ test_drag (Fixture       *f,
   assert_same_bytes (clip_of (f), expect);
 }
 
+/* the figure's points now (3 per joint), copied */
+static GArray *
+figure (Fixture *f)
+{
+  gsize n = 0;
+  const double *points = sequin_preview_get_figure (f->window->preview, &n, NULL);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (double));
+
+  g_assert_nonnull (points);
+  g_array_append_vals (out, points, (guint) (3 * n));
+  return out;
+}
+
+static gboolean
+same_figure (GArray *a,
+             GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (double)) == 0;
+}
+
+/* while key 2 (1 s, 20°) is dragged to 1.2 s, the preview at 1.2 s shows
+ * the arm as the moved key gives it; Escape gives the figure back */
+static void
+test_drag_preview (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GArray) before = NULL;
+  g_autoptr(GArray) dragged = NULL;
+  g_autoptr(GArray) after = NULL;
+  g_autoptr(GArray) moved = NULL;
+  g_autoptr(SqClip) expect = sq_clip_copy (clip_of (f));
+  SqKeyRef ref = { "mShoulderLeft", 1.0, SQ_KEY_REF_CHANNEL (SQ_CHANNEL_ROTATION) };
+  g_autoptr(SqEdit) move = sq_edit_move_keys_new (&ref, 1, 6 / FPS);
+  double zoom = sequin_timeline_get_zoom (f->tl);
+  double x, y;
+
+  gtk_stack_set_visible_child_name (f->window->view_stack, "preview");
+  sequin_playback_set_position (f->window->playback, 1.2);
+  sequin_test_settle (200);
+  before = figure (f);
+  click_key (f, 2, 0);
+  sequin_playback_set_position (f->window->playback, 1.2);
+  sequin_test_flush ();
+  key_point (f, f->left, 2, &x, &y);
+  _sequin_timeline_drag_begin_full (f->tl, x, y, 0);
+  _sequin_timeline_drag_update (f->tl, 6.2 / FPS * zoom, 0);
+  dragged = figure (f);
+  g_assert_false (same_figure (before, dragged));
+  /* what the move gives, shown by the same preview */
+  g_assert_true (sq_edit_apply (move, expect, NULL));
+  sequin_preview_set_clip (f->window->preview, expect, 1.2, (gssize) f->left);
+  moved = figure (f);
+  g_assert_true (same_figure (dragged, moved));
+  /* Escape: the clip as it is */
+  g_assert_true (_sequin_timeline_cancel_drag (f->tl));
+  after = figure (f);
+  g_assert_true (same_figure (before, after));
+  _sequin_timeline_drag_end (f->tl, 0, 0);
+}
+
 static void
 test_delete (Fixture       *f,
              gconstpointer  data)
@@ -471,6 +531,7 @@ main (int    argc,
   sequin_test_application ();
   g_test_add ("/keys/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/keys/drag", Fixture, NULL, fixture_set_up, test_drag, fixture_tear_down);
+  g_test_add ("/keys/drag-preview", Fixture, NULL, fixture_set_up, test_drag_preview, fixture_tear_down);
   g_test_add ("/keys/delete", Fixture, NULL, fixture_set_up, test_delete, fixture_tear_down);
   g_test_add ("/keys/copy-paste", Fixture, NULL, fixture_set_up, test_copy_paste, fixture_tear_down);
   g_test_add_func ("/keys/drag-read-anim", test_drag_read_anim);
