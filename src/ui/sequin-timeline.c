@@ -1029,6 +1029,32 @@ step_key_action (GtkWidget  *widget,
                              g_str_equal (action_name, "timeline.extend-key"));
 }
 
+/* timeline.nudge-keys(i): the selected keys moved by i frames, as a drag
+ * does it (one edit, ::move-keys); at a limit, nothing but the error bell */
+static void
+nudge_keys_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  int n = g_variant_get_int32 (parameter);
+
+  if (self->clip == NULL || self->selection->len == 0 || self->moving || self->boxing)
+    return;
+  _sequin_timeline_move_begin (self);
+  self->move_wanted = n;
+  self->move_frames = CLAMP (n, self->move_min, self->move_max);
+  if (self->move_frames != n)
+    {
+      self->moving = FALSE;
+      self->move_frames = self->move_wanted = 0;
+      gtk_widget_error_bell (widget);
+      _sequin_timeline_update_accessible (self);
+      return;
+    }
+  _sequin_timeline_drag_end (self, 0, 0);
+}
+
 /* timeline.select-all: every key of the highlighted lane's joint or of the
  * joints of the selected keys, every key when there is neither (the
  * window's Ctrl+A uses the tree's selected joints instead) */
@@ -1532,6 +1558,9 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.step-key", "i", step_key_action);
   gtk_widget_class_install_action (widget_class, "timeline.extend-key", "i", step_key_action);
   gtk_widget_class_install_action (widget_class, "timeline.select-all", NULL, select_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.nudge-keys", "i", nudge_keys_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "timeline.nudge-keys", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "timeline.nudge-keys", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK, "timeline.step-key", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK, "timeline.step-key", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

@@ -29,8 +29,10 @@
  * (timeline.next-frame and timeline.previous-frame step without a
  * parameter, for assistive technologies). Ctrl+Left/Right
  * (timeline.step-key(i)) and Ctrl+Shift+Left/Right (timeline.extend-key(i))
- * go from key to key; timeline.select-all; Escape cancels a drag or lets
- * the selected keys go.
+ * go from key to key; timeline.select-all; Alt+Left/Right
+ * (timeline.nudge-keys(i)) move the selected keys a frame as a drag does;
+ * Escape cancels a drag or lets the selected keys go. While keys are
+ * dragged, ::moving tells by how much (for a live preview).
  */
 #pragma once
 

@@ -299,6 +299,24 @@ test_drag (Fixture       *f,
   g_assert_true (sequin_document_redo (doc_of (f)));
   assert_same_bytes (clip_of (f), expect);
 
+  /* undo took the keys from the times the selection had: it let them go */
+  assert_selected (f, "");
+
+  /* by keyboard: Alt+Right moves them a frame (one edit), Alt+Left back */
+  {
+    SequinTimelineKey keys[2] = { { f->left, SQ_CHANNEL_ROTATION, 1, 0 }, { f->left, SQ_CHANNEL_ROTATION, 2, 0 } };
+    sequin_timeline_set_selected_keys (f->tl, keys, 2);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->tl), "timeline.nudge-keys", "i", 1));
+  g_assert_cmpfloat_with_epsilon (sq_track_time (&clip_of (f)->joints[f->left].tracks[SQ_CHANNEL_ROTATION], 1),
+                                  22 / FPS, 1e-12);
+  assert_selected (f, "1,2");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->tl), "timeline.nudge-keys", "i", -1));
+  assert_same_bytes (clip_of (f), expect);
+  g_assert_true (sequin_document_undo (doc_of (f)));
+  g_assert_true (sequin_document_undo (doc_of (f)));
+  assert_same_bytes (clip_of (f), expect);
+
   /* the last key cannot go past the end: no frame to the right */
   click_key (f, 4, 0);
   key_point (f, f->left, 4, &x, &y);
@@ -308,6 +326,9 @@ test_drag (Fixture       *f,
   g_assert_cmpint (hi, ==, 0);
   g_assert_cmpint (frames, ==, 0);
   _sequin_timeline_drag_end (f->tl, 20, 0);
+  assert_same_bytes (clip_of (f), expect);
+  /* nor by keyboard */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->tl), "timeline.nudge-keys", "i", 1));
   assert_same_bytes (clip_of (f), expect);
 }
 
