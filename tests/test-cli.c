@@ -1721,7 +1721,7 @@ test_posing (void)
   g_autoptr(SqJointPose) pose = sq_joint_pose_parse (g_bytes_get_data (pose_bytes, NULL),
                                                      g_bytes_get_size (pose_bytes), NULL);
   const double z90[4] = { G_SQRT2 / 2, 0, 0, G_SQRT2 / 2 }, pelvis[3] = { 0.1, 0, 0.05 };
-  SqKeyRef move = { "mShoulderLeft", 1.0 };
+  SqKeyRef move = { "mShoulderLeft", 1.0, 0 };
   SqEdit *edits[5];
   gssize j;
   double q[4];
@@ -1769,6 +1769,32 @@ test_posing (void)
     g_autoptr(GBytes) want = tu_save (expect, "sl-anim", NULL);
     g_autoptr(GBytes) have = tu_read (posed);
     g_assert_true (g_bytes_equal (want, have));
+  }
+
+  /* --paste-keys: copied keys (a pose file with times) pasted flipped at
+   * 1 s: the same bytes as the editor's core edit */
+  {
+    static const char keys_text[] = "sequin-pose 1\nname Copied keys\nworld sl-anim\n"
+                                    "time 0\nrotation 0.9659258262890683 0 0 0.25881904510252074 mShoulderLeft\n"
+                                    "time 0.5\nrotation 0.8660254037844387 0 0 0.5 mShoulderLeft\n";
+    g_autofree char *keys_path = tmp ("copied.pose");
+    g_autofree char *keys_arg = NULL;
+    g_autofree char *pasted = tmp ("pasted.anim");
+    g_autoptr(SqPoseSequence) seq = sq_pose_sequence_parse (keys_text, strlen (keys_text), NULL);
+    g_autoptr(SqClip) core = tu_load_ok (tu_read (anim));
+    g_autoptr(SqEdit) paste = sq_edit_paste_keys_new (seq, 1.0, TRUE);
+    g_autoptr(GBytes) want = NULL;
+    g_autoptr(GBytes) have = NULL;
+
+    g_assert_true (g_file_set_contents (keys_path, keys_text, -1, NULL));
+    keys_arg = g_strdup_printf ("%s@1:flip", keys_path);
+    g_assert_cmpint (run (NULL, NULL, "edit", anim, "-o", pasted, "--paste-keys", keys_arg, NULL), ==, 0);
+    g_assert_true (sq_edit_apply (paste, core, NULL));
+    want = tu_save (core, "sl-anim", NULL);
+    have = tu_read (pasted);
+    g_assert_true (g_bytes_equal (want, have));
+    j = sq_clip_find_joint (core, "mShoulderRight");
+    g_assert_cmpint (sq_track_find (&core->joints[j].tracks[SQ_CHANNEL_ROTATION], 1.5), >=, 0);
   }
 
   /* BVH: the frame keeps its line, with the angles typed in channel order */

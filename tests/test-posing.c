@@ -320,8 +320,8 @@ test_move_and_delete_keys (void)
   g_autoptr(SqEdit) outside = NULL;
   g_autoptr(SqEdit) del = NULL;
   g_autoptr(GError) error = NULL;
-  SqKeyRef ref = { "mShoulderLeft", 1.0 };
-  SqKeyRef refs[] = { { "mShoulderLeft", 1.5 }, { "mHead", 0.0 } };
+  SqKeyRef ref = { "mShoulderLeft", 1.0, 0 };
+  SqKeyRef refs[] = { { "mShoulderLeft", 1.5, 0 }, { "mHead", 0.0, 0 } };
 
   axis_angle (check_q, 0, 30);
   set = sq_edit_set_rotation_new ("mShoulderLeft", 1.0, check_q);
@@ -362,7 +362,7 @@ static void
 test_move_bvh_refused (void)
 {
   g_autoptr(SqClip) clip = new_clip ("bvh", 1.0, 30);
-  SqKeyRef ref = { "mHead", 0.5 };
+  SqKeyRef ref = { "mHead", 0.5, 0 };
   g_autoptr(SqEdit) move = sq_edit_move_keys_new (&ref, 1, 0.1);
   g_autoptr(GError) error = NULL;
 
@@ -481,6 +481,150 @@ test_pose_text (void)
   tu_assert_mentions (error, "line 1");
 }
 
+/* a pose sequence: its text with times reads back the same; a pose file is
+ * a sequence of one pose at 0; bad times are refused with their place */
+static void
+test_sequence_text (void)
+{
+  g_autoptr(SqClip) clip = new_clip ("sl", 2.0, 30);
+  g_autoptr(SqPoseSequence) seq = sq_pose_sequence_new ("Copied keys", "sl-anim");
+  g_autoptr(SqPoseSequence) back = NULL;
+  g_autoptr(SqPoseSequence) single = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+  gsize pelvis = (gsize) sq_clip_find_joint (clip, "mPelvis");
+  static const char pose[] = "sequin-pose 1\nname p\nrotation 1 0 0 0 mHead\n";
+  static const char bad[] = "sequin-pose 1\nname x\ntime -1\nrotation 1 0 0 0 mHead\n";
+
+  g_assert_true (sq_pose_sequence_add_key (seq, 0.5, clip, pelvis, SQ_CHANNEL_TRANSLATION, 1));
+  g_assert_true (sq_pose_sequence_add_key (seq, 0, clip, pelvis, SQ_CHANNEL_ROTATION, 0));
+  g_assert_cmpuint (seq->times->len, ==, 2);
+  g_assert_cmpfloat (g_array_index (seq->times, double, 0), ==, 0);
+  text = sq_pose_sequence_to_text (seq);
+  g_assert_true (g_str_has_prefix (text, "sequin-pose 1\nname Copied keys\nworld sl-anim\ntime 0\nrotation 1 0 0 0 mPelvis\n"
+                                         "time 0.5\nposition "));
+  back = sq_pose_sequence_parse (text, strlen (text), &error);
+  g_assert_no_error (error);
+  again = sq_pose_sequence_to_text (back);
+  g_assert_cmpstr (again, ==, text);
+  g_assert_cmpuint (sq_joint_pose_lookup (g_ptr_array_index (back->poses, 1), "mPelvis")->has, ==, SQ_POSE_HAS_POSITION);
+
+  single = sq_pose_sequence_parse (pose, strlen (pose), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (single->times->len, ==, 1);
+  g_assert_cmpfloat (g_array_index (single->times, double, 0), ==, 0);
+  g_assert_null (sq_pose_sequence_parse (bad, strlen (bad), &error));
+  tu_assert_mentions (error, "line 3, column 6");
+  g_clear_error (&error);
+  /* a pose file does not take times */
+  g_assert_null (sq_joint_pose_parse (text, strlen (text), &error));
+  tu_assert_mentions (error, "line 4");
+}
+
+/* Keys named with their channel: only that channel's key is moved or
+ * deleted (the timeline's selection), the other channel's at that time
+ * stays */
+static void
+test_channel_keys (void)
+{
+  g_autoptr(SqClip) clip = new_clip ("sl", 2.0, 30);
+  const double v[3] = { 0.1, 0.2, 0.3 };
+  double q[4];
+  g_autoptr(SqEdit) rot = NULL;
+  g_autoptr(SqEdit) pos = NULL;
+  g_autoptr(SqEdit) del = NULL;
+  g_autoptr(SqEdit) move = NULL;
+  SqKeyRef only_rot = { "mPelvis", 1.0, SQ_KEY_REF_CHANNEL (SQ_CHANNEL_ROTATION) };
+  SqKeyRef only_pos = { "mPelvis", 1.0, SQ_KEY_REF_CHANNEL (SQ_CHANNEL_TRANSLATION) };
+  gssize j = sq_clip_find_joint (clip, "mPelvis");
+  const SqTrack *r = &clip->joints[j].tracks[SQ_CHANNEL_ROTATION];
+  const SqTrack *t = &clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION];
+
+  axis_angle (q, 1, 30);
+  rot = sq_edit_set_rotation_new ("mPelvis", 1.0, q);
+  pos = sq_edit_set_position_new ("mPelvis", 1.0, v);
+  g_assert_true (sq_edit_apply (rot, clip, NULL));
+  g_assert_true (sq_edit_apply (pos, clip, NULL));
+  g_assert_cmpint (sq_track_find (r, 1.0), >=, 0);
+  g_assert_cmpint (sq_track_find (t, 1.0), >=, 0);
+  {
+    g_autoptr(SqClip) before = sq_clip_copy (clip);
+
+    del = sq_edit_delete_key_list_new (&only_rot, 1);
+    g_assert_true (sq_edit_apply (del, clip, NULL));
+    g_assert_cmpint (sq_track_find (r, 1.0), <, 0);
+    g_assert_cmpint (sq_track_find (t, 1.0), >=, 0);
+    sq_edit_undo (del, clip);
+    g_assert_true (sq_clip_equal (before, clip));
+
+    move = sq_edit_move_keys_new (&only_pos, 1, 0.2);
+    g_assert_true (sq_edit_apply (move, clip, NULL));
+    g_assert_cmpint (sq_track_find (r, 1.0), >=, 0);
+    g_assert_cmpint (sq_track_find (t, 1.0), <, 0);
+    g_assert_cmpint (sq_track_find (t, 36 / 30.0), >=, 0);
+    sq_edit_undo (move, clip);
+    g_assert_true (sq_clip_equal (before, clip));
+  }
+}
+
+static void
+check_keys_pasted (const SqClip *before,
+                   const SqClip *after)
+{
+  const SqTrack *left = rot_track (after, "mShoulderLeft");
+  const SqTrack *right = rot_track (after, "mShoulderRight");
+  double a[4], b[4];
+
+  /* the left shoulder's keys at 0.5 and 1 s, flipped onto the right at
+   * 1 and 1.5 s: Second Life's mirror keeps w and y, negates x and z */
+  for (guint i = 0; i < 2; i++)
+    {
+      gssize k = sq_track_find (right, 1.0 + 0.5 * i);
+
+      g_assert_cmpint (k, >=, 0);
+      memcpy (a, sq_track_key (left, 1 + i).v, sizeof a);
+      memcpy (b, sq_track_key (right, (gsize) k).v, sizeof b);
+      assert_quat (b, a[0], -a[1], a[2], -a[3], 1e-12);
+    }
+  g_assert_false (sq_clip_equal (before, after));
+}
+
+static void
+test_paste_keys (void)
+{
+  g_autoptr(SqClip) clip = new_clip ("sl", 2.0, 30);
+  g_autoptr(SqPoseSequence) keys = sq_pose_sequence_new ("", "sl-anim");
+  g_autoptr(SqEdit) flipped = NULL;
+  g_autoptr(SqEdit) outside = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize left = (gsize) sq_clip_find_joint (clip, "mShoulderLeft");
+
+  for (guint i = 1; i <= 2; i++)
+    {
+      double q[4];
+      g_autoptr(SqEdit) set = NULL;
+
+      axis_angle (q, 2, 20.0 * i);
+      set = sq_edit_set_rotation_new ("mShoulderLeft", 0.5 * i, q);
+      g_assert_true (sq_edit_apply (set, clip, NULL));
+    }
+  /* start from the saved file, unmodified */
+  {
+    g_autoptr(GBytes) bytes = tu_save (clip, "sl-anim", NULL);
+    sq_clip_free (clip);
+    clip = tu_load_ok (bytes);
+  }
+  g_assert_true (sq_pose_sequence_add_key (keys, 0, clip, left, SQ_CHANNEL_ROTATION, 1));
+  g_assert_true (sq_pose_sequence_add_key (keys, 0.5, clip, left, SQ_CHANNEL_ROTATION, 2));
+  flipped = sq_edit_paste_keys_new (keys, 1.0, TRUE);
+  tu_apply_undo_redo (clip, flipped, check_keys_pasted);
+  /* the last key would be at 2.5 s, past the end: refused, nothing done */
+  outside = sq_edit_paste_keys_new (keys, 2.0, FALSE);
+  g_assert_false (sq_edit_apply (outside, clip, &error));
+  tu_assert_mentions (error, "outside");
+}
+
 static void
 test_hand_presets (void)
 {
@@ -552,6 +696,9 @@ main (int    argc,
   g_test_add_func ("/posing/symmetrize", test_symmetrize);
   g_test_add_func ("/posing/pose-text", test_pose_text);
   g_test_add_func ("/posing/hand-presets", test_hand_presets);
+  g_test_add_func ("/posing/sequence-text", test_sequence_text);
+  g_test_add_func ("/posing/channel-keys", test_channel_keys);
+  g_test_add_func ("/posing/paste-keys", test_paste_keys);
   g_test_add_func ("/posing/psl-library", test_psl_library);
   return g_test_run ();
 }

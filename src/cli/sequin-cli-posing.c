@@ -4,8 +4,9 @@
  *
  * `sequin-cli new --world W --duration S --fps N OUT` writes a clip in the
  * world's rest pose (sq_clip_new_for_world). The edit operations
- * --set-rotation, --set-position, --insert-key, --move-keys, --paste-pose
- * and --symmetrize make the same core edits as the editor (sq-posing.h).
+ * --set-rotation, --set-position, --insert-key, --move-keys, --paste-pose,
+ * --paste-keys and --symmetrize make the same core edits as the editor
+ * (sq-posing.h).
  */
 #include "config.h"
 
@@ -81,17 +82,20 @@ op_move (const CliOption *option,
 }
 
 /* POSEFILE@TIME[:flip]: the file read and checked now (its text in
- * op->text2), the time in v[0], flip in n */
+ * op->text2; `keys`: as keys at times, else as one pose), the time in
+ * v[0], flip in n */
 static gboolean
-op_paste (const CliOption *option,
-          const char      *value,
-          CliRequest      *request,
-          GError         **error)
+read_paste (const CliOption *option,
+            const char      *value,
+            CliRequest      *request,
+            gboolean         keys,
+            GError         **error)
 {
   g_autofree char *spec = g_strdup (value);
   CliOp *op = cli_add_op (option, request);
   g_autoptr(GError) local = NULL;
   g_autoptr(SqJointPose) pose = NULL;
+  g_autoptr(SqPoseSequence) seq = NULL;
   gsize len = strlen (spec);
   gsize length;
 
@@ -103,12 +107,32 @@ op_paste (const CliOption *option,
   if (!joint_at_time (spec, strlen (spec), op))
     return cli_refuse (option, error);
   if (!g_file_get_contents (op->text, &op->text2, &length, &local)
-      || (pose = sq_joint_pose_parse (op->text2, length, &local)) == NULL)
+      || (keys && (seq = sq_pose_sequence_parse (op->text2, length, &local)) == NULL)
+      || (!keys && (pose = sq_joint_pose_parse (op->text2, length, &local)) == NULL))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", op->text, local->message);
       return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+op_paste (const CliOption *option,
+          const char      *value,
+          CliRequest      *request,
+          GError         **error)
+{
+  return read_paste (option, value, request, FALSE, error);
+}
+
+/* KEYSFILE@TIME[:flip] */
+static gboolean
+op_paste_keys (const CliOption *option,
+               const char      *value,
+               CliRequest      *request,
+               GError         **error)
+{
+  return read_paste (option, value, request, TRUE, error);
 }
 
 /* J1,J2,…@TIME */
@@ -162,7 +186,7 @@ static SqEdit *
 make_move_keys (const CliOp  *op,
                 const SqClip *clip)
 {
-  SqKeyRef ref = { op->text, op->v[0] };
+  SqKeyRef ref = { op->text, op->v[0], 0 };
 
   return sq_edit_move_keys_new (&ref, 1, op->v[1] - op->v[0]);
 }
@@ -174,6 +198,15 @@ make_paste_pose (const CliOp  *op,
   g_autoptr(SqJointPose) pose = sq_joint_pose_parse (op->text2, strlen (op->text2), NULL);
 
   return sq_edit_paste_pose_new (pose, op->v[0], op->n != 0);
+}
+
+static SqEdit *
+make_paste_keys (const CliOp  *op,
+                 const SqClip *clip)
+{
+  g_autoptr(SqPoseSequence) keys = sq_pose_sequence_parse (op->text2, strlen (op->text2), NULL);
+
+  return sq_edit_paste_keys_new (keys, op->v[0], op->n != 0);
 }
 
 static SqEdit *
@@ -201,6 +234,10 @@ const CliOption cli_posing_ops[CLI_N_POSING_OPS] = {
   { "paste-pose", 0, REQUIRED, "POSE@TIME",
     "key the pose file POSE (.pose) at TIME; POSE@TIME:flip swaps left and right",
     op_paste, 0, make_paste_pose, 0, 0, "--paste-pose needs POSEFILE@TIME or POSEFILE@TIME:flip" },
+  { "paste-keys", 0, REQUIRED, "KEYS@TIME",
+    "key the keys of the pose file KEYS (its \"time\" lines: seconds after TIME, as the editor copies them) "
+    "from TIME on; KEYS@TIME:flip swaps left and right",
+    op_paste_keys, 0, make_paste_keys, 0, 0, "--paste-keys needs KEYSFILE@TIME or KEYSFILE@TIME:flip" },
   { "symmetrize", 0, REQUIRED, "J1,…@TIME",
     "give the joints' partners on the other side their mirror image at TIME",
     op_joints_at, 0, make_symmetrize, 0, 0, "--symmetrize needs J1,J2,…@TIME" },

@@ -285,6 +285,6 @@ extern const CliCommandSpec cli_diff_command;
 /* ---- sequin-cli-posing.c: `new` and the posing operations of `edit` ---- */
 
 extern const CliCommandSpec cli_new_command;
-#define CLI_N_POSING_OPS 6
+#define CLI_N_POSING_OPS 7
 #define CLI_POSING_TITLE "posing (a key is made where there is none; a time within half a frame of a key is that key's):"
 extern const CliOption      cli_posing_ops[CLI_N_POSING_OPS];

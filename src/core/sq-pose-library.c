@@ -303,12 +303,13 @@ parse_line (SqJointPose *pose,
   return line_error (error, number, 0, _("expected name, world, rotation or position"));
 }
 
-SqJointPose *
-sq_joint_pose_parse (const char *text,
-                     gsize       len,
-                     GError    **error)
+/* The lines of a pose file (CR of CRLF taken off), its first checked;
+ * NULL with an error */
+static GStrv
+pose_lines (const char *text,
+            gsize       len,
+            GError    **error)
 {
-  g_autoptr(SqJointPose) pose = sq_joint_pose_new ("", NULL);
   g_autofree char *copy = NULL;
   g_auto(GStrv) lines = NULL;
 
@@ -331,10 +332,215 @@ sq_joint_pose_parse (const char *text,
 
       if (n > 0 && lines[i][n - 1] == '\r')
         lines[i][n - 1] = '\0';
-      if (!parse_line (pose, lines[i], i + 1, error))
-        return NULL;
     }
+  return g_steal_pointer (&lines);
+}
+
+SqJointPose *
+sq_joint_pose_parse (const char *text,
+                     gsize       len,
+                     GError    **error)
+{
+  g_autoptr(SqJointPose) pose = sq_joint_pose_new ("", NULL);
+  g_auto(GStrv) lines = pose_lines (text, len, error);
+
+  if (lines == NULL)
+    return NULL;
+  for (guint i = 1; lines[i] != NULL; i++)
+    if (!parse_line (pose, lines[i], i + 1, error))
+      return NULL;
   return g_steal_pointer (&pose);
+}
+
+/* ---- a pose sequence ------------------------------------------------------ */
+
+/* a sequence of more poses than this is refused */
+#define SEQUENCE_MAX_POSES 100000
+
+SqPoseSequence *
+sq_pose_sequence_new (const char *name,
+                      const char *world)
+{
+  SqPoseSequence *seq = g_new0 (SqPoseSequence, 1);
+
+  seq->name = g_strdup (name != NULL ? name : "");
+  seq->world = g_strdup (world);
+  seq->times = g_array_new (FALSE, FALSE, sizeof (double));
+  seq->poses = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_joint_pose_free);
+  return seq;
+}
+
+void
+sq_pose_sequence_free (SqPoseSequence *seq)
+{
+  if (seq == NULL)
+    return;
+  g_free (seq->name);
+  g_free (seq->world);
+  g_array_unref (seq->times);
+  g_ptr_array_unref (seq->poses);
+  g_free (seq);
+}
+
+SqPoseSequence *
+sq_pose_sequence_copy (const SqPoseSequence *seq)
+{
+  SqPoseSequence *copy = sq_pose_sequence_new (seq->name, seq->world);
+
+  g_array_append_vals (copy->times, seq->times->data, seq->times->len);
+  for (guint i = 0; i < seq->poses->len; i++)
+    g_ptr_array_add (copy->poses, sq_joint_pose_copy (g_ptr_array_index (seq->poses, i)));
+  return copy;
+}
+
+SqJointPose *
+sq_pose_sequence_at (SqPoseSequence *seq,
+                     double          time)
+{
+  guint i = 0;
+
+  while (i < seq->times->len && g_array_index (seq->times, double, i) < time)
+    i++;
+  if (i < seq->times->len && g_array_index (seq->times, double, i) == time)
+    return g_ptr_array_index (seq->poses, i);
+  g_array_insert_val (seq->times, i, time);
+  g_ptr_array_insert (seq->poses, (gint) i, sq_joint_pose_new (seq->name, seq->world));
+  return g_ptr_array_index (seq->poses, i);
+}
+
+gboolean
+sq_pose_sequence_add_key (SqPoseSequence *seq,
+                          double          time,
+                          const SqClip   *clip,
+                          gsize           joint,
+                          SqChannel       channel,
+                          gsize           index)
+{
+  const SqTrack *track;
+  SqKey key;
+  SqPoseEntry *e;
+
+  g_return_val_if_fail (joint < clip->n_joints && channel < SQ_N_CHANNELS, FALSE);
+  track = &clip->joints[joint].tracks[channel];
+  g_return_val_if_fail (index < track->n_keys, FALSE);
+
+  if (channel == SQ_CHANNEL_SCALE)
+    return FALSE;
+  key = sq_track_key (track, index);
+  e = sq_joint_pose_entry (sq_pose_sequence_at (seq, time), clip->joints[joint].name);
+  if (channel == SQ_CHANNEL_ROTATION)
+    {
+      memcpy (e->rotation, key.v, sizeof e->rotation);
+      e->has |= SQ_POSE_HAS_ROTATION;
+    }
+  else
+    {
+      memcpy (e->position, key.v, sizeof e->position);
+      e->has |= SQ_POSE_HAS_POSITION;
+    }
+  return TRUE;
+}
+
+char *
+sq_pose_sequence_to_text (const SqPoseSequence *seq)
+{
+  GString *out = g_string_new (POSE_MAGIC " 1\n");
+  char buf[SQ_DOUBLE_BUF];
+
+  g_string_append (out, "name ");
+  append_line_text (out, seq->name);
+  if (seq->world != NULL)
+    g_string_append_printf (out, "world %s\n", seq->world);
+  for (guint i = 0; i < seq->poses->len; i++)
+    {
+      g_autofree char *text = sq_joint_pose_to_text (g_ptr_array_index (seq->poses, i));
+      const char *values = text;
+
+      g_string_append_printf (out, "time %s\n", sq_format_double (buf, sizeof buf,
+                                                                  g_array_index (seq->times, double, i)));
+      /* the pose's own lines after its header (name, world) */
+      for (guint skip = 0; skip < 3 && values != NULL; skip++)
+        if (g_str_has_prefix (values, POSE_MAGIC) || g_str_has_prefix (values, "name ")
+            || g_str_has_prefix (values, "world "))
+          values = strchr (values, '\n') != NULL ? strchr (values, '\n') + 1 : NULL;
+      if (values != NULL)
+        g_string_append (out, values);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* "time T": T seconds, not negative */
+static gboolean
+parse_time_line (const char *line,
+                 guint       number,
+                 double     *time,
+                 GError    **error)
+{
+  const char *p = line + strlen ("time ");
+  char *end = NULL;
+
+  *time = g_ascii_strtod (p, &end);
+  if (end == p || *end != '\0' || !isfinite (*time) || *time < 0)
+    return line_error (error, number, (gsize) (p - line), _("expected a time in seconds, not negative"));
+  return TRUE;
+}
+
+SqPoseSequence *
+sq_pose_sequence_parse (const char *text,
+                        gsize       len,
+                        GError    **error)
+{
+  g_autoptr(SqPoseSequence) seq = sq_pose_sequence_new ("", NULL);
+  g_auto(GStrv) lines = pose_lines (text, len, error);
+  SqJointPose *pose = NULL;
+
+  if (lines == NULL)
+    return NULL;
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      double time;
+
+      if (g_str_has_prefix (line, "time "))
+        {
+          if (!parse_time_line (line, i + 1, &time, error))
+            return NULL;
+          if (seq->times->len >= SEQUENCE_MAX_POSES)
+            {
+              line_error (error, i + 1, 0, _("too many times for a pose file"));
+              return NULL;
+            }
+          pose = sq_pose_sequence_at (seq, time);
+        }
+      else if (g_str_has_prefix (line, "rotation ") || g_str_has_prefix (line, "position "))
+        {
+          if (pose == NULL)
+            pose = sq_pose_sequence_at (seq, 0);
+          if (!parse_value_line (pose, line, i + 1, line[0] == 'r', error))
+            return NULL;
+        }
+      else
+        {
+          g_autoptr(SqJointPose) header = sq_joint_pose_new (seq->name, seq->world);
+
+          /* name, world, blank and comment lines: the pose's own rules */
+          if (!parse_line (header, line, i + 1, error))
+            return NULL;
+          g_free (seq->name);
+          seq->name = g_strdup (header->name);
+          g_free (seq->world);
+          seq->world = g_strdup (header->world);
+        }
+    }
+  /* every pose is in the sequence's world */
+  for (guint i = 0; i < seq->poses->len; i++)
+    {
+      SqJointPose *p = g_ptr_array_index (seq->poses, i);
+
+      g_free (p->world);
+      p->world = g_strdup (seq->world);
+    }
+  return g_steal_pointer (&seq);
 }
 
 /* ---- a pose list as a library -------------------------------------------- */

@@ -76,6 +76,53 @@ SqJointPose *sq_joint_pose_parse     (const char        *text,
                                       GError           **error);
 char        *sq_joint_pose_to_text   (const SqJointPose *pose);
 
+/* Keys of some joints at several times: a pose per time, the times in
+ * seconds after the first key (0 is the first). Its text is the pose
+ * file's with "time T" lines: the value lines after one are keys at T
+ * seconds (before any: at 0), e.g.
+ *
+ *   sequin-pose 1
+ *   name Copied keys
+ *   world sl-anim
+ *   time 0
+ *   rotation 1 0 0 0 mHead
+ *   time 0.5
+ *   rotation 0.7071067811865476 0 0.7071067811865476 0 mHead
+ *   position 0 0 1.2 mPelvis
+ *
+ * so a pose file is a sequence of one pose at 0. */
+typedef struct
+{
+  char      *name;
+  char      *world;       /* as a pose's */
+  GArray    *times;       /* double, ascending, each once */
+  GPtrArray *poses;       /* SqJointPose, one per time */
+} SqPoseSequence;
+
+SqPoseSequence *sq_pose_sequence_new     (const char           *name,
+                                          const char           *world);
+void            sq_pose_sequence_free    (SqPoseSequence       *seq);
+SqPoseSequence *sq_pose_sequence_copy    (const SqPoseSequence *seq);
+/* The pose at `time` (added when missing, in time order) */
+SqJointPose    *sq_pose_sequence_at      (SqPoseSequence       *seq,
+                                          double                time);
+/* Adds key `index` of joint `joint`'s `channel` in `clip` as it is (not
+ * as played) at `time`: a rotation or a position; FALSE for a scale key
+ * (a pose holds none), nothing added */
+gboolean        sq_pose_sequence_add_key (SqPoseSequence       *seq,
+                                          double                time,
+                                          const SqClip         *clip,
+                                          gsize                 joint,
+                                          SqChannel             channel,
+                                          gsize                 index);
+/* Reads a pose file, with or without times; errors name line and column */
+SqPoseSequence *sq_pose_sequence_parse   (const char           *text,
+                                          gsize                 len,
+                                          GError              **error);
+char           *sq_pose_sequence_to_text (const SqPoseSequence *seq);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPoseSequence, sq_pose_sequence_free)
+
 /* The poses of a pose list (a SimPose-ium PSL read as a clip: pose i is
  * frame i at 1/30 s) as a library: one pose per frame, named by the
  * clip's pose names where it has them, else "Pose N" */

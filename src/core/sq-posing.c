@@ -1,5 +1,5 @@
 /* sq-posing.c: set rotation and position, insert, delete and move keys,
- * paste and flip poses, symmetrize
+ * paste and flip poses and copied keys, symmetrize
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -584,6 +584,7 @@ typedef struct
   Log      log;
   char   **joints;
   double  *times;
+  guint   *channels;   /* the SqKeyRef's mask; 0: every channel */
   gsize    n;
   double   delta;
 } ListArgs;
@@ -596,6 +597,7 @@ list_args_free (gpointer params)
   log_free (&a->log);
   g_strfreev (a->joints);
   g_free (a->times);
+  g_free (a->channels);
 }
 
 static int
@@ -632,7 +634,7 @@ find_listed (const ListArgs *a,
           gssize k = key_near (clip, &clip->joints[j].tracks[c], a->times[i]);
           Found f = { (gsize) j, c, (gsize) k, 0 };
 
-          if (k >= 0)
+          if (k >= 0 && (a->channels[i] == 0 || (a->channels[i] & SQ_KEY_REF_CHANNEL (c))))
             g_array_append_val (found, f);
         }
     }
@@ -724,12 +726,14 @@ list_new (const SqEditClass *klass,
   log_init (&a->log);
   a->joints = g_new0 (char *, n + 1);
   a->times = g_new0 (double, MAX (n, 1));
+  a->channels = g_new0 (guint, MAX (n, 1));
   a->n = n;
   a->delta = delta;
   for (gsize i = 0; i < n; i++)
     {
       a->joints[i] = g_strdup (keys[i].joint);
       a->times[i] = keys[i].time;
+      a->channels[i] = keys[i].channels;
     }
   return _sq_edit_new (klass, a);
 }
@@ -914,11 +918,12 @@ sq_joint_pose_flip (const SqJointPose *pose,
 
 typedef struct
 {
-  Log          log;
-  SqJointPose *pose;
-  double       time;
-  gboolean     flip;
-  char       **sources;   /* symmetrize */
+  Log             log;
+  SqJointPose    *pose;
+  double          time;
+  gboolean        flip;
+  char          **sources;   /* symmetrize */
+  SqPoseSequence *keys;      /* paste keys */
 } PasteArgs;
 
 static void
@@ -929,6 +934,7 @@ paste_args_free (gpointer params)
   log_free (&a->log);
   sq_joint_pose_free (a->pose);
   g_strfreev (a->sources);
+  sq_pose_sequence_free (a->keys);
 }
 
 /* puts the pose's values into the clip at `time`; the joints it lacks are
@@ -977,6 +983,23 @@ paste (SqEdit            *edit,
   return TRUE;
 }
 
+/* `pose` in the clip's space, flipped when asked */
+static SqJointPose *
+pose_to_paste (const SqJointPose *pose,
+               const SqClip      *clip,
+               gboolean           flip)
+{
+  SqJointPose *mine = sq_joint_pose_for_clip (pose, clip);
+
+  if (flip)
+    {
+      SqJointPose *flipped = sq_joint_pose_flip (mine, clip);
+      sq_joint_pose_free (mine);
+      mine = flipped;
+    }
+  return mine;
+}
+
 static gboolean
 paste_apply (SqEdit  *edit,
              SqClip  *clip,
@@ -989,14 +1012,36 @@ paste_apply (SqEdit  *edit,
 
   if (!check_time (clip, a->time, error))
     return FALSE;
-  mine = sq_joint_pose_for_clip (a->pose, clip);
-  if (a->flip)
-    {
-      SqJointPose *flipped = sq_joint_pose_flip (mine, clip);
-      sq_joint_pose_free (mine);
-      mine = flipped;
-    }
+  mine = pose_to_paste (a->pose, clip, a->flip);
   return paste (edit, &a->log, clip, mine, a->time, error);
+}
+
+static gboolean
+paste_keys_apply (SqEdit  *edit,
+                  SqClip  *clip,
+                  GError **error)
+{
+  PasteArgs *a = _sq_edit_get_params (edit);
+  const SqPoseSequence *keys = a->keys;
+
+  a->log.clip = clip;
+
+  if (keys->times->len == 0)
+    return _sq_edit_invalid (error, _("There are no keys to paste"));
+  for (guint i = 0; i < keys->times->len; i++)
+    if (!check_time (clip, a->time + g_array_index (keys->times, double, i), error))
+      return FALSE;
+  for (guint i = 0; i < keys->times->len; i++)
+    {
+      g_autoptr(SqJointPose) mine = pose_to_paste (g_ptr_array_index (keys->poses, i), clip, a->flip);
+
+      if (!paste (edit, &a->log, clip, mine, a->time + g_array_index (keys->times, double, i), error))
+        {
+          log_undo (&a->log, clip);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 static void
@@ -1016,6 +1061,9 @@ paste_describe (const SqEdit *edit)
   if (a->sources != NULL)
     return g_strdup_printf (_("Give the partners of %u joints their mirror image at %g s"),
                             g_strv_length (a->sources), a->time);
+  if (a->keys != NULL)
+    return g_strdup_printf (a->flip ? _("Paste the keys of %u times flipped at %g s")
+                            : _("Paste the keys of %u times at %g s"), a->keys->times->len, a->time);
   return g_strdup_printf (a->flip ? _("Paste the pose “%s” flipped at %g s") : _("Paste the pose “%s” at %g s"),
                           a->pose->name, a->time);
 }
@@ -1040,6 +1088,29 @@ sq_edit_paste_pose_new (const SqJointPose *pose,
   a->time = time;
   a->flip = flip;
   return _sq_edit_new (flip ? &paste_flipped_class : &paste_class, a);
+}
+
+static const SqEditClass paste_keys_class = {
+  N_("Paste Keys"), paste_describe, paste_keys_apply, paste_undo, paste_args_free, TRUE,
+};
+
+static const SqEditClass paste_keys_flipped_class = {
+  N_("Paste Keys Flipped"), paste_describe, paste_keys_apply, paste_undo, paste_args_free, TRUE,
+};
+
+SqEdit *
+sq_edit_paste_keys_new (const SqPoseSequence *keys,
+                        double                time,
+                        gboolean              flip)
+{
+  PasteArgs *a = g_new0 (PasteArgs, 1);
+
+  log_init (&a->log);
+  a->pose = sq_joint_pose_new ("", NULL);
+  a->keys = sq_pose_sequence_copy (keys);
+  a->time = time;
+  a->flip = flip;
+  return _sq_edit_new (flip ? &paste_keys_flipped_class : &paste_keys_class, a);
 }
 
 static gboolean

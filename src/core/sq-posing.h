@@ -1,5 +1,6 @@
 /* sq-posing.h: posing by hand: set a joint's rotation or position at a
- * time, insert, delete and move keys, paste and flip poses, symmetrize
+ * time, insert, delete and move keys, paste and flip poses and copied
+ * keys, symmetrize
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -27,13 +28,18 @@
 
 G_BEGIN_DECLS
 
-/* A key of a joint, by name and time (seconds): the keys at that time in
- * every channel (the nearest within half a frame) */
+/* A key of a joint, by name and time (seconds): the keys at that time (the
+ * nearest within half a frame) in every channel, or only in the channels
+ * `channels` names (bit 1 << SqChannel each; 0: every channel), as the
+ * timeline selects them */
 typedef struct
 {
   const char *joint;
   double      time;
+  guint       channels;
 } SqKeyRef;
+
+#define SQ_KEY_REF_CHANNEL(c) (1u << (c))
 
 /* Sets joint `joint`'s rotation (unit quaternion w, x, y, z in the file's
  * own axes) at `time`, replacing its key there or inserting one. */
@@ -65,6 +71,13 @@ SqEdit  *sq_edit_move_keys_new      (const SqKeyRef *keys,
  * reported (sq_edit_get_report). `flip`: left and right swapped first
  * (sq_joint_pose_flip). Refused when no joint of the pose is in the clip. */
 SqEdit  *sq_edit_paste_pose_new     (const SqJointPose *pose,
+                                     double        time,
+                                     gboolean      flip);
+/* Pastes the keys of `keys` with their first at `time` (each pose of the
+ * sequence at `time` plus its own time, as paste pose does it, flipped
+ * when `flip`); refused when a time would be outside the animation or no
+ * joint of the keys is in the clip */
+SqEdit  *sq_edit_paste_keys_new     (const SqPoseSequence *keys,
                                      double        time,
                                      gboolean      flip);
 /* At `time`, gives each partner of the joints `sources` (left ⇄ right,

@@ -345,6 +345,8 @@ copy_pose_action (GtkWidget  *widget,
   g_autoptr(GArray) joints = selected_indices (self, clip);
   g_autofree char *text = NULL;
 
+  /* Ctrl+V pastes what was copied last: this pose, not keys */
+  _sequin_window_keys_forget ();
   g_clear_pointer (&copied_pose, sq_joint_pose_free);
   copied_pose = sq_joint_pose_capture (clip, joints != NULL ? (const gsize *) (gpointer) joints->data : NULL,
                                        joints != NULL ? joints->len : 0, playhead (self), _("Copied pose"));
@@ -518,15 +520,17 @@ sequin_posing_install_actions (GtkWidgetClass *widget_class)
 }
 
 /* K, Ctrl+C, Ctrl+V and Ctrl+Shift+V where keys and joints are chosen
- * (not window-wide, so text fields keep their own) */
+ * (not window-wide, so text fields keep their own); Ctrl+C copies the
+ * keys selected in the timeline when it has the focus, else the pose
+ * (sequin-window-keys.c) */
 static void
 add_posing_keys (GtkWidget *widget)
 {
   static const struct { const char *trigger, *action; } keys[] = {
     { "k", "win.insert-keys" },
-    { "<Control>c", "win.copy-pose" },
-    { "<Control>v", "win.paste-pose" },
-    { "<Control><Shift>v", "win.paste-pose-flipped" },
+    { "<Control>c", "win.copy" },
+    { "<Control>v", "win.paste" },
+    { "<Control><Shift>v", "win.paste-flipped" },
   };
   GtkEventController *controller = gtk_shortcut_controller_new ();
 

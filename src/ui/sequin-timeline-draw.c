@@ -300,6 +300,140 @@ draw_ruler (SequinTimeline *self,
   cairo_fill (cr);
 }
 
+/* One selected key's mark: larger, outlined; while dragged, drawn where
+ * the drag puts it and its old place outlined faintly */
+static void
+draw_selected_mark (SequinTimeline          *self,
+                    cairo_t                 *cr,
+                    const Colors            *colors,
+                    const SequinTimelineKey *k,
+                    double                   origin,
+                    double                   offset)
+{
+  const SqJoint *joint = &self->clip->joints[k->joint];
+  double x = floor (origin + k->time * self->zoom) + 0.5;
+  double y = _sequin_timeline_y_for_key (self, k->joint, k->channel);
+  guint n_rows;
+  double r;
+
+  _sequin_timeline_channel_row (joint, k->channel, &n_rows);
+  r = _sequin_timeline_mark_radius (n_rows) + 1.5;
+  if (offset != 0)
+    {
+      add_mark (cr, k->channel, x, x, y, r, r);
+      cairo_set_line_width (cr, 1);
+      set_source (cr, &colors->fg, 0.5);
+      cairo_stroke (cr);
+      x = floor (x + offset) + 0.5;
+    }
+  add_mark (cr, k->channel, x, x, y, r, r);
+  set_source (cr, &colors->channel[k->channel], 1.0);
+  cairo_fill_preserve (cr);
+  cairo_set_line_width (cr, 2);
+  set_source (cr, (gssize) k->joint == self->sel_joint && k->channel == self->sel_channel
+              && (gssize) k->index == self->sel_key ? &colors->playhead : &colors->fg, 1.0);
+  cairo_stroke (cr);
+}
+
+/* The selected keys of one track that are in view (x in the lanes, after
+ * the drag's offset): one per pixel column, the next found by galloping,
+ * so that a track of a million selected keys costs its columns */
+static void
+draw_selected_of_track (SequinTimeline *self,
+                        cairo_t        *cr,
+                        const Colors   *colors,
+                        gsize           joint,
+                        SqChannel       channel,
+                        double          origin,
+                        double          offset,
+                        double          width)
+{
+  const SqTrack *track = &self->clip->joints[joint].tracks[channel];
+  double left = self->names_w - 20;
+  gsize k;
+  guint i;
+
+  if (track->n_keys == 0)
+    return;
+  k = _sequin_timeline_lower_bound (track, (left - offset - origin) / self->zoom, 0);
+  i = _sequin_timeline_selected_from (self, joint, channel, k);
+  while (i < self->selection->len)
+    {
+      const SequinTimelineKey *key = &g_array_index (self->selection, SequinTimelineKey, i);
+      double x;
+
+      if (key->joint != joint || key->channel != channel || key->index >= track->n_keys)
+        break;
+      x = origin + key->time * self->zoom + offset;
+      if (x > width + 20)
+        break;
+      draw_selected_mark (self, cr, colors, key, origin, offset);
+      /* the first key of the next pixel column */
+      k = _sequin_timeline_gallop (track, (floor (x) + 1 - offset - origin) / self->zoom, key->index + 1);
+      i = MAX (i + 1, _sequin_timeline_selected_from (self, joint, channel, k));
+    }
+}
+
+/* The selected keys of the lanes first .. last (on top of the others),
+ * where a drag puts them, the drag's limit and its text, and the rubber
+ * band */
+static void
+draw_selection (SequinTimeline *self,
+                cairo_t        *cr,
+                const Colors   *colors,
+                gsize           first,
+                gsize           last,
+                double          origin)
+{
+  double fps = _sequin_timeline_clip_fps (self->clip);
+  double offset = self->moving ? self->move_frames / fps * self->zoom : 0;
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  for (gsize j = first; j < last; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      draw_selected_of_track (self, cr, colors, j, (SqChannel) c, origin, offset, width);
+  if (self->moving && self->move_wanted != self->move_frames)
+    {
+      /* the limit the drag stopped at: a red bar beside the leading key */
+      gboolean right = self->move_wanted > self->move_frames;
+      double edge = origin + (right ? self->move_t1 : self->move_t0) * self->zoom + offset
+                    + (right ? 1 : -1) * (self->zoom / fps / 2);
+
+      set_source (cr, &colors->playhead, 0.9);
+      cairo_rectangle (cr, floor (edge) - 1, RULER_H, 3, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H);
+      cairo_fill (cr);
+    }
+  if (self->moving)
+    {
+      g_autofree char *text = _sequin_timeline_move_text (self);
+      PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      int w, h;
+      double tx, ty = RULER_H + 4;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      tx = CLAMP (self->drag_start_x + offset + 12, self->names_w + 4, MAX (self->names_w + 4, width - w - 8));
+      set_source (cr, &colors->bg, 0.9);
+      cairo_rectangle (cr, tx - 4, ty - 2, w + 8, h + 4);
+      cairo_fill (cr);
+      set_source (cr, self->move_wanted != self->move_frames ? &colors->playhead : &colors->fg, 1.0);
+      cairo_move_to (cr, tx, ty);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+  if (self->boxing && (self->box_x0 != self->box_x1 || self->box_y0 != self->box_y1))
+    {
+      double x0 = MIN (self->box_x0, self->box_x1), y0 = MIN (self->box_y0, self->box_y1);
+
+      cairo_rectangle (cr, floor (x0) + 0.5, floor (y0) + 0.5,
+                       floor (fabs (self->box_x1 - self->box_x0)), floor (fabs (self->box_y1 - self->box_y0)));
+      set_source (cr, &colors->accent, 0.18);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 1);
+      set_source (cr, &colors->accent_fg, 0.9);
+      cairo_stroke (cr);
+    }
+}
+
 static void
 draw_lanes (SequinTimeline *self,
             cairo_t        *cr,
@@ -378,26 +512,7 @@ draw_lanes (SequinTimeline *self,
       cairo_fill (cr);
     }
 
-  /* the selected key, on top */
-  if (_sequin_timeline_has_selection (self))
-    {
-      const SqJoint *joint = &clip->joints[self->sel_joint];
-      const SqKey key_value = sq_track_key (&joint->tracks[self->sel_channel], self->sel_key), *key = &key_value;
-      double x = floor (origin + key->time * self->zoom) + 0.5;
-      double y = _sequin_timeline_y_for_key (self, self->sel_joint, self->sel_channel);
-      guint n_rows;
-      double r;
-
-      _sequin_timeline_channel_row (joint, self->sel_channel, &n_rows);
-      r = _sequin_timeline_mark_radius (n_rows) + 1.5;
-      add_mark (cr, self->sel_channel, x, x, y, r, r);
-      set_source (cr, &colors->channel[self->sel_channel], 1.0);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 2);
-      set_source (cr, &colors->fg, 1.0);
-      cairo_stroke (cr);
-    }
-
+  draw_selection (self, cr, colors, first, last, origin);
   cairo_restore (cr);
 
   /* name column */

@@ -59,6 +59,29 @@ struct _SequinTimeline
 
   gboolean            scrubbing;
   double              drag_start_x;
+  double              drag_start_y;
+
+  /* the selected keys (sequin-timeline-keys.c): SequinTimelineKey, sorted
+   * by joint, channel and index, each once; sel_joint/channel/key above is
+   * the current one of them (the last clicked or reached by keyboard) */
+  GArray             *selection;
+  /* a rubber band (a drag on empty lane space): its corners, and the
+   * selection before it (kept with Shift or Ctrl held, back on Escape) */
+  gboolean            boxing;
+  gboolean            box_add;
+  double              box_x0, box_y0, box_x1, box_y1;
+  GArray             *box_base;
+  gboolean            drag_on_key;   /* the drag began on a key */
+  /* a drag of the selected keys in time: the frames they are offset by
+   * (within the limits), the frames the pointer asks for, the limits */
+  gboolean            moving;
+  int                 move_frames;
+  int                 move_wanted;
+  int                 move_min;
+  int                 move_max;
+  double              move_t0, move_t1;  /* the earliest and latest selected key's time */
+  gboolean            collapse_on_release; /* a plain press on one of several selected keys */
+  int                 shift_pending; /* frames the selected keys move by in the next clip change */
   gboolean            on_key;        /* the playhead snapped to a key off the frames */
   gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
 };
@@ -87,6 +110,73 @@ double   _sequin_timeline_voffset            (SequinTimeline *self);
 void     _sequin_timeline_ensure_names_width (SequinTimeline *self);
 gboolean _sequin_timeline_has_selection      (SequinTimeline *self);
 char    *_sequin_timeline_position_text      (SequinTimeline *self);
+
+void     _sequin_timeline_update_accessible  (SequinTimeline *self);
+/* emits ::moving with `frames` in seconds */
+void     _sequin_timeline_emit_moving        (SequinTimeline *self,
+                                              int             frames);
+/* emits ::selection-changed */
+void     _sequin_timeline_selection_changed  (SequinTimeline *self);
+/* the current key (the selection is not changed) */
+void     _sequin_timeline_set_current        (SequinTimeline *self,
+                                              gssize          joint,
+                                              SqChannel       channel,
+                                              gssize          key);
+/* the current key, in view, the playhead on it, ::key-selected emitted */
+void     _sequin_timeline_focus_key          (SequinTimeline *self,
+                                              gsize           joint,
+                                              SqChannel       channel,
+                                              gsize           key);
+
+/* sequin-timeline-keys.c: the selection of keys */
+void     _sequin_timeline_keys_init          (SequinTimeline *self);
+void     _sequin_timeline_keys_finalize      (SequinTimeline *self);
+gboolean _sequin_timeline_key_is_selected    (SequinTimeline *self,
+                                              gsize           joint,
+                                              SqChannel       channel,
+                                              gsize           index);
+/* after a clip change: each selected key found again by its time in its
+ * track (edits move indices), dropped when it is gone */
+void     _sequin_timeline_keys_clip_changed  (SequinTimeline *self);
+/* the first selected key of joint `joint` or later (index into selection) */
+guint    _sequin_timeline_first_selected_of  (SequinTimeline *self,
+                                              gsize           joint);
+/* the first selected key at or after key `index` of that track (or of a
+ * later track); an index into selection */
+guint    _sequin_timeline_selected_from      (SequinTimeline *self,
+                                              gsize           joint,
+                                              SqChannel       channel,
+                                              gsize           index);
+/* what a press at a key does with the modifiers held (the key is current) */
+void     _sequin_timeline_keys_press         (SequinTimeline *self,
+                                              gsize           joint,
+                                              SqChannel       channel,
+                                              gsize           index,
+                                              GdkModifierType state);
+/* drags: a rubber band from an empty lane, or the selection in time */
+void     _sequin_timeline_box_begin          (SequinTimeline *self,
+                                              double          x,
+                                              double          y,
+                                              GdkModifierType state);
+void     _sequin_timeline_box_update         (SequinTimeline *self,
+                                              double          x,
+                                              double          y);
+void     _sequin_timeline_move_begin         (SequinTimeline *self);
+void     _sequin_timeline_move_update        (SequinTimeline *self,
+                                              double          dx);
+/* Escape: a drag goes back to where it began; FALSE when none was on */
+gboolean _sequin_timeline_keys_cancel        (SequinTimeline *self);
+/* the selected keys' times after a move by `frames` (as the core snaps
+ * them), so that they are found there after the edit */
+void     _sequin_timeline_keys_shift         (SequinTimeline *self,
+                                              int             frames);
+/* the drag's text, drawn beside it ("+3 frames", "stopped by a key") */
+char    *_sequin_timeline_move_text          (SequinTimeline *self);
+/* the keyboard: the previous or next key of the current key's joint and
+ * channel (or the highlighted lane's), extending the selection or not */
+void     _sequin_timeline_step_key           (SequinTimeline *self,
+                                              int             direction,
+                                              gboolean        extend);
 
 /* GtkWidget::snapshot (sequin-timeline-draw.c) */
 void     _sequin_timeline_snapshot           (GtkWidget      *widget,

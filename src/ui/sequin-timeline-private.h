@@ -36,13 +36,39 @@ void     _sequin_timeline_press       (SequinTimeline *self,
                                        int             n_press,
                                        double          x,
                                        double          y);
-/* GtkGestureDrag::drag-begin and ::drag-update (offsets from the start) */
+/* the same with the modifiers held (Shift adds the key, Ctrl toggles it) */
+void     _sequin_timeline_press_full  (SequinTimeline  *self,
+                                       int              n_press,
+                                       double           x,
+                                       double           y,
+                                       GdkModifierType  state);
+/* GtkGestureDrag::drag-begin, ::drag-update (offsets from the start) and
+ * ::drag-end; begin with the modifiers held (a rubber band with Shift or
+ * Ctrl adds to the selection) */
 void     _sequin_timeline_drag_begin  (SequinTimeline *self,
                                        double          x,
                                        double          y);
+void     _sequin_timeline_drag_begin_full (SequinTimeline  *self,
+                                       double           x,
+                                       double           y,
+                                       GdkModifierType  state);
 void     _sequin_timeline_drag_update (SequinTimeline *self,
                                        double          dx,
                                        double          dy);
+void     _sequin_timeline_drag_end    (SequinTimeline *self,
+                                       double          dx,
+                                       double          dy);
+/* Escape during a drag: the keys or the selection back as they were;
+ * FALSE when no drag of keys or rubber band was on */
+gboolean _sequin_timeline_cancel_drag (SequinTimeline *self);
+/* during a drag of keys: the frames they are offset by now, the limits
+ * (frames down and up) and the frames the pointer asks for; FALSE when no
+ * keys are being dragged */
+gboolean _sequin_timeline_get_move    (SequinTimeline *self,
+                                       int            *frames,
+                                       int            *min,
+                                       int            *max,
+                                       int            *wanted);
 /* multiplies the zoom by `factor`, keeping the time at widget x under x */
 void     _sequin_timeline_zoom_at     (SequinTimeline *self,
                                        double          x,

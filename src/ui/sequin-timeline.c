@@ -50,6 +50,9 @@ enum {
 enum {
   KEY_SELECTED,
   JOINT_SELECTED,
+  MOVE_KEYS,
+  MOVING,
+  SELECTION_CHANGED,
   N_SIGNALS
 };
 
@@ -365,8 +368,21 @@ sequin_timeline_describe_time (SequinTimeline *self)
   return g_strdup_printf (_("%s, %s"), seconds, where);
 }
 
-static void
-update_accessible (SequinTimeline *self)
+void
+_sequin_timeline_emit_moving (SequinTimeline *self,
+                              int             frames)
+{
+  g_signal_emit (self, signals[MOVING], 0, frames / _sequin_timeline_clip_fps (self->clip));
+}
+
+void
+_sequin_timeline_selection_changed (SequinTimeline *self)
+{
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+_sequin_timeline_update_accessible (SequinTimeline *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *value_text = NULL;
@@ -384,6 +400,20 @@ update_accessible (SequinTimeline *self)
       g_string_append_printf (text, _("selected: %s %s key %zd at frame %d"),
                               joint->name, channel_name (self->sel_channel),
                               self->sel_key, _sequin_timeline_frame_of (self->clip, key->time));
+    }
+  if (self->selection != NULL && self->selection->len > 0)
+    {
+      g_string_append (text, "; ");
+      g_string_append_printf (text, g_dngettext (NULL, "%u key selected", "%u keys selected", self->selection->len),
+                              self->selection->len);
+    }
+  if (self->moving)
+    {
+      g_autofree char *move = _sequin_timeline_move_text (self);
+
+      g_string_append (text, "; ");
+      /* Translators: what a drag of keys does now, e.g. "moving +3 frames" */
+      g_string_append_printf (text, _("moving %s"), move);
     }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -427,7 +457,7 @@ set_time_internal (SequinTimeline *self,
   self->on_key = FALSE;
   if (t == self->time)
     {
-      update_accessible (self);
+      _sequin_timeline_update_accessible (self);
       return;
     }
 
@@ -438,7 +468,7 @@ set_time_internal (SequinTimeline *self,
     }
 
   self->time = t;
-  update_accessible (self);
+  _sequin_timeline_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
 }
@@ -466,9 +496,22 @@ _sequin_timeline_set_time_snapped (SequinTimeline *self,
   if (to_key)
     {
       self->on_key = TRUE;
-      update_accessible (self);
+      _sequin_timeline_update_accessible (self);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
+}
+
+void
+_sequin_timeline_set_current (SequinTimeline *self,
+                              gssize          joint,
+                              SqChannel       channel,
+                              gssize          key)
+{
+  if (joint < 0 || key < 0)
+    joint = key = -1;
+  self->sel_joint = joint;
+  self->sel_channel = joint < 0 ? SQ_CHANNEL_ROTATION : channel;
+  self->sel_key = key;
 }
 
 static void
@@ -477,12 +520,16 @@ select_internal (SequinTimeline *self,
                  SqChannel       channel,
                  gssize          key)
 {
-  if (joint < 0 || key < 0)
-    joint = key = -1;
-  self->sel_joint = joint;
-  self->sel_channel = joint < 0 ? SQ_CHANNEL_ROTATION : channel;
-  self->sel_key = key;
-  update_accessible (self);
+  _sequin_timeline_set_current (self, joint, channel, key);
+  g_array_set_size (self->selection, 0);
+  if (self->sel_joint >= 0)
+    {
+      SequinTimelineKey k = { (gsize) joint, channel, (gsize) key,
+                              sq_track_time (&self->clip->joints[joint].tracks[channel], (gsize) key) };
+      g_array_append_val (self->selection, k);
+    }
+  _sequin_timeline_selection_changed (self);
+  _sequin_timeline_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -631,10 +678,31 @@ zoom_action (GtkWidget  *widget,
 
 /* ---- input --------------------------------------------------------------- */
 
+static void lane_into_view (SequinTimeline *self,
+                            gssize          joint);
+
+void
+_sequin_timeline_focus_key (SequinTimeline *self,
+                            gsize           joint,
+                            SqChannel       channel,
+                            gsize           key)
+{
+  double time = sq_track_time (&self->clip->joints[joint].tracks[channel], key);
+
+  _sequin_timeline_set_current (self, (gssize) joint, channel, (gssize) key);
+  lane_into_view (self, (gssize) joint);
+  set_time_internal (self, time, TRUE);
+  self->on_key = !is_on_frame (self->clip, self->time);
+  _sequin_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
+}
+
 static gboolean
 select_key_at (SequinTimeline *self,
                double          x,
-               double          y)
+               double          y,
+               GdkModifierType state)
 {
   gssize joint, key;
   SqChannel channel;
@@ -642,9 +710,12 @@ select_key_at (SequinTimeline *self,
   if (!sequin_timeline_key_at (self, x, y, &joint, &channel, &key))
     return FALSE;
 
-  select_internal (self, joint, channel, key);
+  _sequin_timeline_keys_press (self, (gsize) joint, channel, (gsize) key, state);
+  if (self->sel_joint < 0)
+    return TRUE;   /* Ctrl+click took it out of the selection */
   set_time_internal (self, sq_track_time (&self->clip->joints[joint].tracks[channel], key), FALSE);
   self->on_key = !is_on_frame (self->clip, self->time);
+  _sequin_timeline_update_accessible (self);
   g_signal_emit (self, signals[KEY_SELECTED], 0, (gint64) joint, (int) channel, (gint64) key);
   return TRUE;
 }
@@ -654,6 +725,16 @@ _sequin_timeline_press (SequinTimeline *self,
                         int             n_press,
                         double          x,
                         double          y)
+{
+  _sequin_timeline_press_full (self, n_press, x, y, 0);
+}
+
+void
+_sequin_timeline_press_full (SequinTimeline  *self,
+                             int              n_press,
+                             double           x,
+                             double           y,
+                             GdkModifierType  state)
 {
   g_return_if_fail (SEQUIN_IS_TIMELINE (self));
 
@@ -674,7 +755,7 @@ _sequin_timeline_press (SequinTimeline *self,
         }
       return;
     }
-  if (select_key_at (self, x, y))
+  if (select_key_at (self, x, y, state))
     return;
   _sequin_timeline_set_time_snapped (self, _sequin_timeline_time_at_x (self, x));
 }
@@ -684,14 +765,36 @@ _sequin_timeline_drag_begin (SequinTimeline *self,
                              double          x,
                              double          y)
 {
+  _sequin_timeline_drag_begin_full (self, x, y, 0);
+}
+
+/* A drag on the ruler scrubs; one from a key moves the selected keys (once
+ * the pointer moves, whichever of press and drag-begin came first); one
+ * from an empty lane draws a rubber band. */
+void
+_sequin_timeline_drag_begin_full (SequinTimeline  *self,
+                                  double           x,
+                                  double           y,
+                                  GdkModifierType  state)
+{
   g_return_if_fail (SEQUIN_IS_TIMELINE (self));
 
-  /* a press on a key selects it (see _press) and does not scrub */
-  self->scrubbing = self->clip != NULL
-                    && x >= _sequin_timeline_lanes_x (self)
-                    && !sequin_timeline_key_at (self, x, y, NULL, NULL, NULL);
+  self->scrubbing = self->boxing = self->moving = self->drag_on_key = FALSE;
   self->drag_start_x = x;
+  self->drag_start_y = y;
+  if (self->clip == NULL || x < _sequin_timeline_lanes_x (self))
+    return;
+  if (sequin_timeline_key_at (self, x, y, NULL, NULL, NULL))
+    self->drag_on_key = TRUE;
+  else if (y < RULER_H)
+    self->scrubbing = TRUE;
+  else
+    _sequin_timeline_box_begin (self, x, y, state);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
+
+/* pointer moves smaller than this (px) are a click, not a drag */
+#define DRAG_THRESHOLD 3.0
 
 void
 _sequin_timeline_drag_update (SequinTimeline *self,
@@ -700,9 +803,74 @@ _sequin_timeline_drag_update (SequinTimeline *self,
 {
   g_return_if_fail (SEQUIN_IS_TIMELINE (self));
 
-  if (!self->scrubbing)
-    return;
-  _sequin_timeline_set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
+  if (self->scrubbing)
+    _sequin_timeline_set_time_snapped (self, _sequin_timeline_time_at_x (self, self->drag_start_x + dx));
+  else if (self->drag_on_key)
+    {
+      gssize joint, key;
+      SqChannel channel;
+
+      if (!self->moving && fabs (dx) < DRAG_THRESHOLD)
+        return;
+      if (!self->moving)
+        {
+          /* the key pressed: selected (it is, unless Ctrl took it out) */
+          if (!sequin_timeline_key_at (self, self->drag_start_x, self->drag_start_y, &joint, &channel, &key)
+              || !_sequin_timeline_key_is_selected (self, (gsize) joint, channel, (gsize) key))
+            {
+              self->drag_on_key = FALSE;
+              return;
+            }
+          self->collapse_on_release = FALSE;
+          _sequin_timeline_move_begin (self);
+        }
+      _sequin_timeline_move_update (self, dx);
+    }
+  else if (self->boxing && (self->box_x0 != self->box_x1 || fabs (dx) + fabs (dy) >= DRAG_THRESHOLD))
+    _sequin_timeline_box_update (self, self->drag_start_x + dx, self->drag_start_y + dy);
+}
+
+/* The drag ends: a move of the keys is one edit (::move-keys), the
+ * selection following the keys to their new times */
+void
+_sequin_timeline_drag_end (SequinTimeline *self,
+                           double          dx,
+                           double          dy)
+{
+  g_return_if_fail (SEQUIN_IS_TIMELINE (self));
+
+  if (self->moving)
+    _sequin_timeline_emit_moving (self, 0);
+  if (self->moving && self->move_frames != 0)
+    {
+      double fps = _sequin_timeline_clip_fps (self->clip);
+      gboolean done = FALSE;
+
+      /* the handler names the keys at their times now; the edit's clip
+       * change finds them at their new ones */
+      self->moving = FALSE;
+      self->shift_pending = self->move_frames;
+      self->move_frames = self->move_wanted = 0;
+      g_signal_emit (self, signals[MOVE_KEYS], 0, self->shift_pending / fps, &done);
+      self->shift_pending = 0;
+    }
+  else if (self->collapse_on_release && self->sel_joint >= 0)
+    select_internal (self, self->sel_joint, self->sel_channel, self->sel_key);
+  self->scrubbing = self->boxing = self->moving = self->drag_on_key = FALSE;
+  self->collapse_on_release = FALSE;
+  self->move_frames = self->move_wanted = 0;
+  g_clear_pointer (&self->box_base, g_array_unref);
+  _sequin_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+_sequin_timeline_cancel_drag (SequinTimeline *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_TIMELINE (self), FALSE);
+
+  self->scrubbing = FALSE;
+  return _sequin_timeline_keys_cancel (self);
 }
 
 /* sets the zoom, keeping the time at widget x under x */
@@ -804,7 +972,8 @@ on_click_pressed (GtkGestureClick *gesture,
                   double           y,
                   SequinTimeline  *self)
 {
-  _sequin_timeline_press (self, n_press, x, y);
+  _sequin_timeline_press_full (self, n_press, x, y,
+                               gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)));
 }
 
 static void
@@ -813,7 +982,8 @@ on_drag_begin (GtkGestureDrag *gesture,
                double          y,
                SequinTimeline *self)
 {
-  _sequin_timeline_drag_begin (self, x, y);
+  _sequin_timeline_drag_begin_full (self, x, y,
+                                    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)));
 }
 
 static void
@@ -831,7 +1001,89 @@ on_drag_end (GtkGestureDrag *gesture,
              double          dy,
              SequinTimeline *self)
 {
-  self->scrubbing = FALSE;
+  _sequin_timeline_drag_end (self, dx, dy);
+}
+
+/* Escape: a drag of keys or a rubber band goes back; else the selected
+ * keys are let go */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SequinTimeline        *self)
+{
+  if (keyval != GDK_KEY_Escape || (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  if (_sequin_timeline_cancel_drag (self))
+    return TRUE;
+  if (self->selection->len == 0)
+    return FALSE;
+  select_internal (self, -1, SQ_CHANNEL_ROTATION, -1);
+  return TRUE;
+}
+
+/* timeline.step-key(i), timeline.extend-key(i): to the previous or next
+ * key of the current key's joint, alone or added to the selection */
+static void
+step_key_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  _sequin_timeline_step_key (SEQUIN_TIMELINE (widget), g_variant_get_int32 (parameter),
+                             g_str_equal (action_name, "timeline.extend-key"));
+}
+
+/* timeline.nudge-keys(i): the selected keys moved by i frames, as a drag
+ * does it (one edit, ::move-keys); at a limit, nothing but the error bell */
+static void
+nudge_keys_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  int n = g_variant_get_int32 (parameter);
+
+  if (self->clip == NULL || self->selection->len == 0 || self->moving || self->boxing)
+    return;
+  _sequin_timeline_move_begin (self);
+  self->move_wanted = n;
+  self->move_frames = CLAMP (n, self->move_min, self->move_max);
+  if (self->move_frames != n)
+    {
+      self->moving = FALSE;
+      self->move_frames = self->move_wanted = 0;
+      gtk_widget_error_bell (widget);
+      _sequin_timeline_update_accessible (self);
+      return;
+    }
+  _sequin_timeline_drag_end (self, 0, 0);
+}
+
+/* timeline.select-all: every key of the highlighted lane's joint or of the
+ * joints of the selected keys, every key when there is neither (the
+ * window's Ctrl+A uses the tree's selected joints instead) */
+static void
+select_all_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SequinTimeline *self = SEQUIN_TIMELINE (widget);
+  g_autoptr(GArray) joints = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+  for (guint i = 0; i < self->selection->len; i++)
+    {
+      gsize j = g_array_index (self->selection, SequinTimelineKey, i).joint;
+
+      if (joints->len == 0 || g_array_index (joints, gsize, joints->len - 1) != j)
+        g_array_append_val (joints, j);
+    }
+  if (joints->len == 0 && self->lane >= 0)
+    {
+      gsize j = (gsize) self->lane;
+      g_array_append_val (joints, j);
+    }
+  sequin_timeline_select_all_keys (self, (const gsize *) (gpointer) joints->data, joints->len);
 }
 
 static gboolean
@@ -873,6 +1125,19 @@ step_frames_action (GtkWidget  *widget,
   double frame = n > 0 ? floor (now + ON_FRAME_EPS) + n : ceil (now - ON_FRAME_EPS) + n;
 
   set_time_internal (self, MIN (frame / fps, self->extent), TRUE);
+}
+
+/* timeline.next-frame, timeline.previous-frame: the same without a
+ * parameter, which assistive technologies can run (they list only those) */
+static void
+next_frame_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  g_autoptr(GVariant) step = g_variant_ref_sink (g_variant_new_int32 (g_str_equal (action_name, "timeline.next-frame")
+                                                                      ? 1 : -1));
+
+  step_frames_action (widget, "timeline.step-frames", step);
 }
 
 /* timeline.step-keys(i): to the next (previous) time any joint has a key */
@@ -924,7 +1189,7 @@ step_keys_action (GtkWidget  *widget,
     }
   set_time_internal (self, t, TRUE);
   self->on_key = !is_on_frame (self->clip, self->time);
-  update_accessible (self);
+  _sequin_timeline_update_accessible (self);
   gtk_widget_queue_draw (widget);
 }
 
@@ -1113,6 +1378,7 @@ sequin_timeline_finalize (GObject *object)
   /* a scrolled window may hand back adjustments after dispose */
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
+  _sequin_timeline_keys_finalize (self);
 
   G_OBJECT_CLASS (sequin_timeline_parent_class)->finalize (object);
 }
@@ -1256,6 +1522,29 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_INT64);
+  /**
+   * SequinTimeline::move-keys:
+   * @self: the timeline
+   * @delta: seconds (whole frames) to move the selected keys by
+   *
+   * A drag of the selected keys was released. The handler makes the edit
+   * and returns TRUE when it was made (the selection then follows the
+   * keys to their new times).
+   */
+  /* during a drag of keys, each time the seconds they are moved by change
+   * (0: back where they are, as when it ends or is cancelled), for a live
+   * preview of the motion */
+  signals[MOVING] =
+    g_signal_new ("moving", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
+  /* the selected keys changed (a click, a rubber band, the keyboard) */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[MOVE_KEYS] =
+    g_signal_new ("move-keys", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL,
+                  G_TYPE_BOOLEAN, 1, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "timeline.step-frames", "i", step_frames_action);
   gtk_widget_class_install_action (widget_class, "timeline.step-keys", "i", step_keys_action);
@@ -1269,6 +1558,20 @@ sequin_timeline_class_init (SequinTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
+  gtk_widget_class_install_action (widget_class, "timeline.next-frame", NULL, next_frame_action);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-frame", NULL, next_frame_action);
+  gtk_widget_class_install_action (widget_class, "timeline.step-key", "i", step_key_action);
+  gtk_widget_class_install_action (widget_class, "timeline.extend-key", "i", step_key_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-all", NULL, select_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.nudge-keys", "i", nudge_keys_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "timeline.nudge-keys", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "timeline.nudge-keys", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK, "timeline.step-key", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK, "timeline.step-key", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.extend-key", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.extend-key", "i", 1);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-start", NULL, go_to_action);
   gtk_widget_class_install_action (widget_class, "timeline.go-to-end", NULL, go_to_action);
 
@@ -1292,9 +1595,10 @@ sequin_timeline_init (SequinTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GtkGesture *click, *drag;
-  GtkEventController *scroll, *motion;
+  GtkEventController *scroll, *motion, *keys;
 
   self->zoom = ZOOM_DEFAULT;
+  _sequin_timeline_keys_init (self);
   self->sel_joint = self->sel_key = -1;
   self->lane = -1;
   self->sel_channel = SQ_CHANNEL_ROTATION;
@@ -1324,6 +1628,10 @@ sequin_timeline_init (SequinTimeline *self)
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (widget, scroll);
 
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, keys);
+
   motion = gtk_event_controller_motion_new ();
   g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
@@ -1331,13 +1639,15 @@ sequin_timeline_init (SequinTimeline *self)
 
   gtk_widget_action_set_enabled (widget, "timeline.step-frames", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.step-keys", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.next-frame", FALSE);
+  gtk_widget_action_set_enabled (widget, "timeline.previous-frame", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-start", FALSE);
   gtk_widget_action_set_enabled (widget, "timeline.go-to-end", FALSE);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),
                                   -1);
-  update_accessible (self);
+  _sequin_timeline_update_accessible (self);
 }
 
 /* ---- public API ---------------------------------------------------------- */
@@ -1358,6 +1668,8 @@ sequin_timeline_set_clip (SequinTimeline *self,
     {
       self->clip = clip;
       self->sel_joint = self->sel_key = -1;
+      g_array_set_size (self->selection, 0);
+      self->boxing = self->moving = self->drag_on_key = self->scrubbing = FALSE;
       self->lane = -1;
       self->fit_pending = clip != NULL;
       gtk_adjustment_set_value (self->hadjustment, 0);
@@ -1396,15 +1708,20 @@ sequin_timeline_clip_changed (SequinTimeline *self)
     self->fit_pending = TRUE;
   self->extent = extent;
 
-  /* the selection survives an edit when its key still exists */
+  /* the selection survives an edit when its keys still exist */
+  _sequin_timeline_keys_clip_changed (self);
   if (!_sequin_timeline_has_selection (self))
     self->sel_joint = self->sel_key = -1;
+  /* a drag in progress ends with the clip it was over */
+  self->moving = self->boxing = self->drag_on_key = FALSE;
   if (clip == NULL || self->lane >= (gssize) clip->n_joints)
     self->lane = -1;
 
   /* without a clip the keys fall through to focus navigation */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-frames", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.step-keys", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.next-frame", clip != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.previous-frame", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-start", clip != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.go-to-end", clip != NULL);
 
@@ -1417,7 +1734,7 @@ sequin_timeline_clip_changed (SequinTimeline *self)
       self->time = extent;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
     }
-  update_accessible (self);
+  _sequin_timeline_update_accessible (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

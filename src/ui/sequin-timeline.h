@@ -19,10 +19,20 @@
  * when they do.
  *
  * Input: a click on a key selects it, moves the playhead to it and emits
- * ::key-selected; a click or drag on the ruler or on a lane moves ("scrubs")
- * the playhead. Left/Right step one frame, Home/End go to the start/end;
+ * ::key-selected (Shift and Ctrl add to the selection, see
+ * sequin_timeline_get_selected_keys); a click on a lane or a click or drag
+ * on the ruler moves ("scrubs") the playhead; a drag over empty lanes
+ * selects the keys in its box, one from a selected key moves them
+ * (::move-keys). Left/Right step one frame, Home/End go to the start/end;
  * these keys activate the widget actions timeline.step-frames(i),
- * timeline.go-to-start and timeline.go-to-end, enabled while there is a clip.
+ * timeline.go-to-start and timeline.go-to-end, enabled while there is a clip
+ * (timeline.next-frame and timeline.previous-frame step without a
+ * parameter, for assistive technologies). Ctrl+Left/Right
+ * (timeline.step-key(i)) and Ctrl+Shift+Left/Right (timeline.extend-key(i))
+ * go from key to key; timeline.select-all; Alt+Left/Right
+ * (timeline.nudge-keys(i)) move the selected keys a frame as a drag does;
+ * Escape cancels a drag or lets the selected keys go. While keys are
+ * dragged, ::moving tells by how much (for a live preview).
  */
 #pragma once
 
@@ -35,6 +45,15 @@ G_BEGIN_DECLS
 #define SEQUIN_TYPE_TIMELINE (sequin_timeline_get_type ())
 
 G_DECLARE_FINAL_TYPE (SequinTimeline, sequin_timeline, SEQUIN, TIMELINE, GtkWidget)
+
+/* A selected key: its joint, channel, index in that track and time */
+typedef struct
+{
+  gsize     joint;
+  SqChannel channel;
+  gsize     index;
+  double    time;
+} SequinTimelineKey;
 
 GtkWidget *sequin_timeline_new              (void);
 /* `clip` is borrowed: it must outlive the timeline or be unset (NULL clears).
@@ -60,6 +79,27 @@ gboolean   sequin_timeline_get_selected_key (SequinTimeline *self,
                                              gssize         *joint,
                                              SqChannel      *channel,
                                              gssize         *key);
+/* The selected keys, sorted by joint, channel and index (n: how many).
+ * One key is selected by a click (or sequin_timeline_select_key), more
+ * with Shift+click (adds) and Ctrl+click (toggles), a rubber band dragged
+ * over empty lane space (with Shift or Ctrl: added to the selection),
+ * Ctrl+Left/Right (the previous or next key of the current key's joint;
+ * with Shift: added) and timeline.select-all. The selection survives
+ * scrolling, zoom and edits that keep its keys (followed by their times).
+ * Dragging a selected key moves the selected keys in whole frames, never
+ * onto or past a key that is not selected nor outside the clip (the drag
+ * stops there and says so); releasing emits ::move-keys, Escape cancels. */
+const SequinTimelineKey *sequin_timeline_get_selected_keys (SequinTimeline *self,
+                                                            gsize          *n);
+/* selects exactly `keys` (their times are looked up; keys that are not in
+ * the clip are left out); the first is the current key */
+void       sequin_timeline_set_selected_keys (SequinTimeline          *self,
+                                              const SequinTimelineKey *keys,
+                                              gsize                    n);
+/* every key of the joints `joints` (n of them; 0: every joint) */
+void       sequin_timeline_select_all_keys  (SequinTimeline *self,
+                                             const gsize    *joints,
+                                             gsize           n);
 /* pixels per second; keeps the playhead in place when it is visible */
 void       sequin_timeline_set_zoom         (SequinTimeline *self,
                                              double          pixels_per_second);

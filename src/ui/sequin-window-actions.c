@@ -70,8 +70,14 @@ _sequin_window_actions_update (SequinWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-joint", current >= 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-joint", current >= 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-keys", key_selected);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete", current >= 0 || key_selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete", current >= 0 || key_selected
+                                 || _sequin_window_keys_selected (self) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-root", has_clip);
+  /* the timeline's keys, or else the pose (sequin-window-keys.c) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste-flipped", has_clip && clip->n_joints > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-all-keys", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rescale", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.set-first-frame", has_clip);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.motion", has_clip);
@@ -319,17 +325,17 @@ close_action (GtkWidget  *widget,
 
 /* ---- Edit ------------------------------------------------------------------ */
 
-static void
-apply_edit (SequinWindow *self,
-            SqEdit       *edit)
+gboolean
+_sequin_window_apply_edit (SequinWindow *self,
+                           SqEdit       *edit)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *primary = NULL;
-  const char *label = sq_edit_get_label (edit);
+  g_autofree char *label = g_strdup (sq_edit_get_label (edit));
   GtkWidget *dialog;
 
   if (sequin_document_apply (self->document, edit, &error))
-    return;
+    return TRUE;
 
   /* TRANSLATORS: %s names an edit, like “Delete Joint” */
   primary = g_strdup_printf (_("Could Not %s"), label);
@@ -338,6 +344,14 @@ apply_edit (SequinWindow *self,
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   _sequin_window_show_message (self, dialog);
+  return FALSE;
+}
+
+static void
+apply_edit (SequinWindow *self,
+            SqEdit       *edit)
+{
+  _sequin_window_apply_edit (self, edit);
 }
 
 static void
@@ -438,6 +452,8 @@ delete_selected_keys (SequinWindow *self)
   SqChannel channel;
   double time;
 
+  if (_sequin_window_keys_delete (self))
+    return TRUE;
   if (self->document == NULL
       || !sequin_joint_tree_get_selected_key (self->joint_tree, &joint, &channel, &key, &time))
     return FALSE;
@@ -647,6 +663,7 @@ _sequin_window_class_actions_init (SequinWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.edit-menu", NULL, edit_menu_action);
   sequin_motion_install_actions (widget_class);
   sequin_posing_install_actions (widget_class);
+  _sequin_window_keys_install_actions (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.play", "playing");
   gtk_widget_class_install_property_action (widget_class, "win.joint-hierarchy", "joint-hierarchy");

@@ -109,6 +109,28 @@ void _sequin_window_save               (SequinWindow      *self,
                                         gboolean           ask_for_file,
                                         const SqFormat    *format);
 
+/* Applies `edit` (taken) to the document; a refusal is shown in a message
+ * ("Could Not Move Keys" and why); FALSE then */
+gboolean _sequin_window_apply_edit     (SequinWindow      *self,
+                                        SqEdit            *edit);
+
+/* sequin-window-keys.c: the keys selected in the timeline: moving them
+ * (a drag), deleting them (Delete), copying and pasting them (win.copy,
+ * win.paste, win.paste-flipped: Ctrl+C, Ctrl+V, Ctrl+Shift+V, which copy
+ * and paste the pose when the timeline has no keys selected or not the
+ * focus), selecting all of the selected joints' (Ctrl+A), each one core
+ * edit */
+void     _sequin_window_keys_install_actions (GtkWidgetClass *widget_class);
+void     _sequin_window_keys_init      (SequinWindow      *self);
+
+/* how many keys the timeline has selected (0 without a clip) */
+gsize    _sequin_window_keys_selected  (SequinWindow      *self);
+/* Delete with the timeline focused and keys selected there: one edit
+ * deleting them; FALSE when that is not the case */
+gboolean _sequin_window_keys_delete    (SequinWindow      *self);
+/* a pose was copied: Ctrl+V pastes it, not the keys copied before */
+void     _sequin_window_keys_forget    (void);
+
 /* A signal group whose "changed" handler follows the window's document,
  * whichever it is (its owner unrefs it) */
 GSignalGroup *_sequin_window_follow_document (SequinWindow *self,

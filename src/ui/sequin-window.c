@@ -1528,6 +1528,7 @@ sequin_window_init (SequinWindow *self)
   sequin_joint_tree_set_context_menu (self->joint_tree, self->context_menu);
   build_save_as_menu (self);
   sequin_posing_window_init (self);
+  _sequin_window_keys_init (self);
 
   target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
   gtk_drop_target_set_gtypes (target, types, G_N_ELEMENTS (types));
