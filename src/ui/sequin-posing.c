@@ -542,6 +542,23 @@ preview_released_cb (GtkGestureClick *gesture,
     sequin_joint_tree_select_joint (self->joint_tree, (gsize) j);
 }
 
+/* the gizmo's edit (a turn or a move let go, an arrow key's step) */
+static void
+preview_edit_cb (SequinPreview *preview,
+                 SqEdit        *edit,
+                 gpointer       data)
+{
+  (void) preview;
+  window_apply (SEQUIN_WINDOW (data), edit);
+}
+
+void
+sequin_posing_follow_preview (SequinWindow *self,
+                              gboolean      own_clip)
+{
+  sequin_preview_set_posable (self->preview, own_clip && self->document != NULL, preview_edit_cb, self);
+}
+
 /* the box of groups inside the properties panel's scroller */
 static GtkWidget *
 panel_content (GtkWidget *widget)
