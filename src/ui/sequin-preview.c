@@ -376,12 +376,15 @@ sequin_preview_get_onion (SequinPreview *self,
   return self->onion[next ? ONION_NEXT : ONION_PREVIOUS];
 }
 
+static void ensure_trail (SequinPreview *self);
+
 const char *
 sequin_preview_get_trail_hint (SequinPreview *self)
 {
   g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
   if (!self->show_trail || self->n == 0)
     return NULL;
+  ensure_trail (self);
   if (self->n_trail == 0)
     return _("Select a joint to see its trail");
   /* a path shorter than a tenth of a grid square is hidden under the figure */
@@ -395,6 +398,7 @@ sequin_preview_get_trail (SequinPreview *self,
                           gsize         *n)
 {
   g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  ensure_trail (self);
   *n = self->n_trail;
   return self->trail;
 }
@@ -676,6 +680,22 @@ update_trail (SequinPreview *self,
       }
 }
 
+/* the trail of the clip shown, made again when its joint or the clip
+ * changed */
+static void
+ensure_trail (SequinPreview *self)
+{
+  g_autofree double *sl = NULL;
+  g_autofree double *view = NULL;
+
+  if (self->clip == NULL || self->n == 0
+      || (self->trail_joint == self->selected && self->trail_generation == self->clip->generation))
+    return;
+  sl = g_new (double, 3 * self->n);
+  view = g_new (double, 3 * self->n);
+  update_trail (self, self->clip, sl, view);
+}
+
 /* The box the whole figure stays in during the clip, from a few poses */
 static void
 clip_bounds (SequinPreview *self,
@@ -774,10 +794,8 @@ sequin_preview_set_clip (SequinPreview *self,
       self->onion_time[k] = at[k];
       pose_at (self, clip, at[k], sl, self->onion[k]);
     }
-  {
-    g_autofree double *view = g_new (double, 3 * self->n);
-    update_trail (self, clip, sl, view);
-  }
+  /* the trail is made when it is shown or asked for (ensure_trail): on a
+   * long clip it costs hundreds of milliseconds after every edit */
   self->ref_selected = reference_counterpart (self, clip, self->selected);
   update_reference (self);
   if (!self->framed)
@@ -1042,7 +1060,10 @@ build_scene (SequinPreview *self,
     self->drawn[3] = build_skeleton (self, self->ref_n, self->ref_parents, self->ref_points, self->ref_selected,
                                      c->reference, c->reference_selected, c, s->reference);
   if (self->show_trail)
-    build_trail (self, c, s->trail, s->marks);
+    {
+      ensure_trail (self);
+      build_trail (self, c, s->trail, s->marks);
+    }
   self->drawn[2] = s->trail->len / SEQUIN_MESH_FLOATS;
   build_gizmo (self, c, s->gizmo);
 }
