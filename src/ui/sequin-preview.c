@@ -129,6 +129,7 @@ struct _SequinPreview
   SequinPreviewEditFunc edit_func;
   gpointer   edit_data;
   GtkGesture *drag;
+  char      *description;       /* the accessible description last set */
 
   Scene      scene;
   guint      drawn[4];          /* figure, ghost triangles, trail vertices, reference triangles of the last draw */
@@ -773,7 +774,11 @@ sequin_preview_set_clip (SequinPreview *self,
       clip_bounds (self, clip, sl);
     }
   if (self->gizmo_active >= 0 && (clip != self->clip || selected != self->selected || time != self->time))
-    gizmo_stop (self);
+    {
+      /* the rest of that drag turns nothing (nor the camera) */
+      gizmo_stop (self);
+      self->gizmo_cancelled = TRUE;
+    }
   self->clip = clip;
   self->selected = selected >= 0 && (gsize) selected < self->n ? selected : -1;
   self->time = time;
@@ -2020,7 +2025,13 @@ gizmo_update_actions (SequinPreview *self)
   description = g_strdup_printf ("%s%s%s",
                                  _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail. R rotates the selected joint, G moves it."),
                                  state != NULL ? " " : "", state != NULL ? state : "");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+  /* told only when it changes (this runs at every frame of playback) */
+  if (g_strcmp0 (description, self->description) != 0)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+      g_free (self->description);
+      self->description = g_steal_pointer (&description);
+    }
 }
 
 void
@@ -2449,6 +2460,7 @@ sequin_preview_finalize (GObject *object)
   g_array_unref (self->scene.trail);
   g_array_unref (self->scene.marks);
   g_array_unref (self->scene.gizmo);
+  g_free (self->description);
   G_OBJECT_CLASS (sequin_preview_parent_class)->finalize (object);
 }
 
@@ -2597,12 +2609,9 @@ sequin_preview_init (SequinPreview *self)
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self),
-                               _("Drag to turn around the figure, scroll to zoom, double-click to see all of it"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail."),
-                                  -1);
+                               _("Drag to turn around the figure, or a ring or arrow on the selected joint to pose it; scroll to zoom, double-click to see all of it"));
+  /* the description, with the gizmo's mode and axis: gizmo_update_actions */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"), -1);
 
   self->gl_area = gtk_gl_area_new ();
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self->gl_area), TRUE);
