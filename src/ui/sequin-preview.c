@@ -1749,8 +1749,8 @@ view_to_sl (const double v[3],
 }
 
 /* The joint's value `amount` (degrees or metres) along handle `handle`
- * from what it is at the playhead */
-static void
+ * from what it is at the playhead; FALSE when there is no gizmo */
+static gboolean
 gizmo_value (SequinPreview *self,
              int            handle,
              double         amount,
@@ -1763,7 +1763,7 @@ gizmo_value (SequinPreview *self,
   double t = sq_posing_key_time (self->clip, j, self->time);
 
   if (!gizmo_frame (self, &g, &pj))
-    return;
+    return FALSE;
   sequin_gizmo_axis (&g, handle, dir);
   if (g.mode == SEQUIN_GIZMO_MOVE)
     for (int i = 0; i < 3; i++)
@@ -1773,6 +1773,7 @@ gizmo_value (SequinPreview *self,
     sq_posing_turned (self->clip, self->pose, j, t, sl, amount, value);
   else
     sq_posing_moved (self->clip, self->pose, j, t, sl, value);
+  return TRUE;
 }
 
 /* the figure with the dragged value in place of the joint's keys */
@@ -1786,7 +1787,8 @@ gizmo_show (SequinPreview *self)
     o.rotation = self->gizmo_value;
   else
     o.position = self->gizmo_value;
-  gizmo_value (self, self->gizmo_active, self->gizmo_shown, self->gizmo_value);
+  if (!gizmo_value (self, self->gizmo_active, self->gizmo_shown, self->gizmo_value))
+    return;
   pose_with (self->pose, self->n, self->clip, self->time, &o, sl, self->points);
   queue_draws (self);
 }
@@ -1831,7 +1833,8 @@ gizmo_commit (SequinPreview *self,
   const char *name = self->clip->joints[self->selected].name;
   double value[4];
 
-  gizmo_value (self, handle, amount, value);
+  if (!gizmo_value (self, handle, amount, value))
+    return;
   if (gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE)
     gizmo_emit (self, sq_edit_set_rotation_new (name, self->time, value));
   else
