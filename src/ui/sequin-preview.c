@@ -138,6 +138,9 @@ struct _SequinPreview
 enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, PROP_SHOW_REFERENCE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
+enum { GIZMO_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (SequinPreview, sequin_preview, GTK_TYPE_WIDGET)
 
 /* ---- Camera ------------------------------------------------------------------ */
@@ -1791,6 +1794,7 @@ gizmo_show (SequinPreview *self)
     return;
   pose_with (self->pose, self->n, self->clip, self->time, &o, sl, self->points);
   queue_draws (self);
+  g_signal_emit (self, signals[GIZMO_CHANGED], 0);
 }
 
 /* the figure as the clip has it (a drag let go or cancelled) */
@@ -1809,8 +1813,12 @@ gizmo_restore (SequinPreview *self)
 static void
 gizmo_stop (SequinPreview *self)
 {
+  gboolean was = self->gizmo_active >= 0;
+
   self->gizmo_active = -1;
   self->gizmo_amount = self->gizmo_shown = 0;
+  if (was)
+    g_signal_emit (self, signals[GIZMO_CHANGED], 0);
 }
 
 /* hands `edit` to the window (or drops it) */
@@ -1962,6 +1970,21 @@ sequin_preview_gizmo_step (SequinPreview *self,
       || (mode == SEQUIN_GIZMO_MOVE && handle == SEQUIN_GIZMO_VIEW))
     return;
   gizmo_commit (self, handle, steps * (mode == SEQUIN_GIZMO_ROTATE ? GIZMO_STEP_DEG : sq_posing_move_step (self->clip)));
+}
+
+gboolean
+sequin_preview_get_gizmo_value (SequinPreview *self,
+                                gssize        *joint,
+                                gboolean      *rotation,
+                                double         value[4])
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  if (self->gizmo_active < 0 || self->selected < 0)
+    return FALSE;
+  *joint = self->selected;
+  *rotation = gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE;
+  memcpy (value, self->gizmo_value, sizeof self->gizmo_value);
+  return TRUE;
 }
 
 double
@@ -2529,6 +2552,9 @@ sequin_preview_class_init (SequinPreviewClass *klass)
     g_param_spec_boolean ("show-reference", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* a gizmo drag showed another value, or ended */
+  signals[GIZMO_CHANGED] = g_signal_new ("gizmo-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {

@@ -149,6 +149,14 @@ gboolean   sequin_preview_gizmo_point  (SequinPreview *self,
                                         double         fraction,
                                         double        *x,
                                         double        *y);
+/* The value of the drag under way (the joint, whether it is its rotation
+ * (w, x, y, z) or its position (x, y, z), the file's axes and units):
+ * what the Pose page shows while dragging; FALSE when no drag is under
+ * way. The signal "gizmo-changed" says it changed or ended. */
+gboolean   sequin_preview_get_gizmo_value (SequinPreview *self,
+                                           gssize        *joint,
+                                           gboolean      *rotation,
+                                           double         value[4]);
 /* for tests: the amount (degrees, metres) of the drag under way as shown
  * (snapped), and its handle (-1 for none) */
 double     sequin_preview_get_gizmo_drag (SequinPreview *self,

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sequin-posing.h"
 #include "sequin-test-ui.h"
 #include "sequin-window-private.h"
 
@@ -230,6 +231,18 @@ test_drag_ring (void)
   g_assert_cmpfloat (fabs (live[elbow * 3] - still[elbow * 3]) + fabs (live[elbow * 3 + 2] - still[elbow * 3 + 2]), >, 1e-4);
   during = bytes_of (window);
   g_assert_true (g_bytes_equal (during, old_bytes));
+  /* the Pose page shows the value being dragged (two decimals of a degree) */
+  {
+    double angles[3], shown_q[4];
+    const int axes[3] = { 0, 1, 2 };
+
+    sequin_test_flush ();
+    for (guint i = 0; i < 3; i++)
+      angles[i] = gtk_spin_button_get_value (GTK_SPIN_BUTTON (sequin_posing_get_value_spin (window, i)));
+    sq_euler_to_quat (angles, axes, 3, shown_q);
+    expected_turn (before, "mShoulderLeft", 1.0, 2, shown, want);
+    assert_same_rotation (shown_q, want, 1e-6);
+  }
 
   sequin_preview_gizmo_release (window->preview);
   sequin_test_flush ();
