@@ -271,7 +271,6 @@ update_preview (SequinWindow *self)
   {
     /* Play Over…: the combined motion, while other animations play with it */
     gssize selected = sequin_joint_tree_get_current_joint (self->joint_tree);
-
     const SqClip *own = clip;
 
     clip = sequin_play_over_preview_clip (self, clip, &selected);
