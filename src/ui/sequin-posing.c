@@ -544,7 +544,7 @@ preview_released_cb (GtkGestureClick *gesture,
 {
   gssize j;
 
-  if (n_press != 1 || clip_of (self) == NULL)
+  if (n_press != 1 || clip_of (self) == NULL || sequin_preview_gizmo_took_press (self->preview))
     return;
   j = sequin_preview_joint_at (self->preview, x, y);
   if (j >= 0)

@@ -122,6 +122,7 @@ struct _SequinPreview
   int        gizmo_hover;
   int        gizmo_active;      /* the handle being dragged, -1 for none */
   gboolean   gizmo_cancelled;   /* Escape ended the drag: the rest of it is ignored */
+  gboolean   gizmo_pressed;     /* the last press took a handle (its release selects nothing) */
   double     gizmo_last[2];     /* the pointer's last place in the drag */
   double     gizmo_amount;      /* degrees or metres dragged so far (not snapped) */
   double     gizmo_shown;       /* the amount shown: snapped with Ctrl */
@@ -1860,8 +1861,10 @@ sequin_preview_gizmo_press (SequinPreview *self,
 
   g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), -1);
   self->gizmo_cancelled = FALSE;
+  self->gizmo_pressed = FALSE;
   if (!gizmo_frame (self, &g, &pj) || (handle = sequin_gizmo_pick (&g, x, y)) < 0)
     return -1;
+  self->gizmo_pressed = TRUE;
   self->gizmo_active = handle;
   self->gizmo_hover = -1;
   self->gizmo_last[0] = x;
@@ -1985,6 +1988,13 @@ sequin_preview_get_gizmo_value (SequinPreview *self,
   *rotation = gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE;
   memcpy (value, self->gizmo_value, sizeof self->gizmo_value);
   return TRUE;
+}
+
+gboolean
+sequin_preview_gizmo_took_press (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  return self->gizmo_pressed;
 }
 
 double
@@ -2265,8 +2275,15 @@ snapshot_labels (SequinPreview *self,
       /* what the gizmo does */
       g_autofree char *text = gizmo_state_text (self, TRUE);
       g_autoptr(PangoLayout) line = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-      int lw, lh;
+      int lw, lh, room = width - gtk_widget_get_width (self->toolbar) - 28;
       GdkRGBA color = c.fg;
+
+      /* left of the toggles: wrapped where the preview is narrow */
+      if (room > 80)
+        {
+          pango_layout_set_width (line, room * PANGO_SCALE);
+          pango_layout_set_wrap (line, PANGO_WRAP_WORD);
+        }
 
       if (self->gizmo_active >= 0 && self->gizmo_active < 3)
         color = (GdkRGBA) { c.axis[self->gizmo_active][0], c.axis[self->gizmo_active][1],

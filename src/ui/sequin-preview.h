@@ -139,6 +139,9 @@ void       sequin_preview_gizmo_motion (SequinPreview *self,
                                         gboolean       snap);
 void       sequin_preview_gizmo_release (SequinPreview *self);
 gboolean   sequin_preview_gizmo_cancel (SequinPreview *self);
+/* whether the last press was on the gizmo (a click there selects no joint,
+ * even when its drag was cancelled) */
+gboolean   sequin_preview_gizmo_took_press (SequinPreview *self);
 /* the arrow keys' step: `steps` (±1, ±10) about or along the chosen axis */
 void       sequin_preview_gizmo_step   (SequinPreview *self,
                                         double         steps);

@@ -299,6 +299,11 @@ test_drag_cancel (void)
   g_assert_false (sequin_document_can_undo (sequin_window_get_document (window)));
   after = figure (window, &n);
   g_assert_cmpmem (after, n * 3 * sizeof (double), still, n * 3 * sizeof (double));
+  /* that press was the gizmo's: its release selects no joint; a press in
+   * the empty corner is not */
+  g_assert_true (sequin_preview_gizmo_took_press (window->preview));
+  g_assert_cmpint (sequin_preview_gizmo_press (window->preview, 1, 1), ==, -1);
+  g_assert_false (sequin_preview_gizmo_took_press (window->preview));
   sequin_test_window_destroy (window);
 }
 
