@@ -155,11 +155,50 @@ sq_pose_translations_replace (const SqPose *pose)
   return pose->replace;
 }
 
+/* joint `j`'s own rotation at `time` on Second Life's axes, and its
+ * offset from its parent (metres, in the parent's frame), `o` standing in
+ * for its keys when it names the joint */
+static void
+joint_local (const SqPose         *pose,
+             const SqClip         *clip,
+             double                time,
+             gsize                 j,
+             const SqPoseOverride *o,
+             double                local[4],
+             double                off[3])
+{
+  const SqJoint *joint = &clip->joints[j];
+  gboolean mine = o != NULL && o->joint >= 0 && (gsize) o->joint == j;
+  double v[4];
+
+  if (mine && o->rotation != NULL)
+    memcpy (v, o->rotation, sizeof v);
+  else
+    sq_track_sample (&joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
+  sq_space_rotation_to_sl (pose->space, v, local);
+  sq_quat_normalize (local);
+
+  memcpy (off, pose->rest[j], 3 * sizeof (double));
+  if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 || (mine && o->position != NULL))
+    {
+      double t[3];
+
+      if (mine && o->position != NULL)
+        memcpy (v, o->position, 3 * sizeof (double));
+      else
+        sq_track_sample (&joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, time, v);
+      sq_space_vector_to_sl (pose->space, v, t);
+      for (int k = 0; k < 3; k++)
+        off[k] = pose->replace ? t[k] : off[k] + t[k];
+    }
+}
+
 void
-sq_pose_evaluate (const SqPose *pose,
-                  const SqClip *clip,
-                  double        time,
-                  double       *points)
+sq_pose_evaluate_with (const SqPose         *pose,
+                       const SqClip         *clip,
+                       double                time,
+                       const SqPoseOverride *override,
+                       double               *points)
 {
   g_autofree double (*rot)[4] = g_malloc_n (MAX (pose->n, 1), sizeof *rot);
 
@@ -168,25 +207,10 @@ sq_pose_evaluate (const SqPose *pose,
   for (gsize i = 0; i < pose->n; i++)
     {
       gsize j = pose->order[i];
-      const SqJoint *joint = &clip->joints[j];
       gssize p = pose->parent[j];
-      double local[4], off[3], v[4];
+      double local[4], off[3];
 
-      sq_track_sample (&joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
-      sq_space_rotation_to_sl (pose->space, v, local);
-      sq_quat_normalize (local);
-
-      memcpy (off, pose->rest[j], sizeof off);
-      if (joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
-        {
-          double t[3];
-
-          sq_track_sample (&joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, time, v);
-          sq_space_vector_to_sl (pose->space, v, t);
-          for (int k = 0; k < 3; k++)
-            off[k] = pose->replace ? t[k] : off[k] + t[k];
-        }
-
+      joint_local (pose, clip, time, j, override, local, off);
       if (p < 0)
         {
           memcpy (rot[j], local, sizeof local);
@@ -200,4 +224,60 @@ sq_pose_evaluate (const SqPose *pose,
             points[j * 3 + k] = points[p * 3 + k] + off[k];
         }
     }
+}
+
+void
+sq_pose_evaluate (const SqPose *pose,
+                  const SqClip *clip,
+                  double        time,
+                  double       *points)
+{
+  sq_pose_evaluate_with (pose, clip, time, NULL, points);
+}
+
+void
+sq_pose_parent_rotation (const SqPose *pose,
+                         const SqClip *clip,
+                         double        time,
+                         gsize         joint,
+                         double        q[4])
+{
+  double local[4], off[3], r[4];
+  gsize depth = 0;
+
+  q[0] = 1;
+  q[1] = q[2] = q[3] = 0;
+  g_return_if_fail (clip->n_joints == pose->n && joint < pose->n);
+  /* from the parent up to the root: q = local(root) … local(parent); the
+   * parents lead to a root (sq_pose_new broke every circle), and a chain
+   * is never longer than the joints */
+  for (gssize p = pose->parent[joint]; p >= 0 && depth < pose->n; p = pose->parent[p], depth++)
+    {
+      joint_local (pose, clip, time, (gsize) p, NULL, local, off);
+      sq_quat_multiply (local, q, r);
+      memcpy (q, r, sizeof r);
+    }
+}
+
+void
+sq_pose_position_value (const SqPose *pose,
+                        const SqClip *clip,
+                        double        time,
+                        gsize         joint,
+                        double        v[3])
+{
+  const SqTrack *track;
+
+  v[0] = v[1] = v[2] = 0;
+  g_return_if_fail (clip->n_joints == pose->n && joint < pose->n);
+  track = &clip->joints[joint].tracks[SQ_CHANNEL_TRANSLATION];
+  if (track->n_keys > 0)
+    {
+      double k[4];
+
+      sq_track_sample (track, SQ_CHANNEL_TRANSLATION, time, k);
+      memcpy (v, k, 3 * sizeof (double));
+    }
+  else if (pose->replace)
+    sq_space_vector_from_sl (pose->space, pose->rest[joint], v);
 }

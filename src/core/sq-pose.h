@@ -43,6 +43,41 @@ void          sq_pose_evaluate     (const SqPose *pose,
                                     double        time,
                                     double       *points);
 
+/* What one joint is posed with in place of its keys (a turn or a move
+ * being dragged in the preview): `rotation` (w, x, y, z) and `position`
+ * (x, y, z) in the file's axes and units as its keys hold them, each NULL
+ * to keep the keys' value; `joint` -1 for none */
+typedef struct
+{
+  gssize        joint;
+  const double *rotation;
+  const double *position;
+} SqPoseOverride;
+
+/* sq_pose_evaluate with `override` (NULL for none) in place of its joint's
+ * keys at `time` */
+void          sq_pose_evaluate_with (const SqPose         *pose,
+                                     const SqClip         *clip,
+                                     double                time,
+                                     const SqPoseOverride *override,
+                                     double               *points);
+/* The rotation (w, x, y, z, Second Life's axes) that joint `joint`'s
+ * parents give its own at `time`: the rotations from the root down to its
+ * parent, composed; the identity for a root */
+void          sq_pose_parent_rotation (const SqPose *pose,
+                                       const SqClip *clip,
+                                       double        time,
+                                       gsize         joint,
+                                       double        q[4]);
+/* The translation (x, y, z in the file's units and axes) the pose gives
+ * joint `joint` at `time`: its keys' value; with no keys, the rest offset
+ * where keys replace it (BVH, Second Life), else 0 (keys add to it) */
+void          sq_pose_position_value  (const SqPose *pose,
+                                       const SqClip *clip,
+                                       double        time,
+                                       gsize         joint,
+                                       double        v[3]);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqPose, sq_pose_free)
 
 G_END_DECLS

@@ -25,6 +25,7 @@
 #include "sq-clip.h"
 #include "sq-edit.h"
 #include "sq-pose-library.h"
+#include "sq-pose.h"
 
 G_BEGIN_DECLS
 
@@ -106,5 +107,37 @@ double   sq_posing_key_time         (const SqClip *clip,
 guint    sq_posing_euler_axes       (const SqClip *clip,
                                      gsize         joint,
                                      int           axes[3]);
+
+/* ---- turning and moving in the preview (sq-posing-turn.c) ---- */
+
+/* The value (w, x, y, z, the file's axes) of joint `joint`'s rotation at
+ * `time` turned `degrees` about `axis` (a direction on Second Life's
+ * axes, as sq-pose.h poses; any length but 0): the joint turns about that
+ * direction in the world, whatever its parents' rotations at `time` (from
+ * `pose`, made of `clip`). It starts from the value played at `time`. */
+void     sq_posing_turned           (const SqClip *clip,
+                                     const SqPose *pose,
+                                     gsize         joint,
+                                     double        time,
+                                     const double  axis[3],
+                                     double        degrees,
+                                     double        q[4]);
+/* The value (x, y, z, the file's units and axes) of joint `joint`'s
+ * translation at `time` moved by `delta` (metres on Second Life's axes) in
+ * the world; it starts from what the pose uses (sq_pose_position_value) */
+void     sq_posing_moved            (const SqClip *clip,
+                                     const SqPose *pose,
+                                     gsize         joint,
+                                     double        time,
+                                     const double  delta[3],
+                                     double        v[3]);
+/* Whether joint `joint` carries positions a user may key: as its world
+ * says (SqWorldHome.joint_moves); a world that does not say lets the root
+ * and the joints that have translation keys move */
+gboolean sq_posing_joint_moves      (const SqClip *clip,
+                                     gsize         joint);
+/* The step (metres) a move snaps to: a round length of the clip's unit
+ * (1 cm in a world of metres, an inch in a BVH of inches) */
+double   sq_posing_move_step        (const SqClip *clip);
 
 G_END_DECLS

@@ -327,6 +327,13 @@ struct _SqWorldHome
   /* ---- mirroring ---- */
   /* how a clip of one of the world's formats mirrors */
   const SqMirror *(*mirror) (const SqClip *clip);
+
+  /* ---- posing (sq_posing_joint_moves) ---- */
+  /* optional: whether joint `joint` of `clip` (one of the world's formats)
+   * may carry position keys the world plays; NULL: the root and the
+   * joints that already have them */
+  gboolean        (*joint_moves) (const SqClip *clip,
+                                  gsize         joint);
 };
 
 /* The worlds, in the order of the validation targets */

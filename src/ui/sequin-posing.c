@@ -277,10 +277,19 @@ update_page (SequinWindow *self)
   sq_posing_euler_axes (clip, (gsize) j, axes);
   update_axes (page, axes);
   sq_track_sample (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, t, q);
+  sq_track_sample (&clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, t, v);
+  /* a turn or a move being dragged in the preview: its value, live */
+  {
+    gssize dragged;
+    gboolean rotation;
+    double value[4];
+
+    if (sequin_preview_get_gizmo_value (self->preview, &dragged, &rotation, value) && dragged == j)
+      memcpy (rotation ? q : v, value, (rotation ? 4 : 3) * sizeof (double));
+  }
   sq_quat_to_euler (q, axes, 3, angles);
   for (guint i = 0; i < 3; i++)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->angles[i]), angles[i]);
-  sq_track_sample (&clip->joints[j].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, t, v);
   for (guint i = 0; i < 3; i++)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->positions[i]), v[i]);
   /* TRANSLATORS: a joint's name, the playhead's time and frame */
@@ -552,11 +561,28 @@ preview_released_cb (GtkGestureClick *gesture,
 {
   gssize j;
 
-  if (n_press != 1 || clip_of (self) == NULL)
+  if (n_press != 1 || clip_of (self) == NULL || sequin_preview_gizmo_took_press (self->preview))
     return;
   j = sequin_preview_joint_at (self->preview, x, y);
   if (j >= 0)
     sequin_joint_tree_select_joint (self->joint_tree, (gsize) j);
+}
+
+/* the gizmo's edit (a turn or a move let go, an arrow key's step) */
+static void
+preview_edit_cb (SequinPreview *preview,
+                 SqEdit        *edit,
+                 gpointer       data)
+{
+  (void) preview;
+  window_apply (SEQUIN_WINDOW (data), edit);
+}
+
+void
+sequin_posing_follow_preview (SequinWindow *self,
+                              gboolean      own_clip)
+{
+  sequin_preview_set_posable (self->preview, own_clip && self->document != NULL, preview_edit_cb, self);
 }
 
 /* the box of groups inside the properties panel's scroller */
@@ -598,6 +624,8 @@ sequin_posing_window_init (SequinWindow *window)
   gtk_widget_add_controller (GTK_WIDGET (window->preview), GTK_EVENT_CONTROLLER (click));
   g_signal_connect_object (window->playback, "notify::position", G_CALLBACK (sequin_posing_update),
                            window, G_CONNECT_SWAPPED);
+  /* the Pose page follows a drag of the preview's gizmo */
+  g_signal_connect_object (window->preview, "gizmo-changed", G_CALLBACK (update_page), window, G_CONNECT_SWAPPED);
 }
 
 void

@@ -23,6 +23,11 @@ void       sequin_posing_window_init     (SequinWindow   *window);
  * values and which actions are enabled */
 void       sequin_posing_update          (SequinWindow   *window);
 
+/* the preview's gizmo edits the document when the clip it shows is the
+ * document's own (`own_clip`; not Play Over's mix) */
+void       sequin_posing_follow_preview  (SequinWindow   *window,
+                                          gboolean        own_clip);
+
 /* The Pose page's spin buttons (for tests and screenshots): rotation in
  * the joint's channel order (0..2), position X, Y, Z (3..5) */
 GtkWidget *sequin_posing_get_value_spin  (SequinWindow   *window,

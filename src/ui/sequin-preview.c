@@ -21,6 +21,8 @@
 #include "sq-convert.h"
 #include "sq-diff.h"
 #include "sq-pose.h"
+#include "sq-posing.h"
+#include "sequin-preview-gizmo.h"
 #include "sequin-preview-mesh.h"
 #include "sequin-preview.h"
 #include "sequin-utils.h"
@@ -40,6 +42,7 @@ typedef struct
   GArray *reference;            /* triangles, translucent: the clip compared with */
   GArray *trail;                /* lines: the selected joint's path */
   GArray *marks;                /* points: its keys on the path */
+  GArray *gizmo;                /* triangles, unlit, over everything: the posing gizmo */
 } Scene;
 
 struct _SequinPreview
@@ -111,12 +114,33 @@ struct _SequinPreview
   gboolean   no_msaa;           /* the driver could not use it */
   gboolean   rendered;
 
+  /* posing: the gizmo on the selected joint (sequin-preview-gizmo.h) */
+  const SqClip *clip;           /* the clip shown, borrowed until the next set_clip */
+  gboolean   posable;           /* it is the document's own: the gizmo edits it */
+  SequinGizmoMode gizmo_mode;
+  int        gizmo_axis;        /* chosen by keyboard (X, Y, Z, V), -1 for none */
+  int        gizmo_hover;
+  int        gizmo_active;      /* the handle being dragged, -1 for none */
+  gboolean   gizmo_cancelled;   /* Escape ended the drag: the rest of it is ignored */
+  gboolean   gizmo_pressed;     /* the last press took a handle (its release selects nothing) */
+  double     gizmo_last[2];     /* the pointer's last place in the drag */
+  double     gizmo_amount;      /* degrees or metres dragged so far (not snapped) */
+  double     gizmo_shown;       /* the amount shown: snapped with Ctrl */
+  double     gizmo_value[4];    /* the joint's rotation or position being dragged */
+  SequinPreviewEditFunc edit_func;
+  gpointer   edit_data;
+  GtkGesture *drag;
+  char      *description;       /* the accessible description last set */
+
   Scene      scene;
   guint      drawn[4];          /* figure, ghost triangles, trail vertices, reference triangles of the last draw */
 };
 
 enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, PROP_SHOW_REFERENCE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
+
+enum { GIZMO_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SequinPreview, sequin_preview, GTK_TYPE_WIDGET)
 
@@ -357,12 +381,15 @@ sequin_preview_get_onion (SequinPreview *self,
   return self->onion[next ? ONION_NEXT : ONION_PREVIOUS];
 }
 
+static void ensure_trail (SequinPreview *self);
+
 const char *
 sequin_preview_get_trail_hint (SequinPreview *self)
 {
   g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
   if (!self->show_trail || self->n == 0)
     return NULL;
+  ensure_trail (self);
   if (self->n_trail == 0)
     return _("Select a joint to see its trail");
   /* a path shorter than a tenth of a grid square is hidden under the figure */
@@ -376,6 +403,7 @@ sequin_preview_get_trail (SequinPreview *self,
                           gsize         *n)
 {
   g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), NULL);
+  ensure_trail (self);
   *n = self->n_trail;
   return self->trail;
 }
@@ -411,14 +439,15 @@ sequin_preview_has_rendered (SequinPreview *self)
 /* the pose at `time` on the preview's axes: Second Life's X forward,
  * Y left, Z up become the view's Z, X, Y (Y up) */
 static void
-pose_with (const SqPose *pose,
-           gsize         n,
-           const SqClip *clip,
-           double        time,
-           double       *sl,
-           double       *out)
+pose_with (const SqPose         *pose,
+           gsize                 n,
+           const SqClip         *clip,
+           double                time,
+           const SqPoseOverride *override,
+           double               *sl,
+           double               *out)
 {
-  sq_pose_evaluate (pose, clip, time, sl);
+  sq_pose_evaluate_with (pose, clip, time, override, sl);
   for (gsize j = 0; j < n; j++)
     {
       out[j * 3 + 0] = sl[j * 3 + 1];
@@ -434,7 +463,7 @@ pose_at (SequinPreview *self,
          double        *sl,
          double        *out)
 {
-  pose_with (self->pose, self->n, clip, time, sl, out);
+  pose_with (self->pose, self->n, clip, time, NULL, sl, out);
 }
 
 /* The reference's joint standing for the figure's joint `selected`: the
@@ -466,7 +495,7 @@ update_reference (SequinPreview *self)
   if (self->ref_pose == NULL)
     return;
   sl = g_new (double, 3 * self->ref_n);
-  pose_with (self->ref_pose, self->ref_n, self->ref_clip, self->time, sl, self->ref_points);
+  pose_with (self->ref_pose, self->ref_n, self->ref_clip, self->time, NULL, sl, self->ref_points);
 }
 
 static void
@@ -656,6 +685,22 @@ update_trail (SequinPreview *self,
       }
 }
 
+/* the trail of the clip shown, made again when its joint or the clip
+ * changed */
+static void
+ensure_trail (SequinPreview *self)
+{
+  g_autofree double *sl = NULL;
+  g_autofree double *view = NULL;
+
+  if (self->clip == NULL || self->n == 0
+      || (self->trail_joint == self->selected && self->trail_generation == self->clip->generation))
+    return;
+  sl = g_new (double, 3 * self->n);
+  view = g_new (double, 3 * self->n);
+  update_trail (self, self->clip, sl, view);
+}
+
 /* The box the whole figure stays in during the clip, from a few poses */
 static void
 clip_bounds (SequinPreview *self,
@@ -674,9 +719,13 @@ clip_bounds (SequinPreview *self,
     }
 }
 
+static void gizmo_stop (SequinPreview *self);
+static void gizmo_update_actions (SequinPreview *self);
+
 static void
 clear_figure (SequinPreview *self)
 {
+  self->clip = NULL;
   g_clear_pointer (&self->pose, sq_pose_free);
   g_clear_pointer (&self->parents, g_free);
   g_clear_pointer (&self->points, g_free);
@@ -706,7 +755,9 @@ sequin_preview_set_clip (SequinPreview *self,
 
   if (clip == NULL || clip->n_joints == 0)
     {
+      gizmo_stop (self);
       clear_figure (self);
+      gizmo_update_actions (self);
       queue_draws (self);
       return;
     }
@@ -726,6 +777,13 @@ sequin_preview_set_clip (SequinPreview *self,
       sl = g_new (double, 3 * self->n);
       clip_bounds (self, clip, sl);
     }
+  if (self->gizmo_active >= 0 && (clip != self->clip || selected != self->selected || time != self->time))
+    {
+      /* the rest of that drag turns nothing (nor the camera) */
+      gizmo_stop (self);
+      self->gizmo_cancelled = TRUE;
+    }
+  self->clip = clip;
   self->selected = selected >= 0 && (gsize) selected < self->n ? selected : -1;
   self->time = time;
   if (sl == NULL)
@@ -745,14 +803,13 @@ sequin_preview_set_clip (SequinPreview *self,
       self->onion_time[k] = at[k];
       pose_at (self, clip, at[k], sl, self->onion[k]);
     }
-  {
-    g_autofree double *view = g_new (double, 3 * self->n);
-    update_trail (self, clip, sl, view);
-  }
+  /* the trail is made when it is shown or asked for (ensure_trail): on a
+   * long clip it costs hundreds of milliseconds after every edit */
   self->ref_selected = reference_counterpart (self, clip, self->selected);
   update_reference (self);
   if (!self->framed)
     sequin_preview_reset_view (self);
+  gizmo_update_actions (self);
   queue_draws (self);
 }
 
@@ -763,6 +820,7 @@ typedef struct
   GdkRGBA fg;
   float   bone[4], joint[4], selected[4], grid[4], axis[3][4], onion[2][4], trail[4], mark[4];
   float   reference[4], reference_selected[4];
+  float   gizmo[SEQUIN_GIZMO_N_HANDLES][4];
 } Colors;
 
 static void
@@ -809,6 +867,13 @@ lookup_colors (SequinPreview *self,
   set_color (c->reference, dark ? "#dc8add" : "#9141ac", 0.38f);
   set_color (c->reference_selected, dark ? "#ffa348" : "#e66100", 0.55f);
   set_color (c->mark, dark ? "#f9f06b" : "#c64600", 1);
+  /* the gizmo's rings and arrows: the axes' colours, the free ring grey */
+  for (int k = 0; k < 3; k++)
+    {
+      memcpy (c->gizmo[k], c->axis[k], sizeof c->gizmo[k]);
+      c->gizmo[k][3] = 1;
+    }
+  set_color (c->gizmo[SEQUIN_GIZMO_VIEW], dark ? "#deddda" : "#5e5c64", 0.9f);
 }
 
 /* ---- Scene (shared by both renderers) ------------------------------------------ */
@@ -974,6 +1039,10 @@ build_trail (SequinPreview *self,
       sequin_mesh_vertex (marks, &self->marks[i * 3], NULL, c->mark);
 }
 
+static void build_gizmo (SequinPreview *self,
+                         const Colors  *c,
+                         GArray        *out);
+
 static void
 build_scene (SequinPreview *self,
              const Colors  *c)
@@ -986,6 +1055,7 @@ build_scene (SequinPreview *self,
   g_array_set_size (s->reference, 0);
   g_array_set_size (s->trail, 0);
   g_array_set_size (s->marks, 0);
+  g_array_set_size (s->gizmo, 0);
   self->drawn[0] = self->drawn[1] = self->drawn[2] = self->drawn[3] = 0;
 
   build_grid (self, c, s->grid);
@@ -999,8 +1069,12 @@ build_scene (SequinPreview *self,
     self->drawn[3] = build_skeleton (self, self->ref_n, self->ref_parents, self->ref_points, self->ref_selected,
                                      c->reference, c->reference_selected, c, s->reference);
   if (self->show_trail)
-    build_trail (self, c, s->trail, s->marks);
+    {
+      ensure_trail (self);
+      build_trail (self, c, s->trail, s->marks);
+    }
   self->drawn[2] = s->trail->len / SEQUIN_MESH_FLOATS;
+  build_gizmo (self, c, s->gizmo);
 }
 
 /* ---- OpenGL -------------------------------------------------------------------- */
@@ -1226,7 +1300,7 @@ gl_draw_scene (SequinPreview *self,
 {
   Scene *s = &self->scene;
   gsize offset = 0, total = s->grid->len + s->figure->len + s->ghosts->len + s->reference->len + s->trail->len
-                            + s->marks->len;
+                            + s->marks->len + s->gizmo->len;
 
   glBindVertexArray (self->vao);
   glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
@@ -1250,6 +1324,9 @@ gl_draw_scene (SequinPreview *self,
   glUniform1f (self->u_round, 1);
   glUniform1f (self->u_point_size, 6.0f * scale);
   draw_part (s->marks, GL_POINTS, &offset);
+  /* the gizmo over all of it */
+  glUniform1f (self->u_round, 0);
+  draw_part (s->gizmo, GL_TRIANGLES, &offset);
   glBindVertexArray (0);
 }
 
@@ -1423,7 +1500,8 @@ cairo_triangles (cairo_t      *cr,
       len = sqrtf (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
       for (int i = 0; i < 3 && len > 0; i++)
         normal[i] /= len;
-      shade = sequin_mesh_shade (normal, light);
+      /* an unlit face (the gizmo) keeps its colour, as in the shader */
+      shade = len > 0.5f ? sequin_mesh_shade (normal, light) : 1.0f;
       memcpy (f->rgba, v + t * 3 * SEQUIN_MESH_FLOATS + 6, sizeof f->rgba);
       for (int i = 0; i < 3; i++)
         f->rgba[i] *= shade;
@@ -1490,6 +1568,7 @@ sequin_preview_draw_cairo (SequinPreview *self,
       cairo_arc (cr, ax, ay, 3, 0, 2 * G_PI);
       cairo_fill (cr);
     }
+  cairo_triangles (cr, self->scene.gizmo, &mvp, light, width, height);
 }
 
 static void
@@ -1532,6 +1611,570 @@ gl_check_error (GtkGLArea     *area,
     return;
   g_debug ("OpenGL preview unavailable (%s); drawing with cairo", error->message);
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, use_fallback, g_object_ref (self), g_object_unref);
+}
+
+/* ---- The posing gizmo ------------------------------------------------------------ */
+
+#define GIZMO_PIXELS     58.0   /* the axis rings' radius, the arrows' length, on the screen */
+#define GIZMO_SNAP_DEG   5.0    /* Ctrl: a turn snaps to this */
+#define GIZMO_STEP_DEG   1.0    /* an arrow key turns this far (Shift: ten times) */
+
+typedef struct
+{
+  Mat4   mvp;
+  int    width, height;
+  double eye[3], forward[3], right[3], up[3];   /* the camera, for rays */
+} Projector;
+
+/* the ray under widget point (x, y), as camera_matrix projects */
+static void
+gizmo_ray (gconstpointer  data,
+           double         x,
+           double         y,
+           double         origin[3],
+           double         dir[3])
+{
+  const Projector *pj = data;
+  double t = tan (20.0 * G_PI / 180.0), aspect = (double) pj->width / MAX (pj->height, 1);
+  double nx = 2 * x / MAX (pj->width, 1) - 1, ny = 1 - 2 * y / MAX (pj->height, 1);
+
+  for (int i = 0; i < 3; i++)
+    {
+      origin[i] = pj->eye[i];
+      dir[i] = pj->forward[i] + nx * t * aspect * pj->right[i] + ny * t * pj->up[i];
+    }
+}
+
+static gboolean
+gizmo_project (gconstpointer  data,
+               const double   p[3],
+               double        *x,
+               double        *y)
+{
+  const Projector *pj = data;
+  float v[3] = { (float) p[0], (float) p[1], (float) p[2] };
+
+  return project (&pj->mvp, v, pj->width, pj->height, x, y, NULL);
+}
+
+/* the mode the selected joint takes: moving only where its world lets it */
+static SequinGizmoMode
+gizmo_mode_of (SequinPreview *self)
+{
+  if (self->gizmo_mode == SEQUIN_GIZMO_MOVE && self->clip != NULL && self->selected >= 0
+      && sq_posing_joint_moves (self->clip, (gsize) self->selected))
+    return SEQUIN_GIZMO_MOVE;
+  return SEQUIN_GIZMO_ROTATE;
+}
+
+/* The gizmo on the selected joint as the widget shows it now; FALSE when
+ * there is none (no joint selected, a clip that is not the document's) */
+static gboolean
+gizmo_frame (SequinPreview *self,
+             SequinGizmo   *g,
+             Projector     *pj)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  double eye[3], forward[3], depth = 0, len = 0;
+  const double *at;
+
+  if (!self->posable || self->clip == NULL || self->selected < 0 || self->points == NULL || self->space == NULL
+      || width <= 0 || height <= 0)
+    return FALSE;
+  at = &self->points[self->selected * 3];
+  if (!point_finite (at))
+    return FALSE;
+  pj->mvp = camera_matrix (self, (double) width / height);
+  pj->width = width;
+  pj->height = height;
+  camera_eye (self, eye);
+  for (int i = 0; i < 3; i++)
+    {
+      forward[i] = self->target[i] - eye[i];
+      g->toward[i] = eye[i] - at[i];
+      g->centre[i] = at[i];
+      len += g->toward[i] * g->toward[i];
+    }
+  len = sqrt (len);
+  if (len < 1e-9)
+    return FALSE;
+  for (int i = 0; i < 3; i++)
+    {
+      g->toward[i] /= len;
+      depth += (at[i] - eye[i]) * forward[i] / MAX (self->distance, 1e-9);
+    }
+  if (depth <= 1e-6)
+    return FALSE;
+  /* the camera's 40° field of view over the widget's height */
+  g->pixel = 2 * depth * tan (20.0 * G_PI / 180.0) / height;
+  g->radius = GIZMO_PIXELS * g->pixel;
+  for (int k = 0; k < 3; k++)
+    world_axis (self->space, k, g->axes[k]);
+  g->mode = gizmo_mode_of (self);
+  g->project = gizmo_project;
+  g->ray = gizmo_ray;
+  g->project_data = pj;
+  /* the camera's frame, as camera_matrix builds it */
+  memcpy (pj->eye, eye, sizeof eye);
+  len = sqrt (forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
+  for (int i = 0; i < 3; i++)
+    pj->forward[i] = forward[i] / MAX (len, 1e-12);
+  len = hypot (pj->forward[0], pj->forward[2]);
+  pj->right[0] = len > 1e-9 ? -pj->forward[2] / len : 1;
+  pj->right[1] = 0;
+  pj->right[2] = len > 1e-9 ? pj->forward[0] / len : 0;
+  pj->up[0] = pj->right[1] * pj->forward[2] - pj->right[2] * pj->forward[1];
+  pj->up[1] = pj->right[2] * pj->forward[0] - pj->right[0] * pj->forward[2];
+  pj->up[2] = pj->right[0] * pj->forward[1] - pj->right[1] * pj->forward[0];
+  return TRUE;
+}
+
+static void
+build_gizmo (SequinPreview *self,
+             const Colors  *c,
+             GArray        *out)
+{
+  SequinGizmo g;
+  Projector pj;
+  int hover = self->gizmo_hover >= 0 ? self->gizmo_hover : self->gizmo_axis;
+
+  if (gizmo_frame (self, &g, &pj))
+    sequin_gizmo_build (&g, self->gizmo_active >= 0 ? -1 : hover, self->gizmo_active, c->gizmo, out);
+}
+
+/* a view direction on Second Life's axes (the view's x, y, z are its Y, Z, X) */
+static void
+view_to_sl (const double v[3],
+            double       sl[3])
+{
+  sl[0] = v[2];
+  sl[1] = v[0];
+  sl[2] = v[1];
+}
+
+/* The joint's value `amount` (degrees or metres) along handle `handle`
+ * from what it is at the playhead; FALSE when there is no gizmo */
+static gboolean
+gizmo_value (SequinPreview *self,
+             int            handle,
+             double         amount,
+             double         value[4])
+{
+  SequinGizmo g;
+  Projector pj;
+  double dir[3], sl[3];
+  gsize j = (gsize) self->selected;
+  double t = sq_posing_key_time (self->clip, j, self->time);
+
+  if (!gizmo_frame (self, &g, &pj))
+    return FALSE;
+  sequin_gizmo_axis (&g, handle, dir);
+  if (g.mode == SEQUIN_GIZMO_MOVE)
+    for (int i = 0; i < 3; i++)
+      dir[i] *= amount;
+  view_to_sl (dir, sl);
+  if (g.mode == SEQUIN_GIZMO_ROTATE)
+    sq_posing_turned (self->clip, self->pose, j, t, sl, amount, value);
+  else
+    sq_posing_moved (self->clip, self->pose, j, t, sl, value);
+  return TRUE;
+}
+
+/* the figure with the dragged value in place of the joint's keys */
+static void
+gizmo_show (SequinPreview *self)
+{
+  g_autofree double *sl = g_new (double, 3 * self->n);
+  SqPoseOverride o = { self->selected, NULL, NULL };
+
+  if (gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE)
+    o.rotation = self->gizmo_value;
+  else
+    o.position = self->gizmo_value;
+  if (!gizmo_value (self, self->gizmo_active, self->gizmo_shown, self->gizmo_value))
+    return;
+  pose_with (self->pose, self->n, self->clip, self->time, &o, sl, self->points);
+  queue_draws (self);
+  g_signal_emit (self, signals[GIZMO_CHANGED], 0);
+}
+
+/* the figure as the clip has it (a drag let go or cancelled) */
+static void
+gizmo_restore (SequinPreview *self)
+{
+  g_autofree double *sl = NULL;
+
+  if (self->clip == NULL || self->n == 0)
+    return;
+  sl = g_new (double, 3 * self->n);
+  pose_at (self, self->clip, self->time, sl, self->points);
+  queue_draws (self);
+}
+
+static void
+gizmo_stop (SequinPreview *self)
+{
+  gboolean was = self->gizmo_active >= 0;
+
+  self->gizmo_active = -1;
+  self->gizmo_amount = self->gizmo_shown = 0;
+  if (was)
+    g_signal_emit (self, signals[GIZMO_CHANGED], 0);
+}
+
+/* hands `edit` to the window (or drops it) */
+static void
+gizmo_emit (SequinPreview *self,
+            SqEdit        *edit)
+{
+  if (self->edit_func != NULL)
+    self->edit_func (self, edit, self->edit_data);
+  else
+    sq_edit_free (edit);
+}
+
+/* One edit of the selected joint: its value `amount` along `handle` */
+static void
+gizmo_commit (SequinPreview *self,
+              int            handle,
+              double         amount)
+{
+  const char *name = self->clip->joints[self->selected].name;
+  double value[4];
+
+  if (!gizmo_value (self, handle, amount, value))
+    return;
+  if (gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE)
+    gizmo_emit (self, sq_edit_set_rotation_new (name, self->time, value));
+  else
+    gizmo_emit (self, sq_edit_set_position_new (name, self->time, value));
+}
+
+int
+sequin_preview_gizmo_press (SequinPreview *self,
+                            double         x,
+                            double         y)
+{
+  SequinGizmo g;
+  Projector pj;
+  int handle;
+
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), -1);
+  self->gizmo_cancelled = FALSE;
+  self->gizmo_pressed = FALSE;
+  if (!gizmo_frame (self, &g, &pj) || (handle = sequin_gizmo_pick (&g, x, y)) < 0)
+    return -1;
+  self->gizmo_pressed = TRUE;
+  self->gizmo_active = handle;
+  self->gizmo_hover = -1;
+  self->gizmo_last[0] = x;
+  self->gizmo_last[1] = y;
+  self->gizmo_amount = self->gizmo_shown = 0;
+  gizmo_show (self);
+  gizmo_update_actions (self);
+  return handle;
+}
+
+void
+sequin_preview_gizmo_motion (SequinPreview *self,
+                             double         x0,
+                             double         y0,
+                             double         x,
+                             double         y,
+                             gboolean       snap)
+{
+  SequinGizmo g;
+  Projector pj;
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (self->gizmo_active < 0 || !gizmo_frame (self, &g, &pj))
+    return;
+  if (g.mode == SEQUIN_GIZMO_ROTATE)
+    {
+      /* summed step by step, so a drag may go round more than once */
+      self->gizmo_amount += sequin_gizmo_drag (&g, self->gizmo_active, self->gizmo_last[0], self->gizmo_last[1], x, y);
+      self->gizmo_shown = snap ? round (self->gizmo_amount / GIZMO_SNAP_DEG) * GIZMO_SNAP_DEG : self->gizmo_amount;
+    }
+  else
+    {
+      double step = sq_posing_move_step (self->clip);
+
+      self->gizmo_amount = sequin_gizmo_drag (&g, self->gizmo_active, x0, y0, x, y);
+      self->gizmo_shown = snap ? round (self->gizmo_amount / step) * step : self->gizmo_amount;
+    }
+  self->gizmo_last[0] = x;
+  self->gizmo_last[1] = y;
+  gizmo_show (self);
+}
+
+void
+sequin_preview_gizmo_release (SequinPreview *self)
+{
+  int handle = self->gizmo_active;
+  double amount = self->gizmo_shown;
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (handle < 0)
+    return;
+  gizmo_stop (self);
+  gizmo_update_actions (self);
+  if (amount != 0 && self->clip != NULL)
+    gizmo_commit (self, handle, amount);
+  /* nothing was changed, or the edit was refused: the figure as it was
+   * (after an edit, set_clip has posed it again) */
+  if (self->clip != NULL && self->gizmo_active < 0)
+    gizmo_restore (self);
+}
+
+gboolean
+sequin_preview_gizmo_cancel (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  if (self->gizmo_active >= 0)
+    {
+      gizmo_stop (self);
+      self->gizmo_cancelled = TRUE;
+      if (self->drag != NULL)
+        gtk_gesture_set_state (self->drag, GTK_EVENT_SEQUENCE_DENIED);
+      gizmo_restore (self);
+    }
+  else if (self->gizmo_axis >= 0)
+    self->gizmo_axis = -1;
+  else
+    return FALSE;
+  gizmo_update_actions (self);
+  queue_draws (self);
+  return TRUE;
+}
+
+gboolean
+sequin_preview_gizmo_point (SequinPreview *self,
+                            int            handle,
+                            double         fraction,
+                            double        *x,
+                            double        *y)
+{
+  SequinGizmo g;
+  Projector pj;
+
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  return gizmo_frame (self, &g, &pj) && sequin_gizmo_point (&g, handle, fraction, x, y);
+}
+
+void
+sequin_preview_gizmo_step (SequinPreview *self,
+                           double         steps)
+{
+  int handle = self->gizmo_axis;
+  SequinGizmoMode mode = gizmo_mode_of (self);
+
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (handle < 0 || self->gizmo_active >= 0 || self->clip == NULL || self->selected < 0 || !self->posable
+      || (mode == SEQUIN_GIZMO_MOVE && handle == SEQUIN_GIZMO_VIEW))
+    return;
+  gizmo_commit (self, handle, steps * (mode == SEQUIN_GIZMO_ROTATE ? GIZMO_STEP_DEG : sq_posing_move_step (self->clip)));
+}
+
+gboolean
+sequin_preview_get_gizmo_value (SequinPreview *self,
+                                gssize        *joint,
+                                gboolean      *rotation,
+                                double         value[4])
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  if (self->gizmo_active < 0 || self->selected < 0)
+    return FALSE;
+  *joint = self->selected;
+  *rotation = gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE;
+  memcpy (value, self->gizmo_value, sizeof self->gizmo_value);
+  return TRUE;
+}
+
+gboolean
+sequin_preview_gizmo_took_press (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  return self->gizmo_pressed;
+}
+
+double
+sequin_preview_get_gizmo_drag (SequinPreview *self,
+                               int           *handle)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), 0);
+  if (handle != NULL)
+    *handle = self->gizmo_active;
+  return self->gizmo_shown;
+}
+
+/* "X", "Y", "Z" or "view" for a handle */
+static const char *
+handle_name (int handle)
+{
+  static const char * const names[] = { "X", "Y", "Z" };
+
+  /* TRANSLATORS: the gizmo's free ring, turning about the line of sight */
+  return handle >= 0 && handle < 3 ? names[handle] : C_("gizmo axis", "view");
+}
+
+/* What the gizmo does now, for its line over the preview (`brief`) and
+ * the preview's accessible description */
+static char *
+gizmo_state_text (SequinPreview *self,
+                  gboolean       brief)
+{
+  gboolean rotate = gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE;
+  const char *mode = rotate ? _("Rotate") : _("Move");
+
+  if (self->gizmo_active >= 0 && rotate)
+    /* TRANSLATORS: during a drag of the gizmo: Rotate, the axis, the angle */
+    return g_strdup_printf (_("%s about %s: %+.1f°"), mode, handle_name (self->gizmo_active), self->gizmo_shown);
+  if (self->gizmo_active >= 0)
+    return g_strdup_printf (_("%s along %s: %+.3f m"), mode, handle_name (self->gizmo_active), self->gizmo_shown);
+  if (self->gizmo_axis >= 0 && brief)
+    /* TRANSLATORS: over the preview: the gizmo's mode, the axis the arrow keys use */
+    return g_strdup_printf (_("%s, axis %s: ← → step, Shift ×10, Esc"), mode, handle_name (self->gizmo_axis));
+  if (self->gizmo_axis >= 0)
+    /* TRANSLATORS: the gizmo's mode and the axis the arrow keys use */
+    return g_strdup_printf (_("%s, axis %s: arrow keys step, Shift ten steps, Escape ends"), mode,
+                            handle_name (self->gizmo_axis));
+  if (brief)
+    /* TRANSLATORS: over the preview: the gizmo's mode, no axis chosen */
+    return g_strdup_printf (_("%s (R rotate, G move, X Y Z V axis)"), mode);
+  /* TRANSLATORS: the gizmo's mode when no axis is chosen */
+  return g_strdup_printf (_("%s: drag a ring or arrow; X, Y, Z or V choose an axis for the arrow keys"), mode);
+}
+
+static void
+gizmo_update_actions (SequinPreview *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean shown = self->posable && self->clip != NULL && self->selected >= 0;
+  gboolean move = gizmo_mode_of (self) == SEQUIN_GIZMO_MOVE;
+  g_autofree char *state = shown ? gizmo_state_text (self, FALSE) : NULL;
+  g_autofree char *description = NULL;
+
+  gtk_widget_action_set_enabled (widget, "preview.gizmo-step",
+                                 shown && self->gizmo_axis >= 0 && self->gizmo_active < 0
+                                 && !(move && self->gizmo_axis == SEQUIN_GIZMO_VIEW));
+  gtk_widget_action_set_enabled (widget, "preview.gizmo-cancel", self->gizmo_active >= 0 || self->gizmo_axis >= 0);
+  description = g_strdup_printf ("%s%s%s",
+                                 _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail. R rotates the selected joint, G moves it."),
+                                 state != NULL ? " " : "", state != NULL ? state : "");
+  /* told only when it changes (this runs at every frame of playback) */
+  if (g_strcmp0 (description, self->description) != 0)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+      g_free (self->description);
+      self->description = g_steal_pointer (&description);
+    }
+}
+
+void
+sequin_preview_set_gizmo_mode (SequinPreview   *self,
+                               SequinGizmoMode  mode)
+{
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (self->gizmo_active >= 0)
+    return;
+  self->gizmo_mode = mode;
+  gizmo_update_actions (self);
+  queue_draws (self);
+}
+
+SequinGizmoMode
+sequin_preview_get_gizmo_mode (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), SEQUIN_GIZMO_ROTATE);
+  return gizmo_mode_of (self);
+}
+
+void
+sequin_preview_set_gizmo_axis (SequinPreview *self,
+                               int            axis)
+{
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  self->gizmo_axis = axis >= 0 && axis < SEQUIN_GIZMO_N_HANDLES ? axis : -1;
+  gizmo_update_actions (self);
+  queue_draws (self);
+}
+
+int
+sequin_preview_get_gizmo_axis (SequinPreview *self)
+{
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), -1);
+  return self->gizmo_axis;
+}
+
+void
+sequin_preview_set_posable (SequinPreview         *self,
+                            gboolean               posable,
+                            SequinPreviewEditFunc  func,
+                            gpointer               data)
+{
+  g_return_if_fail (SEQUIN_IS_PREVIEW (self));
+  if (!posable && self->gizmo_active >= 0)
+    {
+      gizmo_stop (self);
+      gizmo_restore (self);
+    }
+  self->posable = posable;
+  self->edit_func = func;
+  self->edit_data = data;
+  gizmo_update_actions (self);
+  queue_draws (self);
+}
+
+static void
+gizmo_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  SequinPreview *self = SEQUIN_PREVIEW (widget);
+
+  if (g_str_equal (action_name, "preview.gizmo-mode"))
+    sequin_preview_set_gizmo_mode (self, g_str_equal (g_variant_get_string (parameter, NULL), "move")
+                                         ? SEQUIN_GIZMO_MOVE : SEQUIN_GIZMO_ROTATE);
+  else if (g_str_equal (action_name, "preview.gizmo-axis"))
+    sequin_preview_set_gizmo_axis (self, g_variant_get_int32 (parameter));
+  else if (g_str_equal (action_name, "preview.gizmo-step"))
+    sequin_preview_gizmo_step (self, g_variant_get_double (parameter));
+  else if (g_str_equal (action_name, "preview.gizmo-cancel"))
+    sequin_preview_gizmo_cancel (self);
+}
+
+static void
+hover_motion (GtkEventControllerMotion *controller,
+              double                    x,
+              double                    y,
+              SequinPreview            *self)
+{
+  SequinGizmo g;
+  Projector pj;
+  int hover = -1;
+
+  (void) controller;
+  if (self->gizmo_active >= 0)
+    return;
+  if (gizmo_frame (self, &g, &pj))
+    hover = sequin_gizmo_pick (&g, x, y);
+  if (hover != self->gizmo_hover)
+    {
+      self->gizmo_hover = hover;
+      queue_draws (self);
+    }
+}
+
+static void
+hover_leave (GtkEventControllerMotion *controller,
+             SequinPreview            *self)
+{
+  (void) controller;
+  if (self->gizmo_hover >= 0)
+    {
+      self->gizmo_hover = -1;
+      queue_draws (self);
+    }
 }
 
 /* ---- Axis letters and the legend -------------------------------------------------- */
@@ -1627,6 +2270,28 @@ snapshot_labels (SequinPreview *self,
       pango_layout_get_pixel_size (hint, &hw, &hh);
       draw_text (snapshot, hint, 10, height - hh - 8 - 44, &color);
     }
+  if (self->posable && self->selected >= 0 && self->clip != NULL)
+    {
+      /* what the gizmo does */
+      g_autofree char *text = gizmo_state_text (self, TRUE);
+      g_autoptr(PangoLayout) line = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      int lw, lh, room = width - gtk_widget_get_width (self->toolbar) - 28;
+      GdkRGBA color = c.fg;
+
+      /* left of the toggles: wrapped where the preview is narrow */
+      if (room > 80)
+        {
+          pango_layout_set_width (line, room * PANGO_SCALE);
+          pango_layout_set_wrap (line, PANGO_WRAP_WORD);
+        }
+
+      if (self->gizmo_active >= 0 && self->gizmo_active < 3)
+        color = (GdkRGBA) { c.axis[self->gizmo_active][0], c.axis[self->gizmo_active][1],
+                            c.axis[self->gizmo_active][2], 1 };
+      pango_layout_get_pixel_size (line, &lw, &lh);
+      /* top left, under the ghost's name when comparing */
+      draw_text (snapshot, line, 10, self->show_reference && self->ref_points != NULL ? 8 + lh + 4 : 8, &color);
+    }
   if (self->show_reference && self->ref_points != NULL && self->ref_name != NULL)
     {
       /* TRANSLATORS: over the preview: %s is the file compared with, drawn see-through */
@@ -1654,16 +2319,18 @@ sequin_preview_snapshot (GtkWidget   *widget,
 
 /* ---- Input ---------------------------------------------------------------------- */
 
+/* a press on the gizmo drags it; elsewhere the camera turns */
 static void
 drag_begin (GtkGestureDrag *gesture,
             double          x,
             double          y,
             SequinPreview  *self)
 {
-  (void) gesture; (void) x; (void) y;
+  (void) gesture;
   self->drag_yaw = self->yaw;
   self->drag_pitch = self->pitch;
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  sequin_preview_gizmo_press (self, x, y);
 }
 
 static void
@@ -1672,8 +2339,31 @@ drag_update (GtkGestureDrag *gesture,
              double          dy,
              SequinPreview  *self)
 {
-  (void) gesture;
+  double x0, y0;
+
+  if (self->gizmo_cancelled)
+    return;
+  if (self->gizmo_active >= 0)
+    {
+      GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+      gtk_gesture_drag_get_start_point (gesture, &x0, &y0);
+      sequin_preview_gizmo_motion (self, x0, y0, x0 + dx, y0 + dy, (state & GDK_CONTROL_MASK) != 0);
+      return;
+    }
   set_camera (self, self->drag_yaw - dx * 0.01, self->drag_pitch + dy * 0.01, self->distance);
+}
+
+/* letting go of the gizmo makes the one edit */
+static void
+drag_end (GtkGestureDrag *gesture,
+          double          dx,
+          double          dy,
+          SequinPreview  *self)
+{
+  (void) gesture; (void) dx; (void) dy;
+  self->gizmo_cancelled = FALSE;
+  sequin_preview_gizmo_release (self);
 }
 
 static gboolean
@@ -1708,6 +2398,13 @@ camera_action (GtkWidget  *widget,
   const double step = 10.0 * G_PI / 180.0;
 
   (void) parameter;
+  /* with an axis chosen for the gizmo, the arrow keys step the joint */
+  if (self->gizmo_axis >= 0 && g_str_has_prefix (action_name, "preview.turn-"))
+    {
+      sequin_preview_gizmo_step (self, g_str_equal (action_name, "preview.turn-left")
+                                       || g_str_equal (action_name, "preview.turn-down") ? -1 : 1);
+      return;
+    }
   if (g_str_equal (action_name, "preview.reset-view"))
     sequin_preview_reset_view (self);
   else if (g_str_equal (action_name, "preview.turn-left"))
@@ -1805,6 +2502,8 @@ sequin_preview_finalize (GObject *object)
   g_array_unref (self->scene.reference);
   g_array_unref (self->scene.trail);
   g_array_unref (self->scene.marks);
+  g_array_unref (self->scene.gizmo);
+  g_free (self->description);
   G_OBJECT_CLASS (sequin_preview_parent_class)->finalize (object);
 }
 
@@ -1826,6 +2525,33 @@ sequin_preview_class_init (SequinPreviewClass *klass)
     { "preview.zoom-out", GDK_KEY_KP_Subtract, 0 },
   };
 
+  /* the gizmo's keys: with an axis chosen (X, Y, Z, V), the arrow keys
+   * (camera_action) step the selected joint, Shift+arrows ten steps */
+  static const struct { guint key; GdkModifierType mods; double steps; } steps[] = {
+    { GDK_KEY_Right, GDK_SHIFT_MASK, 10 }, { GDK_KEY_Up, GDK_SHIFT_MASK, 10 },
+    { GDK_KEY_Left, GDK_SHIFT_MASK, -10 }, { GDK_KEY_Down, GDK_SHIFT_MASK, -10 },
+  };
+  static const struct { guint key; int axis; } axes[] = {
+    { GDK_KEY_x, 0 }, { GDK_KEY_y, 1 }, { GDK_KEY_z, 2 }, { GDK_KEY_v, SEQUIN_GIZMO_VIEW },
+  };
+  /* R (Blender) and E (Godot) rotate, G (Blender) and W (Godot) move */
+  static const struct { guint key; const char *mode; } modes[] = {
+    { GDK_KEY_r, "rotate" }, { GDK_KEY_e, "rotate" }, { GDK_KEY_g, "move" }, { GDK_KEY_w, "move" },
+  };
+
+  gtk_widget_class_install_action (widget_class, "preview.gizmo-step", "d", gizmo_action);
+  gtk_widget_class_install_action (widget_class, "preview.gizmo-axis", "i", gizmo_action);
+  gtk_widget_class_install_action (widget_class, "preview.gizmo-mode", "s", gizmo_action);
+  gtk_widget_class_install_action (widget_class, "preview.gizmo-cancel", NULL, gizmo_action);
+  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++)
+    gtk_widget_class_add_binding_action (widget_class, steps[i].key, steps[i].mods, "preview.gizmo-step", "d",
+                                         steps[i].steps);
+  for (gsize i = 0; i < G_N_ELEMENTS (axes); i++)
+    gtk_widget_class_add_binding_action (widget_class, axes[i].key, 0, "preview.gizmo-axis", "i", axes[i].axis);
+  for (gsize i = 0; i < G_N_ELEMENTS (modes); i++)
+    gtk_widget_class_add_binding_action (widget_class, modes[i].key, 0, "preview.gizmo-mode", "s", modes[i].mode);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "preview.gizmo-cancel", NULL);
+
   object_class->get_property = sequin_preview_get_property;
   object_class->set_property = sequin_preview_set_property;
   object_class->dispose = sequin_preview_dispose;
@@ -1843,6 +2569,9 @@ sequin_preview_class_init (SequinPreviewClass *klass)
     g_param_spec_boolean ("show-reference", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* a gizmo drag showed another value, or ended */
+  signals[GIZMO_CHANGED] = g_signal_new ("gizmo-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
@@ -1901,7 +2630,7 @@ static void
 sequin_preview_init (SequinPreview *self)
 {
   GtkGesture *drag, *click;
-  GtkEventController *wheel;
+  GtkEventController *wheel, *motion;
 
   self->scene.grid = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.figure = g_array_new (FALSE, FALSE, sizeof (float));
@@ -1911,6 +2640,10 @@ sequin_preview_init (SequinPreview *self)
   self->ref_selected = -1;
   self->scene.trail = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.marks = g_array_new (FALSE, FALSE, sizeof (float));
+  self->scene.gizmo = g_array_new (FALSE, FALSE, sizeof (float));
+  self->gizmo_axis = -1;
+  self->gizmo_hover = -1;
+  self->gizmo_active = -1;
   self->selected = -1;
   self->trail_joint = -1;
   self->distance = 4;
@@ -1922,12 +2655,9 @@ sequin_preview_init (SequinPreview *self)
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   sequin_set_tooltip (GTK_WIDGET (self),
-                               _("Drag to turn around the figure, scroll to zoom, double-click to see all of it"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail."),
-                                  -1);
+                               _("Drag to turn around the figure, or a ring or arrow on the selected joint to pose it; scroll to zoom, double-click to see all of it"));
+  /* the description, with the gizmo's mode and axis: gizmo_update_actions */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Motion preview"), -1);
 
   self->gl_area = gtk_gl_area_new ();
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self->gl_area), TRUE);
@@ -1948,9 +2678,16 @@ sequin_preview_init (SequinPreview *self)
   gtk_widget_set_parent (self->toolbar, GTK_WIDGET (self));
 
   drag = gtk_gesture_drag_new ();
+  self->drag = drag;
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (hover_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (hover_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
 
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "pressed", G_CALLBACK (pressed), self);
@@ -1959,6 +2696,7 @@ sequin_preview_init (SequinPreview *self)
   wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect (wheel, "scroll", G_CALLBACK (scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), wheel);
+  gizmo_update_actions (self);
 }
 
 GtkWidget *
@@ -1968,21 +2706,6 @@ sequin_preview_new (void)
 }
 
 /* ---- picking (posing) -------------------------------------------------------- */
-
-/* distance from (x, y) to the segment a–b, in pixels */
-static double
-segment_distance (double x,
-                  double y,
-                  double ax,
-                  double ay,
-                  double bx,
-                  double by)
-{
-  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
-  double t = len2 > 0 ? CLAMP (((x - ax) * dx + (y - ay) * dy) / len2, 0.0, 1.0) : 0.0;
-
-  return hypot (x - (ax + t * dx), y - (ay + t * dy));
-}
 
 gssize
 sequin_preview_joint_at (SequinPreview *self,
@@ -2017,7 +2740,7 @@ sequin_preview_joint_at (SequinPreview *self,
 
           /* a bone is turned by the joint it starts at */
           if (project (&mvp, w, width, height, &qx, &qy, NULL)
-              && (d = segment_distance (x, y, qx, qy, px, py)) < bone_best)
+              && (d = sequin_segment_distance (x, y, qx, qy, px, py)) < bone_best)
             {
               bone_best = d;
               bone = p;

@@ -15,6 +15,8 @@
 #include <gtk/gtk.h>
 
 #include "sq-clip.h"
+#include "sq-edit.h"
+#include "sequin-preview-gizmo.h"
 
 G_BEGIN_DECLS
 
@@ -91,6 +93,77 @@ void       sequin_preview_draw_cairo   (SequinPreview *self,
 gssize     sequin_preview_joint_at     (SequinPreview *self,
                                         double         x,
                                         double         y);
+/* ---- posing: the gizmo on the selected joint ----
+ *
+ * While the clip shown is the document's own (posable), the selected
+ * joint carries a gizmo: three rings about the world's axes and a free
+ * ring (rotate, R or E), or three arrows along the axes (move, G or W;
+ * for joints that carry positions, sq_posing_joint_moves; others keep the
+ * rings). Dragging a ring or an arrow shows the turned pose live; letting
+ * go hands `func` one edit (sq_edit_set_rotation_new or
+ * sq_edit_set_position_new at the playhead: the command line's
+ * --set-rotation / --set-position); Ctrl snaps to 5° (or the world's move
+ * step); Escape cancels. X, Y, Z, V choose an axis for the keyboard: the
+ * arrow keys then step 1° (Shift: 10°) or one move step (Shift: ten),
+ * each step one edit. The clip given to set_clip is kept (borrowed) until
+ * the next call: the document's clip, which lives as long as it is shown. */
+typedef void (*SequinPreviewEditFunc) (SequinPreview *preview,
+                                       SqEdit        *edit,      /* transfer full */
+                                       gpointer       data);
+void       sequin_preview_set_posable  (SequinPreview         *self,
+                                        gboolean               posable,
+                                        SequinPreviewEditFunc  func,
+                                        gpointer               data);
+void       sequin_preview_set_gizmo_mode (SequinPreview   *self,
+                                          SequinGizmoMode  mode);
+/* the mode the selected joint shows (move only where it may move) */
+SequinGizmoMode sequin_preview_get_gizmo_mode (SequinPreview *self);
+/* the axis the arrow keys use: 0..2 the world's X, Y, Z, SEQUIN_GIZMO_VIEW
+ * the line of sight, -1 none (the arrow keys turn the view) */
+void       sequin_preview_set_gizmo_axis (SequinPreview *self,
+                                          int            axis);
+int        sequin_preview_get_gizmo_axis (SequinPreview *self);
+/* the pointer's path, as the drag gesture gives it (and tests and the
+ * bench): a press at (x, y) takes the handle there (returned, -1 for
+ * none); each motion from the press (x0, y0) to (x, y) shows the pose;
+ * release makes the edit; cancel drops the drag (or the chosen axis), FALSE
+ * when there was neither */
+int        sequin_preview_gizmo_press  (SequinPreview *self,
+                                        double         x,
+                                        double         y);
+void       sequin_preview_gizmo_motion (SequinPreview *self,
+                                        double         x0,
+                                        double         y0,
+                                        double         x,
+                                        double         y,
+                                        gboolean       snap);
+void       sequin_preview_gizmo_release (SequinPreview *self);
+gboolean   sequin_preview_gizmo_cancel (SequinPreview *self);
+/* whether the last press was on the gizmo (a click there selects no joint,
+ * even when its drag was cancelled) */
+gboolean   sequin_preview_gizmo_took_press (SequinPreview *self);
+/* the arrow keys' step: `steps` (±1, ±10) about or along the chosen axis */
+void       sequin_preview_gizmo_step   (SequinPreview *self,
+                                        double         steps);
+/* for tests: the widget point of a handle at `fraction` of its ring's
+ * turn or its arrow's length; FALSE when there is no gizmo */
+gboolean   sequin_preview_gizmo_point  (SequinPreview *self,
+                                        int            handle,
+                                        double         fraction,
+                                        double        *x,
+                                        double        *y);
+/* The value of the drag under way (the joint, whether it is its rotation
+ * (w, x, y, z) or its position (x, y, z), the file's axes and units):
+ * what the Pose page shows while dragging; FALSE when no drag is under
+ * way. The signal "gizmo-changed" says it changed or ended. */
+gboolean   sequin_preview_get_gizmo_value (SequinPreview *self,
+                                           gssize        *joint,
+                                           gboolean      *rotation,
+                                           double         value[4]);
+/* for tests: the amount (degrees, metres) of the drag under way as shown
+ * (snapped), and its handle (-1 for none) */
+double     sequin_preview_get_gizmo_drag (SequinPreview *self,
+                                          int           *handle);
 /* for tests: whether the last render drew with OpenGL (FALSE: no context) */
 gboolean   sequin_preview_has_rendered (SequinPreview *self);
 

@@ -273,10 +273,13 @@ update_preview (SequinWindow *self)
   {
     /* Play Over…: the combined motion, while other animations play with it */
     gssize selected = sequin_joint_tree_get_current_joint (self->joint_tree);
+    const SqClip *own = clip;
 
     clip = sequin_play_over_preview_clip (self, clip, &selected);
     sequin_preview_set_clip (self->preview, clip, sequin_timeline_get_time (SEQUIN_TIMELINE (self->timeline)),
                              selected);
+    /* the gizmo poses the document's own clip, not Play Over's mix */
+    sequin_posing_follow_preview (self, clip == own);
   }
 }
 

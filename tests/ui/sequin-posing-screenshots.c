@@ -6,7 +6,9 @@
  * Usage: sequin-posing-screenshots OUTPUT-FOLDER FILE JOINT FRACTION
  * FILE opened as `sequin FILE` does, the preview shown with JOINT selected
  * at FRACTION of the duration and the Pose group of the Properties page
- * (posing.png); then the New Animation dialog (new-animation.png) and the
+ * (posing.png); the rotation gizmo on it in the middle of a drag about
+ * the world's Z (gizmo.png) and the move gizmo on the pelvis
+ * (gizmo-move.png); then the New Animation dialog (new-animation.png) and the
  * Pose Library (pose-library.png), each captured with ImageMagick's
  * `import`.
  */
@@ -85,6 +87,31 @@ main (int   argc,
   sequin_joint_tree_select_joint (window->joint_tree, j);
   sequin_timeline_set_time (SEQUIN_TIMELINE (window->timeline), clip->duration * g_ascii_strtod (argv[4], NULL));
   shot (argv[1], "posing.png", NULL);
+
+  /* a turn about Z under way: pressed on the ring, a quarter of it along */
+  {
+    double x0, y0, x, y;
+
+    /* a taller preview over the timeline */
+    gtk_paned_set_position (window->content_paned, 560);
+    sequin_test_settle (100);
+    if (!sequin_preview_gizmo_point (window->preview, 2, 0.1, &x0, &y0)
+        || !sequin_preview_gizmo_point (window->preview, 2, 0.2, &x, &y)
+        || sequin_preview_gizmo_press (window->preview, x0, y0) != 2)
+      g_error ("no gizmo on %s", argv[3]);
+    sequin_preview_gizmo_motion (window->preview, x0, y0, x, y, TRUE);
+    shot (argv[1], "gizmo.png", NULL);
+    sequin_preview_gizmo_cancel (window->preview);
+  }
+  if ((j = sq_clip_find_joint (clip, "mPelvis")) >= 0)
+    {
+      sequin_joint_tree_select_joint (window->joint_tree, j);
+      sequin_preview_set_gizmo_mode (window->preview, SEQUIN_GIZMO_MOVE);
+      sequin_preview_set_gizmo_axis (window->preview, 0);
+      shot (argv[1], "gizmo-move.png", NULL);
+      sequin_preview_set_gizmo_mode (window->preview, SEQUIN_GIZMO_ROTATE);
+      sequin_preview_set_gizmo_axis (window->preview, -1);
+    }
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.pose-library", NULL);
   SEQUIN_TEST_WAIT_UNTIL ((dialog = find_toplevel ("Pose Library")) != NULL);

@@ -284,6 +284,78 @@ bench_posing (SequinWindow *window)
   report ("Pose page: its frames");
 }
 
+/* The preview's gizmo on a joint in the middle of the skeleton at the
+ * middle of the clip: a drag about the world's Z (the pose shown live at
+ * each pointer motion, no edit), each step timed from the motion to the
+ * end of the frame that shows it (the motion's work plus the frame's);
+ * then the release (the one edit and what the window does on it, then its
+ * frame); then 30 more drags, each let go */
+static void
+bench_gizmo (SequinWindow *window)
+{
+  SequinDocument *doc = sequin_window_get_document (window);
+  const SqClip *clip = sequin_document_get_clip (doc);
+  SequinPreview *preview = window->preview;
+  gsize joint = clip->n_joints / 2;
+  g_autoptr(GArray) motion = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) step = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) releases = g_array_new (FALSE, FALSE, sizeof (double));
+  double x0, y0, x, y;
+
+  gtk_stack_set_visible_child_name (window->view_stack, "preview");
+  sequin_joint_tree_select_joint (window->joint_tree, joint);
+  sequin_playback_set_position (window->playback, clip->duration / 2);
+  next_frame (GTK_WIDGET (window));
+  SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (preview)) > 100);
+  next_frame (GTK_WIDGET (window));
+  g_print ("gizmo on %s at %.3f s (%s)\n", clip->joints[joint].name, clip->duration / 2,
+           sequin_preview_has_rendered (preview) ? "OpenGL" : "cairo");
+  for (guint drag = 0; drag < 31; drag++)
+    {
+      gint64 t0;
+      double ms;
+
+      /* a little way along (where it crosses no other ring) */
+      if (!sequin_preview_gizmo_point (preview, 2, 0.06, &x0, &y0)
+          || sequin_preview_gizmo_press (preview, x0, y0) != 2)
+        g_error ("no gizmo to drag");
+      g_array_set_size (frame_work, 0);
+      for (guint i = 1; i <= (drag == 0 ? 120u : 6u); i++)
+        {
+          sequin_preview_gizmo_point (preview, 2, 0.06 + (drag == 0 ? 0.25 : 0.02) * i / (drag == 0 ? 120 : 6),
+                                      &x, &y);
+          t0 = g_get_monotonic_time ();
+          sequin_preview_gizmo_motion (preview, x0, y0, x, y, FALSE);
+          ms = (g_get_monotonic_time () - t0) / 1000.0;
+          next_frame (GTK_WIDGET (preview));
+          if (drag == 0)
+            {
+              g_array_append_val (motion, ms);
+              ms += g_array_index (frame_work, double, frame_work->len - 1);
+              g_array_append_val (step, ms);
+            }
+        }
+      if (drag == 0)
+        {
+          report_times ("gizmo drag: the motion's work", motion);
+          report ("gizmo drag: its frames");
+          report_times ("gizmo drag: motion + frame", step);
+        }
+      t0 = g_get_monotonic_time ();
+      sequin_preview_gizmo_release (preview);
+      ms = (g_get_monotonic_time () - t0) / 1000.0;
+      g_array_set_size (frame_work, 0);
+      next_frame (GTK_WIDGET (window));
+      if (drag == 0)
+        g_print ("%-34s %.2f ms in the window, then a frame of %.2f ms\n", "gizmo release (first edit)", ms,
+                 g_array_index (frame_work, double, frame_work->len - 1));
+      else
+        g_array_append_val (releases, ms);
+    }
+  report_times ("gizmo release (later edits)", releases);
+  g_array_set_size (frame_work, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -413,6 +485,9 @@ main (int   argc,
       report ("tree scroll (half pages, then jumps)");
   }
 
+  /* the gizmo first: its release is the first edit after opening */
+  if (g_getenv ("BENCH_NO_GIZMO") == NULL)
+    bench_gizmo (window);
   bench_posing (window);
   if (g_getenv ("BENCH_POSING_ONLY") != NULL)
     return 0;

@@ -951,6 +951,28 @@ sl_new_clip (const char      *variant,
 }
 
 
+/* An .anim carries position keys on any joint (Bento moves the face's and
+ * hands' bones); a BVH joint read with its CHANNELS list, only when that
+ * list has position channels (the writer leaves others' out) */
+static gboolean
+sl_joint_moves (const SqClip *clip,
+                gsize         joint)
+{
+  GVariant *v = sq_props_get (clip->joints[joint].extra, "channels");
+
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
+    return TRUE;
+  for (gsize i = 0; i < g_variant_n_children (v); i++)
+    {
+      const char *s;
+
+      g_variant_get_child (v, i, "&s", &s);
+      if (strlen (s) == 9 && g_ascii_strcasecmp (s + 1, "position") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -975,4 +997,5 @@ const SqWorldHome sq_world_sl = {
   .mirror = sl_mirror_of,
   .new_clips = sl_new_clips,
   .new_clip = sl_new_clip,
+  .joint_moves = sl_joint_moves,
 };
