@@ -437,6 +437,7 @@ typedef struct
   JsonArray  *samplers;
   JsonArray  *channels;
   guint       n_unnormal;
+  guint       n_same_time;  /* keys whose 32-bit time is not after the key before's */
 } Anim;
 
 static void
@@ -475,14 +476,23 @@ put_track (Anim          *a,
   guint ncomp = c == SQ_CHANNEL_ROTATION ? 4 : 3;
   g_autofree float *times = g_new (float, track->n_keys);
   g_autofree float *values = g_new (float, track->n_keys * ncomp);
+  gsize n = 0;
 
   for (gsize k = 0; k < track->n_keys; k++)
     {
       SqKey key = sq_track_key (track, k);
-      float *out = &values[k * ncomp];
+      float *out = &values[n * ncomp];
       double v[4];
 
-      times[k] = (float) key.time;
+      /* glTF's times are 32-bit floats, and must increase: a key whose
+       * time rounds onto the one before's (far out, 2^24 steps from 0) is
+       * not written */
+      if (n > 0 && !((float) key.time > times[n - 1]))
+        {
+          a->n_same_time++;
+          continue;
+        }
+      times[n++] = (float) key.time;
       if (c == SQ_CHANNEL_ROTATION)
         {
           double sl[4], len;
@@ -518,8 +528,8 @@ put_track (Anim          *a,
             out[i] = (float) s[gltf_space.axis[i]];
         }
     }
-  add_channel (a, put_floats (a->buf, times, track->n_keys, 1, "SCALAR", TRUE),
-               put_floats (a->buf, values, track->n_keys, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
+  add_channel (a, put_floats (a->buf, times, n, 1, "SCALAR", TRUE),
+               put_floats (a->buf, values, n, ncomp, ncomp == 4 ? "VEC4" : "VEC3", FALSE),
                node, paths[c]);
 }
 
@@ -570,6 +580,13 @@ put_animation (Buf          *buf,
                                 "take “%s”: %u rotations are not of unit length; glTF holds them normalised",
                                 a.n_unnormal),
               name, a.n_unnormal);
+  if (a.n_same_time > 0)
+    _sq_loss (losses, ngettext ("take “%s”: %u key falls on the time of the key before in glTF's 32-bit "
+                                "times; it is not written",
+                                "take “%s”: %u keys fall on the time of the key before in glTF's 32-bit "
+                                "times; they are not written",
+                                a.n_same_time),
+              name, a.n_same_time);
   json_object_set_string_member (anim, "name", name);
   json_object_set_array_member (anim, "channels", a.channels);
   json_object_set_array_member (anim, "samplers", a.samplers);
