@@ -73,6 +73,11 @@ for f in tests/data/sims/*.cmx; do
 done
 # glTF: the foreign test file and every sample written as .glb (below)
 for f in tests/data/gltf/*.glb; do add_seed "$f" "$seeds/gltf"; done
+# a .gltf with its external buffer: the text, a NUL, the .bin (fuzz-load-gltf.c)
+for f in tests/data/gltf/*.gltf; do
+  bin=${f%.gltf}.bin
+  [ -f "$bin" ] && { cat "$f"; printf '\0'; cat "$bin"; } > "$seeds/gltf/$(basename "$f")"
+done
 # conversions: a few small files of each format into every writable format
 cli="$build/src/cli/sequin-cli"
 ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; simpose-psl) echo psl ;;
