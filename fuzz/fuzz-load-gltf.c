@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,13 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_autoptr(GError) again_error = NULL;
       g_autoptr(SqClip) again = sq_load_bytes (out, NULL, gltf, &lo, &again_error);
       if (again == NULL || !sq_clip_check (again, NULL) || again->n_joints != clip->n_joints)
-        abort ();
+        {
+          fprintf (stderr, "the .glb written does not read back as %zu joints: %s\n", clip->n_joints,
+                   again == NULL ? again_error->message : "");
+          if (again != NULL)
+            fprintf (stderr, "it reads as %zu joints\n", again->n_joints);
+          abort ();
+        }
     }
   return 0;
 }

@@ -1,9 +1,16 @@
 /* fuzz-load-sims-cmx.c: the CMX reader with its CFP companion on
  * arbitrary bytes. The input is the CMX text, a NUL byte, then the bytes
  * the companion hook gives for any CFP name (no NUL: no CFP, the hook
- * fails). What loads must pass the model's invariants, survive dumping
- * and validation, and save through the writer (CMX and CFP) to bytes that
- * load again.
+ * fails). What loads must pass the model's invariants, survive validation
+ * (the Sims' own), save through the writer (CMX and CFP) to bytes that load
+ * again, and survive dumping.
+ *
+ * Speed: every CMX clip starts from the 29 bones of the adult skeleton,
+ * whose parent and offset values are the same whatever the input; dumping
+ * them (a printf a number) was a third of an execution, and validating for
+ * Second Life (a conversion and an .anim written) another third. The dumps
+ * are of the bones the input gave a motion; the validation is the Sims'
+ * (fuzz-roundtrip converts and writes every format).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -57,9 +64,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     }
   if (!sq_clip_check (clip, NULL))
     abort ();
-  g_free (sq_dump_json (clip));
-  g_free (sq_dump_text (clip));
-  g_ptr_array_unref (sq_validate (clip, "sl", NULL));
+  g_ptr_array_unref (sq_validate (clip, "sims", NULL));
   /* what the writer gives (CMX and CFP), the reader takes back */
   companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
   save.companions = companions;
@@ -71,5 +76,11 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   back = sq_load_bytes (out, NULL, clip->format, &options, &error);
   if (back == NULL || sq_clip_count_keys (back) != sq_clip_count_keys (clip))
     abort ();
+  /* the dumps: the bones with a motion of the input's */
+  for (gsize j = clip->n_joints; j-- > 0;)
+    if (sq_props_get (clip->joints[j].extra, "motion") == NULL)
+      sq_clip_remove_joint (clip, j);
+  g_free (sq_dump_json (clip));
+  g_free (sq_dump_text (clip));
   return 0;
 }

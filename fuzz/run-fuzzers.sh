@@ -2,7 +2,8 @@
 # fuzz/run-fuzzers.sh [--long SECONDS] [SECONDS [HARNESS…]]: builds the
 # libFuzzer harnesses with clang and runs them: one per reader (fuzz-load-ID,
 # with that format's dictionary), the read → write → read harness
-# (fuzz-roundtrip, every dictionary) and the number reader/writers against
+# (fuzz-roundtrip, every dictionary; its input is a byte that picks the
+# format written, then the file) and the number reader/writers against
 # the C library (fuzz-numbers).
 #
 #   SECONDS (default 60): each harness for SECONDS, one after the other, on
@@ -72,6 +73,11 @@ for f in tests/data/sims/*.cmx; do
 done
 # glTF: the foreign test file and every sample written as .glb (below)
 for f in tests/data/gltf/*.glb; do add_seed "$f" "$seeds/gltf"; done
+# a .gltf with its external buffer: the text, a NUL, the .bin (fuzz-load-gltf.c)
+for f in tests/data/gltf/*.gltf; do
+  bin=${f%.gltf}.bin
+  [ -f "$bin" ] && { cat "$f"; printf '\0'; cat "$bin"; } > "$seeds/gltf/$(basename "$f")"
+done
 # conversions: a few small files of each format into every writable format
 cli="$build/src/cli/sequin-cli"
 ext () { case $1 in bvh) echo bvh ;; dx) echo x ;; sl-anim) echo anim ;; simpose-psl) echo psl ;;
@@ -93,6 +99,15 @@ for r in $readers; do
   cp "$seeds/$r"/* "$seeds/all/" 2>/dev/null
 done
 cat fuzz/dicts/*.dict > "$seeds/all.dict"
+# fuzz-roundtrip: a byte that picks the format written, then the file; each
+# seed once, the formats in turn (its corpus holds the pairs that reached
+# new code)
+mkdir -p "$seeds/roundtrip"
+i=0
+for f in "$seeds/all"/*; do
+  { printf "\\x$(printf %02x $((i % 10)))"; cat "$f"; } > "$seeds/roundtrip/$(basename "$f")"
+  i=$((i + 1))
+done
 # fuzz-numbers: a length byte, then a number and what follows it in a file
 mkdir -p "$seeds/numbers"
 i=0
@@ -106,7 +121,9 @@ done
 run_one () { # HARNESS SECONDS
   local harness=$1 t=$2 reader dict work log rc execs cov rate result corpus fresh
   reader=${harness#fuzz-load-}
-  if [ "$harness" = fuzz-roundtrip ] || [ "$harness" = fuzz-load ]; then
+  if [ "$harness" = fuzz-roundtrip ]; then
+    reader=roundtrip; dict="$seeds/all.dict"
+  elif [ "$harness" = fuzz-load ]; then
     reader=all; dict="$seeds/all.dict"
   elif [ "$harness" = fuzz-numbers ]; then
     reader=numbers; dict=fuzz/dicts/numbers.dict

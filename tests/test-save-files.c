@@ -7,7 +7,9 @@
  * skills of tests/data/sims and others made from them: a skill saved under
  * a new name gets a CFP of its own; saving over the same CMX keeps its CFP;
  * a CFP another skill names is flagged; a write that fails in either file
- * of the pair, or a rename that fails, leaves both old files as they were.
+ * of the pair, or a rename that fails, leaves both old files as they were;
+ * a save killed at any point leaves, as Sequin reads the folder after, both
+ * old files or both new ones.
  */
 #include "config.h"
 
@@ -15,6 +17,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sq-io.h"
 #include "test-utils.h"
@@ -330,6 +334,172 @@ test_failed_rename (void)
   remove_tree (dir);
 }
 
+/* ---- a save killed half way ---------------------------------------------- */
+
+static int stop_fd = -1;
+static const char *stop_stage;
+
+/* in the child: at `stop_stage`, tell the parent and wait for its SIGKILL */
+static void
+stop_at (const char *stage)
+{
+  if (!g_str_equal (stage, stop_stage))
+    return;
+  if (write (stop_fd, "!", 1) != 1)
+    _exit (3);
+  for (;;)
+    pause ();
+}
+
+static GBytes *
+joined (const SqSaveFile *file)
+{
+  g_autoptr(GByteArray) all = g_byte_array_new ();
+
+  for (guint i = 0; i < file->pieces->len; i++)
+    {
+      gsize len;
+      const guint8 *data = g_bytes_get_data (file->pieces->pdata[i], &len);
+
+      g_byte_array_append (all, data, (guint) len);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&all));
+}
+
+static gboolean
+file_is (const char *dir,
+         const char *name,
+         GBytes     *expected)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+
+  return g_bytes_equal (bytes, expected);
+}
+
+/* walk.cmx, mirrored, saved over itself by a child process killed at
+ * `stage` (sq_io_set_stage_hook): the folder then holds, once Sequin has
+ * looked at it (sq_io_finish_saves, before every load), both old files
+ * (killed before the commit) or both new ones, and the skill reads as
+ * one or the other; what the killed save left is never read */
+static void
+assert_killed_save (const char *stage,
+                    gboolean    expect_new)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sequin-killed-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "walk.cmx", NULL);
+  g_autofree char *cmx_path = g_build_filename (dir, "walk.cmx", NULL);
+  g_autofree char *cfp_path = g_build_filename (dir, "xskill-walk.cfp", NULL);
+  g_autoptr(GBytes) old_cmx = NULL, old_cfp = NULL, new_cmx = NULL, new_cfp = NULL;
+  g_autoptr(SqClip) clip = NULL, after = NULL, expected = NULL;
+  g_autoptr(SqEdit) edit = sq_edit_mirror_new ();
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *listing = NULL, *dump_after = NULL, *dump_expected = NULL;
+  SqFolder folder;
+  int fds[2], status = 0;
+  char c = 0;
+  pid_t pid;
+
+  put (dir, "walk.cmx", "walk.cmx", NULL, NULL);
+  put (dir, "xskill-walk.cfp", "xskill-walk.cfp", NULL, NULL);
+  old_cmx = tu_read (cmx_path);
+  old_cfp = tu_read (cfp_path);
+  clip = load_in (dir, "walk.cmx");
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  /* the CMX changes too: the skill's name is in it */
+  sq_props_set (clip->extra, "skill", g_variant_new_string ("walk mirrored"));
+  sq_io_folder_init (&folder, dir);
+  files = sq_save_files (clip, clip->format, "walk.cmx", &folder, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 2);
+  new_cmx = joined (file_named (files, "walk.cmx"));
+  new_cfp = joined (file_named (files, "xskill-walk.cfp"));
+  g_assert_false (g_bytes_equal (new_cfp, old_cfp));
+  g_assert_false (g_bytes_equal (new_cmx, old_cmx));
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      close (fds[0]);
+      stop_fd = fds[1];
+      stop_stage = stage;
+      sq_io_set_stage_hook (stop_at);
+      sq_io_save (out, clip, clip->format, NULL, NULL, FALSE, NULL);
+      _exit (2);   /* the stage never came */
+    }
+  close (fds[1]);
+  g_assert_cmpint (read (fds[0], &c, 1), ==, 1);
+  close (fds[0]);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  listing = sums (dir);
+  g_test_message ("killed at %s, the folder:\n%s", stage, listing);
+  /* between the renames the disk itself holds a mix: the journal is what
+   * finishes it */
+  if (g_str_equal (stage, "renamed"))
+    {
+      g_assert_true (file_is (dir, "xskill-walk.cfp", new_cfp));
+      g_assert_true (file_is (dir, "walk.cmx", old_cmx));
+      g_assert_nonnull (strstr (listing, "walk.cmx.sequin-save "));
+    }
+
+  sq_io_finish_saves (dir);
+  g_clear_pointer (&listing, g_free);
+  listing = sums (dir);
+  g_assert_null (strstr (listing, ".sequin-save "));
+  g_assert_true (file_is (dir, "walk.cmx", expect_new ? new_cmx : old_cmx));
+  g_assert_true (file_is (dir, "xskill-walk.cfp", expect_new ? new_cfp : old_cfp));
+  /* the skill reads as the clip saved or as it was (what the killed save
+   * left beside it, "walk.cmx.XXXXXX" and the like, is not read) */
+  after = load_in (dir, "walk.cmx");
+  if (expect_new)
+    expected = sq_clip_copy (clip);
+  else
+    {
+      g_autoptr(GBytes) bytes = g_bytes_ref (old_cmx);
+      SqLoadOptions options = { .companion = beside, .companion_data = NULL };
+      g_autofree char *original = g_dir_make_tmp ("sequin-original-XXXXXX", NULL);
+
+      put (original, "walk.cmx", "walk.cmx", NULL, NULL);
+      put (original, "xskill-walk.cfp", "xskill-walk.cfp", NULL, NULL);
+      options.companion_data = original;
+      expected = sq_load_bytes (bytes, "walk.cmx", NULL, &options, &error);
+      g_assert_no_error (error);
+      remove_tree (original);
+    }
+  g_assert_cmpuint (sq_clip_count_keys (after), ==, sq_clip_count_keys (expected));
+  for (gsize j = 0; j < after->n_joints; j++)
+    for (guint ch = 0; ch < SQ_N_CHANNELS; ch++)
+      {
+        const SqTrack *a = &after->joints[j].tracks[ch], *e = &expected->joints[j].tracks[ch];
+
+        g_assert_cmpuint (a->n_keys, ==, e->n_keys);
+        for (gsize k = 0; k < a->n_keys; k++)
+          for (int d = 0; d < 4; d++)
+            g_assert_cmpfloat_with_epsilon (sq_track_key (a, k).v[d], sq_track_key (e, k).v[d], 1e-3);
+      }
+
+  /* and the next save there goes through */
+  g_clear_pointer (&files, g_ptr_array_unref);
+  files = sq_io_save (out, clip, clip->format, NULL, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (file_is (dir, "walk.cmx", new_cmx));
+  g_assert_true (file_is (dir, "xskill-walk.cfp", new_cfp));
+  remove_tree (dir);
+}
+
+static void
+test_killed_save (void)
+{
+  assert_killed_save ("written", FALSE);
+  assert_killed_save ("committed", TRUE);
+  assert_killed_save ("renamed", TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -339,6 +509,7 @@ main (int   argc,
   g_test_add_func ("/save-files/names", test_names);
   g_test_add_func ("/save-files/failed-write", test_failed_write);
   g_test_add_func ("/save-files/failed-rename", test_failed_rename);
+  g_test_add_func ("/save-files/killed-save", test_killed_save);
 
   return g_test_run ();
 }

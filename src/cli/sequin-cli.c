@@ -85,7 +85,10 @@ load_file (const char *path,
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
 
+  /* a save of a skill killed half way there is finished first */
+  sq_io_finish_saves (dir);
   mapped = g_mapped_file_new (path, FALSE, &local);
   if (mapped == NULL)
     {

@@ -44,7 +44,8 @@ typedef struct
 static inline gsize
 sq_reader_left (const SqReader *r)
 {
-  return r->len - r->pos;
+  /* a position past the end leaves nothing (not 2^64 - its distance) */
+  return r->pos < r->len ? r->len - r->pos : 0;
 }
 
 static inline gboolean

@@ -30,10 +30,22 @@ void       sq_io_folder_init  (SqFolder   *folder,
  * beside its name; only when all are complete are they renamed, the
  * companions before the first (the output). A failure before the renames
  * leaves every file as it was and no temporary file behind; a rename that
- * fails puts back the files already renamed over. */
+ * fails puts back the files already renamed over. Of several files, the
+ * renames run under a journal: killed between them, the save is finished
+ * by the next sq_io_finish_saves() there. */
 gboolean   sq_io_write_files  (const char *dir,
                                GPtrArray  *files,
                                GError    **error);
+
+/* Makes the renames a save of several files killed half way left in `dir`
+ * (its journal, sq-io.c): call it before reading a file and its companions
+ * there. A save still running is left alone. */
+void       sq_io_finish_saves (const char *dir);
+
+/* Tests only: `hook` is called at each stage of a save of several files:
+ * "written" (every temporary file complete), "committed" (the journal in
+ * place), "renamed" (the first file renamed, before the next). */
+void       sq_io_set_stage_hook (void (*hook) (const char *stage));
 
 /* The whole save of `clip` as `path`: sq_save_files() in its folder, then
  * sq_io_write_files(). A companion with a conflict fails it with

@@ -400,6 +400,14 @@ load_worker (GTask        *task,
       g_free (data->name);
       data->name = g_file_get_basename (cmx);
     }
+  /* a save of a skill killed half way there is finished first */
+  {
+    g_autoptr(GFile) parent = g_file_get_parent (data->file);
+    g_autofree char *dir = parent != NULL ? g_file_get_path (parent) : NULL;
+
+    if (dir != NULL)
+      sq_io_finish_saves (dir);
+  }
   if (!read_file (data, cancellable, &contents, &length, &error))
     {
       g_task_return_error (task, error);

@@ -182,6 +182,14 @@ split_glb (GBytes        *bytes,
       return FALSE;
     }
   length = le32 (r.data + 8);
+  /* the length counts the 12 bytes of the header itself: one below put
+   * the chunks' start past the end (a read past the file, fuzz-load-gltf) */
+  if (length < 12)
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_BAD_VALUE, 8,
+                              _("the GLB header gives a length of %u bytes, less than its own 12"), length);
+      return FALSE;
+    }
   if (length > r.len)
     {
       sq_set_error_at_offset (error, SQ_ERROR_TRUNCATED, 8, _("the GLB header gives a length of %u bytes, the file has %zu"),
@@ -338,12 +346,9 @@ read_accessor (const Doc *doc,
   for (gint64 i = 0; i < n; i++)
     {
       r.pos = (gsize) (voff + aoff + i * stride);
-      /* the floats read, whatever the element's size says */
-      if (!sq_reader_need (&r, MAX (elem, (gsize) 4 * ncomp), N_("an accessor's element"), error))
-        {
-          g_free (out);
-          return FALSE;
-        }
+      /* the ncomp floats read (elem is 4 × ncomp; `out` is freed on return) */
+      if (!sq_reader_need (&r, elem, N_("an accessor's element"), error))
+        return FALSE;
       for (guint c = 0; c < ncomp; c++)
         {
           guint32 bits = le32 (r.data + r.pos + 4 * c);

@@ -201,68 +201,121 @@ static const char * const attachments[][2] = {
   { "Left Hind Foot", "mHindLimb4Left" }, { "Right Hind Foot", "mHindLimb4Right" },
 };
 
+/* Every name sq_sl_lookup_name resolves, in one table made once: a value
+ * is the kind and the index of the row it came from (+ 1). The rows are
+ * entered in the order the rules apply (mScreen/mRoot, a bone, "avatar_"
+ * and a bone, a bone's alias, a collision volume, an attachment point with
+ * each space written as ' ' or '_'), and a name keeps its first entry: the
+ * answer is the first rule that matches, as a search through the lists in
+ * that order gives. The validation looks up every joint's name more than
+ * once, so the lists' ~450 comparisons for a name of no rule (every bone of
+ * a Sims or ActiveWorlds clip) were most of it. */
+static GHashTable *names;
+
+#define NAME_VALUE(kind, i) GUINT_TO_POINTER (((guint) (kind) << 16) | ((guint) (i) + 1))
+
+static void
+add_name (const char  *name,
+          SqSlNameKind kind,
+          guint        i)
+{
+  if (!g_hash_table_contains (names, name))
+    g_hash_table_insert (names, g_strdup (name), NAME_VALUE (kind, i));
+}
+
+/* "Left Ear", "Left_Ear": every way of writing each space */
+static void
+add_attachment (const char *attachment,
+                guint       i)
+{
+  g_autofree char *name = g_strdup (attachment);
+  guint spaces[8], n = 0;
+
+  for (guint k = 0; name[k] != '\0' && n < G_N_ELEMENTS (spaces); k++)
+    if (name[k] == ' ')
+      spaces[n++] = k;
+  for (guint mask = 0; mask < (1u << n); mask++)
+    {
+      for (guint b = 0; b < n; b++)
+        name[spaces[b]] = mask & (1u << b) ? '_' : ' ';
+      add_name (name, SQ_SL_NAME_ATTACHMENT, i);
+    }
+}
+
+static void
+names_init (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  add_name ("mScreen", SQ_SL_NAME_SPECIAL, 0);
+  add_name ("mRoot", SQ_SL_NAME_SPECIAL, 0);
+  for (guint i = 0; i < SQ_SL_N_BONES; i++)
+    add_name (bones[i].name, SQ_SL_NAME_BONE, i);
+  for (guint i = 0; i < SQ_SL_N_BONES; i++)
+    {
+      g_autofree char *alias = g_strconcat ("avatar_", bones[i].name, NULL);
+      add_name (alias, SQ_SL_NAME_ALIAS, i);
+    }
+  for (guint i = 0; i < SQ_SL_N_BONES; i++)
+    if (bones[i].alias[0] != '\0')
+      add_name (bones[i].alias, SQ_SL_NAME_ALIAS, i);
+  for (guint i = 0; i < N_VOLUMES; i++)
+    add_name (volumes[i], SQ_SL_NAME_COLLISION_VOLUME, i);
+  for (guint i = 0; i < G_N_ELEMENTS (attachments); i++)
+    add_attachment (attachments[i][0], i);
+  g_once_init_leave (&done, 1);
+}
+
 static const Bone *
 find_bone (const char *name)
 {
-  for (guint i = 0; i < SQ_SL_N_BONES; i++)
-    if (strcmp (bones[i].name, name) == 0)
-      return &bones[i];
-  return NULL;
-}
+  guint v;
 
-/* an attachment name with its spaces, or each written as '_' */
-static gboolean
-attachment_matches (const char *attachment,
-                    const char *name)
-{
-  for (; *attachment != '\0' && *name != '\0'; attachment++, name++)
-    if (*attachment != *name && !(*attachment == ' ' && *name == '_'))
-      return FALSE;
-  return *attachment == '\0' && *name == '\0';
+  names_init ();
+  v = GPOINTER_TO_UINT (g_hash_table_lookup (names, name));
+  return v != 0 && (v >> 16) == SQ_SL_NAME_BONE ? &bones[(v & 0xffff) - 1] : NULL;
 }
 
 SqSlNameKind
 sq_sl_lookup_name (const char  *name,
                    const char **bone)
 {
-  const Bone *b;
   const char *dummy;
+  guint v, i;
+  SqSlNameKind kind;
 
   if (bone == NULL)
     bone = &dummy;
   *bone = NULL;
   if (name == NULL)
     return SQ_SL_NAME_UNKNOWN;
-  if (strcmp (name, "mScreen") == 0 || strcmp (name, "mRoot") == 0)
-    return SQ_SL_NAME_SPECIAL;
-  if ((b = find_bone (name)) != NULL)
+  names_init ();
+  v = GPOINTER_TO_UINT (g_hash_table_lookup (names, name));
+  if (v == 0)
+    return SQ_SL_NAME_UNKNOWN;
+  kind = v >> 16;
+  i = (v & 0xffff) - 1;
+  switch (kind)
     {
-      *bone = b->name;
-      return SQ_SL_NAME_BONE;
+    case SQ_SL_NAME_BONE:
+    case SQ_SL_NAME_ALIAS:
+      *bone = bones[i].name;
+      break;
+    case SQ_SL_NAME_COLLISION_VOLUME:
+      *bone = volume_bones[i];
+      break;
+    case SQ_SL_NAME_ATTACHMENT:
+      *bone = attachments[i][1];
+      break;
+    case SQ_SL_NAME_SPECIAL:
+    case SQ_SL_NAME_UNKNOWN:
+    default:
+      break;
     }
-  if (g_str_has_prefix (name, "avatar_") && (b = find_bone (name + strlen ("avatar_"))) != NULL)
-    {
-      *bone = b->name;
-      return SQ_SL_NAME_ALIAS;
-    }
-  for (guint i = 0; i < SQ_SL_N_BONES; i++)
-    if (bones[i].alias[0] != '\0' && strcmp (bones[i].alias, name) == 0)
-      {
-        *bone = bones[i].name;
-        return SQ_SL_NAME_ALIAS;
-      }
-  if (find_volume (name) >= 0)
-    {
-      *bone = volume_bones[find_volume (name)];
-      return SQ_SL_NAME_COLLISION_VOLUME;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (attachments); i++)
-    if (attachment_matches (attachments[i][0], name))
-      {
-        *bone = attachments[i][1];
-        return SQ_SL_NAME_ATTACHMENT;
-      }
-  return SQ_SL_NAME_UNKNOWN;
+  return kind;
 }
 
 const char *

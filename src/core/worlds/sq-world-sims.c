@@ -129,25 +129,55 @@ sq_sims_bone_index (const char *name)
 
 /* ---- the clip layout -------------------------------------------------- */
 
+/* Each bone's "parent" and "offset" values, made once per age and shared
+ * by every clip (a GVariant never changes): every CMX, PSL and KFD read
+ * starts from the 29 bones, and making 58 values each time was most of
+ * reading a small file. */
+static GVariant *bone_values[2][SQ_SIMS_N_BONES][2];
+
+static void
+bone_values_init (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+  for (int a = 0; a < 2; a++)
+    {
+      const SqSimsBone *bones = sq_sims_skeleton (a == 1 ? SQ_SIMS_CHILD : SQ_SIMS_ADULT);
+
+      for (int i = 0; i < SQ_SIMS_N_BONES; i++)
+        {
+          bone_values[a][i][0] = g_variant_ref_sink (g_variant_new_int32 (bones[i].parent));
+          bone_values[a][i][1] = g_variant_ref_sink (g_variant_new ("(ddd)", bones[i].pos[0],
+                                                                    bones[i].pos[1], bones[i].pos[2]));
+        }
+    }
+  g_once_init_leave (&done, 1);
+}
+
 SqClip *
 _sq_sims_clip_new (const SqFormat *format,
                    SqSimsAge       age)
 {
   const SqSimsBone *bones = sq_sims_skeleton (age);
+  int a = age == SQ_SIMS_CHILD ? 1 : 0;
   SqClip *clip = sq_clip_new ();
 
+  bone_values_init ();
   clip->format = format;
   clip->fps = SQ_SIMS_FPS;
   clip->frame_base = 0;
   g_free (clip->root);
   clip->root = g_strdup ("ROOT");
+  clip->joints = g_new (SqJoint, SQ_SIMS_N_BONES);
+  clip->joints_alloc = SQ_SIMS_N_BONES;
   for (int i = 0; i < SQ_SIMS_N_BONES; i++)
     {
       SqJoint *joint = sq_clip_add_joint (clip, bones[i].name);
 
-      sq_props_set (joint->extra, "parent", g_variant_new_int32 (bones[i].parent));
-      sq_props_set (joint->extra, "offset",
-                    g_variant_new ("(ddd)", bones[i].pos[0], bones[i].pos[1], bones[i].pos[2]));
+      sq_props_set (joint->extra, "parent", bone_values[a][i][0]);
+      sq_props_set (joint->extra, "offset", bone_values[a][i][1]);
     }
   return clip;
 }
