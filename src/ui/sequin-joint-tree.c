@@ -61,6 +61,7 @@ struct _SequinJointTree
   gsize                n_parents;
   GListStore          *roots;     /* the top joints of the hierarchy */
   GPtrArray           *children;  /* GListStore per joint: its child joints */
+  SequinClipShape     *made_from; /* what the hierarchy shown was made from */
 };
 
 G_DEFINE_FINAL_TYPE (SequinJointTree, sequin_joint_tree, GTK_TYPE_WIDGET)
@@ -470,6 +471,8 @@ build_hierarchy (SequinJointTree *self,
 
   pose = sq_pose_new (clip);
   parents = sq_pose_get_parents (pose);
+  g_clear_pointer (&self->made_from, sequin_clip_shape_free);
+  self->made_from = sequin_clip_shape_new (clip);
   for (gsize j = 0; j < clip->n_joints && !any; j++)
     any = parents[j] >= 0 && (gsize) parents[j] < clip->n_joints;
   if (!any)
@@ -495,14 +498,12 @@ build_hierarchy (SequinJointTree *self,
 
 /* The parents the hierarchy would have now equal those shown */
 static gboolean
-same_hierarchy (SequinJointTree *self,
-                const SqClip    *clip)
+same_parents (SequinJointTree *self,
+              const SqClip    *clip)
 {
   g_autoptr(SqPose) pose = NULL;
   const gssize *parents;
 
-  if (!self->hierarchy || clip->n_joints == 0)
-    return self->parents == NULL;
   pose = sq_pose_new (clip);
   parents = sq_pose_get_parents (pose);
   if (self->parents == NULL)
@@ -518,6 +519,22 @@ same_hierarchy (SequinJointTree *self,
     if ((parents[j] >= 0 && (gsize) parents[j] < clip->n_joints && (gsize) parents[j] != j ? parents[j] : -1)
         != self->parents[j])
       return FALSE;
+  return TRUE;
+}
+
+static gboolean
+same_hierarchy (SequinJointTree *self,
+                const SqClip    *clip)
+{
+  if (!self->hierarchy || clip->n_joints == 0)
+    return self->parents == NULL;
+  /* an edit of keys, the most common, leaves what it is made from alone */
+  if (sequin_clip_shape_matches (self->made_from, clip))
+    return TRUE;
+  if (!same_parents (self, clip))
+    return FALSE;
+  g_clear_pointer (&self->made_from, sequin_clip_shape_free);
+  self->made_from = sequin_clip_shape_new (clip);
   return TRUE;
 }
 
@@ -641,6 +658,7 @@ sequin_joint_tree_dispose (GObject *object)
   g_clear_pointer (&self->children, g_ptr_array_unref);
   g_clear_object (&self->roots);
   g_clear_pointer (&self->parents, g_free);
+  g_clear_pointer (&self->made_from, sequin_clip_shape_free);
   g_clear_object (&self->joints);
   g_clear_object (&self->document);
 

@@ -53,9 +53,10 @@ struct _SequinPreview
   GtkWidget *fallback;          /* cairo, when OpenGL fails */
   GtkWidget *toolbar;
 
-  /* the skeleton of the clip last shown, made again after an edit */
+  /* the skeleton of the clip last shown, made again when its shape changes */
   SqPose        *pose;
   guint64        pose_generation;
+  SequinClipShape *shape;       /* what `pose` was made from */
   const SqSpace *space;         /* the clip's world: axes and unit of the legend */
 
   gsize      n;
@@ -727,6 +728,7 @@ clear_figure (SequinPreview *self)
 {
   self->clip = NULL;
   g_clear_pointer (&self->pose, sq_pose_free);
+  g_clear_pointer (&self->shape, sequin_clip_shape_free);
   g_clear_pointer (&self->parents, g_free);
   g_clear_pointer (&self->points, g_free);
   g_clear_pointer (&self->onion[0], g_free);
@@ -761,6 +763,11 @@ sequin_preview_set_clip (SequinPreview *self,
       queue_draws (self);
       return;
     }
+  /* an edit of keys keeps the skeleton (and the box the figure stays in,
+   * from before the edit): made again only when what it is made from changes */
+  if (self->pose != NULL && self->pose_generation != clip->generation && self->n == clip->n_joints
+      && sequin_clip_shape_matches (self->shape, clip))
+    self->pose_generation = clip->generation;
   if (self->pose == NULL || self->pose_generation != clip->generation || self->n != clip->n_joints)
     {
       gboolean first = self->n == 0;
@@ -769,6 +776,8 @@ sequin_preview_set_clip (SequinPreview *self,
       self->framed = !first;
       self->pose = sq_pose_new (clip);
       self->pose_generation = clip->generation;
+      g_clear_pointer (&self->shape, sequin_clip_shape_free);
+      self->shape = sequin_clip_shape_new (clip);
       self->n = clip->n_joints;
       self->parents = g_memdup2 (sq_pose_get_parents (self->pose), self->n * sizeof (gssize));
       self->points = g_new (double, 3 * self->n);

@@ -348,3 +348,59 @@ sequin_set_tooltip (GtkWidget  *widget,
   if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), want) != 0)
     gtk_widget_set_tooltip_text (widget, want);
 }
+
+struct _SequinClipShape
+{
+  const SqFormat *format;
+  GStrv           names;
+  GPtrArray      *fields;   /* GVariant*, held: a pointer names one value */
+};
+
+SequinClipShape *
+sequin_clip_shape_new (const SqClip *clip)
+{
+  SequinClipShape *shape = g_new0 (SequinClipShape, 1);
+  GStrvBuilder *builder = g_strv_builder_new ();
+
+  shape->format = clip->format;
+  shape->fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  for (gsize i = 0; i < sq_props_size (clip->extra); i++)
+    g_ptr_array_add (shape->fields, g_variant_ref (sq_props_value_at (clip->extra, i)));
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      g_strv_builder_add (builder, clip->joints[j].name);
+      for (gsize i = 0; i < sq_props_size (clip->joints[j].extra); i++)
+        g_ptr_array_add (shape->fields, g_variant_ref (sq_props_value_at (clip->joints[j].extra, i)));
+    }
+  shape->names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return shape;
+}
+
+gboolean
+sequin_clip_shape_matches (const SequinClipShape *shape,
+                           const SqClip          *clip)
+{
+  g_autoptr(SequinClipShape) now = NULL;
+
+  if (shape == NULL || clip->format != shape->format)
+    return FALSE;
+  now = sequin_clip_shape_new (clip);
+  if (now->fields->len != shape->fields->len
+      || !g_strv_equal ((const char * const *) now->names, (const char * const *) shape->names))
+    return FALSE;
+  for (guint i = 0; i < now->fields->len; i++)
+    if (now->fields->pdata[i] != shape->fields->pdata[i])
+      return FALSE;
+  return TRUE;
+}
+
+void
+sequin_clip_shape_free (SequinClipShape *shape)
+{
+  if (shape == NULL)
+    return;
+  g_strfreev (shape->names);
+  g_ptr_array_unref (shape->fields);
+  g_free (shape);
+}

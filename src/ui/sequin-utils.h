@@ -79,4 +79,17 @@ void            sequin_refusal_show          (GtkWidget      *label,
 void            sequin_set_tooltip           (GtkWidget      *widget,
                                               const char     *text);
 
+/* What a clip's skeleton is made from (sq_pose_new: the joints' names,
+ * the clip's and joints' fields, the format), as it was: an edit of keys
+ * leaves it alone, so what was made from it can stay */
+typedef struct _SequinClipShape SequinClipShape;
+
+SequinClipShape *sequin_clip_shape_new     (const SqClip          *clip);
+/* FALSE for a NULL shape */
+gboolean         sequin_clip_shape_matches (const SequinClipShape *shape,
+                                            const SqClip          *clip);
+void             sequin_clip_shape_free    (SequinClipShape       *shape);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SequinClipShape, sequin_clip_shape_free)
+
 G_END_DECLS
