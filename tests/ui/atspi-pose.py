@@ -26,58 +26,13 @@ import time
 import gi
 gi.require_version('Atspi', '2.0')
 from gi.repository import Atspi  # noqa: E402
+from atspi_tree import children, find, wait_for, named, check  # noqa: E402
 
 sequin, cli, source, tmpdir = sys.argv[1:5]
 
 ANGLES = (12.5, -30.0, 45.0)          # degrees about X, Y, Z (a .anim's order)
 POSITION = (0.125, -0.25, 0.5)        # file units
 POSE_FRAME, KEY_FRAME = 15, 30        # 0.5 s and 1 s at 30 frames a second
-
-
-def children(node):
-    try:
-        n = node.get_child_count()
-    except Exception:
-        return []
-    out = []
-    for i in range(n):
-        try:
-            c = node.get_child_at_index(i)
-        except Exception:
-            c = None
-        if c is not None:
-            out.append(c)
-    return out
-
-
-def find(node, pred, depth=0):
-    if depth > 60:
-        return None
-    try:
-        if pred(node):
-            return node
-    except Exception:
-        pass
-    for c in children(node):
-        r = find(c, pred, depth + 1)
-        if r is not None:
-            return r
-    return None
-
-
-def wait_for(what, fn, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        r = fn()
-        if r:
-            return r
-        time.sleep(0.1)
-    print(f'not ok - timed out waiting for {what}')
-    sys.exit(1)
-
-
-def named(role, name):
-    return lambda n: n.get_role() == role and (n.get_name() or '') == name
 
 
 def actions(node):
@@ -90,12 +45,6 @@ def run_action(node, name):
     if name not in names:
         raise RuntimeError(f'{node.get_name()} has no action {name} (only {names})')
     Atspi.Action.do_action(node, names.index(name))
-
-
-def check(ok, what):
-    print(('ok - ' if ok else 'not ok - ') + what)
-    if not ok:
-        sys.exit(1)
 
 
 def read(path):

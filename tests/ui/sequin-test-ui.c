@@ -383,3 +383,29 @@ sequin_test_open_sized (GFile *file)
   SEQUIN_TEST_WAIT_UNTIL ((window = sequin_test_app_window ()) != NULL && sequin_window_get_document (window) != NULL);
   return window;
 }
+
+SequinWindow *
+sequin_test_window_new_animation (const char *world)
+{
+  SequinWindow *window = sequin_test_window_new ();
+  g_autoptr(GError) error = NULL;
+  SqClip *clip = sq_clip_new_for_world (world, 2.0, 30, &error);
+  g_autoptr(SequinDocument) doc = NULL;
+
+  g_assert_no_error (error);
+  doc = sequin_document_new_for_clip (clip, "New Animation");
+  sequin_window_set_document (window, doc);
+  return window;
+}
+
+void
+sequin_test_select_at (SequinWindow *window,
+                       const char   *joint,
+                       double        time)
+{
+  const SqClip *clip = sequin_test_window_clip (window);
+
+  sequin_joint_tree_select_joint (window->joint_tree, (gsize) sq_clip_find_joint (clip, joint));
+  sequin_playback_set_position (window->playback, time);
+  sequin_test_flush ();
+}

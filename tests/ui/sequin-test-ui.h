@@ -89,4 +89,12 @@ void               sequin_test_window_open_clip (SequinWindow *window,
                                                  const SqClip *clip,
                                                  const char   *name);
 
+/* A window holding a new animation of `world` (sq_clip_new_for_world: 2 s
+ * at 30 a second) as its document, unmodified */
+SequinWindow      *sequin_test_window_new_animation (const char   *world);
+/* `joint` selected in the tree and the playhead at `time` */
+void               sequin_test_select_at        (SequinWindow *window,
+                                                 const char   *joint,
+                                                 double        time);
+
 G_END_DECLS

@@ -119,14 +119,8 @@ expected_turn (const SqClip *before,
 static SequinWindow *
 window_with_new (const char *world)
 {
-  SequinWindow *window = sequin_test_window_new ();
-  g_autoptr(GError) error = NULL;
-  SqClip *clip = sq_clip_new_for_world (world, 2.0, 30, &error);
-  g_autoptr(SequinDocument) doc = NULL;
+  SequinWindow *window = sequin_test_window_new_animation (world);
 
-  g_assert_no_error (error);
-  doc = sequin_document_new_for_clip (clip, "New Animation");
-  sequin_window_set_document (window, doc);
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
   sequin_test_flush ();
   SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->preview)) > 100);
@@ -134,17 +128,6 @@ window_with_new (const char *world)
   return window;
 }
 
-static void
-select_at (SequinWindow *window,
-           const char   *joint,
-           double        time)
-{
-  const SqClip *clip = sequin_test_window_clip (window);
-
-  sequin_joint_tree_select_joint (window->joint_tree, (gsize) sq_clip_find_joint (clip, joint));
-  sequin_playback_set_position (window->playback, time);
-  sequin_test_flush ();
-}
 
 static void
 apply (SequinWindow *window,
@@ -203,7 +186,7 @@ test_drag_ring (void)
   apply (window, sq_edit_set_rotation_new ("mCollarLeft", 1.0, collar));
   apply (window, sq_edit_set_rotation_new ("mChest", 0.0, chest));
   apply (window, sq_edit_set_rotation_new ("mShoulderLeft", 0.0, shoulder0));
-  select_at (window, "mShoulderLeft", 1.0);
+  sequin_test_select_at (window, "mShoulderLeft", 1.0);
   before = sq_clip_copy (sequin_test_window_clip (window));
   shoulder = sq_clip_find_joint (before, "mShoulderLeft");
   elbow = sq_clip_find_joint (before, "mElbowLeft");
@@ -283,7 +266,7 @@ test_drag_cancel (void)
   gsize n;
   double x0, y0, x, y;
 
-  select_at (window, "mElbowLeft", 0.5);
+  sequin_test_select_at (window, "mElbowLeft", 0.5);
   old_bytes = bytes_of (window);
   still = figure (window, &n);
   g_assert_true (sequin_preview_gizmo_point (window->preview, SEQUIN_GIZMO_VIEW, 0.0, &x0, &y0));
@@ -322,7 +305,7 @@ test_keyboard_turn (void)
   g_autofree char *error = NULL;
   double got[4], want[4];
 
-  select_at (window, "mPelvis", 0.5);
+  sequin_test_select_at (window, "mPelvis", 0.5);
   before = sq_clip_copy (sequin_test_window_clip (window));
   /* no axis: the arrow keys turn the view, not the joint */
   {
@@ -389,7 +372,7 @@ test_move (void)
   gssize pelvis;
   double v0[4], v[4], x0, y0, x, y, shown;
 
-  select_at (window, "mPelvis", 1.0);
+  sequin_test_select_at (window, "mPelvis", 1.0);
   clip = sequin_test_window_clip (window);
   pelvis = sq_clip_find_joint (clip, "mPelvis");
   sq_track_sample (&clip->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, 1.0, v0);
@@ -426,10 +409,10 @@ test_move (void)
   sequin_test_window_destroy (window);
 
   window = window_with_new ("bvh");
-  select_at (window, "mShoulderLeft", 1.0);
+  sequin_test_select_at (window, "mShoulderLeft", 1.0);
   sequin_preview_set_gizmo_mode (window->preview, SEQUIN_GIZMO_MOVE);
   g_assert_cmpint (sequin_preview_get_gizmo_mode (window->preview), ==, SEQUIN_GIZMO_ROTATE);
-  select_at (window, "mPelvis", 1.0);
+  sequin_test_select_at (window, "mPelvis", 1.0);
   g_assert_cmpint (sequin_preview_get_gizmo_mode (window->preview), ==, SEQUIN_GIZMO_MOVE);
   sequin_test_window_destroy (window);
 }

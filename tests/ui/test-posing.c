@@ -17,31 +17,14 @@
 static SequinWindow *
 window_with_new (const char *world)
 {
-  SequinWindow *window = sequin_test_window_new ();
-  g_autoptr(GError) error = NULL;
-  SqClip *clip = sq_clip_new_for_world (world, 2.0, 30, &error);
-  g_autoptr(SequinDocument) doc = NULL;
+  SequinWindow *window = sequin_test_window_new_animation (world);
 
-  g_assert_no_error (error);
-  doc = sequin_document_new_for_clip (clip, "New Animation");
-  sequin_window_set_document (window, doc);
   gtk_widget_set_visible (window->sidebar, TRUE);
   gtk_stack_set_visible_child_name (window->sidebar_stack, "properties");
   sequin_test_flush ();
   return window;
 }
 
-static void
-select_at (SequinWindow *window,
-           const char   *joint,
-           double        time)
-{
-  const SqClip *clip = sequin_test_window_clip (window);
-
-  sequin_joint_tree_select_joint (window->joint_tree, (gsize) sq_clip_find_joint (clip, joint));
-  sequin_playback_set_position (window->playback, time);
-  sequin_test_flush ();
-}
 
 static void
 type_value (SequinWindow *window,
@@ -66,12 +49,12 @@ test_page_keys_values (void)
   g_autoptr(GBytes) want = NULL;
   SqEdit *rot_edit, *pos_edit;
 
-  select_at (window, "mElbowLeft", 1.0);
+  sequin_test_select_at (window, "mElbowLeft", 1.0);
   /* BVH channels Z X Y: the first value is about Z */
   g_assert_true (sequin_test_shows (GTK_WIDGET (window), "Z"));
   type_value (window, 0, 10);
   type_value (window, 1, 20);
-  select_at (window, "mPelvis", 0.5);
+  sequin_test_select_at (window, "mPelvis", 0.5);
   type_value (window, 3, 1.5);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (sequin_posing_get_value_spin (window, 3))), ==, 1.5);
 
@@ -100,7 +83,7 @@ test_page_keys_values (void)
   /* undo takes the three edits back, and the page follows */
   for (guint i = 0; i < 3; i++)
     sequin_test_activate (window, "win.undo");
-  select_at (window, "mElbowLeft", 1.0);
+  sequin_test_select_at (window, "mElbowLeft", 1.0);
   g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (GTK_SPIN_BUTTON (sequin_posing_get_value_spin (window, 1))),
                                   0.0, 1e-9);
   g_assert_false (sequin_document_get_modified (sequin_window_get_document (window)));
@@ -117,7 +100,7 @@ test_insert_copy_paste (void)
   gssize left, right;
   double l[4], r[4];
 
-  select_at (window, "mShoulderLeft", 0.5);
+  sequin_test_select_at (window, "mShoulderLeft", 0.5);
   type_value (window, 2, 60);   /* about Z */
   clip = sequin_test_window_clip (window);
   left = sq_clip_find_joint (clip, "mShoulderLeft");
@@ -211,7 +194,7 @@ test_preview_pick (void)
   int w, h;
 
   gtk_stack_set_visible_child_name (window->view_stack, "preview");
-  select_at (window, "mPelvis", 1.0);
+  sequin_test_select_at (window, "mPelvis", 1.0);
   SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->preview)) > 100);
   sequin_test_settle (200);
   w = gtk_widget_get_width (GTK_WIDGET (window->preview));
@@ -254,7 +237,7 @@ test_page_empty_without_joint (void)
       g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "");
     }
   /* a joint selected: its numbers */
-  select_at (window, "rtelbow", 0.5);
+  sequin_test_select_at (window, "rtelbow", 0.5);
   g_assert_true (gtk_widget_get_sensitive (sequin_posing_get_value_spin (window, 0)));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (sequin_posing_get_value_spin (window, 0))), !=, "");
   sequin_test_window_destroy (window);
