@@ -1470,7 +1470,6 @@ test_sl_layers_reference (void)
   g_assert_cmpuint (sq_bvh_frame_count (b1, NULL), ==, sq_bvh_frame_count (b2, NULL) + 1);
 }
 
-
 /* ---- companions: a save writes only what the user named ---------------- */
 
 /* `name` of tests/data/sims into `dir` as `as`, every "xskill-walk" in it
@@ -1496,52 +1495,6 @@ put_sims (const char *dir,
       len = strlen (text);
     }
   g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
-}
-
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
-/* "name sha256" of every file of `dir` and below, one a line, by name */
-static void
-add_sums (GPtrArray  *lines,
-          const char *dir,
-          const char *prefix)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *entry;
-
-  while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, entry, NULL);
-      g_autofree char *shown = g_strconcat (prefix, entry, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_autofree char *below = g_strconcat (shown, "/", NULL);
-          add_sums (lines, path, below);
-        }
-      else
-        {
-          g_autoptr(GBytes) bytes = tu_read (path);
-          g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
-          g_ptr_array_add (lines, g_strdup_printf ("%s %s", shown, sum));
-        }
-    }
-}
-
-static char *
-folder_sums (const char *dir)
-{
-  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-
-  add_sums (lines, dir, "");
-  g_ptr_array_sort (lines, compare_lines);
-  g_ptr_array_add (lines, NULL);
-  return g_strjoinv ("\n", (char **) lines->pdata);
 }
 
 /* the line of `sums` for `name` ("" when there is none) */
@@ -1594,25 +1547,25 @@ test_companions (void)
   put_sims (dir, "walk.cmx", "batch/sibling.cmx", NULL);
   put_sims (dir, "nod.cmx", "batch/nod.cmx", "xskill-walk");
   put_sims (dir, "xskill-walk.cfp", "batch/xskill-walk.cfp", NULL);
-  before = folder_sums (dir);
+  before = tu_folder_sums (dir);
 
   /* refused: exit 1, the file and the option named, no file changed */
   g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mirrored, "--mirror", NULL), ==, 1);
   g_assert_nonnull (strstr (err, "“xskill-mirrored.cfp” belongs to “other.cmx”"));
   g_assert_nonnull (strstr (err, "--overwrite-companions"));
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run (NULL, &err, "convert", walk, mirrored, NULL), ==, 1);
   g_assert_nonnull (strstr (err, "--overwrite-companions"));
   g_clear_pointer (&after, g_free);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run (NULL, &err, "edit", "--out-dir", batch, walk, "--mirror", NULL), ==, 1);
   g_assert_nonnull (strstr (err, "“xskill-walk.cfp” belongs to “sibling.cmx”"));
   g_clear_pointer (&after, g_free);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
   g_clear_pointer (&err, g_free);
 
@@ -1620,7 +1573,7 @@ test_companions (void)
   g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mine, "--mirror", NULL), ==, 0);
   g_assert_nonnull (strstr (err, "mine.cmx: note: keys in xskill-mine.cfp"));
   g_clear_pointer (&after, g_free);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     assert_kept (before, after, others[i]);
   g_assert_true (g_file_get_contents (mine, &text, NULL, NULL));
@@ -1640,7 +1593,7 @@ test_companions (void)
   g_assert_null (strstr (err, "note: keys in"));
   g_clear_pointer (&before, g_free);
   before = g_steal_pointer (&after);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   assert_kept (before, after, "other.cmx");
   assert_kept (before, after, "xskill-mirrored.cfp");
   {
@@ -1654,7 +1607,7 @@ test_companions (void)
   g_assert_cmpint (run (NULL, &err, "edit", walk, "-o", mirrored, "--mirror", "--overwrite-companions", NULL), ==, 0);
   g_clear_pointer (&before, g_free);
   before = g_steal_pointer (&after);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   assert_kept (before, after, "other.cmx");
   assert_kept (before, after, "walk.cmx");
   {
@@ -1687,7 +1640,7 @@ test_companion_failed_write (void)
       g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
       put_sims (dir, cases[i].cmx, cases[i].cmx, NULL);
       put_sims (dir, cases[i].cfp, cases[i].cfp, NULL);
-      before = folder_sums (dir);
+      before = tu_folder_sums (dir);
       g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
       limit = old_limit;
       limit.rlim_cur = cases[i].limit;
@@ -1697,7 +1650,7 @@ test_companion_failed_write (void)
       signal (SIGXFSZ, old_handler);
       g_assert_cmpint (status, ==, 1);
       g_assert_nonnull (strstr (err, "cannot write it"));
-      after = folder_sums (dir);
+      after = tu_folder_sums (dir);
       g_assert_cmpstr (after, ==, before);
     }
 }

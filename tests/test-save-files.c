@@ -86,41 +86,6 @@ load_in (const char *dir,
   return clip;
 }
 
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
-/* "name sha256" of every entry of `dir`, one a line, by name */
-static char *
-sums (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  const char *entry;
-
-  while ((entry = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, entry, NULL);
-      g_autoptr(GBytes) bytes = NULL;
-      g_autofree char *sum = NULL;
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_ptr_array_add (lines, g_strdup_printf ("%s/", entry));
-          continue;
-        }
-      bytes = tu_read (path);
-      sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
-      g_ptr_array_add (lines, g_strdup_printf ("%s %s", entry, sum));
-    }
-  g_ptr_array_sort (lines, compare_lines);
-  g_ptr_array_add (lines, NULL);
-  return g_strjoinv ("\n", (char **) lines->pdata);
-}
-
 /* every entry of `dir` and itself */
 static void
 remove_tree (const char *dir)
@@ -229,14 +194,14 @@ test_names (void)
 
   /* sq_io_save refuses a conflict and writes nothing */
   {
-    g_autofree char *before = sums (dir);
+    g_autofree char *before = tu_folder_sums (dir);
     g_autofree char *after = NULL;
     g_autofree char *out = g_build_filename (dir, "mirrored.cmx", NULL);
     g_autoptr(GPtrArray) written = sq_io_save (out, walk, cmx, NULL, NULL, FALSE, &error);
 
     g_assert_null (written);
     g_assert_error (error, SQ_IO_ERROR, SQ_IO_ERROR_COMPANION_TAKEN);
-    after = sums (dir);
+    after = tu_folder_sums (dir);
     g_assert_cmpstr (after, ==, before);
   }
   remove_tree (dir);
@@ -263,7 +228,7 @@ assert_failed_write_changes_nothing (const char *name,
   put (dir, cfp, cfp, NULL, NULL);
   clip = load_in (dir, name);
   g_assert_true (sq_edit_apply (edit, clip, NULL));
-  before = sums (dir);
+  before = tu_folder_sums (dir);
 
   g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
   limit = old_limit;
@@ -278,7 +243,7 @@ assert_failed_write_changes_nothing (const char *name,
   g_assert_true (error->domain == G_FILE_ERROR);
   g_assert_nonnull (strstr (error->message, "cannot write it"));
   g_test_message ("%s: %s", name, error->message);
-  after = sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
 
   /* and without the limit the same save writes both */
@@ -286,7 +251,7 @@ assert_failed_write_changes_nothing (const char *name,
   files = sq_io_save (out, clip, clip->format, NULL, NULL, FALSE, &error);
   g_assert_no_error (error);
   g_clear_pointer (&after, g_free);
-  after = sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, !=, before);
   remove_tree (dir);
 }
@@ -316,7 +281,7 @@ test_failed_rename (void)
   put (dir, "xskill-walk.cfp", "xskill-out.cfp", NULL, NULL);
   g_assert_cmpint (g_mkdir (blocker, 0700), ==, 0);
   g_assert_true (g_file_set_contents (inside, "a folder is no file", -1, NULL));
-  before = sums (dir);
+  before = tu_folder_sums (dir);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       SqSaveFile *f = g_new0 (SqSaveFile, 1);
@@ -329,7 +294,7 @@ test_failed_rename (void)
   g_assert_false (sq_io_write_files (dir, files, &error));
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);
-  after = sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
   remove_tree (dir);
 }
@@ -436,7 +401,7 @@ assert_killed_save (const char *stage,
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
-  listing = sums (dir);
+  listing = tu_folder_sums (dir);
   g_test_message ("killed at %s, the folder:\n%s", stage, listing);
   /* between the renames the disk itself holds a mix: the journal is what
    * finishes it */
@@ -449,7 +414,7 @@ assert_killed_save (const char *stage,
 
   sq_io_finish_saves (dir);
   g_clear_pointer (&listing, g_free);
-  listing = sums (dir);
+  listing = tu_folder_sums (dir);
   g_assert_null (strstr (listing, ".sequin-save "));
   g_assert_true (file_is (dir, "walk.cmx", expect_new ? new_cmx : old_cmx));
   g_assert_true (file_is (dir, "xskill-walk.cfp", expect_new ? new_cfp : old_cfp));

@@ -383,3 +383,51 @@ tu_assert_mentions (const GError *error,
   if (strstr (error->message, fragment) == NULL)
     g_error ("“%s” does not mention “%s”", error->message, fragment);
 }
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static void
+add_sums (GPtrArray  *lines,
+          const char *dir,
+          const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  g_assert_nonnull (d);
+  while ((entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+      g_autofree char *shown = g_strconcat (prefix, entry, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *below = g_strconcat (shown, "/", NULL);
+
+          add_sums (lines, path, below);
+        }
+      else
+        {
+          g_autoptr(GBytes) bytes = tu_read (path);
+          g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", shown, sum));
+        }
+    }
+}
+
+char *
+tu_folder_sums (const char *dir)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  add_sums (lines, dir, "");
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}

@@ -29,6 +29,10 @@ char *tu_corpus_path (const char *subdir,
 /* Every file of a corpus subfolder, sorted; empty when absent */
 GPtrArray  *tu_corpus_files (const char *subdir);
 GBytes     *tu_read       (const char *path);
+/* "name sha256" of every file of `dir` and the folders below it ("sub/name"),
+ * one a line, in order of name: the folder's state, to compare before and
+ * after a save */
+char       *tu_folder_sums (const char *dir);
 SqClip     *tu_load       (GBytes *bytes, GError **error);
 /* Loads and checks the model invariants */
 SqClip     *tu_load_ok    (GBytes *bytes);

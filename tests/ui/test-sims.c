@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sequin-test-ui.h"
+#include "test-utils.h"
 #include "sequin-window-private.h"
 
 /* ---- Files ------------------------------------------------------------------- */
@@ -405,35 +406,6 @@ copy_sims (const char *name,
   g_assert_true (g_file_set_contents (to, text, (gssize) len, NULL));
 }
 
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
-/* "name sha256" of every file of `dir`, in order of name */
-static char *
-folder_sums (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  const char *entry;
-
-  g_assert_nonnull (d);
-  while ((entry = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, entry, NULL);
-      g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
-      g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
-
-      g_ptr_array_add (lines, g_strdup_printf ("%s %s", entry, sum));
-    }
-  g_ptr_array_sort (lines, compare_lines);
-  g_ptr_array_add (lines, NULL);
-  return g_strjoinv ("\n", (char **) lines->pdata);
-}
-
 static GBytes *
 beside (const char *name,
         gpointer    dir,
@@ -513,7 +485,7 @@ test_save_as_beside_another_skill (void)
   /* another skill whose keys are in the CFP "mirrored.cmx" would get */
   copy_sims ("walk.cmx", dir, "other.cmx", "xskill-mirrored");
   copy_sims ("xskill-walk.cfp", dir, "xskill-mirrored.cfp", NULL);
-  before = folder_sums (dir);
+  before = tu_folder_sums (dir);
 
   sequin_test_window_open (window, walk);
   sequin_test_activate (window, "win.invert-xz-all");
@@ -537,7 +509,7 @@ test_save_as_beside_another_skill (void)
   g_assert_nonnull (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL));
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
   sequin_test_flush ();
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   g_assert_cmpstr (after, ==, before);
   g_assert_true (sequin_document_get_modified (window->document));
 
@@ -546,7 +518,7 @@ test_save_as_beside_another_skill (void)
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (window->document));
   g_assert_null (window->message_dialog);
   g_free (after);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     {
       g_autofree char *was = sum_of (before, others[i]);
@@ -571,7 +543,7 @@ test_save_as_beside_another_skill (void)
   g_assert_null (window->message_dialog);
   g_free (before);
   before = g_steal_pointer (&after);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     {
       g_autofree char *was = sum_of (before, others[i]);
@@ -595,7 +567,7 @@ test_save_as_beside_another_skill (void)
   SEQUIN_TEST_WAIT_UNTIL (!sequin_document_get_modified (window->document) && window->message_dialog == NULL);
   g_free (before);
   before = g_steal_pointer (&after);
-  after = folder_sums (dir);
+  after = tu_folder_sums (dir);
   {
     g_autofree char *was = sum_of (before, "other.cmx"), *is = sum_of (after, "other.cmx");
     g_autofree char *cfp_was = sum_of (before, "xskill-mirrored.cfp"), *cfp_is = sum_of (after, "xskill-mirrored.cfp");
