@@ -1482,19 +1482,8 @@ put_sims (const char *dir,
 {
   g_autofree char *src = g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
   g_autofree char *dest = g_build_filename (dir, as, NULL);
-  g_autofree char *text = NULL;
-  gsize len = 0;
 
-  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
-  if (cfp != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (text, "xskill-walk", -1);
-
-      g_free (text);
-      text = g_strjoinv (cfp, parts);
-      len = strlen (text);
-    }
-  g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
+  tu_copy_renamed (src, dest, "xskill-walk", cfp);
 }
 
 /* the line of `sums` for `name` ("" when there is none) */

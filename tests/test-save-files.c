@@ -29,8 +29,8 @@ data_path (const char *name)
   return g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
 }
 
-/* `name` of tests/data/sims into `dir` as `as`, every "xskill-<from>" in it
- * made `cfp` when not NULL */
+/* `name` of tests/data/sims into `dir` as `as`, every `from` in it made
+ * `cfp` when not NULL */
 static void
 put (const char *dir,
      const char *name,
@@ -40,50 +40,8 @@ put (const char *dir,
 {
   g_autofree char *src = data_path (name);
   g_autofree char *dest = g_build_filename (dir, as, NULL);
-  g_autofree char *text = NULL;
-  gsize len = 0;
 
-  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
-  if (cfp != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (text, from, -1);
-
-      g_free (text);
-      text = g_strjoinv (cfp, parts);
-      len = strlen (text);
-    }
-  g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
-}
-
-static GBytes *
-beside (const char *name,
-        gpointer    dir,
-        GError    **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  char *text = NULL;
-  gsize len = 0;
-
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  return g_bytes_new_take (text, len);
-}
-
-static SqClip *
-load_in (const char *dir,
-         const char *name)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GBytes) bytes = tu_read (path);
-  g_autoptr(GError) error = NULL;
-  SqLoadOptions options = { 0 };
-  SqClip *clip;
-
-  options.companion = beside;
-  options.companion_data = (gpointer) dir;
-  clip = sq_load_bytes (bytes, name, NULL, &options, &error);
-  g_assert_no_error (error);
-  return clip;
+  tu_copy_renamed (src, dest, from, cfp);
 }
 
 /* every entry of `dir` and itself */
@@ -133,7 +91,7 @@ test_names (void)
   put (dir, "walk.cmx", "walk.cmx", NULL, NULL);
   put (dir, "xskill-walk.cfp", "xskill-walk.cfp", NULL, NULL);
   sq_io_folder_init (&folder, dir);
-  walk = load_in (dir, "walk.cmx");
+  walk = tu_load_in (dir, "walk.cmx");
   options.notes = notes;
 
   /* a new name: a CFP of its own, which the CMX names, and a note */
@@ -226,7 +184,7 @@ assert_failed_write_changes_nothing (const char *name,
 
   put (dir, name, name, NULL, NULL);
   put (dir, cfp, cfp, NULL, NULL);
-  clip = load_in (dir, name);
+  clip = tu_load_in (dir, name);
   g_assert_true (sq_edit_apply (edit, clip, NULL));
   before = tu_folder_sums (dir);
 
@@ -370,7 +328,7 @@ assert_killed_save (const char *stage,
   put (dir, "xskill-walk.cfp", "xskill-walk.cfp", NULL, NULL);
   old_cmx = tu_read (cmx_path);
   old_cfp = tu_read (cfp_path);
-  clip = load_in (dir, "walk.cmx");
+  clip = tu_load_in (dir, "walk.cmx");
   g_assert_true (sq_edit_apply (edit, clip, NULL));
   /* the CMX changes too: the skill's name is in it */
   sq_props_set (clip->extra, "skill", g_variant_new_string ("walk mirrored"));
@@ -420,13 +378,13 @@ assert_killed_save (const char *stage,
   g_assert_true (file_is (dir, "xskill-walk.cfp", expect_new ? new_cfp : old_cfp));
   /* the skill reads as the clip saved or as it was (what the killed save
    * left beside it, "walk.cmx.XXXXXX" and the like, is not read) */
-  after = load_in (dir, "walk.cmx");
+  after = tu_load_in (dir, "walk.cmx");
   if (expect_new)
     expected = sq_clip_copy (clip);
   else
     {
       g_autoptr(GBytes) bytes = g_bytes_ref (old_cmx);
-      SqLoadOptions options = { .companion = beside, .companion_data = NULL };
+      SqLoadOptions options = { .companion = tu_read_beside, .companion_data = NULL };
       g_autofree char *original = g_dir_make_tmp ("sequin-original-XXXXXX", NULL);
 
       put (original, "walk.cmx", "walk.cmx", NULL, NULL);

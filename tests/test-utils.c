@@ -431,3 +431,55 @@ tu_folder_sums (const char *dir)
   g_ptr_array_add (lines, NULL);
   return g_strjoinv ("\n", (char **) lines->pdata);
 }
+
+void
+tu_copy_renamed (const char *src,
+                 const char *dest,
+                 const char *from,
+                 const char *to)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+  if (to != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (text, from, -1);
+
+      g_free (text);
+      text = g_strjoinv (to, parts);
+      len = strlen (text);
+    }
+  g_assert_true (g_file_set_contents (dest, text, (gssize) len, NULL));
+}
+
+GBytes *
+tu_read_beside (const char *name,
+                gpointer    dir,
+                GError    **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return g_bytes_new_take (text, len);
+}
+
+SqClip *
+tu_load_in (const char *dir,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) bytes = tu_read (path);
+  g_autoptr(GError) error = NULL;
+  SqLoadOptions options = { 0 };
+  SqClip *clip;
+
+  options.companion = tu_read_beside;
+  options.companion_data = (gpointer) dir;
+  clip = sq_load_bytes (bytes, name, NULL, &options, &error);
+  g_assert_no_error (error);
+  return clip;
+}

@@ -33,6 +33,19 @@ GBytes     *tu_read       (const char *path);
  * one a line, in order of name: the folder's state, to compare before and
  * after a save */
 char       *tu_folder_sums (const char *dir);
+/* `src` copied to `dest`, every `from` in it made `to` when `to` is not NULL
+ * (a skill renamed to name another CFP) */
+void        tu_copy_renamed (const char *src,
+                             const char *dest,
+                             const char *from,
+                             const char *to);
+/* SqLoadOptions.companion: the file `name` in the folder `dir` */
+GBytes     *tu_read_beside (const char *name,
+                            gpointer    dir,
+                            GError    **error);
+/* The file `name` of `dir`, its companions (a skill's CFP) from beside it */
+SqClip     *tu_load_in     (const char *dir,
+                            const char *name);
 SqClip     *tu_load       (GBytes *bytes, GError **error);
 /* Loads and checks the model invariants */
 SqClip     *tu_load_ok    (GBytes *bytes);

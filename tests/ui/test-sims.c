@@ -388,54 +388,12 @@ copy_sims (const char *name,
            const char *cfp)
 {
   const char *data = g_getenv ("SEQUIN_SIMS_DATA");
-  g_autofree char *from = NULL, *to = NULL, *text = NULL;
-  gsize len = 0;
+  g_autofree char *from = NULL, *to = NULL;
 
   g_assert_nonnull (data);
   from = g_build_filename (data, name, NULL);
   to = g_build_filename (dir, as, NULL);
-  g_assert_true (g_file_get_contents (from, &text, &len, NULL));
-  if (cfp != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (text, "xskill-walk", -1);
-
-      g_free (text);
-      text = g_strjoinv (cfp, parts);
-      len = strlen (text);
-    }
-  g_assert_true (g_file_set_contents (to, text, (gssize) len, NULL));
-}
-
-static GBytes *
-beside (const char *name,
-        gpointer    dir,
-        GError    **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  char *text = NULL;
-  gsize len = 0;
-
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  return g_bytes_new_take (text, len);
-}
-
-/* The skill `name` of `dir`, its keys from the CFP beside it */
-static SqClip *
-load_skill (const char *dir,
-            const char *name)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
-  g_autoptr(GError) error = NULL;
-  SqLoadOptions options = { 0 };
-  SqClip *clip;
-
-  options.companion = beside;
-  options.companion_data = (gpointer) dir;
-  clip = sq_load_bytes (bytes, name, NULL, &options, &error);
-  g_assert_no_error (error);
-  return clip;
+  tu_copy_renamed (from, to, "xskill-walk", cfp);
 }
 
 static void
@@ -533,7 +491,7 @@ test_save_as_beside_another_skill (void)
     g_autoptr(GBytes) bytes = sequin_test_read_bytes (path);
 
     g_assert_nonnull (g_strstr_len (g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), "\nxskill-mine\r\n"));
-    mine = load_skill (dir, "mine.cmx");
+    mine = tu_load_in (dir, "mine.cmx");
     g_assert_true (sq_clip_equal (mine, sequin_test_window_clip (window)));
   }
   /* Save again: the same CFP */
