@@ -358,6 +358,85 @@ test_move_and_delete_keys (void)
   }
 }
 
+/* ---- many keys at once: a box of keys moved or deleted ---- */
+
+#define MANY_N 300        /* keys of the track, on even frames */
+#define MANY_FROM 50      /* the keys moved: MANY_FROM .. MANY_TO - 1 */
+#define MANY_TO 250
+
+/* a clip whose mShoulderLeft has MANY_N keys, key k at frame 2k, each
+ * turned by k/10 degrees */
+static SqClip *
+many_keys_clip (void)
+{
+  SqClip *clip = new_clip ("sl", 2.0 * MANY_N / 30, 30);
+  SqTrack *t = (SqTrack *) rot_track (clip, "mShoulderLeft");
+
+  for (gsize k = 0; k < MANY_N; k++)
+    {
+      gsize at = sq_track_insert (t, 2.0 * k / 30);
+
+      axis_angle (t->keys[at].v, 0, k / 10.0);
+    }
+  return clip;
+}
+
+static void
+check_many_moved (const SqClip *before,
+                  const SqClip *after)
+{
+  const SqTrack *b = rot_track (before, "mShoulderLeft");
+  const SqTrack *a = rot_track (after, "mShoulderLeft");
+
+  g_assert_cmpuint (a->n_keys, ==, b->n_keys);
+  for (gsize k = 0; k < b->n_keys; k++)
+    {
+      gboolean moved = k >= MANY_FROM && k < MANY_TO;
+
+      g_assert_cmpfloat_with_epsilon (sq_track_time (a, k), sq_track_time (b, k) + (moved ? 1.0 / 30 : 0), 1e-9);
+      g_assert_cmpmem (sq_track_key (a, k).v, sizeof (double) * 4, sq_track_key (b, k).v, sizeof (double) * 4);
+    }
+}
+
+static void
+check_many_deleted (const SqClip *before,
+                    const SqClip *after)
+{
+  const SqTrack *b = rot_track (before, "mShoulderLeft");
+  const SqTrack *a = rot_track (after, "mShoulderLeft");
+
+  /* every even key went, the odd ones stay in order with their values,
+   * then the keys past the made ones (the new clip's last) */
+  g_assert_cmpuint (a->n_keys, ==, b->n_keys - MANY_N / 2);
+  for (gsize k = 0; k < a->n_keys; k++)
+    {
+      gsize was = k < MANY_N / 2 ? 2 * k + 1 : k + MANY_N / 2;
+
+      g_assert_cmpfloat (sq_track_time (a, k), ==, sq_track_time (b, was));
+      g_assert_cmpmem (sq_track_key (a, k).v, sizeof (double) * 4, sq_track_key (b, was).v, sizeof (double) * 4);
+    }
+}
+
+static void
+test_move_and_delete_many (void)
+{
+  g_autoptr(SqClip) clip = many_keys_clip ();
+  g_autofree SqKeyRef *refs = g_new0 (SqKeyRef, MANY_N);
+  g_autoptr(SqEdit) move = NULL;
+  g_autoptr(SqEdit) del = NULL;
+
+  g_assert_false (sq_clip_is_modified (clip));   /* keys made, not edited */
+  for (gsize k = MANY_FROM; k < MANY_TO; k++)
+    refs[k - MANY_FROM] = (SqKeyRef) { "mShoulderLeft", 2.0 * k / 30, 0 };
+  move = sq_edit_move_keys_new (refs, MANY_TO - MANY_FROM, 1.0 / 30);
+  tu_apply_undo_redo (clip, move, check_many_moved);
+
+  for (gsize k = 0; k < MANY_N / 2; k++)
+    refs[k] = (SqKeyRef) { "mShoulderLeft", 2.0 * (2 * k) / 30, 0 };
+  del = sq_edit_delete_key_list_new (refs, MANY_N / 2);
+  tu_apply_undo_redo (clip, del, check_many_deleted);
+}
+
 static void
 test_move_bvh_refused (void)
 {
@@ -692,6 +771,7 @@ main (int    argc,
   g_test_add_func ("/posing/insert-keys", test_insert_keys);
   g_test_add_func ("/posing/move-and-delete-keys", test_move_and_delete_keys);
   g_test_add_func ("/posing/move-bvh-refused", test_move_bvh_refused);
+  g_test_add_func ("/posing/move-and-delete-many", test_move_and_delete_many);
   g_test_add_func ("/posing/paste-flipped", test_paste_flipped);
   g_test_add_func ("/posing/symmetrize", test_symmetrize);
   g_test_add_func ("/posing/pose-text", test_pose_text);

@@ -613,6 +613,15 @@ found_compare (gconstpointer pa,
   return a->index < b->index ? -1 : a->index > b->index ? 1 : 0;
 }
 
+static gboolean
+found_sorted (const GArray *found)
+{
+  for (guint i = 1; i < found->len; i++)
+    if (found_compare (&g_array_index (found, Found, i - 1), &g_array_index (found, Found, i)) > 0)
+      return FALSE;
+  return TRUE;
+}
+
 /* The keys the list names, sorted by track and index, each once; NULL
  * with an error for an unknown joint or when none is there */
 static GArray *
@@ -645,7 +654,8 @@ find_listed (const ListArgs *a,
                    a->n > 0 ? a->joints[0] : "", a->n > 0 ? a->times[0] : 0.0);
       return NULL;
     }
-  g_array_sort (found, found_compare);
+  if (!found_sorted (found))
+    g_array_sort (found, found_compare);
   unique = g_array_new (FALSE, FALSE, sizeof (Found));
   for (guint i = 0; i < found->len; i++)
     if (i == 0 || found_compare (&g_array_index (found, Found, i), &g_array_index (found, Found, i - 1)) != 0)
@@ -662,23 +672,80 @@ list_undo (SqEdit *edit,
   log_undo (&a->log, clip);
 }
 
-/* removes the found keys from the last to the first, so indices hold */
+/* a track losing more keys than this is logged whole and compacted in one
+ * pass (a box of a million keys deletes in linear time); fewer are logged
+ * key by key */
+#define MANY_KEYS 32
+
+/* the track, logged whole as it was, then decoded when packed */
+static SqTrack *
+logged_whole (Log      *log,
+              SqClip   *clip,
+              gsize     joint,
+              SqChannel channel)
+{
+  SqTrack *t = track_of (clip, joint, channel);
+
+  sq_track_copy (&log_add (log, CHANGE_TRACK, joint, channel, 0)->track, t);
+  sq_track_unpack (t);
+  return t;
+}
+
+/* removes the n found keys of one track (indices rising) in one pass, the
+ * track as it was logged first */
+static void
+remove_many (Log         *log,
+             SqClip      *clip,
+             const Found *found,
+             gsize        n)
+{
+  SqTrack *t = logged_whole (log, clip, found[0].joint, found[0].channel);
+  gsize w = found[0].index, next = 0;
+
+  for (gsize r = found[0].index; r < t->n_keys; r++)
+    {
+      if (next < n && found[next].index == r)
+        {
+          next++;
+          continue;
+        }
+      t->keys[w] = t->keys[r];
+      if (t->present != NULL)
+        t->present[w] = t->present[r];
+      if (t->alt != NULL)
+        memcpy (&t->alt[w * 4], &t->alt[r * 4], 4 * sizeof (double));
+      w++;
+    }
+  t->n_keys = w;
+}
+
+/* removes the found keys, track by track: a few from the last to the
+ * first, so indices hold, many in one pass */
 static void
 remove_found (Log    *log,
               SqClip *clip,
-              GArray *found,
-              GArray *removed)
+              GArray *found)
 {
-  for (guint i = found->len; i > 0; i--)
+  for (guint end = found->len; end > 0;)
     {
-      const Found *f = &g_array_index (found, Found, i - 1);
-      SqTrack *t = unpacked_track (log, clip, f->joint, f->channel);
-      Change *c = log_add (log, CHANGE_REMOVE, f->joint, f->channel, f->index);
+      const Found *last = &g_array_index (found, Found, end - 1);
+      guint start = end - 1;
 
-      save_key (c, t, f->index);
-      if (removed != NULL)
-        g_array_append_val (removed, *c);
-      sq_track_remove (t, f->index);
+      while (start > 0 && g_array_index (found, Found, start - 1).joint == last->joint
+             && g_array_index (found, Found, start - 1).channel == last->channel)
+        start--;
+      if (end - start > MANY_KEYS)
+        remove_many (log, clip, &g_array_index (found, Found, start), end - start);
+      else
+        for (guint i = end; i > start; i--)
+          {
+            const Found *f = &g_array_index (found, Found, i - 1);
+            SqTrack *t = unpacked_track (log, clip, f->joint, f->channel);
+
+            save_key (log_add (log, CHANGE_REMOVE, f->joint, f->channel, f->index), t, f->index);
+            sq_track_remove (t, f->index);
+          }
+      end = start;
     }
 }
 
@@ -694,7 +761,7 @@ delete_list_apply (SqEdit  *edit,
 
   if (found == NULL)
     return FALSE;
-  remove_found (&a->log, clip, found, NULL);
+  remove_found (&a->log, clip, found);
   return TRUE;
 }
 
@@ -787,7 +854,6 @@ move_apply (SqEdit  *edit,
 {
   ListArgs *a = _sq_edit_get_params (edit);
   g_autoptr(GArray) found = NULL;
-  g_autoptr(GArray) removed = g_array_new (FALSE, FALSE, sizeof (Change));
 
   a->log.clip = clip;
 
@@ -803,21 +869,32 @@ move_apply (SqEdit  *edit,
   for (guint i = 0; i < found->len;)
     if (!check_track_move (clip, found, i, &i, error))
       return FALSE;
-  remove_found (&a->log, clip, found, removed);
-  /* removed holds the keys last first: put them back in order at their
-   * new times, with their values and side arrays */
-  for (guint i = removed->len; i > 0; i--)
+  /* the checks keep every track's order, so each key takes its new time
+   * in place (its notation dropped: it may hold the old time); a track
+   * with many keys moving is logged whole, one with few key by key */
+  for (guint start = 0, end; start < found->len; start = end)
     {
-      const Found *f = &g_array_index (found, Found, removed->len - i);
-      Change c = g_array_index (removed, Change, i - 1);
-      SqTrack *t = track_of (clip, f->joint, f->channel);
-      gsize at = sq_track_insert (t, f->to);
+      const Found *first = &g_array_index (found, Found, start);
+      gboolean whole;
+      SqTrack *t;
 
-      c.key.time = f->to;
-      for (guint k = 0; k < 4; k++)
-        c.alt[k] = NAN;   /* the format's notation may hold the old time */
-      restore_key (&c, t, at);
-      log_add (&a->log, CHANGE_INSERT, f->joint, f->channel, at);
+      for (end = start + 1; end < found->len && g_array_index (found, Found, end).joint == first->joint
+           && g_array_index (found, Found, end).channel == first->channel; end++)
+        ;
+      whole = end - start > MANY_KEYS;
+      t = whole ? logged_whole (&a->log, clip, first->joint, first->channel)
+                : unpacked_track (&a->log, clip, first->joint, first->channel);
+      for (guint i = start; i < end; i++)
+        {
+          const Found *f = &g_array_index (found, Found, i);
+
+          if (!whole)
+            save_key (log_add (&a->log, CHANGE_SET, f->joint, f->channel, f->index), t, f->index);
+          t->keys[f->index].time = f->to;
+          if (t->alt != NULL)
+            for (guint k = 0; k < 4; k++)
+              t->alt[f->index * 4 + k] = NAN;
+        }
     }
   return TRUE;
 }
