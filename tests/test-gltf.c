@@ -960,6 +960,16 @@ test_damaged (void)
     assert_refused (past, "buffer of 8");
     assert_refused (stride, "byte stride 4");
   }
+  {
+    /* a NaN among the times (0, then NaN: 00 00 c0 7f), named by its
+     * offset in the buffer */
+    const char *nan = "{" ASSET ",\"nodes\":[{}],"
+      "\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAwH8=\"}],"
+      "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}";
+    assert_refused (nan, "accessor 0: element 1 is not a finite number at offset 0x4 (4)");
+  }
 }
 
 /* Every cut of a .glb fails cleanly or reads a whole clip */
