@@ -805,7 +805,7 @@ test_blender_export (void)
 }
 
 static void
-assert_quat (const SqKey *key,
+assert_quat (SqKey        key,
              double       w,
              double       x,
              double       y,
@@ -813,7 +813,7 @@ assert_quat (const SqKey *key,
 {
   double want[4] = { w, x, y, z };
   for (int i = 0; i < 4; i++)
-    g_assert_cmpfloat_with_epsilon (key->v[i], want[i], 1e-6);
+    g_assert_cmpfloat_with_epsilon (key.v[i], want[i], 1e-6);
 }
 
 /* tests/data/gltf/make-gltf.py says what each file holds */
@@ -853,28 +853,28 @@ check_blender_style (const char *name)
   g_assert_cmpfloat_with_epsilon (o[1], 1.0, 1e-9);
   /* LINEAR translation as it is, plus the Armature's place */
   g_assert_cmpuint (hips->tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
-  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[0], 1.0, 1e-6);
-  g_assert_cmpfloat_with_epsilon (hips->tracks[SQ_CHANNEL_TRANSLATION].keys[1].v[2], 0.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (&hips->tracks[SQ_CHANNEL_TRANSLATION], 1).v[0], 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (&hips->tracks[SQ_CHANNEL_TRANSLATION], 1).v[2], 0.5, 1e-6);
   /* CUBICSPLINE sampled at the clip's 24 frames a second: 25 keys from the
    * rest (the identity) to 90° about +Y, 45° half way (tangents 0) */
   g_assert_cmpuint (spine->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 25);
-  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[0], 1, 0, 0, 0);
-  g_assert_cmpfloat_with_epsilon (spine->tracks[SQ_CHANNEL_ROTATION].keys[12].time, 0.5, 1e-9);
-  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[12], c22, 0, s22, 0);
-  assert_quat (&spine->tracks[SQ_CHANNEL_ROTATION].keys[24], s, 0, s, 0);
+  assert_quat (sq_track_key (&spine->tracks[SQ_CHANNEL_ROTATION], 0), 1, 0, 0, 0);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (&spine->tracks[SQ_CHANNEL_ROTATION], 12).time, 0.5, 1e-9);
+  assert_quat (sq_track_key (&spine->tracks[SQ_CHANNEL_ROTATION], 12), c22, 0, s22, 0);
+  assert_quat (sq_track_key (&spine->tracks[SQ_CHANNEL_ROTATION], 24), s, 0, s, 0);
   /* STEP holds the identity until the frame before 1 s; then 90° about +X
    * under Spine's rest turn is 90° about -Z */
   g_assert_cmpuint (head->tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
-  g_assert_cmpfloat_with_epsilon (head->tracks[SQ_CHANNEL_ROTATION].keys[1].time, 23.0 / 24.0, 1e-6);
-  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[1], 1, 0, 0, 0);
-  assert_quat (&head->tracks[SQ_CHANNEL_ROTATION].keys[2], s, 0, 0, -s);
+  g_assert_cmpfloat_with_epsilon (sq_track_key (&head->tracks[SQ_CHANNEL_ROTATION], 1).time, 23.0 / 24.0, 1e-6);
+  assert_quat (sq_track_key (&head->tracks[SQ_CHANNEL_ROTATION], 1), 1, 0, 0, 0);
+  assert_quat (sq_track_key (&head->tracks[SQ_CHANNEL_ROTATION], 2), s, 0, 0, -s);
   /* the lost channels, named */
   g_assert_true (tu_has_line (clip->warnings, "morph-target weights of node 4 “Face”"));
   g_assert_true (tu_has_line (clip->warnings, "node 6 “Prop”, which is no joint"));
   /* the second take: 30° about +Y over 2 s */
   g_assert_cmpstr (idle->joints[0].name, ==, "Hips");
   g_assert_cmpuint (idle->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 2);
-  assert_quat (&idle->joints[0].tracks[SQ_CHANNEL_ROTATION].keys[1], cos (G_PI / 12), 0, sin (G_PI / 12), 0);
+  assert_quat (sq_track_key (&idle->joints[0].tracks[SQ_CHANNEL_ROTATION], 1), cos (G_PI / 12), 0, sin (G_PI / 12), 0);
   g_assert_cmpfloat_with_epsilon (idle->duration, 2.0, 1e-9);
   g_assert_cmpuint (idle->warnings->len, ==, 0);
 }
@@ -959,6 +959,16 @@ test_damaged (void)
       "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
     assert_refused (past, "buffer of 8");
     assert_refused (stride, "byte stride 4");
+  }
+  {
+    /* a NaN among the times (0, then NaN: 00 00 c0 7f), named by its
+     * offset in the buffer */
+    const char *nan = "{" ASSET ",\"nodes\":[{}],"
+      "\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAwH8=\"}],"
+      "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+      "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}";
+    assert_refused (nan, "accessor 0: element 1 is not a finite number at offset 0x4 (4)");
   }
 }
 

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Binary SEQ rotation tracks and .anim tracks whose keys come in time order
- * stay packed. A packed clip must be, in every respect the rest of the
+ * stay packed, and so do a Sims skill's tracks (coded in its CFP) and
+ * glTF's LINEAR channels (floats in the buffer). A packed clip must be, in every respect the rest of the
  * program sees, the clip its decoded keys make: equal content, the same
  * samples, the same bytes and losses from every writer, the same results
  * from every edit, and undo gives the packed clip back.
@@ -371,6 +372,112 @@ test_edits (void)
     }
 }
 
+/* A save in the clip's own format with its companions (a skill's CFP): the
+ * file, then each companion, in one buffer */
+static GBytes *
+save_own (const SqClip *clip)
+{
+  g_autoptr(GPtrArray) companions = g_ptr_array_new_with_free_func ((GDestroyNotify) sq_companion_free);
+  SqSaveOptions opts = { .no_source_copy = TRUE, .companions = companions };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) out = sq_save_bytes (clip, clip->format, &opts, NULL, &error);
+  GByteArray *b = g_byte_array_new ();
+
+  g_assert_no_error (error);
+  g_byte_array_append (b, g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  for (guint i = 0; i < companions->len; i++)
+    {
+      const SqCompanion *c = companions->pdata[i];
+
+      g_byte_array_append (b, (const guint8 *) c->name, strlen (c->name) + 1);
+      g_byte_array_append (b, g_bytes_get_data (c->bytes, NULL), g_bytes_get_size (c->bytes));
+    }
+  return g_byte_array_free_to_bytes (b);
+}
+
+/* The Sims' skills (keys coded in the CFP) and glTF's LINEAR channels
+ * (floats in the buffer) stay packed: the clip is its decoded copy in every
+ * respect, and with one joint's rotations edited (the rest untouched) it
+ * writes the same bytes, CFP included, as the decoded copy edited alike;
+ * the other joints' keys stay exactly as read. */
+static void
+test_skills_and_gltf (void)
+{
+  /* how many tracks stay packed: every motion's; every LINEAR channel's
+   * (blender-style's others are STEP and CUBICSPLINE, the last file's STEP) */
+  static const struct { const char *dir, *name; guint packed; } files[] = {
+    { "sims", "walk.cmx", 31 }, { "sims", "nod.cmx", 7 },
+    { "gltf", "blender-style.glb", 1 }, { "gltf", "blender-export.glb", 57 }, { "gltf", "blender-style.gltf", 1 },
+    { "regressions", "gltf-write-step-key-same-float-time.glb", 0 },
+  };
+  guint n_packed = 0, n_edited = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", files[f].dir, NULL);
+      g_autoptr(SqClip) clip = tu_load_in (dir, files[f].name);
+      g_autoptr(SqClip) plain = unpacked_copy (clip), a = sq_clip_copy (clip), b = unpacked_copy (clip);
+      gssize edited = -1;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) save_a = NULL, save_b = NULL;
+
+      g_assert_cmpuint (count_packed (clip), ==, files[f].packed);
+      n_packed += count_packed (clip);
+      g_assert_true (sq_clip_check (clip, &error));
+      g_assert_no_error (error);
+      g_assert_true (sq_clip_equal (clip, plain));
+      assert_samples_alike (clip, plain);
+      assert_writes_alike (clip, plain);
+      save_a = save_own (clip);
+      save_b = save_own (plain);
+      g_assert_true (g_bytes_equal (save_a, save_b));
+      g_clear_pointer (&save_a, g_bytes_unref);
+      g_clear_pointer (&save_b, g_bytes_unref);
+
+      /* one packed rotation track edited */
+      for (gsize j = 0; j < clip->n_joints && edited < 0; j++)
+        if (sq_track_is_packed (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION]))
+          edited = (gssize) j;
+      if (edited < 0)
+        {
+          g_test_message ("%s: no packed rotations", files[f].name);
+          continue;
+        }
+      n_edited++;
+      {
+        const char *names[] = { clip->joints[edited].name, NULL };
+        g_autoptr(SqEdit) ea = sq_edit_invert_xz_new (names), eb = sq_edit_invert_xz_new (names);
+
+        g_assert_true (sq_edit_apply (ea, a, NULL));
+        g_assert_true (sq_edit_apply (eb, b, NULL));
+      }
+      g_assert_false (sq_track_is_packed (&a->joints[edited].tracks[SQ_CHANNEL_ROTATION]));
+      g_assert_true (sq_clip_equal (a, b));
+      g_assert_false (sq_clip_equal (a, clip));
+      for (gsize j = 0; j < clip->n_joints; j++)
+        for (guint c = 0; c < SQ_N_CHANNELS; c++)
+          {
+            const SqTrack *ta = &a->joints[j].tracks[c], *t0 = &clip->joints[j].tracks[c];
+
+            if ((gssize) j == edited && c == SQ_CHANNEL_ROTATION)
+              continue;
+            g_assert_true (sq_track_is_packed (ta) == sq_track_is_packed (t0));
+            g_assert_cmpuint (ta->n_keys, ==, t0->n_keys);
+            for (gsize k = 0; k < ta->n_keys; k++)
+              {
+                SqKey ka = sq_track_key (ta, k), k0 = sq_track_key (t0, k);
+                g_assert_true (memcmp (&ka, &k0, sizeof ka) == 0);
+              }
+          }
+      assert_writes_alike (a, b);
+      save_a = save_own (a);
+      save_b = save_own (b);
+      g_assert_true (g_bytes_equal (save_a, save_b));
+    }
+  g_test_message ("%u packed tracks, %u files edited", n_packed, n_edited);
+  g_assert_cmpuint (n_edited, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -380,5 +487,6 @@ main (int argc, char **argv)
   g_test_add_func ("/packed/lifetime", test_lifetime);
   g_test_add_func ("/packed/which", test_which);
   g_test_add_func ("/packed/edits", test_edits);
+  g_test_add_func ("/packed/skills-and-gltf", test_skills_and_gltf);
   return g_test_run ();
 }

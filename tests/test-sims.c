@@ -402,6 +402,21 @@ test_cmx_cfp_errors (void)
 
       assert_load_fails (cmx, &c, "xskill-test.cfp");
     }
+  /* a CFP that ends inside its first float, or has a byte that is no code
+   * (253 where the second value's code is), names the offset in the CFP */
+  {
+    g_autoptr(GBytes) part = g_bytes_new_from_bytes (cfp, 0, 3);
+    g_autofree guint8 *bad = g_memdup2 (g_bytes_get_data (cfp, NULL), len);
+    g_autoptr(GBytes) bad_bytes = NULL;
+    Companion c = { "xskill-test.cfp", part, 0 };
+
+    assert_load_fails (cmx, &c, "ends inside the translations (value 1 of 12) at offset 0x1 (1)");
+    g_assert_cmpuint (bad[5], ==, 252);
+    bad[5] = 253;
+    bad_bytes = g_bytes_new (bad, len);
+    c.bytes = bad_bytes;
+    assert_load_fails (cmx, &c, "byte 253 is no CFP code (in the translations, value 2 of 12) at offset 0x5 (5)");
+  }
   /* offsets beyond the arrays name the motion */
   over = g_strdup (skill_cmx);
   {

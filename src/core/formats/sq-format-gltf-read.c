@@ -36,6 +36,7 @@ typedef struct
   const guint8 *bin;
   gsize         bin_len;
   GBytes       *bin_bytes;      /* owned: a .gltf's companion or data: URI */
+  GBytes       *bin_owner;      /* not owned: the bytes `bin` points into */
 } Doc;
 
 #define FAIL(...) G_STMT_START { g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_VALUE, __VA_ARGS__); return FALSE; } G_STMT_END
@@ -292,23 +293,25 @@ type_components (const char *type)
   return 0;
 }
 
-/* Accessor `index` as `ncomp` floats an element: its count and values
- * (g_free), every offset, length and stride checked against its buffer view
- * and the buffer, the bytes read through SqReader */
+/* Accessor `index` of `ncomp` floats an element: its count, where its first
+ * element is in the buffer and the bytes from one to the next, every offset,
+ * length and stride checked against its buffer view and the buffer and
+ * every value checked finite, the bytes read through SqReader (the values
+ * stay in the buffer: float32, little-endian) */
 static gboolean
-read_accessor (const Doc *doc,
-               gint64     index,
-               guint      ncomp,
-               gsize     *count,
-               float    **values,
-               GError   **error)
+read_accessor (const Doc     *doc,
+               gint64         index,
+               guint          ncomp,
+               gsize         *count,
+               const guint8 **values,
+               gsize         *value_stride,
+               GError       **error)
 {
   g_autofree char *where = g_strdup_printf (_("accessor %" PRId64), index);
   JsonObject *acc = array_object (doc->accessors, index), *view;
   gint64 vi, ctype, n, aoff, voff, vlen, stride, buffer;
   gsize elem = 4 * ncomp;
   SqReader r = { doc->bin, doc->bin_len, 0 };
-  g_autofree float *out = NULL;
 
   if (acc == NULL)
     FAIL (_("%s does not exist"), where);
@@ -342,11 +345,10 @@ read_accessor (const Doc *doc,
   if ((guint64) aoff + (guint64) stride * (guint64) (n - 1) + elem > (guint64) vlen)
     FAIL (_("%s: %" PRId64 " elements from byte %" PRId64 " do not fit in its buffer view of %" PRId64 " bytes"),
           where, n, aoff, vlen);
-  out = g_new (float, (gsize) n * ncomp);
   for (gint64 i = 0; i < n; i++)
     {
       r.pos = (gsize) (voff + aoff + i * stride);
-      /* the ncomp floats read (elem is 4 × ncomp; `out` is freed on return) */
+      /* the ncomp floats read (elem is 4 × ncomp) */
       if (!sq_reader_need (&r, elem, N_("an accessor's element"), error))
         return FALSE;
       for (guint c = 0; c < ncomp; c++)
@@ -360,11 +362,11 @@ read_accessor (const Doc *doc,
                                       where, i);
               return FALSE;
             }
-          out[i * ncomp + c] = f;
         }
     }
   *count = (gsize) n;
-  *values = g_steal_pointer (&out);
+  *values = doc->bin + voff + aoff;
+  *value_stride = (gsize) stride;
   return TRUE;
 }
 
@@ -730,16 +732,37 @@ typedef struct
   guint   path;          /* SqChannel */
   guint   interp;
   gsize   n;             /* keys */
-  float  *times;
-  float  *values;        /* ncomp a key (three times that for CUBICSPLINE) */
+  /* in the buffer, float32 little-endian, checked finite: a time an element,
+   * ncomp values an element (three elements a key for CUBICSPLINE) */
+  const guint8 *times, *values;
+  gsize   t_stride, v_stride;
 } Channel;
 
-static void
-channel_clear (gpointer p)
+static inline float
+f32_at (const guint8 *p)
 {
-  Channel *c = p;
-  g_free (c->times);
-  g_free (c->values);
+  guint32 bits = le32 (p);
+  float f;
+
+  memcpy (&f, &bits, 4);
+  return f;
+}
+
+/* Time `k` of a channel */
+static inline float
+ch_time (const Channel *ch,
+         gsize          k)
+{
+  return f32_at (ch->times + k * ch->t_stride);
+}
+
+/* Component `c` of value element `e` of a channel */
+static inline float
+ch_value (const Channel *ch,
+          gsize          e,
+          guint          c)
+{
+  return f32_at (ch->values + e * ch->v_stride + 4 * c);
 }
 
 static gboolean
@@ -766,15 +789,15 @@ read_sampler (const Doc  *doc,
     ch->interp = INTERP_CUBIC;
   else
     FAIL (_("%s: interpolation “%s” is none of LINEAR, STEP, CUBICSPLINE"), where, interp);
-  if (!read_accessor (doc, in, 1, &ch->n, &ch->times, error)
-      || !read_accessor (doc, out, ncomp, &n_out, &ch->values, error))
+  if (!read_accessor (doc, in, 1, &ch->n, &ch->times, &ch->t_stride, error)
+      || !read_accessor (doc, out, ncomp, &n_out, &ch->values, &ch->v_stride, error))
     return FALSE;
   if (n_out != ch->n * (ch->interp == INTERP_CUBIC ? 3 : 1))
     FAIL (_("%s: %zu times but %zu values"), where, ch->n, n_out);
   for (gsize k = 0; k < ch->n; k++)
     {
-      if (k > 0 && !(ch->times[k] > ch->times[k - 1]))
-        FAIL (_("%s: times do not increase (%g after %g)"), where, (double) ch->times[k], (double) ch->times[k - 1]);
+      if (k > 0 && !(ch_time (ch, k) > ch_time (ch, k - 1)))
+        FAIL (_("%s: times do not increase (%g after %g)"), where, (double) ch_time (ch, k), (double) ch_time (ch, k - 1));
     }
   return TRUE;
 }
@@ -838,7 +861,6 @@ read_channels (const Doc   *doc,
       g_hash_table_add (seen, GUINT_TO_POINTER (key));
       if (!read_sampler (doc, sampler, si, &ch, error))
         {
-          channel_clear (&ch);
           return FALSE;
         }
       g_array_append_val (out, ch);
@@ -861,7 +883,7 @@ guess_fps (const GArray *channels)
           const Channel *ch = &g_array_index (channels, Channel, c);
           for (gsize k = 0; k < ch->n && fits; k++)
             {
-              double f = ch->times[k] * rates[r];
+              double f = ch_time (ch, k) * rates[r];
               fits = fabs (f - floor (f + 0.5)) < 1e-3;
             }
         }
@@ -907,6 +929,49 @@ bake_for (const Nodes *nd,
   (void) clip;
 }
 
+/* A key time as the clip holds it: snapped to the frame it is within a
+ * float's rounding of, when the file is Sequin's */
+static double
+snap_time (const Bake *b,
+           double      t)
+{
+  if (b->snap > 0)
+    {
+      double f = floor (t * b->snap + 0.5);
+      if (fabs (t * b->snap - f) <= 8 * FLT_EPSILON * MAX (1.0, fabs (t * b->snap)))
+        t = f / b->snap;
+    }
+  return t;
+}
+
+/* A value of the file (x, y, z, w) as the clip holds it, into `out` */
+static void
+bake_value (guint        path,
+            const Bake  *b,
+            const double v[4],
+            double       out[4])
+{
+  if (path == SQ_CHANNEL_ROTATION)
+    {
+      double q[4] = { v[3], v[0], v[1], v[2] }, r[4], s[4];
+
+      sq_quat_normalize (q);
+      sq_quat_multiply (b->above, q, r);
+      sq_quat_multiply (r, b->own_inv, s);
+      sq_quat_multiply (s, b->above_inv, out);
+    }
+  else if (path == SQ_CHANNEL_TRANSLATION)
+    {
+      double r[3];
+      sq_quat_rotate (b->above, v, r);
+      for (int a = 0; a < 3; a++)
+        out[a] = b->base[a] + b->scale * r[a];
+    }
+  else
+    for (int a = 0; a < 3; a++)
+      out[a] = v[a];
+}
+
 static void
 emit (SqTrack     *track,
       guint        path,
@@ -916,34 +981,88 @@ emit (SqTrack     *track,
 {
   SqKey *key;
 
-  if (b->snap > 0)
-    {
-      double f = floor (t * b->snap + 0.5);
-      if (fabs (t * b->snap - f) <= 8 * FLT_EPSILON * MAX (1.0, fabs (t * b->snap)))
-        t = f / b->snap;
-    }
+  t = snap_time (b, t);
   if (track->n_keys > 0 && !(t > track->keys[track->n_keys - 1].time))
     return;
   key = sq_track_append (track, t);
-  if (path == SQ_CHANNEL_ROTATION)
-    {
-      double q[4] = { v[3], v[0], v[1], v[2] }, r[4], s[4];
+  bake_value (path, b, v, key->v);
+}
 
-      sq_quat_normalize (q);
-      sq_quat_multiply (b->above, q, r);
-      sq_quat_multiply (r, b->own_inv, s);
-      sq_quat_multiply (s, b->above_inv, key->v);
-    }
-  else if (path == SQ_CHANNEL_TRANSLATION)
-    {
-      double r[3];
-      sq_quat_rotate (b->above, v, r);
-      for (int a = 0; a < 3; a++)
-        key->v[a] = b->base[a] + b->scale * r[a];
-    }
-  else
-    for (int a = 0; a < 3; a++)
-      key->v[a] = v[a];
+/* ---- packed LINEAR channels ------------------------------------------------------ */
+
+/* A LINEAR channel's keys stay the floats of the buffer: the track's
+ * packed_bytes are this, its `packed` points into `index` (one byte a key,
+ * so that a key's record is its number), and a key is made from the floats
+ * when it is asked for, the same way emit() makes it */
+typedef struct
+{
+  GBytes  *bin;               /* the bytes `channel` points into */
+  Channel  channel;
+  Bake     bake;
+  guint8   index[];
+} Packed;
+
+static void
+packed_free (gpointer data)
+{
+  Packed *p = data;
+
+  g_bytes_unref (p->bin);
+  g_free (p);
+}
+
+static double
+packed_time (const SqTrack *track,
+             const guint8  *record)
+{
+  const Packed *p = g_bytes_get_data (track->packed_bytes, NULL);
+
+  return snap_time (&p->bake, ch_time (&p->channel, (gsize) (record - track->packed)));
+}
+
+static void
+packed_key (const SqTrack *track,
+            const guint8  *record,
+            SqKey         *key)
+{
+  const Packed *p = g_bytes_get_data (track->packed_bytes, NULL);
+  gsize k = (gsize) (record - track->packed);
+  guint ncomp = p->channel.path == SQ_CHANNEL_ROTATION ? 4 : 3;
+  double v[4] = { 0, 0, 0, 1 };
+
+  for (guint c = 0; c < ncomp; c++)
+    v[c] = ch_value (&p->channel, k, c);
+  memset (key, 0, sizeof *key);
+  key->time = snap_time (&p->bake, ch_time (&p->channel, k));
+  bake_value (p->channel.path, &p->bake, v, key->v);
+}
+
+static const SqKeyCodec packed_codec = { 1, packed_time, packed_key, NULL, NULL, NULL };
+
+/* Leaves a LINEAR channel's keys in the buffer when its times, snapped,
+ * still rise (else emit() would leave keys out); FALSE when not packed */
+static gboolean
+pack_channel (SqTrack       *track,
+              const Channel *ch,
+              const Bake    *b,
+              GBytes        *bin)
+{
+  Packed *p;
+  GBytes *bytes;
+
+  if (bin == NULL || ch->interp != INTERP_LINEAR || track->n_keys > 0 || ch->n == 0)
+    return FALSE;
+  for (gsize k = 1; k < ch->n; k++)
+    if (!(snap_time (b, ch_time (ch, k)) > snap_time (b, ch_time (ch, k - 1))))
+      return FALSE;
+  p = g_malloc0 (sizeof (Packed) + ch->n);
+  p->bin = g_bytes_ref (bin);
+  p->channel = *ch;
+  p->bake = *b;
+  bytes = g_bytes_new_with_free_func (p, sizeof (Packed) + ch->n, packed_free, p);
+  sq_track_pack (track, &packed_codec, bytes, p->index, ch->n, 0.0);
+  g_bytes_unref (bytes);
+  return TRUE;
 }
 
 /* The value of a CUBICSPLINE channel at `t` (within its keys) */
@@ -957,22 +1076,22 @@ cubic_at (const Channel *ch,
   gsize k = *at;
   double dt, s, s2, s3;
 
-  while (k + 2 < ch->n && t >= ch->times[k + 1])
+  while (k + 2 < ch->n && t >= ch_time (ch, k + 1))
     k++;
   *at = k;
-  if (ch->n == 1 || t <= ch->times[0])
+  if (ch->n == 1 || t <= ch_time (ch, 0))
     {
       for (guint c = 0; c < ncomp; c++)
-        out[c] = ch->values[ncomp + c];
+        out[c] = ch_value (ch, 1, c);
       return;
     }
-  dt = (double) ch->times[k + 1] - ch->times[k];
-  s = dt > 0 ? CLAMP ((t - ch->times[k]) / dt, 0.0, 1.0) : 0.0;
+  dt = (double) ch_time (ch, k + 1) - ch_time (ch, k);
+  s = dt > 0 ? CLAMP ((t - ch_time (ch, k)) / dt, 0.0, 1.0) : 0.0;
   s2 = s * s, s3 = s2 * s;
   for (guint c = 0; c < ncomp; c++)
     {
-      double v0 = ch->values[(3 * k + 1) * ncomp + c], b0 = ch->values[(3 * k + 2) * ncomp + c];
-      double v1 = ch->values[(3 * (k + 1) + 1) * ncomp + c], a1 = ch->values[(3 * (k + 1)) * ncomp + c];
+      double v0 = ch_value (ch, 3 * k + 1, c), b0 = ch_value (ch, 3 * k + 2, c);
+      double v1 = ch_value (ch, 3 * (k + 1) + 1, c), a1 = ch_value (ch, 3 * (k + 1), c);
       out[c] = (2 * s3 - 3 * s2 + 1) * v0 + (s3 - 2 * s2 + s) * dt * b0 + (-2 * s3 + 3 * s2) * v1 + (s3 - s2) * dt * a1;
     }
 }
@@ -984,6 +1103,7 @@ static gboolean
 channel_keys (SqClip        *clip,
               const Channel *ch,
               const Bake    *b,
+              GBytes        *bin,
               GError       **error)
 {
   SqTrack *track = &clip->joints[ch->joint].tracks[ch->path];
@@ -992,7 +1112,7 @@ channel_keys (SqClip        *clip,
 
   if (ch->interp == INTERP_CUBIC)
     {
-      double t0 = ch->times[0], tn = ch->times[ch->n - 1];
+      double t0 = ch_time (ch, 0), tn = ch_time (ch, ch->n - 1);
       gint64 f0, fn;
       gsize at = 0;
 
@@ -1013,16 +1133,18 @@ channel_keys (SqClip        *clip,
         }
       return TRUE;
     }
+  if (pack_channel (track, ch, b, bin))
+    return TRUE;
   for (gsize k = 0; k < ch->n; k++)
     {
       for (guint c = 0; c < ncomp; c++)
-        v[c] = ch->values[k * ncomp + c];
-      emit (track, ch->path, b, ch->times[k], v);
+        v[c] = ch_value (ch, k, c);
+      emit (track, ch->path, b, ch_time (ch, k), v);
       /* a STEP holds the value until the frame before the next key (no
        * key needed when the next one holds it too) */
-      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch->times[k + 1] - 1.0 / clip->fps > ch->times[k] + 1e-6
-          && memcmp (&ch->values[k * ncomp], &ch->values[(k + 1) * ncomp], ncomp * sizeof *ch->values) != 0)
-        emit (track, ch->path, b, ch->times[k + 1] - 1.0 / clip->fps, v);
+      if (ch->interp == INTERP_STEP && k + 1 < ch->n && ch_time (ch, k + 1) - 1.0 / clip->fps > ch_time (ch, k) + 1e-6
+          && memcmp (ch->values + k * ch->v_stride, ch->values + (k + 1) * ch->v_stride, ncomp * 4) != 0)
+        emit (track, ch->path, b, ch_time (ch, k + 1) - 1.0 / clip->fps, v);
     }
   return TRUE;
 }
@@ -1114,8 +1236,12 @@ restore_take (SqClip     *clip,
   if (number_member (sequin, "time-shift", 0, 1e9, &v) && v > 0)
     for (gsize j = 0; j < clip->n_joints; j++)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
-        for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
-          clip->joints[j].tracks[c].keys[k].time -= v;
+        {
+          SqKey *keys = sq_track_unpack (&clip->joints[j].tracks[c]);
+
+          for (gsize k = 0; k < clip->joints[j].tracks[c].n_keys; k++)
+            keys[k].time -= v;
+        }
   if (member (sequin, "empty") != NULL)
     for (gsize j = 0; j < clip->n_joints; j++)
       for (guint c = 0; c < SQ_N_CHANNELS; c++)
@@ -1130,9 +1256,11 @@ restore_take (SqClip     *clip,
       restore_fields (clip->joints[j].extra, jo, clip);
       if (member (jo, "translation-base") != NULL && get_numbers (jo, "translation-base", 3, base, "", &ignored))
         {
+          SqKey *keys = sq_track_unpack (t);
+
           for (gsize k = 0; k < t->n_keys; k++)
             for (int a = 0; a < 3; a++)
-              t->keys[k].v[a] -= base[a];
+              keys[k].v[a] -= base[a];
           /* the keys move the joint from its rest offset again, and the
            * clip is posed (sq-pose.c) and written so */
           sq_props_set (clip->extra, SQ_TRANSLATIONS_ADD, g_variant_new_boolean (TRUE));
@@ -1240,7 +1368,6 @@ read_doc (Doc                 *doc,
   gboolean ok = FALSE;
   double fps = 0;
 
-  g_array_set_clear_func (channels, channel_clear);
   if (!read_nodes (doc, &nd, clip, error) || (skin = skin_joints (doc, &nd, clip, error)) == NULL
       || !choose_take (doc, options, clip, &anim, &sequin, error))
     goto out;
@@ -1266,10 +1393,10 @@ read_doc (Doc                 *doc,
 
       bake_for (&nd, clip, ch->joint, &b);
       b.snap = sequin != NULL ? clip->fps : 0;
-      if (!channel_keys (clip, ch, &b, error))
+      if (!channel_keys (clip, ch, &b, doc->bin_owner, error))
         goto out;
-      clip->duration = MAX (clip->duration, clip->joints[ch->joint].tracks[ch->path].keys[
-                              clip->joints[ch->joint].tracks[ch->path].n_keys - 1].time);
+      clip->duration = MAX (clip->duration, sq_track_time (&clip->joints[ch->joint].tracks[ch->path],
+                                                           clip->joints[ch->joint].tracks[ch->path].n_keys - 1));
     }
   if (sequin != NULL)
     restore_take (clip, sequin, listed != NULL);
@@ -1301,8 +1428,12 @@ _sq_gltf_read (GBytes              *bytes,
     }
   ok = parse_json (json, json_len, parser, &doc, error)
        && (glb && get_array (doc.root, "buffers") != NULL && get_string (array_object (get_array (doc.root, "buffers"), 0), "uri") == NULL
-           ? TRUE : load_buffer (&doc, options, error))
-       && read_doc (&doc, options, clip, error);
+           ? TRUE : load_buffer (&doc, options, error));
+  if (ok)
+    {
+      doc.bin_owner = doc.bin_bytes != NULL ? doc.bin_bytes : glb ? bytes : NULL;
+      ok = read_doc (&doc, options, clip, error);
+    }
   /* a .gltf's buffer, for writing its other takes again */
   if (ok && doc.bin_bytes != NULL && clip->takes != NULL && g_strv_length (clip->takes) > 1)
     sq_props_set (clip->extra, GLTF_BUFFER, g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, doc.bin_bytes, TRUE));

@@ -66,10 +66,25 @@ cfp_deltas (void)
   return cfp_table;
 }
 
-/* Decodes `n` values of one array from `r`; the running value starts at 0 */
+/* What decoding holds before value k·CFP_STEP of an array: where its next
+ * code is, the running value and the repeats left. A packed track decodes
+ * a value from the mark before it (at most CFP_STEP − 1 codes further). */
+#define CFP_STEP 16
+
+typedef struct
+{
+  guint32 pos;
+  float   run;
+  guint32 repeat;
+} CfpMark;
+
+/* Decodes `n` values of one array from `r` into `out` (or only checks them
+ * when NULL), leaving a mark every CFP_STEP values in `marks` (when not
+ * NULL); the running value starts at 0 */
 static gboolean
 cfp_decode (SqReader    *r,
             float       *out,
+            CfpMark     *marks,
             gsize        n,
             const char  *file,
             const char  *array,
@@ -84,9 +99,12 @@ cfp_decode (SqReader    *r,
     {
       guint8 c;
 
+      if (marks != NULL && i % CFP_STEP == 0)
+        marks[i / CFP_STEP] = (CfpMark) { (guint32) r->pos, run, repeat };
       if (repeat > 0)
         {
-          out[i] = run;
+          if (out != NULL)
+            out[i] = run;
           repeat--;
           continue;
         }
@@ -119,7 +137,8 @@ cfp_decode (SqReader    *r,
         }
       else
         run = run + table[c];
-      out[i] = run;
+      if (out != NULL)
+        out[i] = run;
     }
   return TRUE;
 
@@ -546,8 +565,8 @@ cfp_decode_all (GBytes      *cfp,
     }
   *tv = g_new (float, MAX (n_t, 1));
   *rv = g_new (float, MAX (n_r, 1));
-  if (!cfp_decode (&r, *tv, n_t, file, _("translations"), error)
-      || !cfp_decode (&r, *rv, n_r, file, _("rotations"), error))
+  if (!cfp_decode (&r, *tv, NULL, n_t, file, _("translations"), error)
+      || !cfp_decode (&r, *rv, NULL, n_r, file, _("rotations"), error))
     {
       g_clear_pointer (tv, g_free);
       g_clear_pointer (rv, g_free);
@@ -555,6 +574,230 @@ cfp_decode_all (GBytes      *cfp,
     }
   *used = r.pos;
   return TRUE;
+}
+
+/* ---- packed CFP keys ------------------------------------------------------ */
+
+/* A skill's keys stay coded in its CFP: each packed track refers to one
+ * store (its packed_bytes), which holds the CFP, the marks of both arrays
+ * and `index`, one byte per frame of the longest motion, into which the
+ * track's `packed` points, so that a key's record is its frame number. The
+ * track's parameter is its offset in its array. Values decode to the same
+ * floats the whole-array decoding gives, then to the same doubles. */
+typedef struct
+{
+  GBytes       *cfp;
+  const guint8 *data;
+  gint64        count[2];      /* translations, rotations (keys, not values) */
+  CfpMark      *marks[2];
+  guint8        index[];
+} CfpStore;
+
+typedef struct
+{
+  const guint8 *p;
+  float         run;
+  guint32       repeat;
+} CfpCursor;
+
+static void
+cfp_store_free (gpointer data)
+{
+  CfpStore *store = data;
+
+  g_bytes_unref (store->cfp);
+  g_free (store->marks[0]);
+  g_free (store->marks[1]);
+  g_free (store);
+}
+
+/* The next value (the codes were checked when the file was read) */
+static inline float
+cfp_next (CfpCursor *c)
+{
+  guint8 code;
+
+  if (c->repeat > 0)
+    {
+      c->repeat--;
+      return c->run;
+    }
+  code = *c->p++;
+  if (code == CFP_FULL)
+    {
+      guint32 bits;
+
+      memcpy (&bits, c->p, 4);
+      bits = GUINT32_FROM_LE (bits);
+      memcpy (&c->run, &bits, 4);
+      c->p += 4;
+    }
+  else if (code == CFP_REPEAT)
+    {
+      c->repeat = c->p[0] | ((guint32) c->p[1] << 8);
+      c->p += 2;
+    }
+  else
+    c->run = c->run + cfp_table[code];
+  return c->run;
+}
+
+/* A cursor whose next value is value `v` of array `a` */
+static CfpCursor
+cfp_seek (const CfpStore *store,
+          int             a,
+          guint64         v)
+{
+  const CfpMark *m = &store->marks[a][v / CFP_STEP];
+  CfpCursor c = { store->data + m->pos, m->run, m->repeat };
+
+  for (guint64 k = v - v % CFP_STEP; k < v; k++)
+    cfp_next (&c);
+  return c;
+}
+
+static const CfpStore *
+store_of (const SqTrack *track)
+{
+  return g_bytes_get_data (track->packed_bytes, NULL);
+}
+
+static double
+cfp_key_time (const SqTrack *track,
+              const guint8  *record)
+{
+  return (gint64) (record - track->packed) / SQ_SIMS_FPS;
+}
+
+/* Key `i` of a track of array `a` (0 translations, 1 rotations) */
+static void
+cfp_key_at (const SqTrack *track,
+            int            a,
+            gint64         i,
+            SqKey         *key)
+{
+  const CfpStore *store = store_of (track);
+  gint64 off = (gint64) track->packed_param;
+  double f[4] = { 0, 0, 0, 0 };
+
+  for (int d = 0; d < 3 + a; d++)
+    {
+      CfpCursor c = cfp_seek (store, a, (guint64) (d * store->count[a] + off + i));
+
+      f[d] = cfp_next (&c);
+    }
+  key->time = i / SQ_SIMS_FPS;
+  if (a == 1)
+    _sq_sims_quat_from_file (f, key->v);
+  else
+    memcpy (key->v, f, sizeof f);
+}
+
+static void
+cfp_translation_key (const SqTrack *track,
+                     const guint8  *record,
+                     SqKey         *key)
+{
+  cfp_key_at (track, 0, record - track->packed, key);
+}
+
+static void
+cfp_rotation_key (const SqTrack *track,
+                  const guint8  *record,
+                  SqKey         *key)
+{
+  cfp_key_at (track, 1, record - track->packed, key);
+}
+
+/* Every key of a track of array `a`, one pass per dimension */
+static void
+cfp_unpack_array (SqTrack       *track,
+                  const SqTrack *packed,
+                  int            a)
+{
+  const CfpStore *store = store_of (packed);
+  gint64 off = (gint64) packed->packed_param, n = (gint64) track->n_keys;
+  SqKey *keys = track->keys;
+
+  for (gint64 i = 0; i < n; i++)
+    keys[i] = (SqKey) { i / SQ_SIMS_FPS, { 0, 0, 0, 0 } };
+  for (int d = 0; d < 3 + a; d++)
+    {
+      CfpCursor c = cfp_seek (store, a, (guint64) (d * store->count[a] + off));
+
+      for (gint64 i = 0; i < n; i++)
+        keys[i].v[d] = cfp_next (&c);
+    }
+  if (a == 1)
+    for (gint64 i = 0; i < n; i++)
+      {
+        double f[4];
+
+        memcpy (f, keys[i].v, sizeof f);
+        _sq_sims_quat_from_file (f, keys[i].v);
+      }
+}
+
+static void
+cfp_translation_unpack (SqTrack       *track,
+                        const SqTrack *packed)
+{
+  cfp_unpack_array (track, packed, 0);
+}
+
+static void
+cfp_rotation_unpack (SqTrack       *track,
+                     const SqTrack *packed)
+{
+  cfp_unpack_array (track, packed, 1);
+}
+
+static const SqKeyCodec cfp_codecs[2] = {
+  { 1, cfp_key_time, cfp_translation_key, NULL, cfp_translation_unpack, NULL },
+  { 1, cfp_key_time, cfp_rotation_key, NULL, cfp_rotation_unpack, NULL },
+};
+
+/* Checks a CFP's two arrays and marks them: a store for the skill's tracks,
+ * with `frames` bytes of index; NULL on error */
+static GBytes *
+cfp_store_new (GBytes      *cfp,
+               const char  *file,
+               gint64       t_count,
+               gint64       r_count,
+               gint64       frames,
+               gsize       *used,
+               GError     **error)
+{
+  SqReader r = { 0 };
+  guint64 n_t = (guint64) t_count * 3, n_r = (guint64) r_count * 4;
+  CfpStore *store;
+
+  r.data = g_bytes_get_data (cfp, &r.len);
+  /* a repeat is 3 bytes for at most 65,536 values: counts beyond what the
+   * bytes can hold fail before anything is allocated */
+  if (n_t + n_r > CFP_MAX_VALUES || n_t + n_r > 65536 * (guint64) (r.len / 3 + 1))
+    {
+      sq_set_error_at_offset (error, SQ_ERROR_LIMIT_EXCEEDED, 0,
+                              _("“%s” cannot hold the %" PRIu64 " values the skill announces in %zu bytes"),
+                              file, n_t + n_r, r.len);
+      return NULL;
+    }
+  cfp_deltas ();
+  store = g_malloc0 (sizeof (CfpStore) + (gsize) MAX (frames, 1));
+  store->cfp = g_bytes_ref (cfp);
+  store->data = r.data;
+  store->count[0] = t_count;
+  store->count[1] = r_count;
+  store->marks[0] = g_new (CfpMark, n_t / CFP_STEP + 1);
+  store->marks[1] = g_new (CfpMark, n_r / CFP_STEP + 1);
+  if (!cfp_decode (&r, NULL, store->marks[0], n_t, file, _("translations"), error)
+      || !cfp_decode (&r, NULL, store->marks[1], n_r, file, _("rotations"), error))
+    {
+      cfp_store_free (store);
+      return NULL;
+    }
+  *used = r.pos;
+  return g_bytes_new_with_free_func (store, sizeof (CfpStore) + (gsize) MAX (frames, 1), cfp_store_free, store);
 }
 
 static gboolean
@@ -604,13 +847,13 @@ fetch_cfp (const Skill         *s,
 }
 
 static void
-motion_to_joint (const Skill  *s,
-                 const Motion *m,
+motion_to_joint (const Motion *m,
                  gsize         index,
-                 const float  *tv,
-                 const float  *rv,
+                 GBytes       *store,
                  SqJoint      *joint)
 {
+  const CfpStore *store_data = g_bytes_get_data (store, NULL);
+
   sq_props_set (joint->extra, "motion", g_variant_new_uint32 ((guint32) index));
   sq_props_set (joint->extra, "frames", g_variant_new_int64 (m->frames));
   sq_props_set (joint->extra, "motion-duration", g_variant_new_string (m->duration));
@@ -621,34 +864,12 @@ motion_to_joint (const Skill  *s,
   sq_props_set (joint->extra, "motion-props", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, m->props, TRUE));
   sq_props_set (joint->extra, "motion-time-props",
                 g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, m->time_props, TRUE));
-  if (m->has_t)
-    {
-      SqTrack *track = &joint->tracks[SQ_CHANNEL_TRANSLATION];
-
-      sq_track_reserve (track, (gsize) m->frames);
-      for (gint64 i = 0; i < m->frames; i++)
-        {
-          SqKey *key = _sq_track_push (track, i / SQ_SIMS_FPS);
-
-          for (int d = 0; d < 3; d++)
-            key->v[d] = tv[d * s->t_count + m->t_off + i];
-        }
-    }
-  if (m->has_r)
-    {
-      SqTrack *track = &joint->tracks[SQ_CHANNEL_ROTATION];
-
-      sq_track_reserve (track, (gsize) m->frames);
-      for (gint64 i = 0; i < m->frames; i++)
-        {
-          SqKey *key = _sq_track_push (track, i / SQ_SIMS_FPS);
-          double q[4];
-
-          for (int d = 0; d < 4; d++)
-            q[d] = rv[d * s->r_count + m->r_off + i];
-          _sq_sims_quat_from_file (q, key->v);
-        }
-    }
+  if (m->has_t && m->frames > 0)
+    sq_track_pack (&joint->tracks[SQ_CHANNEL_TRANSLATION], &cfp_codecs[0], store, store_data->index,
+                   (gsize) m->frames, (double) m->t_off);
+  if (m->has_r && m->frames > 0)
+    sq_track_pack (&joint->tracks[SQ_CHANNEL_ROTATION], &cfp_codecs[1], store, store_data->index,
+                   (gsize) m->frames, (double) m->r_off);
 }
 
 /* The first skill's motions on the clip's bones, their keys from the CFP */
@@ -660,15 +881,18 @@ skill_to_clip (const Skill         *s,
 {
   g_autofree char *file = g_strconcat (s->cfp, ".cfp", NULL);
   g_autoptr(GBytes) cfp = NULL;
-  g_autofree float *tv = NULL, *rv = NULL;
+  g_autoptr(GBytes) store = NULL;
   gsize used = 0, len;
   gint64 frames = 0;
 
   for (gsize i = 0; i < s->n_motions; i++)
-    if (!check_motion (s, &s->motions[i], error))
-      return FALSE;
+    {
+      if (!check_motion (s, &s->motions[i], error))
+        return FALSE;
+      frames = MAX (frames, s->motions[i].frames);
+    }
   if ((cfp = fetch_cfp (s, file, options, error)) == NULL
-      || !cfp_decode_all (cfp, file, s->t_count, s->r_count, &tv, &rv, &used, error))
+      || (store = cfp_store_new (cfp, file, s->t_count, s->r_count, frames, &used, error)) == NULL)
     return FALSE;
   len = g_bytes_get_size (cfp);
   if (used < len)
@@ -695,8 +919,7 @@ skill_to_clip (const Skill         *s,
         }
       else
         joint = &clip->joints[j];
-      motion_to_joint (s, m, i, tv, rv, joint);
-      frames = MAX (frames, m->frames);
+      motion_to_joint (m, i, store, joint);
     }
   sq_props_set (clip->extra, "cfp-bytes", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, cfp, TRUE));
   clip->duration = frames > 0 ? (frames - 1) / SQ_SIMS_FPS : 0;
