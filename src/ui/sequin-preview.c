@@ -2768,7 +2768,7 @@ toolbar_new (void)
                               _("Show the path of the selected joint through the clip, with a dot at each of its keys (T)")));
   gizmo = toggle_new (_("_Gizmo"), "preview.show-gizmo",
                       _("Show the rings or arrows that pose the selected joint, and what they do (H)"));
-  /* the label says what it shows, the name what the toggle does */
+  /* named for what it does; its label is what it shows */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gizmo), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show Gizmo"), -1);
   gtk_box_append (GTK_BOX (box), gizmo);
   return box;
