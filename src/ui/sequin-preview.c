@@ -1630,9 +1630,10 @@ gl_check_error (GtkGLArea     *area,
  * its own bone for a joint without children, a hand or a foot's end),
  * never under GIZMO_MIN_PIXELS (it stays easy to grab) nor over
  * GIZMO_MAX_SHARE of the preview's smaller side (the figure stays seen) */
-#define GIZMO_BONE       0.8
+#define GIZMO_BONE       0.65
 #define GIZMO_MIN_PIXELS 14.0
-#define GIZMO_MAX_SHARE  0.12
+#define GIZMO_MAX_SHARE  0.10
+#define GIZMO_ARROW      1.4    /* the arrows' length, of the rings' radius: they reach out one way only */
 #define GIZMO_SNAP_DEG   5.0    /* Ctrl: a turn snaps to this */
 #define GIZMO_STEP_DEG   1.0    /* an arrow key turns this far (Shift: ten times) */
 
@@ -1763,10 +1764,10 @@ gizmo_frame (SequinPreview *self,
     return FALSE;
   /* the camera's 40° field of view over the widget's height */
   g->pixel = 2 * depth * tan (20.0 * G_PI / 180.0) / height;
-  g->radius = gizmo_pixels (self, width, height, g->pixel) * g->pixel;
+  g->mode = gizmo_mode_of (self);
+  g->radius = gizmo_pixels (self, width, height, g->pixel) * g->pixel * (g->mode == SEQUIN_GIZMO_MOVE ? GIZMO_ARROW : 1);
   for (int k = 0; k < 3; k++)
     world_axis (self->space, k, g->axes[k]);
-  g->mode = gizmo_mode_of (self);
   g->project = gizmo_project;
   g->ray = gizmo_ray;
   g->project_data = pj;

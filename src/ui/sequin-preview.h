@@ -152,9 +152,9 @@ gboolean   sequin_preview_gizmo_point  (SequinPreview *self,
                                         double         fraction,
                                         double        *x,
                                         double        *y);
-/* for tests: the axis rings' radius (the arrows' length) on the screen,
- * in pixels: from the selected joint's bone (sequin-preview.c,
- * GIZMO_BONE); 0 when there is no gizmo */
+/* for tests: the axis rings' radius (the arrows' length, 1.4 times what
+ * the rings' would be) on the screen, in pixels: from the selected
+ * joint's bone (sequin-preview.c, GIZMO_BONE); 0 when there is no gizmo */
 double     sequin_preview_get_gizmo_radius (SequinPreview *self);
 /* Where the line saying what the gizmo does is drawn (widget
  * coordinates), clear of the preview's toggles; FALSE when it is not

@@ -437,7 +437,7 @@ view_ring (SequinWindow *window,
 }
 
 /* The rings follow the bone: a hand's are smaller than the pelvis's,
- * both at least 14 pixels and at most 12% of the preview's smaller side;
+ * both at least 14 pixels and at most 10% of the preview's smaller side;
  * the free ring drawn (and picked) is 1.22 times the axis rings; a press
  * on a ring takes it, a press well outside takes nothing */
 static void
@@ -472,18 +472,20 @@ test_size (void)
                   hand, pelvis, shoulder, side);
   g_assert_cmpfloat (hand, >=, 14.0);
   g_assert_cmpfloat (hand, <, pelvis);
-  g_assert_cmpfloat (pelvis, <=, 0.12 * side + 1e-9);
-  g_assert_cmpfloat (shoulder, <=, 0.12 * side + 1e-9);
+  g_assert_cmpfloat (pelvis, <=, 0.10 * side + 1e-9);
+  g_assert_cmpfloat (shoulder, <=, 0.10 * side + 1e-9);
 
-  /* the move gizmo's arrows are as long as the rings are wide */
+  /* the move gizmo's arrows: 1.4 times the rings' radius, an arrow seen
+   * foreshortened no longer than that */
   sequin_test_select_at (window, "mPelvis", 1.0);
   sequin_preview_set_gizmo_mode (window->preview, SEQUIN_GIZMO_MOVE);
+  g_assert_cmpfloat_with_epsilon (sequin_preview_get_gizmo_radius (window->preview), 1.4 * pelvis, 1e-9);
   {
     double ax, ay, bx, by;
 
     g_assert_true (sequin_preview_gizmo_point (window->preview, 1, 0.0, &ax, &ay));
     g_assert_true (sequin_preview_gizmo_point (window->preview, 1, 1.0, &bx, &by));
-    g_assert_cmpfloat (hypot (bx - ax, by - ay), <=, pelvis + 1e-6);
+    g_assert_cmpfloat (hypot (bx - ax, by - ay), <=, 1.4 * pelvis * 1.05);
     g_assert_cmpfloat (hypot (bx - ax, by - ay), >, 0.3 * pelvis);
   }
   sequin_test_window_destroy (window);
