@@ -5,7 +5,8 @@
  * Around the selected joint: three rings about the world's axes (X red,
  * Y green, Z blue) and a wider free ring facing the viewer (turning about
  * the line of sight), or three arrows along the world's axes (moving).
- * They keep one size on the screen. This file only builds their
+ * Their size (`radius`) is the preview's choice: it follows the selected
+ * joint's bone on the screen. This file only builds their
  * triangles (for both of the preview's renderers), finds the handle under
  * the pointer and turns a pointer's path into an angle or a distance; the
  * preview (sequin-preview.c) keeps the state and makes the edits.

@@ -78,6 +78,7 @@ struct _SequinPreview
 
   gboolean   show_onion;
   gboolean   show_trail;
+  gboolean   show_gizmo;        /* the gizmo and its line over the preview (H) */
 
   /* the clip compared with (Compare With…), drawn as a ghost on its own
    * skeleton at the playhead's time */
@@ -137,7 +138,7 @@ struct _SequinPreview
   guint      drawn[4];          /* figure, ghost triangles, trail vertices, reference triangles of the last draw */
 };
 
-enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, PROP_SHOW_REFERENCE, N_PROPS };
+enum { PROP_0, PROP_ONION_SKINS, PROP_MOTION_TRAIL, PROP_SHOW_REFERENCE, PROP_SHOW_GIZMO, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 enum { GIZMO_CHANGED, N_SIGNALS };
@@ -1624,7 +1625,15 @@ gl_check_error (GtkGLArea     *area,
 
 /* ---- The posing gizmo ------------------------------------------------------------ */
 
-#define GIZMO_PIXELS     58.0   /* the axis rings' radius, the arrows' length, on the screen */
+/* The axis rings' radius (the arrows' length) follows the selected
+ * joint's bone on the screen: GIZMO_BONE of its longest child bone (half
+ * its own bone for a joint without children, a hand or a foot's end),
+ * never under GIZMO_MIN_PIXELS (it stays easy to grab) nor over
+ * GIZMO_MAX_SHARE of the preview's smaller side (the figure stays seen) */
+#define GIZMO_BONE       0.65
+#define GIZMO_MIN_PIXELS 14.0
+#define GIZMO_MAX_SHARE  0.10
+#define GIZMO_ARROW      1.4    /* the arrows' length, of the rings' radius: they reach out one way only */
 #define GIZMO_SNAP_DEG   5.0    /* Ctrl: a turn snaps to this */
 #define GIZMO_STEP_DEG   1.0    /* an arrow key turns this far (Shift: ten times) */
 
@@ -1676,6 +1685,45 @@ gizmo_mode_of (SequinPreview *self)
   return SEQUIN_GIZMO_ROTATE;
 }
 
+/* metres: the length of the selected joint's bone the gizmo is sized by */
+static double
+gizmo_bone_length (SequinPreview *self)
+{
+  const double *at = &self->points[self->selected * 3];
+  double longest = 0, own = 0;
+  gssize parent = self->parents[self->selected];
+
+  for (gsize i = 0; i < self->n; i++)
+    if (self->parents[i] == self->selected && point_finite (&self->points[i * 3]))
+      {
+        const double *p = &self->points[i * 3];
+
+        longest = MAX (longest, sqrt ((p[0] - at[0]) * (p[0] - at[0]) + (p[1] - at[1]) * (p[1] - at[1])
+                                      + (p[2] - at[2]) * (p[2] - at[2])));
+      }
+  if (longest > 1e-6)
+    return longest;
+  if (parent >= 0 && (gsize) parent < self->n && point_finite (&self->points[parent * 3]))
+    {
+      const double *p = &self->points[parent * 3];
+
+      own = sqrt ((p[0] - at[0]) * (p[0] - at[0]) + (p[1] - at[1]) * (p[1] - at[1]) + (p[2] - at[2]) * (p[2] - at[2]));
+    }
+  return own / 2;
+}
+
+/* pixels: the axis rings' radius on the screen (see GIZMO_BONE) */
+static double
+gizmo_pixels (SequinPreview *self,
+              int            width,
+              int            height,
+              double         pixel)
+{
+  double most = MAX (GIZMO_MIN_PIXELS, GIZMO_MAX_SHARE * MIN (width, height));
+
+  return CLAMP (GIZMO_BONE * gizmo_bone_length (self) / pixel, GIZMO_MIN_PIXELS, most);
+}
+
 /* The gizmo on the selected joint as the widget shows it now; FALSE when
  * there is none (no joint selected, a clip that is not the document's) */
 static gboolean
@@ -1687,8 +1735,8 @@ gizmo_frame (SequinPreview *self,
   double eye[3], forward[3], depth = 0, len = 0;
   const double *at;
 
-  if (!self->posable || self->clip == NULL || self->selected < 0 || self->points == NULL || self->space == NULL
-      || width <= 0 || height <= 0)
+  if (!self->show_gizmo || !self->posable || self->clip == NULL || self->selected < 0 || self->points == NULL
+      || self->space == NULL || width <= 0 || height <= 0)
     return FALSE;
   at = &self->points[self->selected * 3];
   if (!point_finite (at))
@@ -1716,10 +1764,10 @@ gizmo_frame (SequinPreview *self,
     return FALSE;
   /* the camera's 40° field of view over the widget's height */
   g->pixel = 2 * depth * tan (20.0 * G_PI / 180.0) / height;
-  g->radius = GIZMO_PIXELS * g->pixel;
+  g->mode = gizmo_mode_of (self);
+  g->radius = gizmo_pixels (self, width, height, g->pixel) * g->pixel * (g->mode == SEQUIN_GIZMO_MOVE ? GIZMO_ARROW : 1);
   for (int k = 0; k < 3; k++)
     world_axis (self->space, k, g->axes[k]);
-  g->mode = gizmo_mode_of (self);
   g->project = gizmo_project;
   g->ray = gizmo_ray;
   g->project_data = pj;
@@ -1978,7 +2026,7 @@ sequin_preview_gizmo_step (SequinPreview *self,
   SequinGizmoMode mode = gizmo_mode_of (self);
 
   g_return_if_fail (SEQUIN_IS_PREVIEW (self));
-  if (handle < 0 || self->gizmo_active >= 0 || self->clip == NULL || self->selected < 0 || !self->posable
+  if (handle < 0 || !self->show_gizmo || self->gizmo_active >= 0 || self->clip == NULL || self->selected < 0 || !self->posable
       || (mode == SEQUIN_GIZMO_MOVE && handle == SEQUIN_GIZMO_VIEW))
     return;
   gizmo_commit (self, handle, steps * (mode == SEQUIN_GIZMO_ROTATE ? GIZMO_STEP_DEG : sq_posing_move_step (self->clip)));
@@ -1997,6 +2045,16 @@ sequin_preview_get_gizmo_value (SequinPreview *self,
   *rotation = gizmo_mode_of (self) == SEQUIN_GIZMO_ROTATE;
   memcpy (value, self->gizmo_value, sizeof self->gizmo_value);
   return TRUE;
+}
+
+double
+sequin_preview_get_gizmo_radius (SequinPreview *self)
+{
+  SequinGizmo g;
+  Projector pj;
+
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), 0);
+  return gizmo_frame (self, &g, &pj) ? g.radius / g.pixel : 0;
 }
 
 gboolean
@@ -2058,7 +2116,7 @@ static void
 gizmo_update_actions (SequinPreview *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  gboolean shown = self->posable && self->clip != NULL && self->selected >= 0;
+  gboolean shown = self->show_gizmo && self->posable && self->clip != NULL && self->selected >= 0;
   gboolean move = gizmo_mode_of (self) == SEQUIN_GIZMO_MOVE;
   g_autofree char *state = shown ? gizmo_state_text (self, FALSE) : NULL;
   g_autofree char *description = NULL;
@@ -2068,7 +2126,7 @@ gizmo_update_actions (SequinPreview *self)
                                  && !(move && self->gizmo_axis == SEQUIN_GIZMO_VIEW));
   gtk_widget_action_set_enabled (widget, "preview.gizmo-cancel", self->gizmo_active >= 0 || self->gizmo_axis >= 0);
   description = g_strdup_printf ("%s%s%s",
-                                 _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail. R rotates the selected joint, G moves it."),
+                                 _("The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail, H the gizmo. R rotates the selected joint, G moves it."),
                                  state != NULL ? " " : "", state != NULL ? state : "");
   /* told only when it changes (this runs at every frame of playback) */
   if (g_strcmp0 (description, self->description) != 0)
@@ -2132,6 +2190,16 @@ sequin_preview_set_posable (SequinPreview         *self,
   self->edit_data = data;
   gizmo_update_actions (self);
   queue_draws (self);
+}
+
+/* the gizmo hidden (a drag in progress given up, as Escape does) or shown */
+static void
+gizmo_shown_changed (SequinPreview *self)
+{
+  if (!self->show_gizmo && self->gizmo_active >= 0)
+    sequin_preview_gizmo_cancel (self);
+  self->gizmo_hover = -1;
+  gizmo_update_actions (self);
 }
 
 static void
@@ -2217,6 +2285,63 @@ axes_text (const SqSpace *space)
   return g_string_free (s, FALSE);
 }
 
+/* What the gizmo does, laid out where the preview draws it (`box`, widget
+ * coordinates): top left, under the ghost's name when comparing, on one
+ * or two lines left of the toggles; below them when it does not fit
+ * there, wrapped to the preview's width. NULL when there is no gizmo (none selected, or hidden). */
+static PangoLayout *
+gizmo_line_layout (SequinPreview   *self,
+                   graphene_rect_t *box)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), tw, th, y;
+  g_autofree char *text = NULL;
+  PangoLayout *line;
+  graphene_rect_t bar;
+
+  if (!self->show_gizmo || !self->posable || self->selected < 0 || self->clip == NULL || width <= 0)
+    return NULL;
+  text = gizmo_state_text (self, TRUE);
+  line = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  pango_layout_get_pixel_size (line, &tw, &th);
+  y = self->show_reference && self->ref_points != NULL && self->ref_name != NULL ? 8 + th + 4 : 8;
+  if (self->toolbar == NULL || !gtk_widget_get_visible (self->toolbar)
+      || !gtk_widget_compute_bounds (self->toolbar, GTK_WIDGET (self), &bar))
+    graphene_rect_init (&bar, width, 0, 0, 0);
+  if (10 + tw + 12 > bar.origin.x && y < bar.origin.y + bar.size.height + 6 && bar.origin.x - 22 >= 120)
+    {
+      /* on two lines left of the toggles, when that is enough */
+      pango_layout_set_width (line, (int) (bar.origin.x - 22) * PANGO_SCALE);
+      pango_layout_set_wrap (line, PANGO_WRAP_WORD_CHAR);
+      if (pango_layout_get_line_count (line) <= 2)
+        pango_layout_get_pixel_size (line, &tw, &th);
+      else
+        pango_layout_set_width (line, -1);
+    }
+  if (10 + tw + 12 > bar.origin.x && y < bar.origin.y + bar.size.height + 6)
+    {
+      y = (int) ceil (bar.origin.y + bar.size.height) + 6;
+      if (width > 60)
+        {
+          pango_layout_set_width (line, (width - 20) * PANGO_SCALE);
+          pango_layout_set_wrap (line, PANGO_WRAP_WORD_CHAR);
+        }
+      pango_layout_get_pixel_size (line, &tw, &th);
+    }
+  graphene_rect_init (box, 10, y, tw, th);
+  return line;
+}
+
+gboolean
+sequin_preview_get_gizmo_line (SequinPreview   *self,
+                               graphene_rect_t *box)
+{
+  g_autoptr(PangoLayout) line = NULL;
+
+  g_return_val_if_fail (SEQUIN_IS_PREVIEW (self), FALSE);
+  line = gizmo_line_layout (self, box);
+  return line != NULL;
+}
+
 static void
 snapshot_labels (SequinPreview *self,
                  GtkSnapshot   *snapshot)
@@ -2225,7 +2350,8 @@ snapshot_labels (SequinPreview *self,
   double step = self->grid_step > 0 ? self->grid_step : 0.5, origin[3] = { 0, self->floor_y, 0 };
   const char *unit;
   g_autofree char *axes = NULL, *legend = NULL;
-  g_autoptr(PangoLayout) layout = NULL;
+  g_autoptr(PangoLayout) layout = NULL, line = NULL;
+  graphene_rect_t box;
   Colors c;
   Mat4 mvp;
 
@@ -2279,27 +2405,22 @@ snapshot_labels (SequinPreview *self,
       pango_layout_get_pixel_size (hint, &hw, &hh);
       draw_text (snapshot, hint, 10, height - hh - 8 - 44, &color);
     }
-  if (self->posable && self->selected >= 0 && self->clip != NULL)
+  line = gizmo_line_layout (self, &box);
+  if (line != NULL)
     {
-      /* what the gizmo does */
-      g_autofree char *text = gizmo_state_text (self, TRUE);
-      g_autoptr(PangoLayout) line = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-      int lw, lh, room = width - gtk_widget_get_width (self->toolbar) - 28;
       GdkRGBA color = c.fg;
 
-      /* left of the toggles: wrapped where the preview is narrow */
-      if (room > 80)
-        {
-          pango_layout_set_width (line, room * PANGO_SCALE);
-          pango_layout_set_wrap (line, PANGO_WRAP_WORD);
-        }
+      gboolean dark = 0.299 * c.fg.red + 0.587 * c.fg.green + 0.114 * c.fg.blue > 0.5;
+      GdkRGBA back = { dark ? 0 : 1, dark ? 0 : 1, dark ? 0 : 1, 0.6f };
 
       if (self->gizmo_active >= 0 && self->gizmo_active < 3)
         color = (GdkRGBA) { c.axis[self->gizmo_active][0], c.axis[self->gizmo_active][1],
                             c.axis[self->gizmo_active][2], 1 };
-      pango_layout_get_pixel_size (line, &lw, &lh);
-      /* top left, under the ghost's name when comparing */
-      draw_text (snapshot, line, 10, self->show_reference && self->ref_points != NULL ? 8 + lh + 4 : 8, &color);
+      /* readable where it crosses the figure */
+      gtk_snapshot_append_color (snapshot, &back,
+                                 &GRAPHENE_RECT_INIT (box.origin.x - 4, box.origin.y - 1,
+                                                      box.size.width + 8, box.size.height + 2));
+      draw_text (snapshot, line, box.origin.x, box.origin.y, &color);
     }
   if (self->show_reference && self->ref_points != NULL && self->ref_name != NULL)
     {
@@ -2408,7 +2529,7 @@ camera_action (GtkWidget  *widget,
 
   (void) parameter;
   /* with an axis chosen for the gizmo, the arrow keys step the joint */
-  if (self->gizmo_axis >= 0 && g_str_has_prefix (action_name, "preview.turn-"))
+  if (self->gizmo_axis >= 0 && self->show_gizmo && g_str_has_prefix (action_name, "preview.turn-"))
     {
       sequin_preview_gizmo_step (self, g_str_equal (action_name, "preview.turn-left")
                                        || g_str_equal (action_name, "preview.turn-down") ? -1 : 1);
@@ -2451,6 +2572,9 @@ sequin_preview_get_property (GObject    *object,
     case PROP_SHOW_REFERENCE:
       g_value_set_boolean (value, self->show_reference);
       break;
+    case PROP_SHOW_GIZMO:
+      g_value_set_boolean (value, self->show_gizmo);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2476,6 +2600,9 @@ sequin_preview_set_property (GObject      *object,
     case PROP_SHOW_REFERENCE:
       field = &self->show_reference;
       break;
+    case PROP_SHOW_GIZMO:
+      field = &self->show_gizmo;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -2483,6 +2610,8 @@ sequin_preview_set_property (GObject      *object,
   if (*field == g_value_get_boolean (value))
     return;
   *field = g_value_get_boolean (value);
+  if (prop_id == PROP_SHOW_GIZMO)
+    gizmo_shown_changed (self);
   g_object_notify_by_pspec (object, pspec);
   queue_draws (self);
 }
@@ -2570,6 +2699,10 @@ sequin_preview_class_init (SequinPreviewClass *klass)
   properties[PROP_ONION_SKINS] =
     g_param_spec_boolean ("onion-skins", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the gizmo on the selected joint, and its line over the preview */
+  properties[PROP_SHOW_GIZMO] =
+    g_param_spec_boolean ("show-gizmo", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MOTION_TRAIL] =
     g_param_spec_boolean ("motion-trail", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -2588,11 +2721,13 @@ sequin_preview_class_init (SequinPreviewClass *klass)
         gtk_widget_class_install_action (widget_class, keys[i].action, NULL, camera_action);
       gtk_widget_class_add_binding_action (widget_class, keys[i].key, keys[i].mods, keys[i].action, NULL);
     }
-  /* O and T toggle the onion skins and the trail, as the buttons do */
+  /* O, T and H toggle the onion skins, the trail and the gizmo, as the buttons do */
   gtk_widget_class_install_property_action (widget_class, "preview.onion-skins", "onion-skins");
   gtk_widget_class_install_property_action (widget_class, "preview.motion-trail", "motion-trail");
+  gtk_widget_class_install_property_action (widget_class, "preview.show-gizmo", "show-gizmo");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "preview.onion-skins", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "preview.motion-trail", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, 0, "preview.show-gizmo", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "preview");
@@ -2615,11 +2750,11 @@ toggle_new (const char *label,
   return button;
 }
 
-/* The onion and trail toggles, over the preview's top right corner */
+/* The onion, trail and gizmo toggles, over the preview's top right corner */
 static GtkWidget *
 toolbar_new (void)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0), *gizmo;
 
   gtk_widget_add_css_class (box, "linked");
   gtk_widget_set_halign (box, GTK_ALIGN_END);
@@ -2632,6 +2767,11 @@ toolbar_new (void)
   gtk_box_append (GTK_BOX (box),
                   toggle_new (_("Motion _Trail"), "preview.motion-trail",
                               _("Show the path of the selected joint through the clip, with a dot at each of its keys (T)")));
+  gizmo = toggle_new (_("_Gizmo"), "preview.show-gizmo",
+                      _("Show the rings or arrows that pose the selected joint, and what they do (H)"));
+  /* named for what it does; its label is what it shows */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gizmo), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show Gizmo"), -1);
+  gtk_box_append (GTK_BOX (box), gizmo);
   return box;
 }
 
@@ -2650,6 +2790,7 @@ sequin_preview_init (SequinPreview *self)
   self->scene.trail = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.marks = g_array_new (FALSE, FALSE, sizeof (float));
   self->scene.gizmo = g_array_new (FALSE, FALSE, sizeof (float));
+  self->show_gizmo = TRUE;
   self->gizmo_axis = -1;
   self->gizmo_hover = -1;
   self->gizmo_active = -1;

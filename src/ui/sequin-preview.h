@@ -152,6 +152,16 @@ gboolean   sequin_preview_gizmo_point  (SequinPreview *self,
                                         double         fraction,
                                         double        *x,
                                         double        *y);
+/* for tests: the axis rings' radius (the arrows' length, 1.4 times what
+ * the rings' would be) on the screen, in pixels: from the selected
+ * joint's bone (sequin-preview.c, GIZMO_BONE); 0 when there is no gizmo */
+double     sequin_preview_get_gizmo_radius (SequinPreview *self);
+/* Where the line saying what the gizmo does is drawn (widget
+ * coordinates), clear of the preview's toggles; FALSE when it is not
+ * drawn (no gizmo, or the gizmo hidden: the "show-gizmo" property, the
+ * action preview.show-gizmo, H) */
+gboolean   sequin_preview_get_gizmo_line (SequinPreview   *self,
+                                          graphene_rect_t *box);
 /* The value of the drag under way (the joint, whether it is its rotation
  * (w, x, y, z) or its position (x, y, z), the file's axes and units):
  * what the Pose page shows while dragging; FALSE when no drag is under

@@ -82,6 +82,8 @@ struct _SequinTimeline
   double              move_t0, move_t1;  /* the earliest and latest selected key's time */
   gboolean            collapse_on_release; /* a plain press on one of several selected keys */
   int                 shift_pending; /* frames the selected keys move by in the next clip change */
+  GPtrArray          *moves;         /* the selections before and after each move made here, newest last:
+                                      * undo and redo of a move select the keys where they went */
   gboolean            on_key;        /* the playhead snapped to a key off the frames */
   gssize              lane;          /* the selected joint's lane (no key selected), or -1 */
 };

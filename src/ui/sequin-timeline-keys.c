@@ -7,7 +7,9 @@
  * and index, each key once, so a lookup is a binary search and drawing a
  * lane's selected keys starts at its first one. Each entry keeps its key's
  * time: after an edit (keys inserted or removed before it move its index)
- * the key is found again by that time, and dropped when it is gone.
+ * the key is found again by that time, and dropped when it is gone, unless
+ * the edit was the undo or redo of a move made here: the keys are then
+ * selected where it put them (self->moves keeps each move's selections).
  *
  * A drag of the selected keys moves them by whole frames. Its limits are
  * worked out when it starts: per selected key, the frames to the nearest
@@ -120,10 +122,30 @@ changed (SequinTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* a move of selected keys made here: the selection before and after it */
+typedef struct
+{
+  GArray *before;
+  GArray *after;
+} KeyMove;
+
+#define MOVES_KEPT 64
+
+static void
+key_move_free (gpointer data)
+{
+  KeyMove *m = data;
+
+  g_array_unref (m->before);
+  g_array_unref (m->after);
+  g_free (m);
+}
+
 void
 _sequin_timeline_keys_init (SequinTimeline *self)
 {
   self->selection = g_array_new (FALSE, FALSE, sizeof (SequinTimelineKey));
+  self->moves = g_ptr_array_new_with_free_func (key_move_free);
 }
 
 void
@@ -131,6 +153,7 @@ _sequin_timeline_keys_finalize (SequinTimeline *self)
 {
   g_clear_pointer (&self->selection, g_array_unref);
   g_clear_pointer (&self->box_base, g_array_unref);
+  g_clear_pointer (&self->moves, g_ptr_array_unref);
 }
 
 gboolean
@@ -175,32 +198,114 @@ key_at_time (const SqTrack *track,
   return i < track->n_keys && sq_track_time (track, i) == time ? (gssize) i : -1;
 }
 
+static GArray *
+keys_copy (GArray *keys)
+{
+  GArray *copy = g_array_sized_new (FALSE, FALSE, sizeof (SequinTimelineKey), keys->len);
+
+  g_array_append_vals (copy, keys->data, keys->len);
+  return copy;
+}
+
+/* the key's index in the clip now (found by its time), -1 when gone */
+static gssize
+key_now (SequinTimeline          *self,
+         const SequinTimelineKey *k)
+{
+  const SqTrack *track;
+
+  if (k->joint >= self->clip->n_joints)
+    return -1;
+  track = &self->clip->joints[k->joint].tracks[k->channel];
+  if (k->index < track->n_keys && sq_track_time (track, k->index) == k->time)
+    return (gssize) k->index;
+  return key_at_time (track, k->time);
+}
+
+/* the same keys (joint, channel, time) */
+static gboolean
+same_keys (GArray *a,
+           GArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      const SequinTimelineKey *x = &g_array_index (a, SequinTimelineKey, i), *y = &g_array_index (b, SequinTimelineKey, i);
+
+      if (x->joint != y->joint || x->channel != y->channel || x->time != y->time)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* `count` of the keys of `keys` in the clip now */
+static guint
+keys_there (SequinTimeline *self,
+            GArray         *keys)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < keys->len; i++)
+    n += key_now (self, &g_array_index (keys, SequinTimelineKey, i)) >= 0;
+  return n;
+}
+
+/* The selected keys all gone from their times: when they are where a move
+ * made here left them (or found them) and that move was undone (or
+ * redone), they are selected where it put them back */
+static void
+follow_move (SequinTimeline *self)
+{
+  if (self->selection->len == 0 || keys_there (self, self->selection) > 0)
+    return;
+  for (guint i = self->moves->len; i-- > 0;)
+    {
+      KeyMove *m = g_ptr_array_index (self->moves, i);
+      GArray *to = NULL;
+
+      if (same_keys (self->selection, m->after) && keys_there (self, m->before) == m->before->len)
+        to = m->before;
+      else if (same_keys (self->selection, m->before) && keys_there (self, m->after) == m->after->len)
+        to = m->after;
+      if (to == NULL)
+        continue;
+      g_array_set_size (self->selection, 0);
+      g_array_append_vals (self->selection, to->data, to->len);
+      return;
+    }
+}
+
 void
 _sequin_timeline_keys_clip_changed (SequinTimeline *self)
 {
   guint out = 0;
 
   if (self->clip == NULL)
-    g_array_set_size (self->selection, 0);
+    {
+      g_array_set_size (self->selection, 0);
+      g_ptr_array_set_size (self->moves, 0);
+    }
   if (self->shift_pending != 0)
     {
       /* a drag's move is being made: the keys are at their new times */
+      KeyMove *m = g_new (KeyMove, 1);
+
+      m->before = keys_copy (self->selection);
       _sequin_timeline_keys_shift (self, self->shift_pending);
       self->shift_pending = 0;
+      m->after = keys_copy (self->selection);
+      if (self->moves->len >= MOVES_KEPT)
+        g_ptr_array_remove_index (self->moves, 0);
+      g_ptr_array_add (self->moves, m);
     }
+  else if (self->clip != NULL)
+    follow_move (self);
   for (guint i = 0; i < self->selection->len; i++)
     {
       SequinTimelineKey k = g_array_index (self->selection, SequinTimelineKey, i);
-      const SqTrack *track;
-      gssize at;
+      gssize at = key_now (self, &k);
 
-      if (k.joint >= self->clip->n_joints)
-        continue;
-      track = &self->clip->joints[k.joint].tracks[k.channel];
-      if (k.index < track->n_keys && sq_track_time (track, k.index) == k.time)
-        at = (gssize) k.index;
-      else
-        at = key_at_time (track, k.time);
       if (at < 0)
         continue;
       k.index = (gsize) at;

@@ -322,7 +322,7 @@ test_keyboard_turn (void)
   g_assert_true (gtk_widget_activate_action (preview, "preview.gizmo-axis", "i", 0));
   g_assert_cmpint (sequin_preview_get_gizmo_axis (window->preview), ==, 0);
   error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (preview), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                              "The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail. R rotates the selected joint, G moves it. Rotate, axis X: arrow keys step, Shift ten steps, Escape ends");
+                                              "The skeleton posed at the playhead. Arrow keys turn the view, plus and minus zoom, Home shows the whole figure, O shows onion skins, T the selected joint's trail, H the gizmo. R rotates the selected joint, G moves it. Rotate, axis X: arrow keys step, Shift ten steps, Escape ends");
   g_assert_null (error);
 
   /* Right (the arrow key's action): 1° */
@@ -417,6 +417,226 @@ test_move (void)
   sequin_test_window_destroy (window);
 }
 
+/* ---- its size, its line, hiding it ---- */
+
+/* the free ring's centre and radius on the screen (it faces the viewer:
+ * its points half a turn apart are a diameter) */
+static void
+view_ring (SequinWindow *window,
+           double       *cx,
+           double       *cy,
+           double       *r)
+{
+  double x0, y0, x1, y1;
+
+  g_assert_true (sequin_preview_gizmo_point (window->preview, SEQUIN_GIZMO_VIEW, 0.0, &x0, &y0));
+  g_assert_true (sequin_preview_gizmo_point (window->preview, SEQUIN_GIZMO_VIEW, 0.5, &x1, &y1));
+  *cx = (x0 + x1) / 2;
+  *cy = (y0 + y1) / 2;
+  *r = hypot (x1 - x0, y1 - y0) / 2;
+}
+
+/* The rings follow the bone: a hand's are smaller than the pelvis's,
+ * both at least 14 pixels and at most 10% of the preview's smaller side;
+ * the free ring drawn (and picked) is 1.22 times the axis rings; a press
+ * on a ring takes it, a press well outside takes nothing */
+static void
+test_size (void)
+{
+  SequinWindow *window = window_with_new ("sl-bento");
+  GtkWidget *preview = GTK_WIDGET (window->preview);
+  int before = gtk_widget_get_height (preview);
+  double side, hand, pelvis, shoulder, cx, cy, r, x, y;
+
+  /* a preview tall enough that neither is at the smallest size */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 1000);
+  SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_height (preview) != before);
+  sequin_test_settle (100);
+  side = MIN (gtk_widget_get_width (preview), gtk_widget_get_height (preview));
+
+  sequin_test_select_at (window, "mWristLeft", 1.0);
+  hand = sequin_preview_get_gizmo_radius (window->preview);
+  view_ring (window, &cx, &cy, &r);
+  g_assert_cmpfloat (fabs (r - 1.22 * hand), <, 0.1 * hand);
+  g_assert_true (sequin_preview_gizmo_point (window->preview, 2, 0.3, &x, &y));
+  g_assert_cmpint (sequin_preview_gizmo_press (window->preview, x, y), >=, 0);
+  g_assert_true (sequin_preview_gizmo_cancel (window->preview));
+  g_assert_cmpint (sequin_preview_gizmo_press (window->preview, cx + 2.2 * (x - cx), cy + 2.2 * (y - cy)), ==, -1);
+  g_assert_false (sequin_preview_gizmo_took_press (window->preview));
+
+  sequin_test_select_at (window, "mPelvis", 1.0);
+  pelvis = sequin_preview_get_gizmo_radius (window->preview);
+  sequin_test_select_at (window, "mShoulderLeft", 1.0);
+  shoulder = sequin_preview_get_gizmo_radius (window->preview);
+  g_test_message ("rings: hand %.1f, pelvis %.1f, shoulder %.1f pixels in a %.0f-pixel preview",
+                  hand, pelvis, shoulder, side);
+  g_assert_cmpfloat (hand, >=, 14.0);
+  g_assert_cmpfloat (hand, <, pelvis);
+  g_assert_cmpfloat (pelvis, <=, 0.10 * side + 1e-9);
+  g_assert_cmpfloat (shoulder, <=, 0.10 * side + 1e-9);
+
+  /* the move gizmo's arrows: 1.4 times the rings' radius, an arrow seen
+   * foreshortened no longer than that */
+  sequin_test_select_at (window, "mPelvis", 1.0);
+  sequin_preview_set_gizmo_mode (window->preview, SEQUIN_GIZMO_MOVE);
+  g_assert_cmpfloat_with_epsilon (sequin_preview_get_gizmo_radius (window->preview), 1.4 * pelvis, 1e-9);
+  {
+    double ax, ay, bx, by;
+
+    g_assert_true (sequin_preview_gizmo_point (window->preview, 1, 0.0, &ax, &ay));
+    g_assert_true (sequin_preview_gizmo_point (window->preview, 1, 1.0, &bx, &by));
+    g_assert_cmpfloat (hypot (bx - ax, by - ay), <=, 1.4 * pelvis * 1.05);
+    g_assert_cmpfloat (hypot (bx - ax, by - ay), >, 0.3 * pelvis);
+  }
+  sequin_test_window_destroy (window);
+}
+
+static void
+collect_buttons (GtkWidget *widget,
+                 GPtrArray *out)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_buttons (c, out);
+}
+
+/* the mode line inside the preview and over none of its buttons */
+static void
+assert_line_clear (SequinWindow *window)
+{
+  GtkWidget *preview = GTK_WIDGET (window->preview);
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  graphene_rect_t line;
+
+  g_assert_true (sequin_preview_get_gizmo_line (window->preview, &line));
+  g_assert_cmpfloat (line.size.width, >, 20);
+  g_assert_cmpfloat (line.origin.x, >=, 0);
+  g_assert_cmpfloat (line.origin.x + line.size.width, <=, gtk_widget_get_width (preview));
+  g_assert_cmpfloat (line.origin.y + line.size.height, <=, gtk_widget_get_height (preview));
+  collect_buttons (preview, buttons);
+  g_assert_cmpuint (buttons->len, ==, 3);
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      graphene_rect_t b;
+
+      g_assert_true (gtk_widget_compute_bounds (buttons->pdata[i], preview, &b));
+      if (graphene_rect_intersection (&line, &b, NULL))
+        g_error ("the gizmo's line (%g,%g %g×%g) is over the button “%s” (%g,%g %g×%g)",
+                 line.origin.x, line.origin.y, line.size.width, line.size.height,
+                 gtk_button_get_label (buttons->pdata[i]), b.origin.x, b.origin.y, b.size.width, b.size.height);
+    }
+}
+
+/* The line saying what the gizmo does is clear of the preview's toggles,
+ * at the window's default size and at 900×600, with and without an axis
+ * chosen */
+static void
+test_line (void)
+{
+  SequinWindow *window = window_with_new ("sl-bento");
+  int before;
+
+  sequin_test_select_at (window, "mShoulderLeft", 1.0);
+  assert_line_clear (window);
+  sequin_preview_set_gizmo_axis (window->preview, 2);
+  assert_line_clear (window);
+  sequin_preview_set_gizmo_axis (window->preview, -1);
+  before = gtk_widget_get_width (GTK_WIDGET (window->preview));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  SEQUIN_TEST_WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->preview)) != before);
+  sequin_test_settle (100);
+  g_test_message ("preview %d, then %d pixels wide", before, gtk_widget_get_width (GTK_WIDGET (window->preview)));
+  assert_line_clear (window);
+  sequin_preview_set_gizmo_axis (window->preview, 0);
+  assert_line_clear (window);
+  sequin_test_window_destroy (window);
+}
+
+static GtkWidget *
+gizmo_toggle (GtkWidget *widget)
+{
+  if (GTK_IS_TOGGLE_BUTTON (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "preview.show-gizmo") == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = gizmo_toggle (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Hidden (the toggle, the action): no rings, no line, nothing picked, a
+ * drag there and the arrow keys change nothing, a click there finds the
+ * bone under it; shown again, all back. Hiding during a drag cancels it. */
+static void
+test_hide (void)
+{
+  SequinWindow *window = window_with_new ("sl-bento");
+  GtkWidget *preview = GTK_WIDGET (window->preview), *toggle = gizmo_toggle (preview);
+  g_autoptr(GBytes) before = NULL, after = NULL;
+  double cx, cy, r, x, y;
+  gboolean shown;
+
+  g_assert_nonnull (toggle);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (toggle)), ==, "_Gizmo");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  sequin_test_select_at (window, "mWristLeft", 1.0);
+  view_ring (window, &cx, &cy, &r);
+  sequin_test_select_at (window, "mShoulderLeft", 1.0);
+  g_assert_true (sequin_preview_gizmo_point (window->preview, 2, 0.1, &x, &y));
+  before = bytes_of (window);
+
+  g_assert_true (gtk_widget_activate_action (preview, "preview.show-gizmo", NULL));
+  sequin_test_flush ();
+  g_object_get (preview, "show-gizmo", &shown, NULL);
+  g_assert_false (shown);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_cmpfloat (sequin_preview_get_gizmo_radius (window->preview), ==, 0);
+  g_assert_false (sequin_preview_gizmo_point (window->preview, 2, 0.1, &x, &y));
+  {
+    graphene_rect_t line;
+
+    g_assert_false (sequin_preview_get_gizmo_line (window->preview, &line));
+  }
+  g_assert_cmpint (sequin_preview_gizmo_press (window->preview, x, y), ==, -1);
+  g_assert_false (sequin_preview_gizmo_took_press (window->preview));
+  sequin_preview_gizmo_motion (window->preview, x, y, x + 40, y + 30, FALSE);
+  sequin_preview_gizmo_release (window->preview);
+  sequin_preview_set_gizmo_axis (window->preview, 2);
+  sequin_preview_gizmo_step (window->preview, 10);
+  sequin_test_flush ();
+  after = bytes_of (window);
+  g_assert_true (g_bytes_equal (before, after));
+  g_assert_false (sequin_document_can_undo (sequin_window_get_document (window)));
+  /* the bone under the pointer is still found: the hand where its rings were */
+  g_assert_cmpint (sequin_preview_joint_at (window->preview, cx, cy), ==,
+                   sq_clip_find_joint (sequin_test_window_clip (window), "mWristLeft"));
+  sequin_preview_set_gizmo_axis (window->preview, -1);
+
+  /* shown again by its button; hidden in a drag, the drag ends unmade */
+  g_signal_emit_by_name (toggle, "clicked");
+  sequin_test_flush ();
+  g_object_get (preview, "show-gizmo", &shown, NULL);
+  g_assert_true (shown);
+  g_assert_cmpfloat (sequin_preview_get_gizmo_radius (window->preview), >, 0);
+  g_assert_true (sequin_preview_gizmo_point (window->preview, 2, 0.1, &x, &y));
+  g_assert_cmpint (sequin_preview_gizmo_press (window->preview, x, y), >=, 0);
+  sequin_preview_gizmo_motion (window->preview, x, y, x + 20, y + 20, FALSE);
+  g_object_set (preview, "show-gizmo", FALSE, NULL);
+  g_assert_cmpfloat (sequin_preview_get_gizmo_drag (window->preview, NULL), ==, 0);
+  sequin_preview_gizmo_release (window->preview);
+  sequin_test_flush ();
+  g_clear_pointer (&after, g_bytes_unref);
+  after = bytes_of (window);
+  g_assert_true (g_bytes_equal (before, after));
+  g_object_set (preview, "show-gizmo", TRUE, NULL);
+  sequin_test_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -427,5 +647,8 @@ main (int    argc,
   g_test_add_func ("/gizmo/drag-cancel", test_drag_cancel);
   g_test_add_func ("/gizmo/keyboard-turn", test_keyboard_turn);
   g_test_add_func ("/gizmo/move", test_move);
+  g_test_add_func ("/gizmo/size", test_size);
+  g_test_add_func ("/gizmo/line", test_line);
+  g_test_add_func ("/gizmo/hide", test_hide);
   return g_test_run ();
 }

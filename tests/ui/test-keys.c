@@ -159,6 +159,20 @@ selected (Fixture *f)
 #define assert_selected(f, want) \
   G_STMT_START { g_autofree char *_got = selected (f); g_assert_cmpstr (_got, ==, want); } G_STMT_END
 
+/* the two selected keys' times */
+static void
+assert_selected_times (Fixture *f,
+                       double   first,
+                       double   second)
+{
+  gsize n;
+  const SequinTimelineKey *keys = sequin_timeline_get_selected_keys (f->tl, &n);
+
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat_with_epsilon (keys[0].time, first, 1e-9);
+  g_assert_cmpfloat_with_epsilon (keys[1].time, second, 1e-9);
+}
+
 /* a rubber band from (x0, y0) to (x1, y1) */
 static void
 box (Fixture         *f,
@@ -293,14 +307,16 @@ test_drag (Fixture       *f,
                                   21 / FPS, 1e-12);
   g_assert_cmpstr (sequin_document_get_undo_label (doc_of (f)), ==, "Move Keys");
 
-  /* undo and redo: the bytes exactly */
+  /* undo and redo: the bytes exactly, the selection following the keys
+   * back to their times and out again */
   g_assert_true (sequin_document_undo (doc_of (f)));
   assert_same_bytes (clip_of (f), before);
+  assert_selected (f, "1,2");
+  assert_selected_times (f, 0.5, 1.0);
   g_assert_true (sequin_document_redo (doc_of (f)));
   assert_same_bytes (clip_of (f), expect);
-
-  /* undo took the keys from the times the selection had: it let them go */
-  assert_selected (f, "");
+  assert_selected (f, "1,2");
+  assert_selected_times (f, 0.5 + 6 / FPS, 1.0 + 6 / FPS);
 
   /* by keyboard: Alt+Right moves them a frame (one edit), Alt+Left back */
   {
