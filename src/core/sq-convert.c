@@ -530,6 +530,60 @@ parent_is_joint (const gint32 *fparent,
   return FALSE;
 }
 
+/* The root of a skeleton from a .x's frames: the top joint with the most
+ * joints below it; the other top joints and the joints without a frame
+ * hang from it, each reported. Returns -1 when no joint has a frame. */
+static gssize
+frames_root (const SqClip   *clip,
+             gint32         *parent,
+             double        (*offset)[3],
+             const gboolean *placed,
+             GPtrArray      *losses)
+{
+  gsize n = clip->n_joints;
+  g_autofree gsize *below = NULL;
+  g_autoptr(GString) frameless = g_string_new (NULL);
+  g_autoptr(GString) tops = g_string_new (NULL);
+  guint n_frameless = 0, n_tops = 0;
+  gssize root = -1;
+
+  below = g_new0 (gsize, n);
+  for (gsize j = 0; j < n; j++)
+    for (gint32 p = parent[j], d = 0; p >= 0 && d < (gint32) n; p = parent[p], d++)
+      below[p]++;
+  for (gsize j = 0; j < n; j++)
+    if (placed[j] && parent[j] < 0 && (root < 0 || below[j] > below[root]))
+      root = (gssize) j;
+  if (root < 0)
+    return -1;
+  for (gsize j = 0; j < n; j++)
+    {
+      if ((gssize) j == root || parent[j] >= 0)
+        continue;
+      parent[j] = (gint32) root;
+      if (!placed[j])
+        append_name (frameless, &n_frameless, clip->joints[j].name);
+      else
+        {
+          /* at its own place, seen from the root's */
+          for (int k = 0; k < 3; k++)
+            offset[j][k] -= offset[root][k];
+          append_name (tops, &n_tops, clip->joints[j].name);
+        }
+    }
+  if (n_tops > 0)
+    _sq_loss (losses, ngettext ("joint %s is at the top of the file's frames, beside the ROOT “%s”: it is written under the ROOT, at its own place",
+                                "joints %s are at the top of the file's frames, beside the ROOT “%s”: they are written under the ROOT, at their own places",
+                                n_tops),
+              tops->str, clip->joints[root].name);
+  if (n_frameless > 0)
+    _sq_loss (losses, ngettext ("joint %s has no frame in the file; it is written under the ROOT “%s”",
+                                "joints %s have no frame in the file; they are written under the ROOT “%s”",
+                                n_frameless),
+              frameless->str, clip->joints[root].name);
+  return root;
+}
+
 /* The skeleton of a DirectX file's own frames ("frames" extra of the .x
  * reader): a joint's parent is the nearest frame above its own that is a
  * joint too; its offset is the translation of its FrameTransformMatrix
@@ -550,14 +604,10 @@ skeleton_from_frames (const SqClip *clip,
   g_autofree const double **fm = NULL;
   g_autofree double *matrices = NULL;
   g_autofree gint32 *joint_of = NULL;
-  g_autofree gsize *below = NULL;
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) turning = g_hash_table_new (NULL, NULL);
-  g_autoptr(GString) frameless = g_string_new (NULL);
-  g_autoptr(GString) tops = g_string_new (NULL);
   g_autoptr(GString) turned = g_string_new (NULL);
-  guint n_frameless = 0, n_tops = 0, n_turned = 0;
-  gssize root = -1;
+  guint n_turned = 0;
 
   if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("a(siad)")) || n == 0
       || clip->format == NULL || clip->format->space == NULL)
@@ -630,42 +680,7 @@ skeleton_from_frames (const SqClip *clip,
                                 n_turned),
               turned->str);
 
-  /* the root: the top joint with the most joints below it */
-  below = g_new0 (gsize, n);
-  for (gsize j = 0; j < n; j++)
-    for (gint32 p = parent[j], d = 0; p >= 0 && d < (gint32) n; p = parent[p], d++)
-      below[p]++;
-  for (gsize j = 0; j < n; j++)
-    if (placed[j] && parent[j] < 0 && (root < 0 || below[j] > below[root]))
-      root = (gssize) j;
-  if (root < 0)
-    return -1;
-  for (gsize j = 0; j < n; j++)
-    {
-      if ((gssize) j == root || parent[j] >= 0)
-        continue;
-      parent[j] = (gint32) root;
-      if (!placed[j])
-        append_name (frameless, &n_frameless, clip->joints[j].name);
-      else
-        {
-          /* at its own place, seen from the root's */
-          for (int k = 0; k < 3; k++)
-            offset[j][k] -= offset[root][k];
-          append_name (tops, &n_tops, clip->joints[j].name);
-        }
-    }
-  if (n_tops > 0)
-    _sq_loss (losses, ngettext ("joint %s is at the top of the file's frames, beside the ROOT “%s”: it is written under the ROOT, at its own place",
-                                "joints %s are at the top of the file's frames, beside the ROOT “%s”: they are written under the ROOT, at their own places",
-                                n_tops),
-              tops->str, clip->joints[root].name);
-  if (n_frameless > 0)
-    _sq_loss (losses, ngettext ("joint %s has no frame in the file; it is written under the ROOT “%s”",
-                                "joints %s have no frame in the file; they are written under the ROOT “%s”",
-                                n_frameless),
-              frameless->str, clip->joints[root].name);
-  return root;
+  return frames_root (clip, parent, offset, placed, losses);
 }
 
 /* Where each joint of a clip without a hierarchy of its own sits: its
