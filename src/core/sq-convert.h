@@ -11,7 +11,8 @@
  * translations through Second Life's space (metres, +X forward, +Y left,
  * +Z up), a hierarchy with rest offsets when the target needs one, key
  * times onto the target's grid; BVH → Second Life follows the viewer's own
- * importer (formats.md 1.9). sq_save_bytes() calls it whenever a clip is
+ * importer (formats.md 1.9), which Second Life's home offers
+ * (SqWorldHome.import_clip). sq_save_bytes() calls it whenever a clip is
  * saved in a format other than its own.
  */
 #pragma once
