@@ -45,9 +45,6 @@ ALLOWED = {
     ('core/sq-joint-map.c', 'names'): TODO,
     ('core/sq-joint-map.c', 'limits'): TODO,
     ('core/sq-joint-map.c', 'includes'): TODO,
-    ('core/sq-convert.c', 'names'): TODO,
-    ('core/sq-convert.c', 'limits'): TODO,
-    ('core/sq-convert.c', 'includes'): TODO,
 }
 
 HOMES = ('core/worlds/', 'core/formats/')

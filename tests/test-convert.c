@@ -1239,6 +1239,68 @@ test_published_poses (void)
   g_assert_cmpuint (matching_files, ==, 13);
 }
 
+/* ---- what the converter asks the worlds ------------------------------------ */
+
+/* The converter reaches each world's knowledge only through its home:
+ * ActiveWorlds' two spellings, the common skeleton by bone names and
+ * ActiveWorlds' tags, Second Life's own importer (BVH → .anim only) and the
+ * reference frame a BVH from a .anim gets */
+static void
+test_world_answers (void)
+{
+  const SqWorldHome *aw = sq_world_by_id ("aw"), *sl = sq_world_by_id ("sl");
+  const SqWorldHome *common = sq_world_common ();
+  g_autofree char *walk_path = tu_corpus_path ("seq-binary", "walk.seq");
+  g_autofree char *bvh_path = tu_corpus_path ("bvh", "StiffNeck.bvh");
+  g_autoptr(SqClip) walk = load_path (walk_path);
+  g_autoptr(SqClip) bvh = load_path (bvh_path);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SqClip) imported = NULL;
+  g_autoptr(SqClip) anim = NULL;
+  double pelvis[3];
+  gsize n_keys;
+
+  g_assert_nonnull (aw->respell);
+  g_assert_cmpstr (aw->respell ("pelvis", sq_format_by_id ("dx")->space->scheme), ==, "aw_pelvis");
+  g_assert_cmpstr (aw->respell ("aw_pelvis", sq_format_by_id ("seq-binary")->space->scheme), ==, "pelvis");
+  g_assert_cmpstr (aw->respell ("not_a_limb", sq_format_by_id ("dx")->space->scheme), ==, "not_a_limb");
+  g_assert_cmpuint (aw->tag_parent (aw->root_tag), ==, 0);
+  g_assert_cmpuint (aw->max_tag, >, 42);
+
+  g_assert_true (common == sl);
+  g_assert_cmpstr (common->root_bone, ==, "mPelvis");
+  g_assert_cmpstr (common->bone_parent ("mHead"), ==, "mNeck");
+  g_assert_null (common->bone_parent ("mPelvis"));
+  g_assert_true (common->bone_rest_position ("mPelvis", pelvis));
+  g_assert_cmpfloat (pelvis[2], >, 0.9);   /* the pelvis stands about a metre up */
+  g_assert_false (common->bone_rest_position ("no such bone", pelvis));
+
+  /* Second Life's importer takes a BVH only */
+  g_assert_null (sl->import_clip (walk, walk->format, sq_format_by_id ("sl-anim"), NULL, losses));
+  g_assert_null (sl->import_clip (bvh, bvh->format, sq_format_by_id ("bvh"), NULL, losses));
+  g_assert_cmpuint (losses->len, ==, 0);
+  imported = sl->import_clip (bvh, bvh->format, sq_format_by_id ("sl-anim"), "hip", losses);
+  g_assert_nonnull (imported);
+  g_assert_cmpint (sq_props_get_int (imported->extra, "priority", -1), ==, 2);
+  g_assert_true (tu_has_line (losses, "frame 0 is the reference pose"));
+
+  /* a BVH written from a .anim gets the rest pose as its frame 0 */
+  anim = sq_convert (bvh, sq_format_by_id ("sl-anim"), NULL, NULL, NULL);
+  g_assert_nonnull (anim);
+  anim->format = sq_format_by_id ("sl-anim");
+  g_assert_cmpuint (anim->n_joints, >, 0);
+  n_keys = anim->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys;
+  g_ptr_array_set_size (losses, 0);
+  sl->after_frames (anim, walk->format, sq_format_by_id ("bvh"), 30.0, losses);
+  g_assert_cmpuint (anim->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, n_keys);
+  g_assert_cmpuint (losses->len, ==, 0);
+  sl->after_frames (anim, anim->format, sq_format_by_id ("bvh"), 30.0, losses);
+  g_assert_cmpuint (anim->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, n_keys + 1);
+  g_assert_cmpfloat (sq_track_time (&anim->joints[0].tracks[SQ_CHANNEL_ROTATION], 0), ==, 0.0);
+  g_assert_cmpfloat (fabs (sq_track_time (&anim->joints[0].tracks[SQ_CHANNEL_ROTATION], 1) - 1.0 / 30.0), <, 1e-9);
+  g_assert_cmpuint (losses->len, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1260,6 +1322,7 @@ main (int   argc,
   g_test_add_func ("/convert/bvh-ease-scaled", test_bvh_ease_scaled);
   g_test_add_func ("/convert/anim-bvh-anim", test_anim_bvh_anim);
   g_test_add_func ("/convert/published-poses", test_published_poses);
+  g_test_add_func ("/convert/world-answers", test_world_answers);
 
   return g_test_run ();
 }

@@ -30,16 +30,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "worlds/sq-aw-skeleton.h"
-#include "worlds/sq-world-aw.h"
 #include "sq-convert.h"
-#include "worlds/sq-sl-behaviour.h"
 #include "sq-fields.h"
 #include "sq-math.h"
 #include "sq-private.h"
 #include "sq-retarget.h"
 #include "sq-world.h"
-#include "worlds/sq-sl-skeleton.h"
 
 /* The spaces themselves are defined in the worlds' homes (worlds/). */
 
@@ -186,23 +182,16 @@ static const char *
 conventional_name (const char         *name,
                    const SqSpace      *source,
                    const SqSpace      *target,
+                   const SqWorldHome  *world,
                    SqJointLookupFlags  flags)
 {
   SqJointScheme scheme = target ? target->scheme : SQ_JOINT_SCHEME_NONE;
 
   if (scheme == SQ_JOINT_SCHEME_NONE || (source != NULL && source->scheme == scheme))
     return name;
+  /* another spelling of one world's names (its home knows them) */
   if (source != NULL && source->world_id == target->world_id)
-    {
-      guint tag = sq_aw_tag_for_name (name);
-      const char *spelled = NULL;
-
-      if (tag == 0 || sq_joint_name_in_scheme (name, scheme))
-        return name;
-      /* a limb the other spelling has no name for: NULL, reported */
-      spelled = scheme == SQ_JOINT_SCHEME_AW_DX ? sq_aw_dx_name (tag) : sq_aw_seq_name (tag);
-      return spelled;
-    }
+    return world != NULL && world->respell != NULL ? world->respell (name, scheme) : name;
   return sq_joint_name_for_scheme (name, scheme, flags);
 }
 
@@ -218,10 +207,11 @@ report_missing (const char    *name,
  * drops what the map drops and the later of two joints that end with one
  * name; every rename gets a line. */
 static void
-map_joint_names (SqClip           *clip,
-                 const SqSpace    *source,
-                 const SqSpace    *target,
-                 const SqJointMap *map,
+map_joint_names (SqClip            *clip,
+                 const SqSpace     *source,
+                 const SqSpace     *target,
+                 const SqWorldHome *world,
+                 const SqJointMap  *map,
                  gboolean          defer_missing,
                  GPtrArray        *losses)
 {
@@ -245,7 +235,7 @@ map_joint_names (SqClip           *clip,
         }
       if (!from_map)
         {
-          target_name = conventional_name (joint->name, source, target, flags);
+          target_name = conventional_name (joint->name, source, target, world, flags);
           if (target_name == NULL)
             {
               /* a retarget may carry its turn into the joints below it */
@@ -381,6 +371,20 @@ convert_rest_offsets (SqClip        *clip,
  * Sequin builds (along the leaf's own bone). */
 #define DEFAULT_BONE_METRES 0.1
 
+/* The world whose limbs the joint table numbers (SqJointConcept.aw_tag),
+ * NULL for none */
+static const SqWorldHome *
+tag_world (void)
+{
+  gsize n;
+  const SqWorldHome * const *worlds = sq_worlds (&n);
+
+  for (gsize i = 0; i < n; i++)
+    if (worlds[i]->tag_parent != NULL)
+      return worlds[i];
+  return NULL;
+}
+
 /* Where each joint of a clip without a hierarchy sits, by its name: its
  * parent (the nearest ancestor the clip has, by the Second Life bone or the
  * ActiveWorlds tag its name stands for) and its rest offset from that
@@ -401,6 +405,7 @@ skeleton_guess (const SqClip *clip,
   g_autoptr(GHashTable) by_bone = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) by_tag = g_hash_table_new (NULL, NULL);
   SqJointLookupFlags flags = sq_joint_lookup_flags (clip);
+  const SqWorldHome *bones = sq_world_common (), *tags = tag_world ();
   gint32 root = -1;
 
   if (n == 0)
@@ -412,7 +417,8 @@ skeleton_guess (const SqClip *clip,
         g_hash_table_insert (by_bone, (gpointer) concepts[j].sl_bone, GINT_TO_POINTER (j + 1));
       if (concepts[j].aw_tag != 0 && !g_hash_table_contains (by_tag, GUINT_TO_POINTER (concepts[j].aw_tag)))
         g_hash_table_insert (by_tag, GUINT_TO_POINTER (concepts[j].aw_tag), GINT_TO_POINTER (j + 1));
-      if (root < 0 && (g_strcmp0 (concepts[j].sl_bone, "mPelvis") == 0 || concepts[j].aw_tag == 1))
+      if (root < 0 && ((concepts[j].sl_bone != NULL && g_strcmp0 (concepts[j].sl_bone, bones->root_bone) == 0)
+                       || (tags != NULL && concepts[j].aw_tag == tags->root_tag)))
         root = (gint32) j;
     }
   if (root < 0)
@@ -432,19 +438,19 @@ skeleton_guess (const SqClip *clip,
         {
           placed[j] = TRUE;
           /* the pelvis at its rest height, so players show it standing */
-          if (!sq_sl_bone_rest_position (concepts[j].sl_bone, offset[j]))
-            sq_sl_bone_rest_position ("mPelvis", offset[j]);
+          if (!bones->bone_rest_position (concepts[j].sl_bone, offset[j]))
+            bones->bone_rest_position (bones->root_bone, offset[j]);
           continue;
         }
       if (concepts[j].sl_bone != NULL)
-        for (const char *bone = sq_sl_bone_parent (concepts[j].sl_bone); bone != NULL && parent[j] < 0;
-             bone = sq_sl_bone_parent (bone))
+        for (const char *bone = bones->bone_parent (concepts[j].sl_bone); bone != NULL && parent[j] < 0;
+             bone = bones->bone_parent (bone))
           parent[j] = GPOINTER_TO_INT (g_hash_table_lookup (by_bone, bone)) - 1;
-      if (parent[j] < 0 && concepts[j].sl_bone == NULL && concepts[j].aw_tag != 0)
+      if (parent[j] < 0 && concepts[j].sl_bone == NULL && concepts[j].aw_tag != 0 && tags != NULL)
         {
           guint depth = 0;
-          for (guint t = sq_aw_parent_tag (concepts[j].aw_tag); t != 0 && parent[j] < 0 && depth++ < SQ_AW_MAX_TAG;
-               t = sq_aw_parent_tag (t))
+          for (guint t = tags->tag_parent (concepts[j].aw_tag); t != 0 && parent[j] < 0 && depth++ < tags->max_tag;
+               t = tags->tag_parent (t))
             parent[j] = GPOINTER_TO_INT (g_hash_table_lookup (by_tag, GUINT_TO_POINTER (t))) - 1;
         }
       if (parent[j] == (gint32) j)
@@ -457,8 +463,8 @@ skeleton_guess (const SqClip *clip,
             g_string_append_printf (loose, "%s“%s”", loose->len > 0 ? ", " : "", clip->joints[j].name);
         }
       if (concepts[j].sl_bone != NULL && concepts[parent[j]].sl_bone != NULL
-          && sq_sl_bone_rest_position (concepts[j].sl_bone, a)
-          && sq_sl_bone_rest_position (concepts[parent[j]].sl_bone, b))
+          && bones->bone_rest_position (concepts[j].sl_bone, a)
+          && bones->bone_rest_position (concepts[parent[j]].sl_bone, b))
         {
           for (int k = 0; k < 3; k++)
             offset[j][k] = a[k] - b[k];
@@ -524,6 +530,60 @@ parent_is_joint (const gint32 *fparent,
   return FALSE;
 }
 
+/* The root of a skeleton from a .x's frames: the top joint with the most
+ * joints below it; the other top joints and the joints without a frame
+ * hang from it, each reported. Returns -1 when no joint has a frame. */
+static gssize
+frames_root (const SqClip   *clip,
+             gint32         *parent,
+             double        (*offset)[3],
+             const gboolean *placed,
+             GPtrArray      *losses)
+{
+  gsize n = clip->n_joints;
+  g_autofree gsize *below = NULL;
+  g_autoptr(GString) frameless = g_string_new (NULL);
+  g_autoptr(GString) tops = g_string_new (NULL);
+  guint n_frameless = 0, n_tops = 0;
+  gssize root = -1;
+
+  below = g_new0 (gsize, n);
+  for (gsize j = 0; j < n; j++)
+    for (gint32 p = parent[j], d = 0; p >= 0 && d < (gint32) n; p = parent[p], d++)
+      below[p]++;
+  for (gsize j = 0; j < n; j++)
+    if (placed[j] && parent[j] < 0 && (root < 0 || below[j] > below[root]))
+      root = (gssize) j;
+  if (root < 0)
+    return -1;
+  for (gsize j = 0; j < n; j++)
+    {
+      if ((gssize) j == root || parent[j] >= 0)
+        continue;
+      parent[j] = (gint32) root;
+      if (!placed[j])
+        append_name (frameless, &n_frameless, clip->joints[j].name);
+      else
+        {
+          /* at its own place, seen from the root's */
+          for (int k = 0; k < 3; k++)
+            offset[j][k] -= offset[root][k];
+          append_name (tops, &n_tops, clip->joints[j].name);
+        }
+    }
+  if (n_tops > 0)
+    _sq_loss (losses, ngettext ("joint %s is at the top of the file's frames, beside the ROOT “%s”: it is written under the ROOT, at its own place",
+                                "joints %s are at the top of the file's frames, beside the ROOT “%s”: they are written under the ROOT, at their own places",
+                                n_tops),
+              tops->str, clip->joints[root].name);
+  if (n_frameless > 0)
+    _sq_loss (losses, ngettext ("joint %s has no frame in the file; it is written under the ROOT “%s”",
+                                "joints %s have no frame in the file; they are written under the ROOT “%s”",
+                                n_frameless),
+              frameless->str, clip->joints[root].name);
+  return root;
+}
+
 /* The skeleton of a DirectX file's own frames ("frames" extra of the .x
  * reader): a joint's parent is the nearest frame above its own that is a
  * joint too; its offset is the translation of its FrameTransformMatrix
@@ -544,14 +604,10 @@ skeleton_from_frames (const SqClip *clip,
   g_autofree const double **fm = NULL;
   g_autofree double *matrices = NULL;
   g_autofree gint32 *joint_of = NULL;
-  g_autofree gsize *below = NULL;
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) turning = g_hash_table_new (NULL, NULL);
-  g_autoptr(GString) frameless = g_string_new (NULL);
-  g_autoptr(GString) tops = g_string_new (NULL);
   g_autoptr(GString) turned = g_string_new (NULL);
-  guint n_frameless = 0, n_tops = 0, n_turned = 0;
-  gssize root = -1;
+  guint n_turned = 0;
 
   if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("a(siad)")) || n == 0
       || clip->format == NULL || clip->format->space == NULL)
@@ -624,42 +680,7 @@ skeleton_from_frames (const SqClip *clip,
                                 n_turned),
               turned->str);
 
-  /* the root: the top joint with the most joints below it */
-  below = g_new0 (gsize, n);
-  for (gsize j = 0; j < n; j++)
-    for (gint32 p = parent[j], d = 0; p >= 0 && d < (gint32) n; p = parent[p], d++)
-      below[p]++;
-  for (gsize j = 0; j < n; j++)
-    if (placed[j] && parent[j] < 0 && (root < 0 || below[j] > below[root]))
-      root = (gssize) j;
-  if (root < 0)
-    return -1;
-  for (gsize j = 0; j < n; j++)
-    {
-      if ((gssize) j == root || parent[j] >= 0)
-        continue;
-      parent[j] = (gint32) root;
-      if (!placed[j])
-        append_name (frameless, &n_frameless, clip->joints[j].name);
-      else
-        {
-          /* at its own place, seen from the root's */
-          for (int k = 0; k < 3; k++)
-            offset[j][k] -= offset[root][k];
-          append_name (tops, &n_tops, clip->joints[j].name);
-        }
-    }
-  if (n_tops > 0)
-    _sq_loss (losses, ngettext ("joint %s is at the top of the file's frames, beside the ROOT “%s”: it is written under the ROOT, at its own place",
-                                "joints %s are at the top of the file's frames, beside the ROOT “%s”: they are written under the ROOT, at their own places",
-                                n_tops),
-              tops->str, clip->joints[root].name);
-  if (n_frameless > 0)
-    _sq_loss (losses, ngettext ("joint %s has no frame in the file; it is written under the ROOT “%s”",
-                                "joints %s have no frame in the file; they are written under the ROOT “%s”",
-                                n_frameless),
-              frameless->str, clip->joints[root].name);
-  return root;
+  return frames_root (clip, parent, offset, placed, losses);
 }
 
 /* Where each joint of a clip without a hierarchy of its own sits: its
@@ -956,411 +977,6 @@ snap_times (SqClip     *clip,
               dropped, format_name);
 }
 
-/* LLBVHLoader's thresholds (formats.md 1.9) */
-#define POSITION_KEYFRAME_THRESHOLD_SQ (0.03 * 0.03)   /* BVH units */
-#define POSITION_MOTION_THRESHOLD_SQ   (0.001 * 0.001)
-#define ROTATION_KEYFRAME_THRESHOLD    0.01
-#define ROTATION_MOTION_THRESHOLD      0.001
-#define LL_MAX_PELVIS_OFFSET           5.0
-
-static double rot_distance (const double a[4],
-                            const double b[4]);
-
-/* Second Life BVH: frame 0 is the reference pose the importer does not play
- * (formats.md 1.9); a clip from a .anim gets one (the rest pose) so that
- * its first key stays the first frame played. A joint keyed at the rest
- * pose all along would not move from that frame and the importer would drop
- * it (though its keys override lower-priority animations): its reference
- * rotation is turned 10° about X instead, so it is kept. The root's stays
- * the rest pose: its keys are made relative to it. */
-static void
-add_reference_frame (SqClip *clip,
-                     double  frame_time)
-{
-  static const double identity[4] = { 1, 0, 0, 0 };
-  const double turned[4] = { cos (G_PI / 36), sin (G_PI / 36), 0, 0 };
-
-  for (gsize j = 0; j < clip->n_joints; j++)
-    for (guint c = 0; c < SQ_N_CHANNELS; c++)
-      {
-        SqJoint *joint = &clip->joints[j];
-        SqTrack *track = &joint->tracks[c];
-        gboolean still = c == SQ_CHANNEL_ROTATION && joint_parent (joint) >= 0;
-        SqKey *key;
-        gsize idx;
-
-        if (track->n_keys == 0)
-          continue;
-        sq_track_unpack (track);
-        for (gsize k = 0; k < track->n_keys; k++)
-          {
-            track->keys[k].time += frame_time;
-            if (still && rot_distance (identity, track->keys[k].v) > ROTATION_MOTION_THRESHOLD)
-              still = FALSE;
-          }
-        idx = sq_track_insert (track, 0.0);
-        key = &track->keys[idx];
-        key->v[0] = c == SQ_CHANNEL_TRANSLATION ? 0.0 : 1.0;
-        key->v[1] = key->v[2] = 0.0;
-        key->v[3] = c == SQ_CHANNEL_SCALE ? 1.0 : 0.0;
-        if (c == SQ_CHANNEL_SCALE)
-          key->v[1] = key->v[2] = 1.0;
-        if (still)
-          memcpy (key->v, turned, sizeof turned);
-      }
-  clip->duration += frame_time;
-}
-
-/* ---- BVH → Second Life, as the viewer's importer -------------------------- */
-
-
-typedef struct
-{
-  double   rot[4];
-  double   pos[3];
-  gboolean ignore_rot;
-  gboolean ignore_pos;
-} Frame;
-
-static double
-vec_dist (const double a[3],
-          const double b[3])
-{
-  return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-}
-
-static double
-vec_dist_sq (const double a[3],
-             const double b[3])
-{
-  return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
-}
-
-/* |X·q1 − X·q2| + |Y·q1 − Y·q2|: how far the rotated X and Y axes move */
-static double
-rot_distance (const double a[4],
-              const double b[4])
-{
-  static const double x[3] = { 1, 0, 0 }, y[3] = { 0, 1, 0 };
-  double ax[3], bx[3], ay[3], by[3];
-
-  sq_quat_rotate (a, x, ax);
-  sq_quat_rotate (b, x, bx);
-  sq_quat_rotate (a, y, ay);
-  sq_quat_rotate (b, y, by);
-  return vec_dist (ax, bx) + vec_dist (ay, by);
-}
-
-/* LLQuaternion lerp(t, p, q): p + t (q − p), normalised, no hemisphere check */
-static void
-ll_lerp (double        t,
-         const double  p[4],
-         const double  q[4],
-         double        out[4])
-{
-  double m = 0;
-
-  for (int i = 0; i < 4; i++)
-    {
-      out[i] = p[i] + t * (q[i] - p[i]);
-      m += out[i] * out[i];
-    }
-  m = sqrt (m);
-  if (m > 1e-6)
-    for (int i = 0; i < 4; i++)
-      out[i] /= m;
-  else
-    {
-      out[0] = 1;
-      out[1] = out[2] = out[3] = 0;
-    }
-}
-
-/* LLBVHLoader::optimize() for one joint: marks the frames it would leave
- * out; returns FALSE when the joint never moves beyond the thresholds from
- * frame 0 (the viewer drops the whole joint). */
-static gboolean
-optimize_joint (Frame  *frames,
-                gsize   n,
-                guint   child_depth)
-{
-  gboolean pos_changed = FALSE, rot_changed = FALSE;
-  double rot_threshold = ROTATION_KEYFRAME_THRESHOLD / MAX (child_depth * 0.33, 1.0);
-  const double *first_pos = frames[0].pos, *first_rot = frames[0].rot;
-  gsize ki, ki_prev, last_good_pos, last_good_rot, ki_max;
-  guint n_pos_considered = 2, n_rot_considered = 2;
-  double diff_max = 0;
-
-  if (n == 0)
-    return FALSE;
-  ki = 0;
-  if (n == 1)
-    rot_changed = TRUE;
-  else
-    {
-      frames[0].ignore_pos = frames[0].ignore_rot = TRUE;
-      ki = 1;
-    }
-  ki_prev = last_good_pos = last_good_rot = ki_max = ki;
-  for (; ki < n; ki++)
-    {
-      if (ki_prev == last_good_pos)
-        {
-          if (vec_dist_sq (frames[ki_prev].pos, first_pos) > POSITION_MOTION_THRESHOLD_SQ)
-            pos_changed = TRUE;
-        }
-      else
-        {
-          double interp[3];
-          double u = 1.0 / n_pos_considered;
-          for (int i = 0; i < 3; i++)
-            interp[i] = frames[ki].pos[i] + (frames[last_good_pos].pos[i] - frames[ki].pos[i]) * u;
-          if (vec_dist_sq (frames[ki].pos, first_pos) > POSITION_MOTION_THRESHOLD_SQ)
-            pos_changed = TRUE;
-          if (vec_dist_sq (interp, frames[ki_prev].pos) < POSITION_KEYFRAME_THRESHOLD_SQ)
-            {
-              frames[ki_prev].ignore_pos = TRUE;
-              n_pos_considered++;
-            }
-          else
-            {
-              n_pos_considered = 2;
-              last_good_pos = ki_prev;
-            }
-        }
-
-      if (ki_prev == last_good_rot)
-        {
-          if (rot_distance (first_rot, frames[ki_prev].rot) > ROTATION_MOTION_THRESHOLD)
-            rot_changed = TRUE;
-        }
-      else
-        {
-          double interp[4], test;
-
-          ll_lerp (1.0 / n_rot_considered, frames[ki].rot, frames[last_good_rot].rot, interp);
-          if (rot_distance (first_rot, frames[ki_prev].rot) > ROTATION_MOTION_THRESHOLD)
-            rot_changed = TRUE;
-          test = rot_distance (interp, frames[ki_prev].rot);
-          if (test >= rot_threshold || (ki + 1 == n && n_rot_considered > 2))
-            {
-              n_rot_considered = 2;
-              last_good_rot = ki_prev;
-              if (diff_max > 0)
-                {
-                  frames[ki_max].ignore_rot = FALSE;
-                  diff_max = 0;
-                }
-            }
-          else
-            {
-              frames[ki_prev].ignore_rot = TRUE;
-              n_rot_considered++;
-              if (test > diff_max)
-                {
-                  diff_max = test;
-                  ki_max = ki;
-                }
-            }
-        }
-      ki_prev = ki;
-    }
-  return pos_changed || rot_changed;
-}
-
-static guint
-bvh_channel_count (const SqJoint *joint)
-{
-  GVariant *v = sq_props_get (joint->extra, "channels");
-
-  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_STRING_ARRAY))
-    return (guint) g_variant_n_children (v);
-  return joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0 ? 6 : 3;
-}
-
-static const double identity_rotation[4] = { 1, 0, 0, 0 };
-
-static SqClip *
-bvh_to_second_life (const SqClip *bvh,
-                    const char   *root_source_name,
-                    GPtrArray    *losses)
-{
-  SqClip *out = sq_clip_new ();
-  gsize n = bvh->n_joints;
-  double ft = bvh->fps > 0 && isfinite (bvh->fps) ? 1.0 / bvh->fps : 1.0 / 30.0;
-  gsize n_frames = 0;
-  g_autofree guint *depth = g_new0 (guint, MAX (n, 1));
-  g_autofree gboolean *leafy = g_new0 (gboolean, MAX (n, 1));
-  g_autoptr(GString) still = g_string_new (NULL);
-  guint n_still = 0, clamped = 0, reduced = 0, total = 0;
-  double duration, ease_in = SQ_SL_DEFAULT_EASE, ease_out = SQ_SL_DEFAULT_EASE;
-  gssize root = -1;
-
-  {
-    GVariant *v = sq_props_get (bvh->extra, "frame-time");
-    if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE) && g_variant_get_double (v) > 0)
-      ft = g_variant_get_double (v);
-  }
-  n_frames = sq_props_get_uint (bvh->extra, "frames", 0);
-  for (gsize j = 0; j < n; j++)
-    for (guint c = 0; c < 2; c++)
-      if (bvh->joints[j].tracks[c].n_keys > 0)
-        {
-          const SqTrack *track = &bvh->joints[j].tracks[c];
-          double last = sq_track_time (track, track->n_keys - 1);
-          double f = floor (last / ft + 0.5) + 1;
-          if (f > n_frames && f < 1e7)
-            n_frames = (gsize) f;
-        }
-
-  /* the root (and the depth of the tree below each joint, counted in the
-   * viewer's way: from the End Sites up) */
-  for (gsize j = n; j > 0; j--)
-    {
-      gsize i = j - 1;
-      gint32 p = joint_parent (&bvh->joints[i]);
-      if (sq_props_get (bvh->joints[i].extra, "end-site") != NULL)
-        leafy[i] = TRUE;
-      if (p >= 0 && (gsize) p < i && leafy[i])
-        {
-          depth[p] = MAX (depth[p], depth[i] + 1);
-          leafy[p] = TRUE;
-        }
-      if (p < 0)
-        root = (gssize) i;
-    }
-  if (root >= 0 && strcmp (bvh->joints[root].name, "mPelvis") != 0)
-    _sq_loss (losses, _("the BVH ROOT “%s” maps to “%s”, not to mPelvis: the Second Life importer would refuse this file (E_ST_BAD_ROOT)"),
-              root_source_name, bvh->joints[root].name);
-  else if (root >= 0 && root_source_name != NULL && strcmp (root_source_name, "hip") != 0
-           && strcmp (root_source_name, "mPelvis") != 0 && strcmp (root_source_name, "avatar_mPelvis") != 0)
-    _sq_loss (losses, _("the BVH ROOT “%s” is written as mPelvis; the Second Life importer itself would refuse the BVH (it wants “hip”, E_ST_BAD_ROOT)"),
-              root_source_name);
-
-  /* the viewer computes times in single precision; so does this, so the
-   * last key lands exactly on the duration */
-  ft = (double) (float) ft;
-  duration = (double) (float) (MAX ((double) n_frames - 2.0, 1.0) * ft);
-  out->duration = duration;
-  out->fps = 1.0 / ft;
-  out->frame_base = 0;
-  g_free (out->root);
-  out->root = g_strdup ("");
-  /* LLBVHLoader::reset() defaults, ease scaled when they overlap */
-  if (ease_in + ease_out > duration && duration != 0)
-    {
-      double f = duration / (ease_in + ease_out);
-      ease_in *= f;
-      ease_out *= f;
-    }
-  sq_props_set (out->extra, "version", g_variant_new_uint16 (1));
-  sq_props_set (out->extra, "sub-version", g_variant_new_uint16 (0));
-  sq_props_set (out->extra, "priority", g_variant_new_int32 (SQ_SL_DEFAULT_PRIORITY));
-  sq_props_set (out->extra, "emote", g_variant_new_string (""));
-  sq_props_set (out->extra, "loop-in", g_variant_new_double (0.0));
-  sq_props_set (out->extra, "loop-out", g_variant_new_double (duration));
-  sq_props_set (out->extra, "loop", g_variant_new_int32 (0));
-  sq_props_set (out->extra, "ease-in", g_variant_new_double (ease_in));
-  sq_props_set (out->extra, "ease-out", g_variant_new_double (ease_out));
-  sq_props_set (out->extra, "hand-pose", g_variant_new_uint32 (SQ_SL_DEFAULT_HAND_POSE));
-
-  for (gsize j = 0; j < n && n_frames > 0; j++)
-    {
-      const SqJoint *src = &bvh->joints[j];
-      g_autofree Frame *frames = g_new0 (Frame, n_frames);
-      gboolean pelvis = strcmp (src->name, "mPelvis") == 0;
-      gboolean positions = bvh_channel_count (src) == 6;
-      double first_inv[4];
-      SqJoint *dst;
-
-      for (gsize f = 0; f < n_frames; f++)
-        {
-          double v[4];
-          sq_track_sample (&src->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, f * ft, frames[f].rot);
-          sq_track_sample (&src->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, f * ft, v);
-          memcpy (frames[f].pos, v, sizeof frames[f].pos);
-        }
-      /* a joint retargeted off the file's rest pose is kept even when it
-       * holds still: frame 0 is no longer Second Life's rest for it */
-      if (!optimize_joint (frames, n_frames, depth[j])
-          && !(sq_props_get (src->extra, "retargeted") != NULL
-               && rot_distance (identity_rotation, frames[0].rot) > ROTATION_MOTION_THRESHOLD))
-        {
-          if (n_still++ > 0)
-            g_string_append (still, ", ");
-          g_string_append_printf (still, "“%s”", src->name);
-          continue;
-        }
-      dst = sq_clip_add_joint (out, src->name);
-      sq_quat_conjugate (frames[0].rot, first_inv);
-      for (gsize f = 0; f < n_frames; f++)
-        {
-          double t = (double) (float) (MAX ((double) f - 1.0, 0.0) * ft);
-          total++;
-          if (frames[f].ignore_rot)
-            {
-              if (f > 0)
-                reduced++;
-              continue;
-            }
-          {
-            double q[4];
-            SqKey *key;
-            if (pelvis)
-              sq_quat_multiply (first_inv, frames[f].rot, q);
-            else
-              memcpy (q, frames[f].rot, sizeof q);
-            /* frame 1 and frame 0 (a one-frame file) both land at time 0 */
-            if (sq_track_find (&dst->tracks[SQ_CHANNEL_ROTATION], t) >= 0)
-              continue;
-            key = sq_track_append (&dst->tracks[SQ_CHANNEL_ROTATION], t);
-            sq_space_rotation_to_sl (&sq_space_bvh, q, key->v);
-          }
-        }
-      if (!positions)
-        continue;
-      for (gsize f = 0; f < n_frames; f++)
-        {
-          double t = (double) (float) (MAX ((double) f - 1.0, 0.0) * ft);
-          double p[3];
-          SqKey *key;
-
-          if (frames[f].ignore_pos)
-            continue;
-          memcpy (p, frames[f].pos, sizeof p);
-          if (pelvis)
-            {
-              for (int i = 0; i < 3; i++)
-                p[i] -= frames[0].pos[i];
-              sq_quat_rotate (first_inv, p, p);
-            }
-          if (sq_track_find (&dst->tracks[SQ_CHANNEL_TRANSLATION], t) >= 0)
-            continue;
-          key = sq_track_append (&dst->tracks[SQ_CHANNEL_TRANSLATION], t);
-          sq_space_vector_to_sl (&sq_space_bvh, p, key->v);
-          for (int i = 0; i < 3; i++)
-            if (key->v[i] > LL_MAX_PELVIS_OFFSET || key->v[i] < -LL_MAX_PELVIS_OFFSET)
-              {
-                key->v[i] = CLAMP (key->v[i], -LL_MAX_PELVIS_OFFSET, LL_MAX_PELVIS_OFFSET);
-                clamped++;
-              }
-        }
-    }
-  if (n_frames > 1)
-    _sq_loss (losses, _("BVH frame 0 is the reference pose and is not played (Second Life importer rules); key times start at frame 1, duration %.6g s"),
-              duration);
-  if (n_still > 0)
-    _sq_loss (losses, ngettext ("joint %s never moves beyond the importer's thresholds from frame 0 and is left out",
-                                "joints %s never move beyond the importer's thresholds from frame 0 and are left out",
-                                n_still),
-              still->str);
-  if (reduced > 0)
-    _sq_loss (losses, _("%u of %u rotation frames left out by the importer's key reduction"), reduced, total);
-  if (clamped > 0)
-    _sq_loss (losses, _("%u position values beyond ±%g m clamped"), clamped, SQ_SL_POS_RANGE);
-  return out;
-}
-
 /* ---- the conversion -------------------------------------------------------- */
 
 /* The frame rate a clip's keys sit on, for a target that numbers frames
@@ -1393,22 +1009,22 @@ target_fps (const SqClip   *clip,
             const SqFormat *target)
 {
   static const double rates[] = { 10, 12, 15, 20, 24, 25, 30, 48, 50, 60, 100, 120 };
-  const SqSpace *from = clip->format->space;
-  gboolean dx = target->space == &sq_space_aw_dx;
+  const SqSpace *from = clip->format->space, *to = target->space;
   double tol = 1e-9, fps = clip->fps;
 
-  if (from == &sq_space_second_life)
-    tol = clip->duration / 65535.0 + 1e-6;
+  if (from->duration_steps > 0)
+    tol = clip->duration / from->duration_steps + 1e-6;
   else if (from->time_grid > 120)
     tol = 0.5 / from->time_grid + 1e-9;   /* text SEQ's milliseconds */
-  if (dx)
+  if (to->fps_max > 0)
     {
-      /* AnimTicksPerSecond: whole numbers, 2-200 for ActiveWorlds */
+      /* whole numbers of frames a second, in the format's range */
       double r = floor (fps + 0.5);
-      if (fps > 0 && isfinite (fps) && r >= 2 && r <= 200 && fabs (r - fps) < 1e-3 && keys_fit_rate (clip, r, tol))
+      if (fps > 0 && isfinite (fps) && r >= to->fps_min && r <= to->fps_max && fabs (r - fps) < 1e-3
+          && keys_fit_rate (clip, r, tol))
         return r;
     }
-  else if (fps >= 1 && fps <= 1000 && isfinite (fps) && from != &sq_space_second_life
+  else if (fps >= 1 && fps <= 1000 && isfinite (fps) && !(from->duration_steps > 0)
            && keys_fit_rate (clip, fps, tol))
     return fps;
   for (gsize r = 0; r < G_N_ELEMENTS (rates); r++)
@@ -1588,7 +1204,9 @@ convert_clip (const SqClip     *clip,
   g_autoptr(SqClip) out = NULL;
   g_autoptr(SqRest) src_rest = NULL;
   const SqSpace *from, *to;
+  const SqWorldHome *to_world = sq_format_get_world (target);
   g_autofree char *root_source = NULL;
+  SqClip *imported;
 
   out = sq_clip_copy (clip);
   g_clear_pointer (&out->source, g_bytes_unref);
@@ -1599,7 +1217,7 @@ convert_clip (const SqClip     *clip,
     {
       /* the user's map only */
       if (sq_joint_map_size (map) > 0)
-        map_joint_names (out, NULL, NULL, map, FALSE, losses);
+        map_joint_names (out, NULL, NULL, NULL, map, FALSE, losses);
       return g_steal_pointer (&out);
     }
   /* the target's own rule says how its translations move a joint */
@@ -1623,25 +1241,20 @@ convert_clip (const SqClip     *clip,
   src_rest = retarget_source_rest (clip, target);
   for (gsize j = 0; j < out->n_joints && src_rest != NULL; j++)
     sq_props_set (out->joints[j].extra, "source-index", g_variant_new_int32 ((gint32) j));
-  map_joint_names (out, from, to, map, src_rest != NULL, losses);
+  map_joint_names (out, from, to, sq_format_get_world (target), map, src_rest != NULL, losses);
   if (src_rest != NULL)
     retarget_clip (clip, src_rest, out, target, losses);
   for (gsize j = 0; j < out->n_joints; j++)
     {
       sq_props_remove (out->joints[j].extra, "source-index");
       sq_props_remove (out->joints[j].extra, "no-counterpart");
-      if (from != &sq_space_bvh || to != &sq_space_second_life)
-        sq_props_remove (out->joints[j].extra, "retargeted");
     }
-
-  if (from == &sq_space_bvh && to == &sq_space_second_life)
-    {
-      _sq_loss (losses, _("the joint hierarchy (parents, rest OFFSETs, channel orders, End Sites) has no place in %s"),
-                sq_format_get_name (target));
-      SqClip *sl = bvh_to_second_life (out, root_source, losses);
-      sl->format = clip->format;
-      return sl;
-    }
+  /* the target world's own importer, when it has one for the source */
+  if (to_world != NULL && to_world->import_clip != NULL
+      && (imported = to_world->import_clip (out, clip->format, target, root_source, losses)) != NULL)
+    return imported;
+  for (gsize j = 0; j < out->n_joints; j++)
+    sq_props_remove (out->joints[j].extra, "retargeted");
 
   if (from->hierarchy && !to->hierarchy)
     _sq_loss (losses, _("the joint hierarchy (parents, rest OFFSETs, channel orders, End Sites) has no place in %s"),
@@ -1655,18 +1268,15 @@ convert_clip (const SqClip     *clip,
     build_hierarchy (out, to, losses);
 
   /* frame numbering and the time grid */
-  out->frame_base = to == &sq_space_aw_seq_binary || to == &sq_space_aw_seq_text ? 1 : 0;
+  out->frame_base = to->frame_base;
   if (to->time_grid < 0)
     {
       double fps = target_fps (clip, target);
       if (fps != out->fps || from->hierarchy != to->hierarchy)
         sq_props_remove (out->extra, "frame-time");
       out->fps = fps;
-      if (to->hierarchy && from == &sq_space_second_life)
-        {
-          add_reference_frame (out, 1.0 / fps);
-          _sq_loss (losses, "%s", _(SQ_BVH_REFERENCE_NOTE));
-        }
+      if (to_world != NULL && to_world->after_frames != NULL)
+        to_world->after_frames (out, clip->format, target, fps, losses);
       snap_times (out, fps, 0, sq_format_get_name (target), losses);
     }
   else if (to->time_grid > 0)

@@ -11,7 +11,8 @@
  * translations through Second Life's space (metres, +X forward, +Y left,
  * +Z up), a hierarchy with rest offsets when the target needs one, key
  * times onto the target's grid; BVH → Second Life follows the viewer's own
- * importer (formats.md 1.9). sq_save_bytes() calls it whenever a clip is
+ * importer (formats.md 1.9), which Second Life's home offers
+ * (SqWorldHome.import_clip). sq_save_bytes() calls it whenever a clip is
  * saved in a format other than its own.
  */
 #pragma once
@@ -32,6 +33,7 @@ typedef enum
   SQ_WORLD_ACTIVEWORLDS,
   SQ_WORLD_SECOND_LIFE,
   SQ_WORLD_MOTION_CAPTURE,
+  SQ_WORLD_THE_SIMS,
 } SqWorld;
 
 struct _SqSpace
@@ -52,6 +54,14 @@ struct _SqSpace
   /* key times sit on steps of 1/time_grid s; 0: anywhere (the writer
    * quantises and reports); < 0: on the clip's frame rate */
   double        time_grid;
+  /* the number of the first frame the format writes (1: SEQ) */
+  guint         frame_base;
+  /* > 0: the format numbers frames at a whole number of frames a second,
+   * at least fps_min, at most fps_max (.x's AnimTicksPerSecond) */
+  double        fps_min, fps_max;
+  /* > 0: key times sit on this many steps of the duration and the clip's
+   * own frame rate says nothing of them (.anim's 16-bit times) */
+  double        duration_steps;
 };
 
 /* The spaces are defined in the worlds' homes: sq_space_second_life and

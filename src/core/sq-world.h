@@ -334,6 +334,46 @@ struct _SqWorldHome
    * joints that already have them */
   gboolean        (*joint_moves) (const SqClip *clip,
                                   gsize         joint);
+
+  /* ---- what the converter asks a world (sq-convert.c) ---- */
+  /* optional: `name`, a joint of one of the world's naming schemes, in
+   * `scheme`, another of them (ActiveWorlds: pelvis ⇄ aw_pelvis): the name
+   * itself when it stays, NULL when `scheme` has no name for it */
+  const char     *(*respell)     (const char    *name,
+                                  SqJointScheme  scheme);
+  /* optional, the common world's (sq_world_common): its skeleton by the
+   * bone names of the joint table (SqJointConcept.sl_bone): a bone's
+   * parent (NULL for the root) and its rest position (metres, the common
+   * axes; FALSE for an unknown bone), and its root bone */
+  const char     *(*bone_parent)        (const char *bone);
+  gboolean        (*bone_rest_position) (const char *bone,
+                                         double      out[3]);
+  const char      *root_bone;
+  /* optional, the world whose limbs the joint table numbers
+   * (SqJointConcept.aw_tag): a tag's parent (0 for none), the root's tag
+   * and the highest tag */
+  guint           (*tag_parent)  (guint tag);
+  guint            root_tag;
+  guint            max_tag;
+  /* optional: `renamed` (a clip of `from`, another format of the world,
+   * its joints already in the target's names and retargeted) as a clip of
+   * `target` by the world's own importer (Second Life: a BVH as the
+   * viewer's upload reads it), its lines added to `losses`; NULL: the
+   * generic conversion goes on. `root_source_name`: the root's name in the
+   * source, or NULL. Never converts. */
+  SqClip         *(*import_clip)  (const SqClip   *renamed,
+                                   const SqFormat *from,
+                                   const SqFormat *target,
+                                   const char     *root_source_name,
+                                   GPtrArray      *losses);
+  /* optional: on `out`, a clip from `from` converted to `target` (one of
+   * the world's) and put on `fps` frames a second, before its times are
+   * snapped (Second Life: a BVH from a .anim gets its reference frame) */
+  void            (*after_frames) (SqClip         *out,
+                                   const SqFormat *from,
+                                   const SqFormat *target,
+                                   double          fps,
+                                   GPtrArray      *losses);
 };
 
 /* The worlds, in the order of the validation targets */

@@ -34,6 +34,7 @@ const SqSpace sq_space_aw_seq_binary = {
   .sign = { 1, 1, -1 },
   .scheme = SQ_JOINT_SCHEME_AW_SEQ,
   .time_grid = 30,
+  .frame_base = 1,
 };
 
 const SqSpace sq_space_aw_seq_text = {
@@ -44,6 +45,7 @@ const SqSpace sq_space_aw_seq_text = {
   .sign = { 1, 1, -1 },
   .scheme = SQ_JOINT_SCHEME_AW_SEQ,
   .time_grid = 1000,
+  .frame_base = 1,
 };
 
 const SqSpace sq_space_aw_dx = {
@@ -55,6 +57,9 @@ const SqSpace sq_space_aw_dx = {
   .conjugate = TRUE,
   .scheme = SQ_JOINT_SCHEME_AW_DX,
   .time_grid = -1,
+  /* AnimTicksPerSecond: whole numbers, 2-200 for ActiveWorlds */
+  .fps_min = 2,
+  .fps_max = 200,
 };
 
 /* ---- validation: the DirectX profile (formats.md 3.6, 4) -------------------- */
@@ -518,6 +523,22 @@ aw_new_clip (const char      *variant G_GNUC_UNUSED,
 }
 
 
+/* ---- conversions (sq-convert.c) ---------------------------------------------- */
+
+/* A limb's name in the other ActiveWorlds spelling (SEQ's pelvis, .x's
+ * aw_pelvis), by its tag */
+static const char *
+aw_respell (const char    *name,
+            SqJointScheme  scheme)
+{
+  guint tag = sq_aw_tag_for_name (name);
+
+  if (tag == 0 || sq_joint_name_in_scheme (name, scheme))
+    return name;
+  /* a limb the other spelling has no name for: NULL, reported */
+  return scheme == SQ_JOINT_SCHEME_AW_DX ? sq_aw_dx_name (tag) : sq_aw_seq_name (tag);
+}
+
 const SqWorldHome sq_world_aw = {
   .id = "aw",
   .name = N_("ActiveWorlds"),
@@ -529,4 +550,10 @@ const SqWorldHome sq_world_aw = {
   .mirror = aw_mirror_of,
   .new_clips = aw_new_clips,
   .new_clip = aw_new_clip,
+
+  /* ---- conversions (sq-convert.c) ---- */
+  .respell = aw_respell,
+  .tag_parent = sq_aw_parent_tag,
+  .root_tag = 1,
+  .max_tag = SQ_AW_MAX_TAG,
 };

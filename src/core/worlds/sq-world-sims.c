@@ -103,6 +103,7 @@ static const SqSimsBone child[SQ_SIMS_N_BONES] = {
  * only so does the rest skeleton stand (legs down, head up). */
 const SqSpace sq_space_sims = {
   .world = N_("The Sims"),
+  .world_id = SQ_WORLD_THE_SIMS,
   .metres_per_unit = 1.0 / 3.0,
   .axis = { 1, 2, 0 },
   .sign = { -1, 1, 1 },

@@ -32,6 +32,8 @@ const SqSpace sq_space_second_life = {
   .sign = { 1, 1, 1 },
   .scheme = SQ_JOINT_SCHEME_SL,
   .time_grid = 0,
+  /* key times are 16-bit steps of the duration (formats.md 1.8) */
+  .duration_steps = 65535.0,
 };
 
 const SqSpace sq_space_bvh = {
@@ -998,4 +1000,11 @@ const SqWorldHome sq_world_sl = {
   .new_clips = sl_new_clips,
   .new_clip = sl_new_clip,
   .joint_moves = sl_joint_moves,
+
+  /* ---- conversions (sq-convert.c) ---- */
+  .bone_parent = sq_sl_bone_parent,
+  .bone_rest_position = sq_sl_bone_rest_position,
+  .root_bone = "mPelvis",
+  .import_clip = _sq_sl_import_clip,
+  .after_frames = _sq_sl_after_frames,
 };

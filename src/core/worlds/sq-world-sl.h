@@ -151,4 +151,17 @@ void        sq_validate_add_sl_loss (const SqClip *clip,
 void     sq_sl_validate          (const SqClip *clip,
                                   GPtrArray    *findings);
 
+/* Second Life's BVH importer (worlds/sq-sl-bvh-import.c), for the
+ * conversions: SqWorldHome.import_clip and .after_frames */
+SqClip     *_sq_sl_import_clip  (const SqClip   *renamed,
+                                 const SqFormat *from,
+                                 const SqFormat *target,
+                                 const char     *root_source_name,
+                                 GPtrArray      *losses);
+void        _sq_sl_after_frames (SqClip         *out,
+                                 const SqFormat *from,
+                                 const SqFormat *target,
+                                 double          fps,
+                                 GPtrArray      *losses);
+
 G_END_DECLS
