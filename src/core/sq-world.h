@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
+#include "sq-diff.h"
 #include "sq-edit.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
@@ -334,6 +335,18 @@ struct _SqWorldHome
    * joints that already have them */
   gboolean        (*joint_moves) (const SqClip *clip,
                                   gsize         joint);
+
+  /* ---- validate --loss (sequin-cli validate --loss) ---- */
+  /* optional: what saving `clip` in the world's format does to its
+   * motion: the clip against the file written from it and read back.
+   * `losses` receives the conversion's lines, `notes` the lines that are no
+   * loss: the conversion's notes and, always, the file's size against the
+   * world's limit (over it too); `size` (may be NULL) the file's bytes */
+  SqDiff         *(*save_loss)   (const SqClip *clip,
+                                  GPtrArray    *losses,
+                                  GPtrArray    *notes,
+                                  gsize        *size,
+                                  GError      **error);
 };
 
 /* The worlds, in the order of the validation targets */
