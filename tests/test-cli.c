@@ -838,6 +838,15 @@ test_diff (void)
                             (gint64) st.st_size);
     g_assert_nonnull (strstr (out, note));
     g_assert_null (strstr (out, ": loss: the animation is"));
+    g_clear_pointer (&out, g_free);
+    /* and of an .anim itself (nothing converted), its own size */
+    g_assert_cmpint (run (&out, NULL, "validate", "--target", "sl", "--loss", anim, NULL), ==,
+                     run (NULL, NULL, "validate", "--target", "sl", anim, NULL));
+    g_clear_pointer (&note, g_free);
+    note = g_strdup_printf ("diff-a.anim: note: the animation is %" G_GINT64_FORMAT " bytes (Second Life's upload "
+                            "limit is 250,000 bytes)\n", (gint64) st.st_size);
+    g_assert_nonnull (strstr (out, note));
+    g_assert_nonnull (strstr (out, "diff-a.anim: loss: largest rotation error "));
   }
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (run (NULL, NULL, "validate", "--target", "aw", "--loss", a, NULL), ==, 2);
@@ -848,8 +857,9 @@ test_diff (void)
 }
 
 /* validate --target sl --loss on a clip whose .anim is over the upload
- * limit: the validation's error says the size, the losses do not repeat
- * it, the quantisation's losses per joint stay */
+ * limit: the validation's error says the size, the size note too (the
+ * file convert writes), the losses do not repeat it, the quantisation's
+ * losses per joint stay */
 static void
 test_loss_over_limit (void)
 {
@@ -867,7 +877,18 @@ test_loss_over_limit (void)
   g_assert_nonnull (strstr (out, "long.seq: error: the animation is "));
   g_assert_nonnull (strstr (out, "bytes as a Second Life animation, more than the upload limit of"));
   g_assert_null (strstr (out, ": loss: the animation is"));
-  g_assert_null (strstr (out, ": note: the animation is"));
+  {
+    g_autofree char *anim = tmp ("long.anim");
+    g_autofree char *note = NULL;
+    GStatBuf st;
+
+    g_assert_cmpint (run (NULL, NULL, "convert", path, anim, NULL), ==, 0);
+    g_assert_cmpint (g_stat (anim, &st), ==, 0);
+    g_assert_cmpint (st.st_size, >, 250000);
+    note = g_strdup_printf ("long.seq: note: the animation is %" G_GINT64_FORMAT " bytes, over Second Life's upload "
+                            "limit of 250,000 bytes\n", (gint64) st.st_size);
+    g_assert_nonnull (strstr (out, note));
+  }
   g_assert_nonnull (strstr (out, "long.seq: loss: 40000 keys quantised to 16 bits"));
   g_assert_nonnull (strstr (out, "long.seq: loss: largest rotation error "));
   g_assert_nonnull (strstr (out, "long.seq: loss: mPelvis: rotation "));

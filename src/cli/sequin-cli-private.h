@@ -263,11 +263,12 @@ int      cli_each_in_order  (guint       n,
                              CliSinkFunc one,
                              gpointer    data);
 
-/* validate --loss: what saving as .anim does to the motion; FALSE when the
- * clip cannot be written as .anim */
-gboolean cli_print_loss     (CliSink      *sink,
-                             const char   *path,
-                             const SqClip *clip);
+/* validate --loss: what saving in `world`'s format (one with a
+ * save_loss) does to the motion; FALSE when the clip cannot be written */
+gboolean cli_print_loss     (CliSink           *sink,
+                             const char        *path,
+                             const SqClip      *clip,
+                             const SqWorldHome *world);
 /* Converts or edits one input into `out`, as `request` says; its exit
  * status */
 typedef int (*CliOneFunc) (const CliRequest *request,

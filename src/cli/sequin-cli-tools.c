@@ -27,29 +27,27 @@ cli_print_report (const char   *path,
     printf ("%s: note: %s: %s\n", path, sq_edit_get_label (edit), report);
 }
 
-/* The clip against the .anim written from it and read back
- * (sq_diff_sl_loss), the report's lines that are no loss apart: the
- * file's size is a note (left out over the upload limit, which the
- * validation's error says already) */
+/* The clip against the file of `world`'s format written from it and read
+ * back (the world's save_loss): its notes (the file's size against the
+ * world's limit among them), then its losses */
 gboolean
-cli_print_loss (CliSink      *sink,
-                const char   *path,
-                const SqClip *clip)
+cli_print_loss (CliSink           *sink,
+                const char        *path,
+                const SqClip      *clip,
+                const SqWorldHome *world)
 {
   g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(SqDiff) diff = NULL;
-  gsize size = 0;
 
-  if ((diff = sq_diff_sl_loss (clip, losses, notes, &size, &error)) == NULL)
+  if ((diff = world->save_loss (clip, losses, notes, NULL, &error)) == NULL)
     {
       cli_sink_fail (sink, path, error);
       return FALSE;
     }
-  if (size <= SQ_SL_UPLOAD_LIMIT)
-    for (guint i = 0; i < notes->len; i++)
-      cli_sink_printf (sink, FALSE, "%s: note: %s\n", path, (const char *) notes->pdata[i]);
+  for (guint i = 0; i < notes->len; i++)
+    cli_sink_printf (sink, FALSE, "%s: note: %s\n", path, (const char *) notes->pdata[i]);
   for (guint i = 0; i < losses->len; i++)
     cli_sink_printf (sink, FALSE, "%s: loss: %s\n", path, (const char *) losses->pdata[i]);
   cli_sink_printf (sink, FALSE, "%s: loss: largest rotation error %.4g°, position error %.4g m\n", path,

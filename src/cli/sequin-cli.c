@@ -308,7 +308,7 @@ validate_one (guint    index,
 
       cli_sink_printf (sink, FALSE, "%s: %s: %s\n", path, kinds[finding->severity], finding->message);
     }
-  if (request->loss && !cli_print_loss (sink, path, clip))
+  if (request->loss && !cli_print_loss (sink, path, clip, sq_world_by_id (target)))
     status = EXIT_BAD_INPUT;
   if (sq_findings_have_errors (findings) || clip->warnings->len > 0)
     status = EXIT_BAD_INPUT;
@@ -322,10 +322,12 @@ static int
 cmd_validate (CliRequest *request)
 {
   const char *target = request->target ? request->target : "aw";
+  const SqWorldHome *world = sq_world_by_id (target);
 
   if (request->files->len == 0)
     return usage_error ("validate needs at least one FILE");
-  if (request->loss && strcmp (target, "sl") != 0)
+  /* the worlds whose save loss is known (Second Life's) */
+  if (request->loss && (world == NULL || world->save_loss == NULL))
     return usage_error ("--loss goes with --target sl");
   return cli_each_in_order (request->files->len, validate_one, request);
 }

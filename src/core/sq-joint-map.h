@@ -2,13 +2,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One table of joint concepts (pelvis, left elbow, …) with the name each
- * naming scheme gives it: ActiveWorlds classic SEQ names (through
- * sq-aw-skeleton.h), the ActiveWorlds DirectX aw_ names, Second Life bones
- * and their BVH aliases (through sq-sl-skeleton.h), The Sims' bones
- * (PELVIS, L_ARM1…, formats.md 5.5), and the usual motion capture names
- * (Hips, Spine, LeftUpLeg… and the CMU files' LeftHip, LeftCollar…). A
- * user map file (sq_joint_map_parse) overrides the table.
+ * A joint concept (pelvis, left elbow, …) has a name in each naming
+ * scheme: ActiveWorlds classic SEQ names, the ActiveWorlds DirectX aw_
+ * names, Second Life bones and their BVH aliases, The Sims' bones (PELVIS,
+ * L_ARM1…), and the usual motion capture names (Hips, Spine, LeftUpLeg…
+ * and the CMU files' LeftHip, LeftCollar…). Each world's names live in
+ * its home and are reached through the world interface (sq-world.h,
+ * SqWorldNames). A user map file (sq_joint_map_parse) overrides them.
  */
 #pragma once
 

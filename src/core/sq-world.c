@@ -14,6 +14,7 @@
 
 #include "sq-world.h"
 #include "worlds/sq-world-aw.h"
+#include "worlds/sq-world-names.h"
 #include "worlds/sq-world-sims.h"
 #include "worlds/sq-world-sl.h"
 
@@ -37,6 +38,21 @@ sq_world_by_id (const char *id)
     if (g_strcmp0 (worlds[i]->id, id) == 0)
       return worlds[i];
   return NULL;
+}
+
+/* the order a joint name is looked up in (sq-world.h) */
+static const SqWorldNames * const names[] = {
+  &sq_sl_names,
+  &sq_sims_names,
+  &sq_aw_names,
+  &sq_mocap_names,
+};
+
+const SqWorldNames * const *
+sq_world_names (gsize *n_names)
+{
+  *n_names = G_N_ELEMENTS (names);
+  return names;
 }
 
 const SqWorldHome *

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "sq-clip.h"
+#include "sq-diff.h"
 #include "sq-edit.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
@@ -374,6 +375,17 @@ struct _SqWorldHome
                                    const SqFormat *target,
                                    double          fps,
                                    GPtrArray      *losses);
+  /* ---- validate --loss (sequin-cli validate --loss) ---- */
+  /* optional: what saving `clip` in the world's format does to its
+   * motion: the clip against the file written from it and read back.
+   * `losses` receives the conversion's lines, `notes` the lines that are no
+   * loss: the conversion's notes and, always, the file's size against the
+   * world's limit (over it too); `size` (may be NULL) the file's bytes */
+  SqDiff         *(*save_loss)   (const SqClip *clip,
+                                  GPtrArray    *losses,
+                                  GPtrArray    *notes,
+                                  gsize        *size,
+                                  GError      **error);
 };
 
 /* The worlds, in the order of the validation targets */
@@ -402,5 +414,53 @@ gboolean                   sq_field_in_range   (const SqField      *field,
 GPtrArray                 *sq_field_sets       (void);
 /* The field with that command-line option in any set, NULL for none */
 const SqField             *sq_field_by_option  (const char       *option);
+
+/* ---- joint names across the worlds (sq-joint-map.c) ---- */
+
+/* What a world makes of a joint name */
+typedef enum
+{
+  SQ_JOINT_NAME_UNKNOWN,         /* none of its names: ask the next world */
+  SQ_JOINT_NAME_FOUND,           /* its name: *out is set (what it knows) */
+  SQ_JOINT_NAME_NO_COUNTERPART,  /* its name, standing for nothing elsewhere */
+} SqJointNameFind;
+
+/* A world's joint names, in its home (worlds/sq-*-names.c). The joint map
+ * asks the worlds in the order of sq_world_names () and knows no name
+ * itself. Every member may be NULL. */
+typedef struct
+{
+  /* prefixes a rig puts before the names of the worlds (compared ignoring
+   * case; the rest of the name is looked up again), NULL-terminated */
+  const char * const *prefixes;
+  /* the concept `name` stands for in this world: sets the part of *out it
+   * knows (the Second Life bone or the ActiveWorlds tag) */
+  SqJointNameFind     (*lookup)       (const char         *name,
+                                       SqJointLookupFlags  flags,
+                                       SqJointConcept     *out);
+  /* fills the part of a found concept the finding world did not know */
+  void                (*complete)     (SqJointConcept     *concept);
+  /* the concept's name in `scheme`, NULL when the scheme is not the
+   * world's or has none */
+  const char         *(*name_of)      (const SqJointConcept *concept,
+                                       SqJointScheme         scheme);
+  /* whether `name` is already a name of `scheme` (FALSE for a scheme not
+   * the world's) */
+  gboolean            (*in_scheme)    (const char         *name,
+                                       SqJointScheme       scheme);
+  /* the flags that read the clip's names right (0: none) */
+  SqJointLookupFlags  (*lookup_flags) (const SqClip       *clip);
+  /* the common world's (sq_world_common) limbs and rest, through which
+   * the worlds' limbs are matched: sq_joint_concept_tips,
+   * sq_joint_concept_hub_position */
+  const char * const *(*tips)         (const char         *bone);
+  gboolean            (*hub_position) (const char         *bone,
+                                       double              out[3]);
+} SqWorldNames;
+
+/* The worlds' joint names in the order a name is looked up: Second Life's
+ * (exact, as the viewer), the Sims' (exact), ActiveWorlds' (ignoring case),
+ * then the rigs' prefixes and motion capture names */
+const SqWorldNames * const *sq_world_names (gsize *n_names);
 
 G_END_DECLS

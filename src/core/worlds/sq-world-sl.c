@@ -975,6 +975,28 @@ sl_joint_moves (const SqClip *clip,
   return FALSE;
 }
 
+/* validate --loss: sq_diff_sl_loss, with the size note also where the
+ * save adds none (a clip of the .anim format itself, or one built in
+ * memory: nothing converted) */
+static SqDiff *
+sl_save_loss (const SqClip *clip,
+              GPtrArray    *losses,
+              GPtrArray    *notes,
+              gsize        *size,
+              GError      **error)
+{
+  gsize bytes = 0;
+  SqDiff *diff = sq_diff_sl_loss (clip, losses, notes, &bytes, error);
+
+  if (diff == NULL)
+    return NULL;
+  if (clip->format == NULL || clip->format == &_sq_format_sl_anim)
+    sl_add_save_notes (&_sq_format_sl_anim, bytes, notes != NULL ? notes : losses);
+  if (size != NULL)
+    *size = bytes;
+  return diff;
+}
+
 const SqWorldHome sq_world_sl = {
   .id = "sl",
   .name = N_("Second Life"),
@@ -1007,4 +1029,5 @@ const SqWorldHome sq_world_sl = {
   .root_bone = "mPelvis",
   .import_clip = _sq_sl_import_clip,
   .after_frames = _sq_sl_after_frames,
+  .save_loss = sl_save_loss,
 };
