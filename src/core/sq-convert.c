@@ -925,7 +925,7 @@ snap_times (SqClip     *clip,
         SqTrack *track = &clip->joints[j].tracks[c];
         SqKey *keys = sq_track_unpack (track);
         gsize out = 0;
-        double last = -INFINITY;
+        double last = -INFINITY, last_shift = 0;
 
         for (gsize k = 0; k < track->n_keys; k++)
           {
@@ -934,15 +934,25 @@ snap_times (SqClip     *clip,
 
             if (!isfinite (s))
               s = t;
-            if (out > 0 && s <= last)
+            /* of the keys on one step the nearest stays (a 120 fps source
+             * on 30 fps steps keeps frame 4 there, not frame 3, whose pose
+             * would play a source frame late) */
+            if (out > 0 && s == last && fabs (s - t) < last_shift)
+              {
+                out--;   /* this key takes the place of the one before */
+                dropped++;
+                moved -= last_shift > 1e-9;
+              }
+            else if (out > 0 && s <= last)
               {
                 dropped++;
                 continue;
               }
-            if (fabs (s - t) > 1e-9)
+            last_shift = fabs (s - t);
+            if (last_shift > 1e-9)
               {
                 moved++;
-                max_shift = MAX (max_shift, fabs (s - t));
+                max_shift = MAX (max_shift, last_shift);
               }
             keys[out] = keys[k];
             keys[out].time = s;
