@@ -516,6 +516,104 @@ test_sims_errors (void)
   check_bad_number ("nod-bounce.kfd", "line 71, column 3: ROOT: “| x y z w |” expected");
 }
 
+/* ---- DirectX .x: a track of one AnimationKey of rising ticks keeps
+ * where each key's text starts ------------------------------------------ */
+
+static void
+test_dx_keys (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("dx-anim");
+  guint n_files = 0, n_packed = 0, n_edited = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+      g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+
+      check_text_packed (bytes, &n_files, &n_packed);
+      if (clip != NULL && clip->n_joints >= 2 && count_packed (clip) >= 2
+          && clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys >= 3)
+        {
+          assert_edits_alike (clip);
+          n_edited++;
+        }
+    }
+  g_test_message ("%u files, %u packed tracks, %u edited", n_files, n_packed, n_edited);
+  g_assert_cmpuint (n_files, ==, files->len);
+  g_assert_cmpuint (n_packed, >, 50);
+  g_assert_cmpuint (n_edited, >=, 1);
+}
+
+/* A .x Sequin wrote (a corpus BVH converted), one joint's rotations
+ * edited: written again, every line outside that joint's Animation is
+ * the line read, byte for byte */
+static void
+test_dx_one_track (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  g_autoptr(GBytes) bvh = tu_read (files->pdata[0]);
+  g_autoptr(SqClip) source = tu_load_ok (bvh);
+  g_autoptr(GBytes) x = sq_save_bytes (source, sq_format_by_id ("dx"), NULL, NULL, NULL);
+  g_autoptr(SqClip) clip = tu_load_ok (x);
+  const char *joint[] = { clip->joints[1].name, NULL };
+  g_autoptr(SqEdit) edit = sq_edit_invert_xz_new (joint);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *in_text = g_strndup (g_bytes_get_data (x, NULL), g_bytes_get_size (x));
+  g_autofree char *out_text = NULL;
+  g_autofree char *mark = g_strdup_printf ("    {%s}\r", joint[0]);
+  g_auto(GStrv) in_lines = NULL, out_lines = NULL;
+  guint packed = count_packed (clip), changed = 0;
+  gboolean inside = FALSE;
+
+  g_assert_cmpuint (packed, >, 10);
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_cmpuint (count_packed (clip), ==, packed - 1);
+  out = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+  g_assert_nonnull (out);
+  out_text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  in_lines = g_strsplit (in_text, "\n", -1);
+  out_lines = g_strsplit (out_text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (out_lines), ==, g_strv_length (in_lines));
+  for (guint l = 0; in_lines[l] != NULL; l++)
+    {
+      if (g_str_equal (in_lines[l], mark))
+        inside = TRUE;
+      else if (inside && g_str_equal (in_lines[l], "  }\r"))
+        inside = FALSE;
+      if (!inside)
+        g_assert_cmpstr (out_lines[l], ==, in_lines[l]);
+      else if (strcmp (out_lines[l], in_lines[l]) != 0)
+        changed++;
+    }
+  g_assert_cmpuint (changed, ==, clip->joints[1].tracks[SQ_CHANNEL_ROTATION].n_keys);
+}
+
+/* A damaged number in a key: an error at its line and column */
+static void
+test_dx_errors (void)
+{
+  const char text[] =
+    "xof 0303txt 0032\r\n"
+    "AnimationSet {\r\n"
+    "  Animation {\r\n"
+    "    {aw_pelvis}\r\n"
+    "    AnimationKey {\r\n"
+    "      0;\r\n"
+    "      2;\r\n"
+    "      0;4;1.000000,0.000000,0.000000,0.000000;;,\r\n"
+    "      1;4;1.0x0000,0.000000,0.000000,0.000000;;;\r\n"
+    "    }\r\n"
+    "  }\r\n"
+    "}\r\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = tu_load (bytes, &error);
+
+  g_assert_null (clip);
+  tu_assert_mentions (error, "line 9, column 11: “1.0x0000” is not a finite number");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -528,5 +626,8 @@ main (int argc, char **argv)
   g_test_add_func ("/packed/sims-poses", test_sims_poses);
   g_test_add_func ("/packed/sims-one-track", test_sims_one_track);
   g_test_add_func ("/packed/sims-errors", test_sims_errors);
+  g_test_add_func ("/packed/dx-keys", test_dx_keys);
+  g_test_add_func ("/packed/dx-one-track", test_dx_one_track);
+  g_test_add_func ("/packed/dx-errors", test_dx_errors);
   return g_test_run ();
 }
