@@ -1166,13 +1166,27 @@ dx_key_read (const SqTrack *track,
     memset (v, 0, 16 * sizeof (double));
 }
 
+/* The time alone: the tick as scan_key_fast reads it when it can (plain
+ * digits first, the way read_key_values takes them), else the whole key */
 static double
 dx_key_time (const SqTrack *track,
              const guint8  *record)
 {
+  const DxKeys *dk = g_bytes_get_data (track->packed_bytes, NULL);
+  const char *p, *digits, *end = dk->data + dk->len;
+  guint line = 1;
+  gsize line_start = 0;
+  guint64 u = 0;
   guint32 tick;
   double v[16];
 
+  memcpy (&p, record, sizeof p);
+  p = _sq_text_skip_counting (p, end, dk->data, skip_class, &line, &line_start);
+  digits = p;
+  while (p < end && (guint) (*p - '0') < 10 && p - digits < 10)
+    u = u * 10 + (guint) (*p++ - '0');
+  if (p > digits && u <= G_MAXINT32 && p < end && ends_word (*p))
+    return (guint32) u / track->packed_param;
   dx_key_read (track, record, &tick, v);
   return tick / track->packed_param;
 }
