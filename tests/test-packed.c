@@ -476,6 +476,247 @@ test_skills_and_gltf (void)
     }
   g_test_message ("%u packed tracks, %u files edited", n_packed, n_edited);
   g_assert_cmpuint (n_edited, ==, 3);
+/* ---- SimPose-ium poses (PSL, KFD): each track keeps where its lines
+ * start, and a key is read from its line again ------------------------- */
+
+static GBytes *
+sims_file (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sims", name, NULL);
+
+  return tu_read (path);
+}
+
+/* 2 translation tracks (ROOT, PELVIS) and 29 rotation tracks packed; the
+ * clip is its decoded copy in every respect, and every edit acts alike */
+static void
+check_sims_packed (GBytes *bytes)
+{
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  guint n_files = 0, n_packed = 0;
+
+  g_assert_cmpuint (count_packed (clip), ==, 31);
+  check_text_packed (bytes, &n_files, &n_packed);
+  g_assert_cmpuint (n_packed, ==, 31);
+  if (clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys >= 3)
+    assert_edits_alike (clip);
+}
+
+static void
+test_sims_poses (void)
+{
+  const char *names[] = { "wave-v4.psl", "wave-v5.psl", "nod-bounce.kfd" };
+  const char *formats[] = { "simpose-psl", "simpose-kfd" };
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  guint n_converted = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GBytes) bytes = sims_file (names[i]);
+
+      check_sims_packed (bytes);
+    }
+  /* longer ones: corpus BVH files as a pose library and as a KFD */
+  for (guint i = 0; i < files->len && i < 4; i++)
+    {
+      g_autoptr(GBytes) bvh = tu_read (files->pdata[i]);
+      g_autoptr(SqClip) clip = tu_load (bvh, NULL);
+
+      if (clip == NULL)
+        continue;
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        {
+          g_autoptr(GBytes) text = sq_save_bytes (clip, sq_format_by_id (formats[f]), NULL, NULL, NULL);
+
+          g_assert_nonnull (text);
+          check_sims_packed (text);
+          n_converted++;
+        }
+    }
+  g_assert_cmpuint (n_converted, ==, 8);
+}
+
+/* One track edited (PELVIS's rotations, x and z inverted): written again,
+ * every other line is the line read, byte for byte; the edited lines are
+ * PELVIS's rotation line of each pose (line `row` of `per_pose` after
+ * `head` lines) */
+static void
+check_one_track_edited (const char *name,
+                        guint       head,
+                        guint       per_pose,
+                        guint       row)
+{
+  g_autoptr(GBytes) bytes = sims_file (name);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  const char *pelvis[] = { "PELVIS", NULL };
+  g_autoptr(SqEdit) edit = sq_edit_invert_xz_new (pelvis);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *in_text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autofree char *out_text = NULL;
+  g_auto(GStrv) in_lines = NULL, out_lines = NULL;
+  guint changed = 0, n_poses = clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys;
+
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_cmpuint (count_packed (clip), ==, 30);
+  out = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+  g_assert_nonnull (out);
+  out_text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  in_lines = g_strsplit (in_text, "\n", -1);
+  out_lines = g_strsplit (out_text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (out_lines), ==, g_strv_length (in_lines));
+  for (guint l = 0; in_lines[l] != NULL; l++)
+    {
+      gboolean edited = l >= head && l < head + n_poses * per_pose && (l - head) % per_pose == row;
+
+      if (!edited)
+        g_assert_cmpstr (out_lines[l], ==, in_lines[l]);
+      else if (strcmp (out_lines[l], in_lines[l]) != 0)
+        changed++;
+    }
+  g_assert_cmpuint (changed, ==, n_poses);
+}
+
+static void
+test_sims_one_track (void)
+{
+  /* PSL: the header line, then per pose its name, Time, two translations
+   * and 29 rotations; KFD: three header lines, then Time, … */
+  check_one_track_edited ("wave-v4.psl", 1, 33, 5);
+  check_one_track_edited ("wave-v5.psl", 1, 33, 5);
+  check_one_track_edited ("nod-bounce.kfd", 3, 32, 4);
+}
+
+/* A damaged number in the last pose: an error at its line and column,
+ * from the reader that keeps lines as it does for whole files */
+static void
+check_bad_number (const char *name,
+                  const char *expected)
+{
+  g_autoptr(GBytes) bytes = sims_file (name);
+  g_autoptr(GString) text = g_string_new_len (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = NULL;
+  const char *last_time = g_strrstr (text->str, "Time ");
+  const char *line = strchr (last_time, '\n') + 1;      /* ROOT's translation */
+
+  line = strchr (line, '\n') + 1;                       /* PELVIS's */
+  line = strchr (line, '\n') + 1;                       /* ROOT's rotation */
+  text->str[line - text->str + 4] = 'x';                /* "| 0.x…" */
+  bad = g_bytes_new (text->str, text->len);
+  clip = tu_load (bad, &error);
+  g_assert_null (clip);
+  tu_assert_mentions (error, expected);
+}
+
+static void
+test_sims_errors (void)
+{
+  /* wave-v4.psl: 2 poses of 33 lines after the header line; the last
+   * pose's ROOT rotation is line 1 + 33 + 5 = 39 */
+  check_bad_number ("wave-v4.psl", "line 39, column 3: ROOT: “| x y z w |” expected");
+  check_bad_number ("wave-v5.psl", "line 39, column 3: ROOT: “| x y z w |” expected");
+  /* nod-bounce.kfd: 3 header lines, 3 poses of 32: 3 + 64 + 4 = 71 */
+  check_bad_number ("nod-bounce.kfd", "line 71, column 3: ROOT: “| x y z w |” expected");
+}
+
+/* ---- DirectX .x: a track of one AnimationKey of rising ticks keeps
+ * where each key's text starts ------------------------------------------ */
+
+static void
+test_dx_keys (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("dx-anim");
+  guint n_files = 0, n_packed = 0, n_edited = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(GBytes) bytes = tu_read (files->pdata[i]);
+      g_autoptr(SqClip) clip = tu_load (bytes, NULL);
+
+      check_text_packed (bytes, &n_files, &n_packed);
+      if (clip != NULL && clip->n_joints >= 2 && count_packed (clip) >= 2
+          && clip->joints[0].tracks[SQ_CHANNEL_ROTATION].n_keys >= 3)
+        {
+          assert_edits_alike (clip);
+          n_edited++;
+        }
+    }
+  g_test_message ("%u files, %u packed tracks, %u edited", n_files, n_packed, n_edited);
+  g_assert_cmpuint (n_files, ==, files->len);
+  g_assert_cmpuint (n_packed, >, 50);
+  g_assert_cmpuint (n_edited, >=, 1);
+}
+
+/* A .x Sequin wrote (a corpus BVH converted), one joint's rotations
+ * edited: written again, every line outside that joint's Animation is
+ * the line read, byte for byte */
+static void
+test_dx_one_track (void)
+{
+  g_autoptr(GPtrArray) files = tu_corpus_files ("bvh");
+  g_autoptr(GBytes) bvh = tu_read (files->pdata[0]);
+  g_autoptr(SqClip) source = tu_load_ok (bvh);
+  g_autoptr(GBytes) x = sq_save_bytes (source, sq_format_by_id ("dx"), NULL, NULL, NULL);
+  g_autoptr(SqClip) clip = tu_load_ok (x);
+  const char *joint[] = { clip->joints[1].name, NULL };
+  g_autoptr(SqEdit) edit = sq_edit_invert_xz_new (joint);
+  SqSaveOptions opts = { .no_source_copy = TRUE };
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *in_text = g_strndup (g_bytes_get_data (x, NULL), g_bytes_get_size (x));
+  g_autofree char *out_text = NULL;
+  g_autofree char *mark = g_strdup_printf ("    {%s}\r", joint[0]);
+  g_auto(GStrv) in_lines = NULL, out_lines = NULL;
+  guint packed = count_packed (clip), changed = 0;
+  gboolean inside = FALSE;
+
+  g_assert_cmpuint (packed, >, 10);
+  g_assert_true (sq_edit_apply (edit, clip, NULL));
+  g_assert_cmpuint (count_packed (clip), ==, packed - 1);
+  out = sq_save_bytes (clip, clip->format, &opts, NULL, NULL);
+  g_assert_nonnull (out);
+  out_text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  in_lines = g_strsplit (in_text, "\n", -1);
+  out_lines = g_strsplit (out_text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (out_lines), ==, g_strv_length (in_lines));
+  for (guint l = 0; in_lines[l] != NULL; l++)
+    {
+      if (g_str_equal (in_lines[l], mark))
+        inside = TRUE;
+      else if (inside && g_str_equal (in_lines[l], "  }\r"))
+        inside = FALSE;
+      if (!inside)
+        g_assert_cmpstr (out_lines[l], ==, in_lines[l]);
+      else if (strcmp (out_lines[l], in_lines[l]) != 0)
+        changed++;
+    }
+  g_assert_cmpuint (changed, ==, clip->joints[1].tracks[SQ_CHANNEL_ROTATION].n_keys);
+}
+
+/* A damaged number in a key: an error at its line and column */
+static void
+test_dx_errors (void)
+{
+  const char text[] =
+    "xof 0303txt 0032\r\n"
+    "AnimationSet {\r\n"
+    "  Animation {\r\n"
+    "    {aw_pelvis}\r\n"
+    "    AnimationKey {\r\n"
+    "      0;\r\n"
+    "      2;\r\n"
+    "      0;4;1.000000,0.000000,0.000000,0.000000;;,\r\n"
+    "      1;4;1.0x0000,0.000000,0.000000,0.000000;;;\r\n"
+    "    }\r\n"
+    "  }\r\n"
+    "}\r\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SqClip) clip = tu_load (bytes, &error);
+
+  g_assert_null (clip);
+  tu_assert_mentions (error, "line 9, column 11: “1.0x0000” is not a finite number");
 }
 
 int
@@ -488,5 +729,11 @@ main (int argc, char **argv)
   g_test_add_func ("/packed/which", test_which);
   g_test_add_func ("/packed/edits", test_edits);
   g_test_add_func ("/packed/skills-and-gltf", test_skills_and_gltf);
+  g_test_add_func ("/packed/sims-poses", test_sims_poses);
+  g_test_add_func ("/packed/sims-one-track", test_sims_one_track);
+  g_test_add_func ("/packed/sims-errors", test_sims_errors);
+  g_test_add_func ("/packed/dx-keys", test_dx_keys);
+  g_test_add_func ("/packed/dx-one-track", test_dx_one_track);
+  g_test_add_func ("/packed/dx-errors", test_dx_errors);
   return g_test_run ();
 }

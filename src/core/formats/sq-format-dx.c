@@ -465,6 +465,17 @@ read_float (Lexer  *lx,
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* A track's keys kept as their text: where each key starts (see
+ * place_blocks and the codec below them) */
+typedef struct _DxKeys
+{
+  GBytes     *text;           /* the bytes read, held while the records are */
+  const char *data;
+  gsize       len;
+  guint32     type;           /* 0, 1 or 2 */
+  const char *keys[];         /* the records */
+} DxKeys;
+
 /* The keys of one AnimationKey, read after the rest of the file (on
  * several threads for a large one, sq-parallel.h): the first pass leaves
  * them for later and reads on from the first "}" after them (defer_keys);
@@ -493,6 +504,11 @@ typedef struct
   guint    ind_line;            /* its first "#IND" word, 0 if none */
   const char *ind_s;
   gsize    ind_len;
+  /* the track's only block, of rotation, scale or position keys: where
+   * each key starts (the track is packed, see DxKeys); NULL when its keys
+   * are read into the track */
+  DxKeys   *text_keys;
+  gboolean  repack;             /* a key start the lexer cannot restart at */
 } KeyBlock;
 
 /* The matrix warnings of an Animation's blocks, said where reading in
@@ -529,6 +545,7 @@ typedef struct
   gboolean   again;         /* a block is not what it looks like: read in place */
   double     tps;           /* for the blocks' key times */
   GArray    *frames;        /* DxFrame: the file's Frame hierarchy */
+  GBytes    *bytes;         /* the text read */
 } Reader;
 
 /* One Frame of the file's hierarchy (top-level Frames and the Frames in
@@ -964,8 +981,7 @@ defer_keys (Reader  *rd,
         {
           SqTrack *track = &joint->tracks[c];
 
-          /* the tracks as reading in place leaves them, with the keys still to be set */
-          sq_track_reserve (track, track->n_keys + n);
+          /* counted only: place_blocks gives the keys their room */
           b.base[c] = track->n_keys;
           track->n_keys += n;
         }
@@ -1065,6 +1081,11 @@ read_block (gsize    item,
       guint32 tick;
       double v[16], time;
 
+      if (b->text_keys != NULL)
+        {
+          b->repack |= lx.has_peek;
+          b->text_keys->keys[k] = lx.data + lx.pos;
+        }
       if (!read_key_values (&lx, b->type, &tick, v, &b->error))
         return;
       /* times in seconds at once: the division keeps the order of the
@@ -1075,6 +1096,8 @@ read_block (gsize    item,
       if (k > 0 && tick <= prev)
         b->ordered = FALSE;
       prev = tick;
+      if (b->text_keys != NULL)
+        continue;
       if (b->type <= 2)
         {
           SqChannel c = key_channel[b->type];
@@ -1104,6 +1127,165 @@ read_block (gsize    item,
   b->ind_line = lx.ind_line;
   b->ind_s = lx.ind_s;
   b->ind_len = lx.ind_len;
+}
+
+/* ---- AnimationKey lists kept as their text ------------------------------
+ *
+ * A track whose keys are one AnimationKey of rotation, scale or position
+ * keys in rising ticks keeps, per key, where its text starts (8 bytes
+ * instead of the 40 of a decoded key): a key is read from its text again
+ * when it is asked for, with the reader's own read_key_values, so its
+ * values and its time (tick / ticks per second, the track's packed_param)
+ * are the same to the bit. */
+static void
+dx_keys_free (gpointer data)
+{
+  DxKeys *dk = data;
+
+  g_bytes_unref (dk->text);
+  g_free (dk);
+}
+
+static void
+dx_key_read (const SqTrack *track,
+             const guint8  *record,
+             guint32       *tick,
+             double         v[16])
+{
+  const DxKeys *dk = g_bytes_get_data (track->packed_bytes, NULL);
+  const char *p;
+  Lexer lx = { 0 };
+
+  memcpy (&p, record, sizeof p);
+  lx.data = dk->data;
+  lx.len = dk->len;
+  lx.pos = (gsize) (p - dk->data);
+  lx.line = 1;
+  *tick = 0;
+  if (!read_key_values (&lx, dk->type, tick, v, NULL))   /* read whole before */
+    memset (v, 0, 16 * sizeof (double));
+}
+
+/* The time alone: the tick as scan_key_fast reads it when it can (plain
+ * digits first, the way read_key_values takes them), else the whole key */
+static double
+dx_key_time (const SqTrack *track,
+             const guint8  *record)
+{
+  const DxKeys *dk = g_bytes_get_data (track->packed_bytes, NULL);
+  const char *p, *digits, *end = dk->data + dk->len;
+  guint line = 1;
+  gsize line_start = 0;
+  guint64 u = 0;
+  guint32 tick;
+  double v[16];
+
+  memcpy (&p, record, sizeof p);
+  p = _sq_text_skip_counting (p, end, dk->data, skip_class, &line, &line_start);
+  digits = p;
+  while (p < end && (guint) (*p - '0') < 10 && p - digits < 10)
+    u = u * 10 + (guint) (*p++ - '0');
+  if (p > digits && u <= G_MAXINT32 && p < end && ends_word (*p))
+    return (guint32) u / track->packed_param;
+  dx_key_read (track, record, &tick, v);
+  return tick / track->packed_param;
+}
+
+static void
+dx_key (const SqTrack *track,
+        const guint8  *record,
+        SqKey         *key)
+{
+  const DxKeys *dk = g_bytes_get_data (track->packed_bytes, NULL);
+  guint32 tick;
+  double v[16];
+
+  dx_key_read (track, record, &tick, v);
+  set_key (key, tick / track->packed_param, v, key_n_values[dk->type]);
+}
+
+static const SqKeyCodec dx_key_codec = { sizeof (const char *), dx_key_time, dx_key, NULL, NULL, NULL };
+
+/* Room for each deferred block's keys: a track's only block of rotation,
+ * scale or position keys gets its key starts (DxKeys), every other track
+ * its keys, reserved once */
+static void
+place_blocks (Reader *rd)
+{
+  SqClip *clip = rd->lx.clip;
+  g_autofree guint *n_blocks = g_new0 (guint, MAX (clip->n_joints, 1) * SQ_N_CHANNELS);
+  gsize len;
+  const char *data = g_bytes_get_data (rd->bytes, &len);
+
+  for (guint i = 0; i < rd->blocks->len; i++)
+    {
+      const KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      for (guint c = 0; c < SQ_N_CHANNELS && b->n > 0; c++)
+        if (b->type > 2 || key_channel[b->type] == (SqChannel) c)
+          n_blocks[b->joint * SQ_N_CHANNELS + c]++;
+    }
+  for (guint i = 0; i < rd->blocks->len; i++)
+    {
+      KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+
+      if (b->n == 0 || b->type > 2 || n_blocks[b->joint * SQ_N_CHANNELS + key_channel[b->type]] != 1)
+        continue;
+      b->text_keys = g_malloc (sizeof (DxKeys) + b->n * sizeof (const char *));
+      b->text_keys->text = g_bytes_ref (rd->bytes);
+      b->text_keys->data = data;
+      b->text_keys->len = len;
+      b->text_keys->type = b->type;
+      n_blocks[b->joint * SQ_N_CHANNELS + key_channel[b->type]] = 0;   /* no room to reserve */
+    }
+  for (gsize j = 0; j < clip->n_joints; j++)
+    for (guint c = 0; c < SQ_N_CHANNELS; c++)
+      {
+        SqTrack *track = &clip->joints[j].tracks[c];
+        gsize n = track->n_keys;
+
+        if (n_blocks[j * SQ_N_CHANNELS + c] == 0)
+          continue;
+        track->n_keys = 0;
+        sq_track_reserve (track, n);
+        track->n_keys = n;
+      }
+}
+
+/* After the blocks are read: each track of one block of rising ticks is
+ * packed; a block of other ticks (sorted later) or one whose key starts
+ * cannot be read again alone is read again into its track's keys */
+static void
+pack_blocks (Reader *rd)
+{
+  SqClip *clip = rd->lx.clip;
+
+  for (guint i = 0; i < rd->blocks->len; i++)
+    {
+      KeyBlock *b = &g_array_index (rd->blocks, KeyBlock, i);
+      SqTrack *track;
+      gsize size;
+
+      if (b->text_keys == NULL)
+        continue;
+      track = &clip->joints[b->joint].tracks[key_channel[b->type]];
+      if (b->repack || !b->ordered)
+        {
+          g_clear_pointer (&b->text_keys, dx_keys_free);
+          track->n_keys = 0;
+          sq_track_reserve (track, b->n);
+          track->n_keys = b->n;
+          read_block (i, rd);
+          continue;
+        }
+      size = sizeof (DxKeys) + b->n * sizeof (const char *);
+      {
+        g_autoptr(GBytes) records = g_bytes_new_with_free_func (b->text_keys, size, dx_keys_free, b->text_keys);
+
+        sq_track_pack (track, &dx_key_codec, records, (const guint8 *) b->text_keys->keys, b->n, rd->tps);
+      }
+      b->text_keys = NULL;
+    }
 }
 
 /* The blocks go to the threads a run of them at a time, from a counter: a
@@ -1813,7 +1995,7 @@ finish_joint (gsize    j,
           track->n_keys = w;
         }
       if (track->n_keys > 0)
-        f->last[j] = MAX (f->last[j], track->keys[track->n_keys - 1].time);
+        f->last[j] = MAX (f->last[j], sq_track_time (track, track->n_keys - 1));
     }
 }
 
@@ -1909,6 +2091,7 @@ dx_read_pass (GBytes              *bytes,
   rd.lx.len = len;
   rd.lx.line = 1;
   rd.lx.clip = clip;
+  rd.bytes = bytes;
   rd.max_joints = options->max_joints ? options->max_joints : 65536;
   rd.other_types = g_array_new (FALSE, FALSE, sizeof (char *));
   rd.other_counts = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1947,6 +2130,7 @@ dx_read_pass (GBytes              *bytes,
           goto out;
         }
       rd.tps = rd.have_ticks ? rd.ticks : DX_DEFAULT_TICKS;
+      place_blocks (&rd);
       read_blocks (&rd);
       for (guint i = 0; i < rd.blocks->len; i++)
         {
@@ -1969,6 +2153,7 @@ dx_read_pass (GBytes              *bytes,
           goto out;
         }
       merge_warnings (&rd);
+      pack_blocks (&rd);
     }
   else if (!parsed)
     goto out;
@@ -2021,7 +2206,10 @@ out:
   if (rd.blocks != NULL)
     {
       for (guint i = 0; i < rd.blocks->len; i++)
-        g_clear_error (&g_array_index (rd.blocks, KeyBlock, i).error);
+        {
+          g_clear_error (&g_array_index (rd.blocks, KeyBlock, i).error);
+          g_clear_pointer (&g_array_index (rd.blocks, KeyBlock, i).text_keys, dx_keys_free);
+        }
       g_array_unref (rd.blocks);
       g_array_unref (rd.spots);
     }

@@ -56,6 +56,7 @@ kfd_read (GBytes              *bytes,
 {
   g_autoptr(SqClip) clip = _sq_sims_clip_new (&_sq_format_simpose_kfd, SQ_SIMS_ADULT);
   g_autofree char *start = NULL, *end = NULL;
+  g_autoptr(SqSimsPoses) poses = NULL;
   SqSimsText t;
   gint64 head[3], time = 0;
 
@@ -88,9 +89,10 @@ kfd_read (GBytes              *bytes,
     }
   if ((start = read_pose_name (&t, 's', error)) == NULL || (end = read_pose_name (&t, 'e', error)) == NULL)
     return NULL;
+  poses = _sq_sims_poses_new (bytes, (gsize) head[0]);
   for (gint64 k = 0; k < head[0]; k++)
     {
-      if (!_sq_sims_read_pose (&t, clip, -1, &time, error))
+      if (!_sq_sims_read_pose (&t, poses, -1, &time, error))
         return NULL;
       if (k == 0 && time != 0)
         sq_clip_add_warning (clip, _("the first pose is at Time %" PRId64 ", not 0"), time);
@@ -110,6 +112,7 @@ kfd_read (GBytes              *bytes,
     sq_clip_add_warning (clip, _("the last pose is at Time %" PRId64 ", not Frames − 1 = %" PRId64),
                          time, head[1] - 1);
 
+  _sq_sims_poses_pack (g_steal_pointer (&poses), clip);
   sq_props_set (clip->extra, "frames", g_variant_new_int64 (head[1]));
   sq_props_set (clip->extra, "sequence-length", g_variant_new_int64 (head[2]));
   sq_props_set (clip->extra, "bounce", g_variant_new_boolean (head[2] == 2 * head[1] && head[1] > 0));

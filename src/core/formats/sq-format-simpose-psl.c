@@ -50,15 +50,41 @@ read_subsets (SqSimsText      *t,
   return TRUE;
 }
 
+/* An "as" from strings laid end to end, each with its NUL (`body`), and
+ * where each ends (`ends`), in GVariant's serialized form: the body, then
+ * each string's end as a little-endian offset of the smallest size that
+ * holds the whole. Thousands of pose names cost their bytes, not a
+ * GVariant each. */
+static GVariant *
+strings_variant (GByteArray *body,
+                 GArray     *ends)
+{
+  gsize n = ends->len, size = 1, total;
+
+  while (size < 8 && body->len + n * size > (G_GUINT64_CONSTANT (1) << (8 * size)) - 1)
+    size *= 2;
+  total = body->len + n * size;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 end = GUINT64_TO_LE (g_array_index (ends, guint64, i));
+
+      g_byte_array_append (body, (const guint8 *) &end, (guint) size);
+    }
+  g_assert (body->len == total);
+  return g_variant_new_from_bytes (G_VARIANT_TYPE ("as"), g_byte_array_free_to_bytes (body), FALSE);
+}
+
 static SqClip *
 psl_read (GBytes              *bytes,
           const SqLoadOptions *options,
           GError             **error)
 {
   g_autoptr(SqClip) clip = _sq_sims_clip_new (&_sq_format_simpose_psl, SQ_SIMS_ADULT);
-  g_auto(GVariantBuilder) names = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("as"));
-  g_auto(GVariantBuilder) times = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("ax"));
+  g_autoptr(GByteArray) names = g_byte_array_new ();
+  g_autoptr(GArray) name_ends = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_auto(GVariantBuilder) subsets = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(ss)"));
+  g_autoptr(SqSimsPoses) poses = NULL;
   SqSimsText t;
   gint64 head[2] = { 0, 0 };
   int version;
@@ -96,15 +122,17 @@ psl_read (GBytes              *bytes,
                            _("NumSubStr %" PRId64 " is odd: each subset is two strings"), head[1]);
       return NULL;
     }
+  poses = _sq_sims_poses_new (bytes, (gsize) head[0]);
   for (gint64 i = 0; i < head[0]; i++)
     {
       g_autofree char *name = _sq_sims_text_string (&t, "a pose name", error);
       gint64 time;
 
-      if (name == NULL || !_sq_sims_read_pose (&t, clip, i, &time, error))
+      if (name == NULL || !_sq_sims_read_pose (&t, poses, i, &time, error))
         return NULL;
-      g_variant_builder_add (&names, "s", name);
-      g_variant_builder_add (&times, "x", time);
+      g_byte_array_append (names, (const guint8 *) name, (guint) strlen (name) + 1);
+      g_array_append_val (name_ends, (guint64) { names->len });
+      g_array_append_val (times, time);
     }
   if (!read_subsets (&t, head[1], &subsets, error))
     return NULL;
@@ -119,9 +147,11 @@ psl_read (GBytes              *bytes,
           }
     }
 
+  _sq_sims_poses_pack (g_steal_pointer (&poses), clip);
   sq_props_set (clip->extra, "version", g_variant_new_int32 (version));
-  sq_props_set (clip->extra, "pose-names", g_variant_builder_end (&names));
-  sq_props_set (clip->extra, "pose-times", g_variant_builder_end (&times));
+  sq_props_set (clip->extra, "pose-names", strings_variant (g_steal_pointer (&names), name_ends));
+  sq_props_set (clip->extra, "pose-times",
+                g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, times->data, times->len, sizeof (gint64)));
   if (version == 5)
     sq_props_set (clip->extra, "subsets", g_variant_builder_end (&subsets));
   sq_props_set (clip->extra, "line-ending", g_variant_new_string (_sq_sims_text_eol (bytes)));

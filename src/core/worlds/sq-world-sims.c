@@ -408,19 +408,14 @@ _sq_sims_text_string (SqSimsText  *t,
 }
 
 gboolean
-_sq_sims_text_bars (SqSimsText  *t,
+_sq_sims_scan_bars (const char  *cur,
+                    gsize        len,
                     double      *out,
                     guint        n,
-                    const char  *what,
-                    GError     **error)
+                    const char **bad)
 {
-  const char *cur, *p, *end;
+  const char *end = cur + len, *p = _sq_text_skip_spaces (cur, end);
 
-  if (!_sq_sims_text_line (t, what, error))
-    return FALSE;
-  cur = t->lines.cur;
-  end = cur + t->lines.cur_len;
-  p = _sq_text_skip_spaces (cur, end);
   if (p >= end || *p != '|')
     goto bad;
   p++;
@@ -442,7 +437,24 @@ _sq_sims_text_bars (SqSimsText  *t,
   return TRUE;
 
 bad:
-  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->lines.line, (guint) (MIN (p, end) - cur) + 1,
+  *bad = MIN (p, end);
+  return FALSE;
+}
+
+gboolean
+_sq_sims_text_bars (SqSimsText  *t,
+                    double      *out,
+                    guint        n,
+                    const char  *what,
+                    GError     **error)
+{
+  const char *bad = NULL;
+
+  if (!_sq_sims_text_line (t, what, error))
+    return FALSE;
+  if (_sq_sims_scan_bars (t->lines.cur, t->lines.cur_len, out, n, &bad))
+    return TRUE;
+  sq_set_error_at_line (error, SQ_ERROR_SYNTAX, t->lines.line, (guint) (bad - t->lines.cur) + 1,
                         _("%s: “| %s |” expected"), what, n == 3 ? "x y z" : "x y z w");
   return FALSE;
 }
@@ -459,14 +471,14 @@ _sq_sims_text_eol (GBytes *bytes)
 
 gboolean
 _sq_sims_read_pose (SqSimsText  *t,
-                    SqClip      *clip,
+                    SqSimsPoses *poses,
                     gssize       frame,
                     gint64      *time,
                     GError     **error)
 {
-  const SqTrack *root = &clip->joints[0].tracks[SQ_CHANNEL_ROTATION];
-  double v[4], q[4], at;
-  SqKey *key;
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  const char *lines[SQ_SIMS_POSE_LINES];
+  double v[4], at, last;
 
   if (!_sq_sims_text_line (t, "Time", error))
     return FALSE;
@@ -486,11 +498,11 @@ _sq_sims_read_pose (SqSimsText  *t,
                                *time, SQ_SIMS_MAX_FRAME);
           return FALSE;
         }
-      if (root->n_keys > 0 && *time / SQ_SIMS_FPS <= root->keys[root->n_keys - 1].time)
+      if (_sq_sims_poses_last_time (poses, &last) && *time / SQ_SIMS_FPS <= last)
         {
           _sq_sims_text_error (t, error, SQ_ERROR_BAD_VALUE,
                                _("Time %" PRId64 " is not after the previous pose's Time %.0f"),
-                               *time, root->keys[root->n_keys - 1].time * SQ_SIMS_FPS);
+                               *time, last * SQ_SIMS_FPS);
           return FALSE;
         }
       at = *time / SQ_SIMS_FPS;
@@ -501,17 +513,15 @@ _sq_sims_read_pose (SqSimsText  *t,
     {
       if (!_sq_sims_text_bars (t, v, 3, b == 0 ? "ROOT translation" : "PELVIS translation", error))
         return FALSE;
-      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_TRANSLATION], at);
-      memcpy (key->v, v, 3 * sizeof (double));
+      lines[b] = t->lines.cur;
     }
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
-      if (!_sq_sims_text_bars (t, v, 4, clip->joints[b].name, error))
+      if (!_sq_sims_text_bars (t, v, 4, bones[b].name, error))
         return FALSE;
-      _sq_sims_quat_from_file (v, q);
-      key = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_ROTATION], at);
-      memcpy (key->v, q, sizeof q);
+      lines[2 + b] = t->lines.cur;
     }
+  _sq_sims_poses_add (poses, at, lines);
   return TRUE;
 }
 

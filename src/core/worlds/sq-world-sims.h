@@ -162,12 +162,46 @@ void     _sq_sims_text_error          (const SqSimsText *t,
 /* "\r\n" when the first line of the file ends so, else "\n" */
 const char *_sq_sims_text_eol         (GBytes      *bytes);
 
-/* A SimPose-ium pose (`Time n`, two vectors, 29 quaternions): read into
- * frame `frame` of the clip's tracks (time frame/30), or, for `frame` -1,
- * at its Time n/30 (which must be after the previous pose's); `time`
- * receives n */
+/* The poses of a PSL or KFD as they are read: for each pose its time and
+ * where each of its 31 vector lines starts in the text (sq-sims-poses.c).
+ * Packed into the clip (_sq_sims_poses_pack), a track keeps per key only
+ * where its line starts, and a key is read from its line again when it
+ * is asked for, with the reader's own scan: the same values to the bit. */
+typedef struct _SqSimsPoses SqSimsPoses;
+
+/* Room for `n_poses` poses of the text `bytes` (n_poses must be bounded by
+ * its length: the room is allocated at once) */
+SqSimsPoses *_sq_sims_poses_new       (GBytes      *bytes,
+                                       gsize        n_poses);
+void         _sq_sims_poses_free      (SqSimsPoses *poses);
+/* Gives the poses read to the clip's tracks (ROOT and PELVIS translations,
+ * 29 rotations), packed; frees `poses` */
+void         _sq_sims_poses_pack      (SqSimsPoses *poses,
+                                       SqClip      *clip);
+/* `| a b c |` (n = 3) or `| a b c d |` (n = 4) in the line cur[0..len):
+ * TRUE with the numbers, else FALSE with `bad` where it stops fitting */
+gboolean     _sq_sims_scan_bars       (const char  *cur,
+                                       gsize        len,
+                                       double      *out,
+                                       guint        n,
+                                       const char **bad);
+/* the lines of a pose after its Time line: two translations, 29 rotations */
+#define SQ_SIMS_POSE_LINES (2 + SQ_SIMS_N_BONES)
+/* Adds a pose at `time` s whose vector lines start at `lines` (checked) */
+void         _sq_sims_poses_add       (SqSimsPoses *poses,
+                                       double       time,
+                                       const char  *lines[SQ_SIMS_POSE_LINES]);
+/* The time of the last pose added; FALSE when there is none */
+gboolean     _sq_sims_poses_last_time (const SqSimsPoses *poses,
+                                       double      *time);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SqSimsPoses, _sq_sims_poses_free)
+
+/* A SimPose-ium pose (`Time n`, two vectors, 29 quaternions): read as pose
+ * `frame` (time frame/30), or, for `frame` -1, at its Time n/30 (which
+ * must be after the previous pose's), into `poses` (which must have room
+ * for it); `time` receives n */
 gboolean _sq_sims_read_pose           (SqSimsText  *t,
-                                       SqClip      *clip,
+                                       SqSimsPoses *poses,
                                        gssize       frame,
                                        gint64      *time,
                                        GError     **error);
