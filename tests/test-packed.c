@@ -476,6 +476,8 @@ test_skills_and_gltf (void)
     }
   g_test_message ("%u packed tracks, %u files edited", n_packed, n_edited);
   g_assert_cmpuint (n_edited, ==, 3);
+}
+
 /* ---- SimPose-ium poses (PSL, KFD): each track keeps where its lines
  * start, and a key is read from its line again ------------------------- */
 
