@@ -144,10 +144,8 @@ run_one () { # HARNESS SECONDS
   # malloc_context_size: ASan records 2 frames of each allocation, not 30
   # (the unwinding was a third of a run; a finding is replayed in full from
   # its file anyway)
-  # G_SLICE=always-malloc: GLib 2.74 hands out GVariants, GBytes and the
-  # like from its own slabs, where ASan sees neither a leak nor an overrun
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1:malloc_context_size=2 \
-    G_SLICE=always-malloc nice -n "$nice_level" "$build/fuzz/$harness" "${opts[@]}" -max_total_time="$t" -max_len=65536 \
+    nice -n "$nice_level" "$build/fuzz/$harness" "${opts[@]}" -max_total_time="$t" -max_len=65536 \
       -timeout=25 -rss_limit_mb=2048 -report_slow_units=60 \
       -dict="$dict" -artifact_prefix=tests/data/regressions/"$harness"- -print_final_stats=1 \
       "$work" >"$log" 2>&1
@@ -168,7 +166,7 @@ run_one () { # HARNESS SECONDS
   # the code this run reached
   if [ "${FUZZ_NO_MERGE:-0}" != 1 ] && [ $result = pass ]; then
     fresh=$(mktemp -d)
-    if G_SLICE=always-malloc nice -n "$nice_level" "$build/fuzz/$harness" -merge=1 -max_len=4096 -timeout=25 -rss_limit_mb=2048 \
+    if nice -n "$nice_level" "$build/fuzz/$harness" -merge=1 -max_len=4096 -timeout=25 -rss_limit_mb=2048 \
         "$fresh" "$work" >/dev/null 2>&1; then
       rm -f "$corpus"/*
       cp "$fresh"/* "$corpus"/ 2>/dev/null
