@@ -1183,13 +1183,18 @@ restore_fields (SqProps    *props,
           v = g_variant_get_normal_form (host);
         }
       else if (type != NULL && g_variant_type_string_is_valid (type) && g_variant_type_is_definite (G_VARIANT_TYPE (type)))
-        v = json_gvariant_deserialize (value, type, NULL);
+        {
+          /* the one floating value here (g_variant_parse and the normal
+           * form give a full reference: sinking those again leaked one) */
+          v = json_gvariant_deserialize (value, type, NULL);
+          if (v != NULL)
+            g_variant_ref_sink (v);
+        }
       if (v == NULL)
         {
           sq_clip_add_warning (clip, _("the field %s in Sequin's extras is not of its type; it is left out"), key);
           continue;
         }
-      g_variant_ref_sink (v);
       sq_props_set (props, key, v);
       g_variant_unref (v);
     }

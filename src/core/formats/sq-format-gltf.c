@@ -491,6 +491,7 @@ typedef struct
   guint       n_unnormal;
   double      shift;        /* added to every key time: glTF's times are ≥ 0 */
   guint       n_same_time;  /* keys on their previous one's time as 32-bit floats */
+  guint       n_beyond;     /* keys later than a 32-bit float holds */
 } Anim;
 
 static void
@@ -615,6 +616,13 @@ put_track (Anim          *a,
       /* glTF's times increase: a key its previous one's time as a float
        * cannot be told apart from it */
       times[n] = (float) (key.time + a->shift);
+      if (!isfinite (times[n]))
+        {
+          /* a time beyond 3.4e38 s (with the shift) would be written "inf",
+           * which is not JSON */
+          a->n_beyond++;
+          continue;
+        }
       if (n > 0 && !(times[n] > times[n - 1]))
         {
           a->n_same_time++;
@@ -698,7 +706,7 @@ put_animation (Buf          *buf,
 {
   JsonObject *anim = json_object_new ();
   JsonObject *extras = json_object_new ();
-  Anim a = { buf, json_array_new (), json_array_new (), 0, 0.0, 0 };
+  Anim a = { buf, json_array_new (), json_array_new (), 0, 0.0, 0, 0 };
   Rest rest = { 0 };
   const char *name = t->takes != NULL && t->takes[t->take] != NULL && t->takes[t->take][0] != '\0'
                      ? t->takes[t->take] : t->name;
@@ -749,6 +757,11 @@ put_animation (Buf          *buf,
                                 "take “%s”: %u keys are on their previous key's time in glTF's 32-bit times and are left out",
                                 a.n_same_time),
               name, a.n_same_time);
+  if (a.n_beyond > 0)
+    _sq_loss (losses, ngettext ("take “%s”: %u key is later than glTF's 32-bit times hold and is left out",
+                                "take “%s”: %u keys are later than glTF's 32-bit times hold and are left out",
+                                a.n_beyond),
+              name, a.n_beyond);
   if (a.n_unnormal > 0)
     _sq_loss (losses, ngettext ("take “%s”: %u rotation is not of unit length; glTF holds it normalised",
                                 "take “%s”: %u rotations are not of unit length; glTF holds them normalised",
