@@ -937,6 +937,21 @@ test_damaged (void)
   assert_refused ("{" ASSET ",\"nodes\":[{\"rotation\":[0,0,0,0]}]}", "no length");
   assert_refused ("{" ASSET ",\"nodes\":[{\"translation\":[1,2]}]}", "3 numbers");
   assert_refused ("{" ASSET ", \"nodes\": [", "does not parse");
+  /* JSON is one value: a string or an object before the glTF's, or one
+   * after it, is refused (the parser would take the last and leak the
+   * others); spaces and zeros of padding after it are not */
+  assert_refused ("\"count\"{" ASSET "}", "not an object");
+  assert_refused ("[1] {" ASSET "}", "goes on after its object ends, at byte 4 of the JSON");
+  assert_refused ("{" ASSET "}{" ASSET "}", "at byte 27 of the JSON");
+  {
+    static const char padded[] = "{" ASSET ",\"nodes\":[{\"name\":\"hip\"}]} \n\0\0";
+    g_autoptr(GBytes) bytes = g_bytes_new (padded, sizeof padded - 1);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SqClip) clip = sq_load_bytes (bytes, "padded.gltf", gltf (), NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (clip);
+  }
   /* animations: accessors, views and the buffer checked */
 #define ANIM(acc) "{" ASSET ",\"nodes\":[{}]," BUF ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]," \
   "\"accessors\":[" acc "],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"                \

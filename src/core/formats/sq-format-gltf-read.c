@@ -1275,6 +1275,38 @@ restore_take (SqClip     *clip,
 
 /* ---- the file --------------------------------------------------------------- */
 
+/* Where the JSON text's first value ends when it is an object or array
+ * (its strings and nesting followed, nothing else checked): the parser
+ * takes one value, and a text of several is refused (JSON is one value; a
+ * parser that took the last of them would read a document nobody wrote).
+ * `len` when the value does not end (the parser then says where it breaks). */
+static gsize
+json_first_value_end (const guint8 *json,
+                      gsize         len)
+{
+  gsize i = 0, depth = 0;
+
+  while (i < len && g_ascii_isspace (json[i]))
+    i++;
+  if (i >= len || (json[i] != '{' && json[i] != '['))
+    return len;
+  for (; i < len; i++)
+    {
+      if (json[i] == '"')
+        {
+          for (i++; i < len && json[i] != '"'; i++)
+            if (json[i] == '\\')
+              i++;
+          continue;
+        }
+      if (json[i] == '{' || json[i] == '[')
+        depth++;
+      else if ((json[i] == '}' || json[i] == ']') && --depth == 0)
+        return i + 1;
+    }
+  return len;
+}
+
 static gboolean
 parse_json (const guint8 *json,
             gsize         len,
@@ -1287,6 +1319,26 @@ parse_json (const guint8 *json,
   JsonObject *asset;
   const char *version;
 
+  gsize end = json != NULL ? json_first_value_end (json, len) : 0, first = 0;
+
+  while (first < end && g_ascii_isspace (json[first]))
+    first++;
+  if (first < end && json[first] != '{' && json[first] != '[')
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_BAD_MAGIC, _("the glTF JSON is not an object"));
+      return FALSE;
+    }
+
+  /* after the value only spaces (a GLB chunk's padding; some writers pad
+   * with zeros) */
+  for (gsize i = end; i < len; i++)
+    if (!g_ascii_isspace (json[i]) && json[i] != 0)
+      {
+        g_set_error (error, SQ_ERROR, SQ_ERROR_SYNTAX,
+                     _("the glTF JSON goes on after its object ends, at byte %zu of the JSON"), i);
+        return FALSE;
+      }
+  len = end;
   if (len > G_MAXSSIZE || !json_parser_load_from_data (parser, json != NULL ? (const char *) json : "", (gssize) len, &local))
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_SYNTAX, _("the glTF JSON does not parse: %s"),
