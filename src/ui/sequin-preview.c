@@ -100,6 +100,10 @@ struct _SequinPreview
   double     size;              /* the figure's extent, metres */
   double     drag_yaw, drag_pitch;
   gboolean   framed;            /* the camera has been fitted to a figure */
+  gboolean   auto_frame;        /* the view is still the one fitted (not turned or zoomed) */
+  int        framed_height;     /* the preview's height the fit was made clear of the toggles for */
+  double     fit_target[3];     /* the fit without the toggles: where it looks, */
+  double     fit_distance;      /* and from how far */
   double     bounds[2][3];      /* where the figure goes in the clip: low, high corner */
   gboolean   has_bounds;
 
@@ -332,7 +336,40 @@ sequin_preview_reset_view (SequinPreview *self)
   self->pitch = 15.0 * G_PI / 180.0;
   self->distance = size * 1.8;
   self->framed = self->n > 0;
+  memcpy (self->fit_target, self->target, sizeof self->target);
+  self->fit_distance = self->distance;
+  self->auto_frame = TRUE;
+  self->framed_height = 0;   /* fitted clear of the toggles at the next draw */
   queue_draws (self);
+}
+
+/* The fitted figure clear of the toggles over the preview's top: the
+ * camera backs off so the figure's height fits between the toolbar's
+ * lower edge and the preview's, and looks higher by half the toolbar, so
+ * the figure stands in that band (a short preview no longer hides its
+ * head under the buttons). Made again when the height changes, while the
+ * user has not turned or zoomed the view. */
+static void
+frame_below_toolbar (SequinPreview *self,
+                     int            height)
+{
+  graphene_rect_t bar;
+  double top, band, per_pixel;
+
+  self->framed_height = height;
+  memcpy (self->target, self->fit_target, sizeof self->target);
+  self->distance = self->fit_distance;
+  if (height <= 0 || self->toolbar == NULL || !gtk_widget_get_visible (self->toolbar)
+      || !gtk_widget_compute_bounds (self->toolbar, GTK_WIDGET (self), &bar))
+    return;
+  top = bar.origin.y + bar.size.height;
+  band = height - top;
+  if (top <= 0 || band < 0.5 * height)
+    return;
+  self->distance = self->fit_distance * height / band;
+  /* the view's height at the target, in the camera's 40° field */
+  per_pixel = 2 * self->distance * tan (20.0 * G_PI / 180.0) / height;
+  self->target[1] += top / 2 * per_pixel;
 }
 
 static void
@@ -341,6 +378,7 @@ set_camera (SequinPreview *self,
             double         pitch,
             double         distance)
 {
+  self->auto_frame = FALSE;
   self->yaw = fmod (yaw, 2 * G_PI);
   self->pitch = CLAMP (pitch, -85.0 * G_PI / 180.0, 85.0 * G_PI / 180.0);
   if (isfinite (distance))
@@ -2440,7 +2478,10 @@ sequin_preview_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
 {
   SequinPreview *self = SEQUIN_PREVIEW (widget);
+  int height = gtk_widget_get_height (widget);
 
+  if (self->auto_frame && height != self->framed_height)
+    frame_below_toolbar (self, height);
   gtk_widget_snapshot_child (widget, self->gl_area, snapshot);
   gtk_widget_snapshot_child (widget, self->fallback, snapshot);
   snapshot_labels (self, snapshot);
