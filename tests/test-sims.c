@@ -2081,8 +2081,10 @@ world_pose (const SqClip *clip,
 {
   const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
   double trans[2][3], stored[SQ_SIMS_N_BONES][4];
+  gssize joint_of[SQ_SIMS_N_BONES];
 
-  _sq_sims_pose_at (clip, frame, trans, stored);
+  _sq_sims_bone_joints (clip, joint_of);
+  _sq_sims_pose_at (clip, joint_of, frame, trans, stored);
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
       double key[4], local[4], off[3];

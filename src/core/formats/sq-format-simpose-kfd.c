@@ -136,9 +136,11 @@ kfd_write (const SqClip        *clip,
   gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
   GVariant *s = sq_props_get (clip->extra, "start-pose"), *e = sq_props_get (clip->extra, "end-pose");
   GString *out = g_string_new (NULL);
+  gssize joint_of[SQ_SIMS_N_BONES];
 
   (void) options;
   (void) error;
+  _sq_sims_bone_joints (clip, joint_of);
   /* Frames covers the last key; SequenceLength stays Frames or twice it */
   if (n_frames < last + 1)
     {
@@ -170,7 +172,7 @@ kfd_write (const SqClip        *clip,
   for (guint i = 0; i < frames->len; i++)
     {
       gint64 f = g_array_index (frames, gint64, i);
-      _sq_sims_write_pose (out, clip, (gsize) f, f, eol);
+      _sq_sims_write_pose (out, clip, joint_of, (gsize) f, f, eol);
     }
   return _sq_pieces_new (g_string_free_to_bytes (out));
 }

@@ -176,9 +176,11 @@ psl_write (const SqClip        *clip,
   gsize n_subsets = version == 5 && subsets != NULL && g_variant_is_of_type (subsets, G_VARIANT_TYPE ("a(ss)"))
                     ? g_variant_n_children (subsets) : 0;
   GString *out = g_string_new (NULL);
+  gssize joint_of[SQ_SIMS_N_BONES];
 
   (void) options;
   (void) error;
+  _sq_sims_bone_joints (clip, joint_of);
   if (version == 5)
     g_string_append_printf (out, "POSELIBRARY2 %u %zu%s", frames->len, 2 * n_subsets, eol);
   else
@@ -202,7 +204,7 @@ psl_write (const SqClip        *clip,
         g_variant_get_child (times, i, "x", &time);
       if (f != (gint64) i)
         _sq_loss (losses, _("the key at frame %" PRId64 " becomes pose %u of the library"), f, i + 1);
-      _sq_sims_write_pose (out, clip, (gsize) f, time, eol);
+      _sq_sims_write_pose (out, clip, joint_of, (gsize) f, time, eol);
     }
   for (gsize i = 0; i < n_subsets; i++)
     {

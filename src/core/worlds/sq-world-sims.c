@@ -265,7 +265,18 @@ _sq_sims_string_extra (const SqClip *clip,
 }
 
 void
+_sq_sims_bone_joints (const SqClip *clip,
+                      gssize        joint_of[SQ_SIMS_N_BONES])
+{
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    joint_of[b] = sq_clip_find_joint (clip, bones[b].name);
+}
+
+void
 _sq_sims_pose_at (const SqClip *clip,
+                  const gssize  joint_of[SQ_SIMS_N_BONES],
                   gsize         frame,
                   double        trans[2][3],
                   double        rot[SQ_SIMS_N_BONES][4])
@@ -274,7 +285,7 @@ _sq_sims_pose_at (const SqClip *clip,
 
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
-      gssize j = sq_clip_find_joint (clip, bones[b].name);
+      gssize j = joint_of[b];
       double v[4];
 
       if (b < 2)
@@ -582,13 +593,14 @@ _sq_sims_put_bars (GString      *out,
 void
 _sq_sims_write_pose (GString      *out,
                      const SqClip *clip,
+                     const gssize  joint_of[SQ_SIMS_N_BONES],
                      gsize         frame,
                      gint64        time,
                      const char   *eol)
 {
   double trans[2][3], rot[SQ_SIMS_N_BONES][4];
 
-  _sq_sims_pose_at (clip, frame, trans, rot);
+  _sq_sims_pose_at (clip, joint_of, frame, trans, rot);
   g_string_append_printf (out, "Time %" PRId64 "%s", time, eol);
   _sq_sims_put_bars (out, trans[0], 3, TRUE, eol);
   _sq_sims_put_bars (out, trans[1], 3, TRUE, eol);
@@ -1046,7 +1058,7 @@ sims_to_sl (const SqClip *clip,
   g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
   double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
   SqClip *sl = sq_clip_new ();
-  gssize joints[SQ_SIMS_N_BONES];
+  gssize joints[SQ_SIMS_N_BONES], joint_of[SQ_SIMS_N_BONES];
   gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
 
   if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
@@ -1070,12 +1082,13 @@ sims_to_sl (const SqClip *clip,
       /* ROOT and SPINE1 turn the bones below them, which carry it */
       _sq_loss (losses, _("bone “%s” has no Second Life counterpart: its own turns are left out"),
                 sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
+  _sq_sims_bone_joints (clip, joint_of);
   for (gint64 f = 0; f <= last; f++)
     {
       double local[SQ_SIMS_N_BONES][4], trans[2][3], w[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3];
       double d[SQ_SIMS_N_BONES][4], inv[4];
 
-      _sq_sims_pose_at (clip, (gsize) f, trans, local);
+      _sq_sims_pose_at (clip, joint_of, (gsize) f, trans, local);
       for (int b = 0; b < SQ_SIMS_N_BONES; b++)
         {
           double q[4];

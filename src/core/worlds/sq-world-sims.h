@@ -104,9 +104,15 @@ gssize   _sq_sims_key_on_frame        (const SqTrack *track,
 const char *_sq_sims_string_extra     (const SqClip *clip,
                                        const char   *key,
                                        const char   *fallback);
+/* Each of the 29 bones' joint in the clip (-1 for none), found once for
+ * the frames of a write */
+void     _sq_sims_bone_joints         (const SqClip *clip,
+                                       gssize        joint_of[SQ_SIMS_N_BONES]);
 /* The ROOT and PELVIS translations and 29 rotations (x y z w, as stored)
- * of the clip at frame `frame`: the keys there, or the tracks sampled */
+ * of the clip at frame `frame`: the keys there, or the tracks sampled;
+ * `joint_of` from _sq_sims_bone_joints */
 void     _sq_sims_pose_at             (const SqClip *clip,
+                                       const gssize  joint_of[SQ_SIMS_N_BONES],
                                        gsize         frame,
                                        double        trans[2][3],
                                        double        rot[SQ_SIMS_N_BONES][4]);
@@ -205,9 +211,11 @@ gboolean _sq_sims_read_pose           (SqSimsText  *t,
                                        gssize       frame,
                                        gint64      *time,
                                        GError     **error);
-/* Writes frame `frame` of the clip as a pose with Time `time` */
+/* Writes frame `frame` of the clip as a pose with Time `time`
+ * (`joint_of` from _sq_sims_bone_joints) */
 void     _sq_sims_write_pose          (GString      *out,
                                        const SqClip *clip,
+                                       const gssize  joint_of[SQ_SIMS_N_BONES],
                                        gsize         frame,
                                        gint64        time,
                                        const char   *eol);
