@@ -38,7 +38,9 @@ struct _SequinPoseList
   GtkWidget       parent_instance;
 
   GtkWidget      *box;
-  GtkWidget      *list;
+  GtkWidget      *list;          /* a list view: rows made only for the poses in sight */
+  GtkStringList  *poses;         /* the names the list shows */
+  GtkSingleSelection *selection;
   GtkWidget      *name_label;
   GtkWidget      *name_entry;
   GtkWidget      *buttons[N_BUTTONS];
@@ -98,14 +100,13 @@ update_buttons (SequinPoseList *self)
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), selected >= 0 ? self->names[selected] : "");
 }
 
-static GtkWidget *
-row_new (const char *name,
-         gboolean    frame)
+/* a row: the pose's name, or a KFD pose's frame */
+static void
+row_setup_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              SequinPoseList           *self)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
-  /* TRANSLATORS: a KFD pose in the list of poses, by its frame number */
-  g_autofree char *text = frame ? g_strdup_printf (_("Frame %s"), name) : g_strdup (name);
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -113,9 +114,19 @@ row_new (const char *name,
   gtk_widget_set_margin_end (label, 6);
   gtk_widget_set_margin_top (label, 4);
   gtk_widget_set_margin_bottom (label, 4);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-  return row;
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+row_bind_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             SequinPoseList           *self)
+{
+  const char *name = gtk_string_object_get_string (GTK_STRING_OBJECT (gtk_list_item_get_item (item)));
+  /* TRANSLATORS: a KFD pose in the list of poses, by its frame number */
+  g_autofree char *text = self->frames ? g_strdup_printf (_("Frame %s"), name) : g_strdup (name);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 static void
@@ -144,11 +155,26 @@ update_name_field (SequinPoseList *self)
                                : _("Delete the selected pose (a library keeps at least one)"));
 }
 
+/* whether the list shows `names` (NULL: none) */
+static gboolean
+same_names (GtkStringList      *poses,
+            const char * const *names)
+{
+  guint n = names != NULL ? g_strv_length ((char **) names) : 0;
+
+  if (poses == NULL || g_list_model_get_n_items (G_LIST_MODEL (poses)) != n)
+    return poses == NULL && n == 0;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (poses, i), names[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
 static void
 refresh (SequinPoseList *self)
 {
   const SqClip *clip = current_clip (self);
-  GtkWidget *child;
+  gboolean frames_before = self->frames;
   guint n;
   int want = self->want;
 
@@ -158,16 +184,20 @@ refresh (SequinPoseList *self)
   update_page (self, self->names != NULL);
   update_name_field (self);
   self->updating = TRUE;
-  while ((child = gtk_widget_get_first_child (self->list)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
   n = self->names != NULL ? g_strv_length (self->names) : 0;
-  for (guint i = 0; i < n; i++)
-    gtk_list_box_append (GTK_LIST_BOX (self->list), row_new (self->names[i], self->frames));
+  /* the rows again only when the poses or their kind changed (every edit
+   * of the clip comes here; a library may hold tens of thousands) */
+  if (!same_names (self->poses, (const char * const *) self->names) || frames_before != self->frames)
+    {
+      g_autoptr(GtkStringList) fresh = gtk_string_list_new ((const char * const *) self->names);
+
+      g_set_object (&self->poses, fresh);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->poses));
+    }
   if (n > 0)
     {
       want = CLAMP (want, 0, (int) n - 1);
-      gtk_list_box_select_row (GTK_LIST_BOX (self->list),
-                               gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), want));
+      gtk_single_selection_set_selected (self->selection, (guint) want);
     }
   self->updating = FALSE;
   update_buttons (self);
@@ -178,9 +208,9 @@ refresh (SequinPoseList *self)
 }
 
 static void
-row_selected_cb (GtkListBox     *list,
-                 GtkListBoxRow  *row,
-                 SequinPoseList *self)
+selected_cb (GtkSingleSelection *selection,
+             GParamSpec         *pspec,
+             SequinPoseList     *self)
 {
   const SqClip *clip = current_clip (self);
   int index;
@@ -188,9 +218,9 @@ row_selected_cb (GtkListBox     *list,
   if (self->updating)
     return;
   update_buttons (self);
-  if (row == NULL || clip == NULL)
+  index = sequin_pose_list_get_selected (self);
+  if (index < 0 || clip == NULL)
     return;
-  index = gtk_list_box_row_get_index (row);
   self->want = index;
   g_signal_emit (self, signals[SIGNAL_POSE_SELECTED], 0, (guint) index, sq_sims_pose_time (clip, index));
 }
@@ -349,6 +379,7 @@ sequin_pose_list_init (SequinPoseList *self)
 {
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkListItemFactory *factory;
   GtkWidget *label;
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
@@ -361,10 +392,14 @@ sequin_pose_list_init (SequinPoseList *self)
   self->error_label = sequin_refusal_label_new ();
   gtk_box_append (GTK_BOX (self->box), self->error_label);
 
-  self->list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_BROWSE);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), self);
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_can_unselect (self->selection, FALSE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selected_cb), self);
+  self->list = gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Poses"), -1);
-  g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_has_frame (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
@@ -403,6 +438,10 @@ sequin_pose_list_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
   g_clear_pointer (&self->box, gtk_widget_unparent);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->poses);
 
   G_OBJECT_CLASS (sequin_pose_list_parent_class)->dispose (object);
 }
@@ -484,11 +523,11 @@ sequin_pose_list_set_document (SequinPoseList *self,
 int
 sequin_pose_list_get_selected (SequinPoseList *self)
 {
-  GtkListBoxRow *row;
+  guint selected;
 
   g_return_val_if_fail (SEQUIN_IS_POSE_LIST (self), -1);
-  row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
-  return row != NULL ? gtk_list_box_row_get_index (row) : -1;
+  selected = gtk_single_selection_get_selected (self->selection);
+  return selected != GTK_INVALID_LIST_POSITION ? (int) selected : -1;
 }
 
 const char *
