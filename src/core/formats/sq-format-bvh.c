@@ -1198,8 +1198,11 @@ read_part (gsize    k,
       const JointPlan *plan = &s->m->plans[j];
       gsize n = (gsize) (s->last - s->first);
 
-      if (plan->rot != NULL)
+      /* (a joint's rotations kept as their text have no angles) */
+      if (plan->rot != NULL && plan->angles != NULL)
         _sq_prefault_now (&plan->angles[s->first * 3], n * EULER_STRIDE);
+      else if (plan->rot != NULL && plan->starts != NULL)
+        _sq_prefault_now (&plan->starts[s->first], n * TEXT_STRIDE);
       if (plan->pos != NULL)
         _sq_prefault_now (&plan->pos->keys[s->first], n * sizeof (SqKey));
     }

@@ -492,6 +492,7 @@ typedef struct
   double      shift;        /* added to every key time: glTF's times are ≥ 0 */
   guint       n_same_time;  /* keys on their previous one's time as 32-bit floats */
   guint       n_beyond;     /* keys later than a 32-bit float holds */
+  guint       n_huge;       /* keys whose values a 32-bit float does not hold */
 } Anim;
 
 static void
@@ -671,6 +672,15 @@ put_track (Anim          *a,
           for (int i = 0; i < 3; i++)
             out[i] = (float) s[gltf_space.axis[i]];
         }
+      /* a value beyond 3.4e38 would be written as an infinite float, which
+       * no reader takes */
+      for (guint i = 0; i < ncomp; i++)
+        if (!isfinite (out[i]))
+          {
+            a->n_huge++;
+            n--;
+            break;
+          }
     }
   step = held_steps (times, values, &n, ncomp, t->fps);
   add_channel (a, put_floats (a->buf, times, n, 1, "SCALAR", TRUE),
@@ -762,6 +772,11 @@ put_animation (Buf          *buf,
                                 "take “%s”: %u keys are later than glTF's 32-bit times hold and are left out",
                                 a.n_beyond),
               name, a.n_beyond);
+  if (a.n_huge > 0)
+    _sq_loss (losses, ngettext ("take “%s”: %u key holds a value beyond glTF's 32-bit floats and is left out",
+                                "take “%s”: %u keys hold values beyond glTF's 32-bit floats and are left out",
+                                a.n_huge),
+              name, a.n_huge);
   if (a.n_unnormal > 0)
     _sq_loss (losses, ngettext ("take “%s”: %u rotation is not of unit length; glTF holds it normalised",
                                 "take “%s”: %u rotations are not of unit length; glTF holds them normalised",
