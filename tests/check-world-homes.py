@@ -20,6 +20,8 @@
 #   includes a circle of headers including each other; a core file outside
 #            the homes including a home's header (the registries apart); a
 #            world calling the converter back (sq_convert)
+#   worlds   a world's home naming another world's format (_sq_format_…):
+#            a world reaches another only through the converter
 #
 # What must remain is allowed below, per file and check, with its reason.
 #
@@ -93,6 +95,41 @@ def format_ids(src):
     return ids
 
 
+def format_worlds(src):
+    """format symbol → the world variable its file gives it"""
+    worlds = {}
+    folder = os.path.join(src, 'core', 'formats')
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), encoding='utf-8') as f:
+            text = f.read()
+        for m in re.finditer(r'const SqFormat (_sq_format_\w+) = \{(.*?)\n\};', text, re.S):
+            w = re.search(r'\.world\s*=\s*&(sq_world_\w+)', m.group(2))
+            if w:
+                worlds[m.group(1)] = w.group(1)
+    return worlds
+
+
+# a home's file by its name: the world it belongs to
+HOME_PREFIXES = (('sq-world-sl', 'sq_world_sl'), ('sq-sl-', 'sq_world_sl'),
+                 ('sq-world-aw', 'sq_world_aw'), ('sq-aw-', 'sq_world_aw'),
+                 ('sq-world-sims', 'sq_world_sims'), ('sq-sims-', 'sq_world_sims'))
+
+
+def foreign_formats(rel, code, worlds):
+    """(check, line, message) of a world's home naming another's format"""
+    base = os.path.basename(rel)
+    own = next((w for prefix, w in HOME_PREFIXES if base.startswith(prefix)), None)
+    if own is None:
+        return []
+    found = []
+    for lineno, line in enumerate(code.split('\n'), 1):
+        for m in re.finditer(r'\b_sq_format_\w+\b', line):
+            world = worlds.get(m.group(0))
+            if world is not None and world != own:
+                found.append(('worlds', lineno, 'names %s, a format of %s' % (m.group(0), world)))
+    return found
+
+
 def header_cycles(src, headers):
     """Circles of headers including each other"""
     edges = {}
@@ -146,6 +183,9 @@ def main():
         sys.exit('usage: check-world-homes.py SRC_DIR')
     src = sys.argv[1]
     ids = format_ids(src)
+    worlds = format_worlds(src)
+    if len(worlds) < 9:
+        sys.exit('check-world-homes: found only %d formats with a world' % len(worlds))
     texts = {}
     for folder, _, names in os.walk(src):
         for name in names:
@@ -158,10 +198,11 @@ def main():
     bad, used = [], set()
     for rel in sorted(texts):
         if rel.startswith(HOMES):
-            if rel.startswith('core/worlds/') and re.search(r'\bsq_convert\s*\(', texts[rel]):
-                found = [('includes', 0, 'a world calls the converter back (sq_convert)')]
-            else:
-                continue
+            found = []
+            if rel.startswith('core/worlds/'):
+                found = foreign_formats(rel, texts[rel], worlds)
+                if re.search(r'\bsq_convert\s*\(', texts[rel]):
+                    found.append(('includes', 0, 'a world calls the converter back (sq_convert)'))
         else:
             found = problems_of(rel, texts[rel], ids)
         for check, lineno, message in found:

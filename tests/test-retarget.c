@@ -520,6 +520,38 @@ test_sims (void)
     }
 }
 
+/* A new clip of each Sims age, standing at rest, converted to .anim: its
+ * pelvis stays where Second Life's stands (its own skeleton's rest, a
+ * child's too) and every limb points where it does on the Sims' rest */
+static void
+test_sims_ages (void)
+{
+  static const char * const ages[] = { "sims", "sims-child" };
+
+  for (gsize a = 0; a < G_N_ELEMENTS (ages); a++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SqClip) sims = sq_clip_new_for_world (ages[a], 1.0, 30, &error);
+      g_autoptr(SqClip) sl = NULL;
+      g_autofree char *what = g_strdup_printf ("a new %s clip → .anim", ages[a]);
+      gssize pelvis;
+      double worst = 0;
+
+      g_assert_no_error (error);
+      sl = convert (sims, "sl-anim", NULL);
+      pelvis = sq_clip_find_joint (sl, "mPelvis");
+      g_assert_cmpint (pelvis, >=, 0);
+      for (gsize k = 0; k < sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION].n_keys; k++)
+        {
+          SqKey key = sq_track_key (&sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION], k);
+          worst = MAX (worst, sqrt (key.v[0] * key.v[0] + key.v[1] * key.v[1] + key.v[2] * key.v[2]));
+        }
+      g_test_message ("%s: the pelvis at most %.2f mm from its rest", what, worst * 1000);
+      g_assert_cmpfloat (worst, <, 0.001);
+      check (what, sims, sl, 0, 0.1, 0.5);
+    }
+}
+
 /* ActiveWorlds' hip height comes from its own rest skeleton (the classic
  * avatar's pelvis above its toes, on Second Life's proportions by the
  * limbs' names), and root motion into ActiveWorlds is scaled by it */
@@ -777,6 +809,7 @@ main (int   argc,
   g_test_add_func ("/retarget/round-trip", test_round_trip);
   g_test_add_func ("/retarget/sl-to-seq-joints", test_sl_to_seq_joints);
   g_test_add_func ("/retarget/sims", test_sims);
+  g_test_add_func ("/retarget/sims-ages", test_sims_ages);
   g_test_add_func ("/retarget/aw-hip-height", test_aw_hip_height);
   g_test_add_func ("/retarget/same-world", test_same_world);
   g_test_add_func ("/retarget/rigs", test_rigs);

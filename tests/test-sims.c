@@ -1133,8 +1133,9 @@ test_walk_skill_retargeted (void)
     }
   g_assert_cmpfloat (arm_swing, >, 0.25);
   g_assert_cmpfloat (worst_limb_angle (walk, sl, anim_limbs, G_N_ELEMENTS (anim_limbs), 0), <, 1.0);
-  /* the BVH's frame 0 is its rest pose: the walk starts at frame 1 */
-  g_assert_cmpfloat (worst_limb_angle (walk, from_bvh, bvh_limbs, G_N_ELEMENTS (bvh_limbs), 1), <, 1.0);
+  /* a BVH made from a skill starts with the walk, as one made from an
+   * ActiveWorlds file (only a .anim's BVH gets a rest frame before it) */
+  g_assert_cmpfloat (worst_limb_angle (walk, from_bvh, bvh_limbs, G_N_ELEMENTS (bvh_limbs), 0), <, 1.0);
   /* ActiveWorlds' avatars stand with their arms down: the same limbs on them */
   g_assert_cmpfloat (worst_limb_angle (walk, aw, aw_limbs, G_N_ELEMENTS (aw_limbs), 0), <, 1.0);
   /* and back from ActiveWorlds */
@@ -1256,8 +1257,10 @@ test_joint_names (void)
   g_assert_cmpuint (count_renames (map_losses), ==, 20);
 
   /* a map whose target is a Sims bone: "Kopf" turns the HEAD as mHead did */
-  sl = sq_convert (walk, sq_format_by_id ("sl-anim"), NULL, NULL, &error);
-  g_assert_no_error (error);
+  {
+    g_autoptr(GBytes) anim = tu_save (walk, "sl-anim", NULL);
+    sl = tu_load_ok (anim);
+  }
   renamed_sl = sq_clip_copy (sl);
   g_assert_true (sq_edit_apply (rename, renamed_sl, NULL));
   sq_joint_map_add (in_map, "Kopf", "HEAD");

@@ -192,6 +192,15 @@ conventional_name (const char         *name,
   /* another spelling of one world's names (its home knows them) */
   if (source != NULL && source->world_id == target->world_id)
     return world != NULL && world->respell != NULL ? world->respell (name, scheme) : name;
+  /* a name of the source's own scheme stands for its concept, even where
+   * the target would take it as spelled (the Sims' NECK is ActiveWorlds'
+   * neck, whose names ignore case) */
+  if (source != NULL && source->scheme != SQ_JOINT_SCHEME_NONE && sq_joint_name_in_scheme (name, source->scheme))
+    {
+      SqJointConcept c;
+
+      return sq_joint_concept_lookup (name, flags, &c) ? sq_joint_concept_name (&c, scheme) : NULL;
+    }
   return sq_joint_name_for_scheme (name, scheme, flags);
 }
 
@@ -1047,17 +1056,74 @@ target_fps (const SqClip   *clip,
 
 /* The rest skeleton of the source when a conversion retargets, NULL when
  * it does not: within one world the rest poses are one, unless the source
- * brings a hierarchy of its own (motion capture) */
-static SqRest *
-retarget_source_rest (const SqClip   *clip,
-                      const SqFormat *target)
+ * brings a hierarchy of its own (motion capture). A format of no world
+ * stands on Second Life's skeleton by its names where the other side is a
+ * world of fixed bones; else it is not retargeted. */
+/* The clip's joints without their keys, named as the user's map names
+ * those the joint table does not know (a rig's own "Kopf" → HEAD stands
+ * where HEAD's concept stands); NULL when the map renames none such */
+static SqClip *
+skeleton_as_mapped (const SqClip     *clip,
+                    const SqJointMap *map)
 {
+  SqJointLookupFlags flags = sq_joint_lookup_flags (clip);
+  gboolean any = FALSE;
+  SqClip *names;
+
+  for (gsize j = 0; j < clip->n_joints && !any; j++)
+    {
+      const char *to = NULL;
+      SqJointConcept c;
+
+      any = sq_joint_map_lookup (map, clip->joints[j].name, &to) && to != NULL
+            && !sq_joint_concept_lookup (clip->joints[j].name, flags, &c) && sq_joint_concept_lookup (to, 0, &c);
+    }
+  if (!any)
+    return NULL;
+  names = sq_clip_new ();
+  names->format = clip->format;
+  sq_props_free (names->extra);
+  names->extra = sq_props_copy (clip->extra);
+  g_free (names->root);
+  names->root = g_strdup (clip->root);
+  for (gsize j = 0; j < clip->n_joints; j++)
+    {
+      const char *to = NULL;
+      SqJointConcept c;
+      SqJoint *joint;
+
+      if (!(sq_joint_map_lookup (map, clip->joints[j].name, &to) && to != NULL
+            && !sq_joint_concept_lookup (clip->joints[j].name, flags, &c) && sq_joint_concept_lookup (to, 0, &c)))
+        to = clip->joints[j].name;
+      joint = sq_clip_add_joint (names, to);
+      sq_props_free (joint->extra);
+      joint->extra = sq_props_copy (clip->joints[j].extra);
+    }
+  return names;
+}
+
+static SqRest *
+retarget_source_rest (const SqClip     *clip,
+                      const SqFormat   *target,
+                      const SqJointMap *map)
+{
+  g_autoptr(SqClip) mapped = NULL;
   const SqWorldHome *from = sq_format_get_world (clip->format), *to = sq_format_get_world (target);
+  gboolean fixed = (from != NULL && from->fixed_skeleton) || (to != NULL && to->fixed_skeleton);
   g_autoptr(SqRest) rest = NULL;
 
-  if (from == NULL || to == NULL || from->rest_skeleton == NULL || to->rest_skeleton == NULL)
+  if ((from == NULL || to == NULL) && !fixed)
+    return NULL;
+  if ((from != NULL && from->rest_skeleton == NULL) || (to != NULL && to->rest_skeleton == NULL)
+      || (from == NULL && to == NULL))
     return NULL;
   rest = _sq_rest_new (clip, clip->format);
+  /* a rest by the names: by the names the map gives */
+  if (!rest->from_file && (mapped = skeleton_as_mapped (clip, map)) != NULL)
+    {
+      _sq_rest_free (rest);
+      rest = _sq_rest_new (mapped, clip->format);
+    }
   if (from == to && !(rest->from_file && clip->format->space->hierarchy))
     return NULL;
   return g_steal_pointer (&rest);
@@ -1099,14 +1165,96 @@ carried_into (const SqClip   *out,
   return g_string_free (into, FALSE);
 }
 
+/* Whether source joint s ever turns from its rest */
+static gboolean
+turns_from_rest (const SqClip  *clip,
+                 const SqRest  *rest,
+                 gsize          s)
+{
+  const SqTrack *track = &clip->joints[s].tracks[SQ_CHANNEL_ROTATION];
+
+  for (gsize k = 0; k < track->n_keys; k++)
+    {
+      double sl[4], dot = 0;
+
+      sq_space_rotation_to_sl (clip->format->space, sq_track_key (track, k).v, sl);
+      sq_quat_normalize (sl);
+      for (int c = 0; c < 4; c++)
+        dot += sl[c] * rest->rotation[s][c];
+      if (fabs (dot) < 1 - 1e-6)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A joint without a counterpart that no joint below carries: kept by its
+ * name (reported), or left out when the target keeps its world's bones
+ * only, or when it is a bone of a source world of fixed bones (reported
+ * when it turns from its rest). Returns whether it stays. */
+static gboolean
+keep_uncarried (const SqClip       *clip,
+                const SqRest       *src_rest,
+                gint32              s,
+                const char         *name,
+                const SqSpace      *to,
+                const SqWorldHome  *to_world,
+                GPtrArray          *losses)
+{
+  const SqWorldHome *from_world = sq_format_get_world (clip->format);
+  gboolean known = s >= 0 && (gsize) s < clip->n_joints;
+
+  if (to_world != NULL && to_world->fixed_skeleton)
+    _sq_loss (losses, _("joint “%s” has no place on the skeleton of %s: left out"), name, world_name (to));
+  else if (known && from_world != NULL && from_world->fixed_skeleton)
+    {
+      if (turns_from_rest (clip, src_rest, (gsize) s))
+        _sq_loss (losses, _("joint “%s” has no %s counterpart: its own turns are left out"),
+                  name, world_name (to));
+    }
+  else
+    {
+      report_missing (name, to, losses);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The first kept joint (out's) whose nearest kept joint above, in the
+ * source, is beyond source joint `s`, -1 for none */
+static gssize
+first_carrier (const SqClip   *out,
+               const SqRest   *src_rest,
+               const gboolean *keep,
+               gint32          s)
+{
+  gint32 n = (gint32) src_rest->n;
+
+  for (gsize m = 0; m < out->n_joints; m++)
+    {
+      gint32 c = source_index (&out->joints[m]), steps = 0;
+
+      if (c < 0 || c >= n || !keep[c])
+        continue;
+      for (gint32 p = src_rest->parent[c]; p >= 0 && p < n && steps++ < n; p = src_rest->parent[p])
+        {
+          if (p == s)
+            return (gssize) m;
+          if (keep[p])
+            break;
+        }
+    }
+  return -1;
+}
+
 /* The joints without a counterpart: left out where the joints below them
- * carry their turn, else kept as they are; each reported */
+ * carry their turn, else as keep_uncarried says; each reported */
 static void
-leave_out_carried (const SqClip  *clip,
-                   const SqRest  *src_rest,
-                   SqClip        *out,
-                   const SqSpace *to,
-                   GPtrArray     *losses)
+leave_out_carried (const SqClip      *clip,
+                   const SqRest      *src_rest,
+                   SqClip            *out,
+                   const SqSpace     *to,
+                   const SqWorldHome *to_world,
+                   GPtrArray         *losses)
 {
   gsize n = clip->n_joints;
   g_autofree gboolean *keep = g_new0 (gboolean, MAX (n, 1));
@@ -1132,33 +1280,49 @@ leave_out_carried (const SqClip  *clip,
         }
       if (s < 0 || (gsize) s >= n || !carried[s])
         {
-          report_missing (out->joints[k].name, to, losses);
-          k++;
+          if (keep_uncarried (clip, src_rest, s, out->joints[k].name, to, to_world, losses))
+            k++;
+          else
+            remove_joint_keep_tree (out, k);
           continue;
         }
       into = carried_into (out, src_rest, keep, s);
       _sq_loss (losses, _("joint “%s” has no %s counterpart: left out, its turn carried into %s"),
                 out->joints[k].name, world_name (to), into);
+      /* the header's root goes to the joint that carries it */
+      if (g_strcmp0 (out->root, out->joints[k].name) == 0)
+        {
+          gssize m = first_carrier (out, src_rest, keep, s);
+
+          g_free (out->root);
+          out->root = g_strdup (m >= 0 ? out->joints[m].name : "");
+        }
       remove_joint_keep_tree (out, k);
     }
 }
 
-/* Root motion from one avatar's size to the other's */
+/* Root motion from one avatar's size to the other's (and, where a world's
+ * translations are whole offsets, from one rest place to the other) */
 static void
-scale_root_motion (SqClip         *out,
+scale_root_motion (const SqClip   *clip,
+                   SqClip         *out,
                    const SqRest   *src_rest,
                    const SqRest   *tgt_rest,
+                   const gint32   *index,
                    const SqFormat *target,
                    GPtrArray      *losses)
 {
-  double f;
+  double f = 1.0;
 
-  if (!(src_rest->hip_height > 1e-6) || !(tgt_rest->hip_height > 1e-6) || src_rest->root < 0)
-    return;
-  f = tgt_rest->hip_height / src_rest->hip_height;
+  if (src_rest->hip_height > 1e-6 && tgt_rest->hip_height > 1e-6 && src_rest->root >= 0)
+    f = tgt_rest->hip_height / src_rest->hip_height;
   if (fabs (f - 1.0) < 1e-3)
+    f = 1.0;
+  if (src_rest->absolute || tgt_rest->absolute)
+    _sq_retarget_root_motion (clip, src_rest, clip->format->space, out, index, tgt_rest, f);
+  if (f == 1.0)
     return;
-  for (gsize k = 0; k < out->n_joints; k++)
+  for (gsize k = 0; k < out->n_joints && !src_rest->absolute && !tgt_rest->absolute; k++)
     if (source_index (&out->joints[k]) == (gint32) src_rest->root)
       {
         SqTrack *track = &out->joints[k].tracks[SQ_CHANNEL_TRANSLATION];
@@ -1186,7 +1350,7 @@ retarget_clip (const SqClip   *clip,
   g_autofree gint32 *index = NULL;
   guint changed;
 
-  leave_out_carried (clip, src_rest, out, target->space, losses);
+  leave_out_carried (clip, src_rest, out, target->space, sq_format_get_world (target), losses);
   tgt_rest = _sq_rest_new (out, target);
   index = g_new (gint32, MAX (out->n_joints, 1));
   for (gsize k = 0; k < out->n_joints; k++)
@@ -1201,7 +1365,41 @@ retarget_clip (const SqClip   *clip,
                                 "%u joints retargeted from the rest pose of %s onto that of %s: their limbs point the same way in the world",
                                 changed),
               changed, sq_format_get_name (clip->format), sq_format_get_name (target));
-  scale_root_motion (out, src_rest, tgt_rest, target, losses);
+  scale_root_motion (clip, out, src_rest, tgt_rest, index, target, losses);
+}
+
+/* Whether `out`, a copy of a clip of `from` (a format of `from_world`)
+ * about to be converted to a format of `to_world`, keeps a hierarchy of
+ * its own: a world of fixed bones keeps its world's, not the file's (it
+ * goes with its rest rotations, which the retarget undoes), so its
+ * "parent" and "offset" extras go */
+static gboolean
+own_hierarchy (SqClip            *out,
+               const SqWorldHome *from_world,
+               const SqWorldHome *to_world)
+{
+  const SqSpace *from = out->format->space;
+
+  if (!from->hierarchy)
+    return FALSE;
+  if (from_world == NULL || !from_world->fixed_skeleton || from_world == to_world)
+    return TRUE;
+  for (gsize j = 0; j < out->n_joints; j++)
+    {
+      sq_props_remove (out->joints[j].extra, "parent");
+      sq_props_remove (out->joints[j].extra, "offset");
+    }
+  return FALSE;
+}
+
+/* The name of the root of the clip's own hierarchy, NULL for none */
+static char *
+hierarchy_root (const SqClip *clip)
+{
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (joint_parent (&clip->joints[j]) < 0 && sq_props_get (clip->joints[j].extra, "parent") != NULL)
+      return g_strdup (clip->joints[j].name);
+  return NULL;
 }
 
 static SqClip *
@@ -1215,7 +1413,9 @@ convert_clip (const SqClip     *clip,
   g_autoptr(SqRest) src_rest = NULL;
   const SqSpace *from, *to;
   const SqWorldHome *to_world = sq_format_get_world (target);
+  const SqWorldHome *from_world = sq_format_get_world (clip->format);
   g_autofree char *root_source = NULL;
+  gboolean from_hierarchy;
   SqClip *imported;
 
   out = sq_clip_copy (clip);
@@ -1232,23 +1432,16 @@ convert_clip (const SqClip     *clip,
     }
   /* the target's own rule says how its translations move a joint */
   sq_props_remove (out->extra, SQ_TRANSLATIONS_ADD);
-
-  {
-    gssize r = -1;
-    for (gsize j = 0; j < clip->n_joints && r < 0; j++)
-      if (joint_parent (&clip->joints[j]) < 0 && sq_props_get (clip->joints[j].extra, "parent") != NULL)
-        r = (gssize) j;
-    if (r >= 0)
-      root_source = g_strdup (clip->joints[r].name);
-  }
+  from_hierarchy = own_hierarchy (out, from_world, to_world);
+  root_source = hierarchy_root (clip);
 
   /* a DirectX file's frames give the rest skeleton: they go by the
    * joints' names in the file */
-  if (to->hierarchy && !from->hierarchy && sq_props_get (clip->extra, "frames") != NULL)
+  if (to->hierarchy && !from_hierarchy && sq_props_get (clip->extra, "frames") != NULL)
     for (gsize j = 0; j < out->n_joints; j++)
       sq_props_set (out->joints[j].extra, "source-name", g_variant_new_string (out->joints[j].name));
 
-  src_rest = retarget_source_rest (clip, target);
+  src_rest = retarget_source_rest (clip, target, map);
   for (gsize j = 0; j < out->n_joints && src_rest != NULL; j++)
     sq_props_set (out->joints[j].extra, "source-index", g_variant_new_int32 ((gint32) j));
   map_joint_names (out, from, to, sq_format_get_world (target), map, src_rest != NULL, losses);
@@ -1266,23 +1459,26 @@ convert_clip (const SqClip     *clip,
   for (gsize j = 0; j < out->n_joints; j++)
     sq_props_remove (out->joints[j].extra, "retargeted");
 
-  if (from->hierarchy && !to->hierarchy)
+  if (from_hierarchy && !to->hierarchy)
     _sq_loss (losses, _("the joint hierarchy (parents, rest OFFSETs, channel orders, End Sites) has no place in %s"),
               sq_format_get_name (target));
 
   convert_values (out, from, to);
-  if (to->hierarchy && from->hierarchy)
+  if (to->hierarchy && from_hierarchy)
     convert_rest_offsets (out, from, to);
 
-  if (to->hierarchy && !from->hierarchy)
+  if (to->hierarchy && !from_hierarchy)
     build_hierarchy (out, to, losses);
 
-  /* frame numbering and the time grid */
+  /* frame numbering and the time grid (a world that completes a clip
+   * samples it on its own frames) */
   out->frame_base = to->frame_base;
-  if (to->time_grid < 0)
+  if (to_world != NULL && to_world->complete_clip != NULL && to_world != from_world)
+    ;
+  else if (to->time_grid < 0)
     {
       double fps = target_fps (clip, target);
-      if (fps != out->fps || from->hierarchy != to->hierarchy)
+      if (fps != out->fps || from_hierarchy != to->hierarchy)
         sq_props_remove (out->extra, "frame-time");
       out->fps = fps;
       if (to_world != NULL && to_world->after_frames != NULL)
@@ -1296,54 +1492,6 @@ convert_clip (const SqClip     *clip,
     }
   (void) error;
   return g_steal_pointer (&out);
-}
-
-/* A clip of a world whose rest rotations are not the identity (its
- * SqWorldHome.to_hub) into another world: by way of Second Life's skeleton */
-static SqClip *
-convert_out_of_hub_world (const SqClip      *clip,
-                          const SqWorldHome *world,
-                          const SqFormat    *target,
-                          const SqJointMap  *map,
-                          GPtrArray         *losses,
-                          GError           **error)
-{
-  g_autoptr(SqClip) hub = NULL;
-  g_autoptr(SqJointMap) hub_map = NULL;
-  SqClip *out;
-  guint from;
-
-  if ((hub = world->to_hub (clip, losses, error)) == NULL)
-    return NULL;
-  hub_map = world->hub_map != NULL ? world->hub_map (map, TRUE) : NULL;
-  from = losses != NULL ? losses->len : 0;
-  out = sq_convert (hub, target, hub_map != NULL ? hub_map : map, losses, error);
-  if (out != NULL && world->hub_renames != NULL)
-    world->hub_renames (losses, from, hub, out, TRUE);
-  return out;
-}
-
-/* Into such a world: onto Second Life's skeleton, then its from_hub */
-static SqClip *
-convert_into_hub_world (const SqClip      *clip,
-                        const SqWorldHome *world,
-                        const SqFormat    *target,
-                        const SqJointMap  *map,
-                        GPtrArray         *losses,
-                        GError           **error)
-{
-  g_autoptr(SqClip) hub = NULL;
-  g_autoptr(SqJointMap) hub_map = world->hub_map != NULL ? world->hub_map (map, FALSE) : NULL;
-  guint from = losses != NULL ? losses->len : 0;
-  SqClip *out;
-
-  hub = clip->format == &_sq_format_sl_anim && sq_joint_map_size (hub_map) == 0
-        ? sq_clip_copy (clip) : sq_convert (clip, &_sq_format_sl_anim, hub_map, losses, error);
-  if (hub == NULL)
-    return NULL;
-  if ((out = world->from_hub (hub, target, losses, error)) != NULL && world->hub_renames != NULL)
-    world->hub_renames (losses, from, hub, out, FALSE);
-  return out;
 }
 
 SqClip *
@@ -1362,10 +1510,15 @@ sq_convert (const SqClip     *clip,
   to = sq_format_get_world (target);
   if (clip->format != NULL && clip->format != target && from != to)
     {
-      if (from != NULL && from->to_hub != NULL)
-        return convert_out_of_hub_world (clip, from, target, map, losses, error);
-      if (to != NULL && to->from_hub != NULL)
-        return convert_into_hub_world (clip, to, target, map, losses, error);
+      g_autoptr(SqClip) out = NULL;
+
+      if (from != NULL && from->check_convert != NULL && !from->check_convert (clip, target, error))
+        return NULL;
+      out = convert_clip (clip, target, map, losses, error);
+      /* the target world makes it a whole clip of its own */
+      if (out != NULL && to != NULL && to->complete_clip != NULL)
+        return to->complete_clip (out, target, losses, error);
+      return g_steal_pointer (&out);
     }
   return convert_clip (clip, target, map, losses, error);
 }

@@ -11,6 +11,7 @@
 #include "sq-convert.h"
 #include "sq-math.h"
 #include "sq-pose.h"
+#include "sq-retarget.h"
 #include "sq-private.h"
 #include "sq-world.h"
 
@@ -76,11 +77,22 @@ sq_pose_new (const SqClip *clip)
     {
       const SqWorldHome *world = sq_format_get_world (clip->format);
       gboolean from_file = FALSE;
+      gssize root;
+
       /* the world's rest skeleton (ActiveWorlds' stands with its arms
-       * down), or the file's own frames */
-      gssize root = world != NULL && world->rest_skeleton != NULL
-                    ? world->rest_skeleton (clip, clip->format, parent, pose->rest, &from_file)
-                    : _sq_skeleton_rest (clip, parent, pose->rest, &from_file, NULL);
+       * down; the worlds' whose keys are turns from it: a clip with no
+       * hierarchy of its own), or the file's own frames */
+      if (world != NULL && world->rest_skeleton != NULL)
+        {
+          g_autoptr(SqRest) rest = _sq_rest_new (clip, clip->format);
+
+          root = rest->root;
+          from_file = rest->from_file;
+          memcpy (parent, rest->parent, n * sizeof *parent);
+          memcpy (pose->rest, rest->offset, n * sizeof *pose->rest);
+        }
+      else
+        root = _sq_skeleton_rest (clip, parent, pose->rest, &from_file, NULL);
       if (root >= 0)
         parent[root] = -1;
       /* a DirectX file's position keys replace its frames' translations */

@@ -3,14 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * World rotations are column-vector quaternions on Second Life's axes. A
- * joint's world rotation is its parent's times its local rotation (every
- * rest here has identity rest rotations: a key is the turn from the rest
- * offsets). For a matched limb (a joint and the joint its bone points at,
- * by concept), C maps the limb's direction in Second Life's T-pose onto its
- * direction in a rest (the shortest turn); the target joint's world
- * rotation is the source joint's times A = C_source · C_target⁻¹, so its
- * limb points where the source's does, and A composes to nothing over a
- * round trip through any worlds.
+ * joint's world rotation W is its parent's times its local rotation (its
+ * key: in most worlds the turn from the rest offsets, the rest rotation
+ * being the identity; in the Sims' a whole rotation, rest included). Its
+ * turn in the world is D = W · W_rest⁻¹. For a matched limb (a joint and
+ * the joint its bone points at, by concept), C maps the limb's direction
+ * in Second Life's T-pose onto its direction in a rest (the shortest
+ * turn); the target joint's turn is the source joint's times
+ * A = C_source · C_target⁻¹, so its limb points where the source's does,
+ * and A composes to nothing over a round trip through any worlds.
  */
 #define G_LOG_DOMAIN "sq-retarget"
 
@@ -28,21 +29,95 @@
 
 /* ---- rests ---------------------------------------------------------------- */
 
-/* Where each joint is at rest (metres, SL axes); parents before children
- * are not assumed: each position is chained up to its root */
+/* The joints of `rest`, parents first (where parents loop, the joint that
+ * closes the loop comes first and stands as a root) */
 static void
-rest_positions (const SqRest *rest,
-                double      (*pos)[3])
+parents_first (const SqRest *rest,
+               gsize        *order)
 {
-  for (gsize j = 0; j < rest->n; j++)
-    {
-      gsize steps = 0;
+  gsize n = rest->n, w = 0;
+  g_autofree guint8 *state = g_new0 (guint8, MAX (n, 1));
+  g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
 
-      pos[j][0] = pos[j][1] = pos[j][2] = 0;
-      for (gint32 p = (gint32) j; p >= 0 && (gsize) p < rest->n && steps++ <= rest->n; p = rest->parent[p])
-        for (int k = 0; k < 3; k++)
-          pos[j][k] += rest->offset[p][k];
+  for (gsize j = 0; j < n; j++)
+    {
+      gsize len = 0;
+
+      for (gint32 p = (gint32) j; p >= 0 && (gsize) p < n && state[p] == 0; p = rest->parent[p])
+        {
+          state[p] = 1;
+          chain[len++] = (gsize) p;
+        }
+      while (len > 0)
+        order[w++] = chain[--len];
     }
+}
+
+static gboolean
+same_rotation (const double a[4],
+               const double b[4])
+{
+  return fabs (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) > 1.0 - 1e-12;
+}
+
+/* Where each joint is at rest (metres, SL axes) and its world rotation
+ * there (may be NULL) */
+static void
+rest_world (const SqRest *rest,
+            double      (*pos)[3],
+            double      (*rot)[4])
+{
+  gsize n = rest->n;
+  g_autofree gsize *order = g_new (gsize, MAX (n, 1));
+  g_autofree double (*w)[4] = g_malloc_n (MAX (n, 1), sizeof *w);
+  g_autofree guint8 *done = g_new0 (guint8, MAX (n, 1));
+  static const double identity[4] = { 1, 0, 0, 0 };
+  gboolean plain = TRUE;
+
+  for (gsize j = 0; j < n && plain; j++)
+    plain = same_rotation (rest->rotation[j], identity);
+  if (plain)
+    {
+      /* offsets only: each summed up its chain (as it always was, to the
+       * last bit) */
+      for (gsize j = 0; j < n; j++)
+        {
+          gsize steps = 0;
+
+          pos[j][0] = pos[j][1] = pos[j][2] = 0;
+          for (gint32 p = (gint32) j; p >= 0 && (gsize) p < n && steps++ <= n; p = rest->parent[p])
+            for (int k = 0; k < 3; k++)
+              pos[j][k] += rest->offset[p][k];
+          if (rot != NULL)
+            memcpy (rot[j], identity, sizeof identity);
+        }
+      return;
+    }
+  parents_first (rest, order);
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize c = order[i];
+      gint32 p = rest->parent[c];
+
+      if (p >= 0 && (gsize) p < n && done[p])
+        {
+          double off[3];
+
+          sq_quat_multiply (w[p], rest->rotation[c], w[c]);
+          sq_quat_rotate (w[p], rest->offset[c], off);
+          for (int k = 0; k < 3; k++)
+            pos[c][k] = pos[p][k] + off[k];
+        }
+      else
+        {
+          memcpy (w[c], rest->rotation[c], sizeof w[c]);
+          memcpy (pos[c], rest->offset[c], sizeof pos[c]);
+        }
+      sq_quat_normalize (w[c]);
+      done[c] = 1;
+    }
+  if (rot != NULL)
+    memcpy (rot, w, MAX (n, 1) * sizeof *w);
 }
 
 /* The lowest point (joints and BVH End Sites) below the root, up to the root */
@@ -56,7 +131,7 @@ file_hip_height (const SqClip  *clip,
 
   if (rest->root < 0)
     return 0;
-  rest_positions (rest, pos);
+  rest_world (rest, pos, NULL);
   low = pos[rest->root][2];
   for (gsize j = 0; j < rest->n; j++)
     {
@@ -86,15 +161,22 @@ _sq_rest_new (const SqClip   *clip,
   rest->n = n;
   rest->parent = g_new (gint32, MAX (n, 1));
   rest->offset = g_malloc0_n (MAX (n, 1), sizeof *rest->offset);
+  rest->rotation = g_malloc0_n (MAX (n, 1), sizeof *rest->rotation);
+  rest->limb = g_malloc0_n (MAX (n, 1), sizeof *rest->limb);
   rest->root = -1;
+  for (gsize j = 0; j < n; j++)
+    rest->rotation[j][0] = 1;
   if (n == 0)
     return rest;
   if (world != NULL && world->rest_skeleton != NULL)
-    rest->root = world->rest_skeleton (clip, format, rest->parent, rest->offset, &rest->from_file);
+    rest->root = world->rest_skeleton (clip, format, rest);
   else
     rest->root = _sq_skeleton_by_names (clip, rest->parent, rest->offset);
   if (rest->root >= 0)
     rest->parent[rest->root] = -1;
+  rest->hub = !rest->from_file && (world == NULL || world == sq_world_common ());
+  if (rest->hip_height > 0)
+    return rest;
   if (rest->from_file)
     rest->hip_height = file_hip_height (clip, format != NULL ? format->space : NULL, rest);
   else if (world != NULL && world->hip_height != NULL)
@@ -109,6 +191,8 @@ _sq_rest_free (SqRest *rest)
     return;
   g_free (rest->parent);
   g_free (rest->offset);
+  g_free (rest->rotation);
+  g_free (rest->limb);
   g_free (rest);
 }
 
@@ -169,6 +253,41 @@ typedef struct
   guint8             *state;     /* 0 to do, 1 doing, 2 done */
 } Align;
 
+/* The turn C that takes the limb's direction `d_hub` in the common rest
+ * onto where it points in `rest` for joint j: towards `tip` (a joint, or
+ * -1), else along the world's own limb (rest->limb), else nowhere when
+ * the rest is the common one; FALSE when nothing says */
+static gboolean
+limb_turn (const SqRest *rest,
+           double      (*pos)[3],
+           gsize         j,
+           gssize        tip,
+           gboolean      first,
+           const double  d_hub[3],
+           double        c[4])
+{
+  double d[3];
+
+  if (tip >= 0)
+    for (int k = 0; k < 3; k++)
+      d[k] = pos[tip][k] - pos[j][k];
+  else if (first && (rest->limb[j][0] != 0 || rest->limb[j][1] != 0 || rest->limb[j][2] != 0))
+    memcpy (d, rest->limb[j], sizeof d);
+  else if (first && rest->hub)
+    memcpy (d, d_hub, sizeof d);
+  else
+    return FALSE;
+  sq_quat_between (d_hub, d, c);
+  return TRUE;
+}
+
+static gboolean
+has_limb (const SqRest *rest,
+          gsize         j)
+{
+  return rest->limb[j][0] != 0 || rest->limb[j][1] != 0 || rest->limb[j][2] != 0;
+}
+
 static gboolean
 limb_alignment (Align  *a,
                 gsize   k,
@@ -184,21 +303,23 @@ limb_alignment (Align  *a,
     {
       gssize ts = find_below (a->src_rest, a->src_concept, j, tips[i]);
       gssize tt = find_below (a->tgt_rest, a->tgt_concept, k, tips[i]);
-      double hub_from[3], hub_to[3], d_hub[3], d_s[3], d_t[3], cs[4], ct[4], ict[4];
+      /* a world's own limb stands for its first tip's joint */
+      gboolean first = i == 0 && (has_limb (a->src_rest, j) || has_limb (a->tgt_rest, k));
+      double hub_from[3], hub_to[3], d_hub[3], cs[4], ct[4], ict[4];
 
-      if (ts < 0 && tt < 0)
+      if (ts < 0 && tt < 0 && !first)
         continue;
-      if (ts < 0 || tt < 0 || !sq_joint_concept_hub_position (concept, hub_from)
-          || !sq_joint_concept_hub_position (tips[i], hub_to))
+      if (!sq_joint_concept_hub_position (concept, hub_from) || !sq_joint_concept_hub_position (tips[i], hub_to))
         return FALSE;
       for (int c = 0; c < 3; c++)
+        d_hub[c] = hub_to[c] - hub_from[c];
+      if (!limb_turn (a->src_rest, a->src_pos, j, ts, first, d_hub, cs)
+          || !limb_turn (a->tgt_rest, a->tgt_pos, k, tt, first, d_hub, ct))
         {
-          d_hub[c] = hub_to[c] - hub_from[c];
-          d_s[c] = a->src_pos[ts][c] - a->src_pos[j][c];
-          d_t[c] = a->tgt_pos[tt][c] - a->tgt_pos[k][c];
+          if (ts < 0 && tt < 0)
+            continue;
+          return FALSE;
         }
-      sq_quat_between (d_hub, d_s, cs);
-      sq_quat_between (d_hub, d_t, ct);
       sq_quat_conjugate (ct, ict);
       sq_quat_multiply (cs, ict, out);
       sq_quat_normalize (out);
@@ -303,30 +424,6 @@ all_times (const SqClip *clip)
   return times;
 }
 
-/* The joints of `rest`, parents first (where parents loop, the joint that
- * closes the loop comes first and stands as a root) */
-static void
-parents_first (const SqRest *rest,
-               gsize        *order)
-{
-  gsize n = rest->n, w = 0;
-  g_autofree guint8 *state = g_new0 (guint8, MAX (n, 1));
-  g_autofree gsize *chain = g_new (gsize, MAX (n, 1));
-
-  for (gsize j = 0; j < n; j++)
-    {
-      gsize len = 0;
-
-      for (gint32 p = (gint32) j; p >= 0 && (gsize) p < n && state[p] == 0; p = rest->parent[p])
-        {
-          state[p] = 1;
-          chain[len++] = (gsize) p;
-        }
-      while (len > 0)
-        order[w++] = chain[--len];
-    }
-}
-
 /* The source posed at one time, and the out clip's world rotations */
 typedef struct
 {
@@ -337,10 +434,12 @@ typedef struct
   double       (*align)[4];
   const gssize  *tip;
   double       (*tgt_pos)[3];   /* out joints at rest */
+  double       (*src_rest_w)[4]; /* per source joint, its world rotation at rest */
+  double       (*tgt_rest_w)[4]; /* per out joint, its world rotation at rest */
   gsize         *src_order, *tgt_order;
   double       (*world)[4];     /* per source joint */
   double       (*place)[3];     /* per source joint, from its root */
-  double       (*out_world)[4]; /* per out joint */
+  double       (*out_world)[4]; /* per out joint: its turn from its rest, in the world */
   guint8        *done;
 } Posed;
 
@@ -356,10 +455,16 @@ pose_source (Posed  *p,
     {
       gsize c = p->src_order[i];
       gint32 up = rest->parent[c];
+      const SqTrack *track = &p->src->joints[c].tracks[SQ_CHANNEL_ROTATION];
       double v[4], local[4], off[3];
 
-      sq_track_sample (&p->src->joints[c].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
-      sq_space_rotation_to_sl (p->space, v, local);
+      if (track->n_keys > 0)
+        {
+          sq_track_sample (track, SQ_CHANNEL_ROTATION, time, v);
+          sq_space_rotation_to_sl (p->space, v, local);
+        }
+      else
+        memcpy (local, rest->rotation[c], sizeof local);
       sq_quat_normalize (local);
       if (up >= 0 && (gsize) up < rest->n && p->done[up])
         {
@@ -437,16 +542,19 @@ twist_to_fit (const Posed  *p,
   memcpy (w, turned, sizeof turned);
 }
 
-/* Out joint k's world rotation: the source joint's times its alignment;
- * with a chord, turned the shortest way to lie along it, then about it to
- * fit the joints that hang from it beside the chord's end */
+/* Out joint k's turn in the world: the source joint's times its
+ * alignment; with a chord, turned the shortest way to lie along it, then
+ * about it to fit the joints that hang from it beside the chord's end */
 static void
 pose_out_joint (Posed *p,
                 gsize  k)
 {
-  double *w = p->out_world[k];
+  double *w = p->out_world[k], turn0[4], unrest[4];
+  gint32 s = p->src_index[k];
 
-  sq_quat_multiply (p->world[p->src_index[k]], p->align[k], w);
+  sq_quat_conjugate (p->src_rest_w[s], unrest);
+  sq_quat_multiply (p->world[s], unrest, turn0);
+  sq_quat_multiply (turn0, p->align[k], w);
   if (p->tip[k] >= 0)
     {
       double d_out[3], d_src[3], turn[4], turned[4], len;
@@ -473,11 +581,17 @@ out_local (const Posed *p,
            double       local[4])
 {
   gint32 tp = p->tgt_rest->parent[k];
-  double ip[4] = { 1, 0, 0, 0 };
+  double ip[4] = { 1, 0, 0, 0 }, wk[4];
 
   if (tp >= 0)
-    sq_quat_conjugate (p->out_world[tp], ip);
-  sq_quat_multiply (ip, p->out_world[k], local);
+    {
+      double wp[4];
+
+      sq_quat_multiply (p->out_world[tp], p->tgt_rest_w[tp], wp);
+      sq_quat_conjugate (wp, ip);
+    }
+  sq_quat_multiply (p->out_world[k], p->tgt_rest_w[k], wk);
+  sq_quat_multiply (ip, wk, local);
   sq_quat_normalize (local);
 }
 
@@ -597,7 +711,7 @@ resample (Posed          *p,
       if (copy[k] || out->joints[k].tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
         continue;
       out_local (p, k, local);
-      if (!is_identity (local))
+      if (!same_rotation (local, p->tgt_rest->rotation[k]))
         append_key (&out->joints[k].tracks[SQ_CHANNEL_ROTATION], p->space, 0.0, local);
     }
 }
@@ -620,9 +734,13 @@ copies (const Align  *a,
       gint32 tp = tgt_rest->parent[k];
       gint32 sp = a->src_rest->parent[a->src_index[k]];
 
-      copy[k] = a->tgt_concept[k] == NULL
-                || (is_identity (a->align[k]) && tip[k] < 0
-                    && (tp < 0 ? sp < 0 : (sp == a->src_index[tp] && is_identity (a->align[tp]))));
+      /* a key means the same on both rests */
+      if (!same_rotation (a->src_rest->rotation[a->src_index[k]], tgt_rest->rotation[k]))
+        copy[k] = FALSE;
+      else
+        copy[k] = a->tgt_concept[k] == NULL
+                  || (is_identity (a->align[k]) && tip[k] < 0
+                      && (tp < 0 ? sp < 0 : (sp == a->src_index[tp] && is_identity (a->align[tp]))));
     }
   for (gsize k = 0; k < no; k++)
     {
@@ -651,9 +769,14 @@ retarget_keys (const Align    *a,
   g_autofree double (*place)[3] = g_malloc_n (MAX (ns, 1), sizeof *place);
   g_autofree double (*out_world)[4] = g_malloc_n (MAX (no, 1), sizeof *out_world);
   g_autofree guint8 *done = g_new0 (guint8, MAX (ns, 1));
+  g_autofree double (*src_rest_w)[4] = g_malloc_n (MAX (ns, 1), sizeof *src_rest_w);
+  g_autofree double (*tgt_rest_w)[4] = g_malloc_n (MAX (no, 1), sizeof *tgt_rest_w);
+  g_autofree double (*scratch)[3] = g_malloc_n (MAX (MAX (ns, no), 1), sizeof *scratch);
   Posed p = { src, a->src_rest, a->tgt_rest, space, a->src_index, a->align, tip, a->tgt_pos,
-              src_order, tgt_order, world, place, out_world, done };
+              src_rest_w, tgt_rest_w, src_order, tgt_order, world, place, out_world, done };
 
+  rest_world (a->src_rest, scratch, src_rest_w);
+  rest_world (a->tgt_rest, scratch, tgt_rest_w);
   parents_first (a->src_rest, src_order);
   parents_first (a->tgt_rest, tgt_order);
   resample (&p, out, copy);
@@ -693,8 +816,8 @@ _sq_retarget (const SqClip  *src,
     }
   for (gsize k = 0; k < no; k++)
     tgt_concept[k] = src_index[k] >= 0 && (gsize) src_index[k] < ns ? src_concept[src_index[k]] : NULL;
-  rest_positions (src_rest, src_pos);
-  rest_positions (tgt_rest, tgt_pos);
+  rest_world (src_rest, src_pos, NULL);
+  rest_world (tgt_rest, tgt_pos, NULL);
   for (gsize k = 0; k < no; k++)
     alignment (&a, k);
   chord_tips (&a, tip);
@@ -709,4 +832,159 @@ _sq_retarget (const SqClip  *src,
         changed++;
       }
   return changed;
+}
+
+/* ---- root motion ---------------------------------------------------------- */
+
+static void
+add_times (GArray        *times,
+           const SqTrack *track)
+{
+  for (gsize k = 0; k < track->n_keys; k++)
+    {
+      double t = sq_track_time (track, k);
+      g_array_append_val (times, t);
+    }
+}
+
+/* Source joint j and the joints above it, from the root down; returns how
+ * many (a loop of parents ends where it closes) */
+static gsize
+chain_down (const SqRest *rest,
+            gsize         j,
+            gsize        *chain)
+{
+  gsize len = 0;
+
+  for (gint32 p = (gint32) j; p >= 0 && (gsize) p < rest->n && len < rest->n; p = rest->parent[p])
+    chain[len++] = (gsize) p;
+  for (gsize i = 0; i < len / 2; i++)
+    {
+      gsize t = chain[i];
+      chain[i] = chain[len - 1 - i];
+      chain[len - 1 - i] = t;
+    }
+  return len;
+}
+
+/* The key times that move the place of the joint at the chain's end: the
+ * translations of the chain, the rotations of the joints above it */
+static GArray *
+chain_times (const SqClip *src,
+             const gsize  *chain,
+             gsize         len)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
+  guint w = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      add_times (times, &src->joints[chain[i]].tracks[SQ_CHANNEL_TRANSLATION]);
+      if (i + 1 < len)
+        add_times (times, &src->joints[chain[i]].tracks[SQ_CHANNEL_ROTATION]);
+    }
+  g_array_sort (times, cmp_double);
+  for (guint i = 0; i < times->len; i++)
+    if (w == 0 || g_array_index (times, double, i) != g_array_index (times, double, w - 1))
+      g_array_index (times, double, w++) = g_array_index (times, double, i);
+  g_array_set_size (times, w);
+  return times;
+}
+
+/* The place in the world (metres, SL axes) of the chain's end at `time`
+ * when the translations are whole offsets, or at rest (keyed FALSE) */
+static void
+chain_place (const SqClip  *src,
+             const SqRest  *rest,
+             const SqSpace *space,
+             const gsize   *chain,
+             gsize          len,
+             double         time,
+             gboolean       keyed,
+             double         out[3])
+{
+  double w[4] = { 1, 0, 0, 0 };
+
+  out[0] = out[1] = out[2] = 0;
+  for (gsize i = 0; i < len; i++)
+    {
+      const SqJoint *joint = &src->joints[chain[i]];
+      double off[3], moved[3], local[4], next[4], v[4];
+
+      memcpy (off, rest->offset[chain[i]], sizeof off);
+      memcpy (local, rest->rotation[chain[i]], sizeof local);
+      if (keyed && joint->tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+        {
+          sq_track_sample (&joint->tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, time, v);
+          sq_space_vector_to_sl (space, v, off);
+        }
+      if (keyed && joint->tracks[SQ_CHANNEL_ROTATION].n_keys > 0)
+        {
+          sq_track_sample (&joint->tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, v);
+          sq_space_rotation_to_sl (space, v, local);
+        }
+      sq_quat_rotate (w, off, moved);
+      for (int k = 0; k < 3; k++)
+        out[k] += moved[k];
+      sq_quat_multiply (w, local, next);
+      sq_quat_normalize (next);
+      memcpy (w, next, sizeof w);
+    }
+}
+
+void
+_sq_retarget_root_motion (const SqClip  *src,
+                          const SqRest  *src_rest,
+                          const SqSpace *space,
+                          SqClip        *out,
+                          const gint32  *src_index,
+                          const SqRest  *tgt_rest,
+                          double         factor)
+{
+  gssize k0 = tgt_rest->root;
+  gint32 s0;
+  SqTrack *track;
+
+  if (k0 < 0 || (gsize) k0 >= out->n_joints || tgt_rest->n != out->n_joints)
+    return;
+  s0 = src_index[k0];
+  if (s0 < 0 || (gsize) s0 >= src->n_joints || src_rest->n != src->n_joints)
+    return;
+  track = &out->joints[k0].tracks[SQ_CHANNEL_TRANSLATION];
+  if (src_rest->absolute)
+    {
+      g_autofree gsize *chain = g_new (gsize, MAX (src_rest->n, 1));
+      gsize len = chain_down (src_rest, (gsize) s0, chain);
+      g_autoptr(GArray) times = chain_times (src, chain, len);
+      double at_rest[3];
+
+      chain_place (src, src_rest, space, chain, len, 0, FALSE, at_rest);
+      sq_track_clear (track);
+      for (guint i = 0; i < times->len; i++)
+        {
+          double t = g_array_index (times, double, i), now[3], sl[3];
+
+          chain_place (src, src_rest, space, chain, len, t, TRUE, now);
+          for (int k = 0; k < 3; k++)
+            sl[k] = (now[k] - at_rest[k]) * factor
+                    + (tgt_rest->absolute ? tgt_rest->offset[k0][k] : 0);
+          sq_space_vector_from_sl (space, sl, sq_track_append (track, t)->v);
+        }
+      return;
+    }
+  {
+    SqKey *keys = sq_track_unpack (track);
+
+    for (gsize i = 0; i < track->n_keys; i++)
+      {
+        double sl[3];
+
+        sq_space_vector_to_sl (space, keys[i].v, sl);
+        for (int k = 0; k < 3; k++)
+          sl[k] = sl[k] * factor + (tgt_rest->absolute ? tgt_rest->offset[k0][k] : 0);
+        sq_space_vector_from_sl (space, sl, keys[i].v);
+      }
+    g_clear_pointer (&track->alt, g_free);
+    g_clear_pointer (&track->present, g_free);
+  }
 }

@@ -27,7 +27,25 @@ typedef struct
 {
   gsize     n;            /* the clip's joints */
   gint32   *parent;       /* per joint: its parent's index, -1 for a root */
-  double  (*offset)[3];   /* from its parent at rest (a root: its place), metres, Second Life axes */
+  /* from its parent at rest, in its parent's frame at rest (a root: its
+   * place), metres, Second Life axes */
+  double  (*offset)[3];
+  /* per joint: its rotation at rest from its parent's (a root: in the
+   * world), a column-vector quaternion on Second Life's axes; the identity
+   * where a key is the turn from the rest (every world but the Sims',
+   * whose keys are whole rotations, their rest included) */
+  double  (*rotation)[4];
+  /* a translation key holds the joint's whole offset from its parent, in
+   * its parent's frame (the Sims), not how far it moved from its rest */
+  gboolean  absolute;
+  /* per joint: where its limb points at rest (towards the joint the
+   * first of its concept's tips stands for, sq_joint_concept_tips) on the
+   * world's whole skeleton, whether the clip has that joint or not; zero
+   * where the world does not say (most worlds: the clip's joints say it) */
+  double  (*limb)[3];
+  /* the common world's rest by the joints' names (Second Life's T-pose,
+   * through which the limbs are matched) */
+  gboolean  hub;
   gssize    root;         /* -1 when the clip has no joints */
   /* the file's own skeleton (BVH OFFSETs, a .x's frames), not its world's */
   gboolean  from_file;
@@ -67,5 +85,18 @@ guint    _sq_retarget     (const SqClip   *src,
                            SqClip         *out,
                            const gint32   *src_index,
                            const SqRest   *target_rest);
+
+/* The root motion of `out` (its root is a joint of `src` renamed, as for
+ * _sq_retarget) where either rest's translations are absolute: the source
+ * root's place in the world at each key, less its place at rest, times
+ * `factor`, added to the target root's rest place when the target's are
+ * absolute; in `space` (the source format's) */
+void     _sq_retarget_root_motion (const SqClip  *src,
+                                   const SqRest  *src_rest,
+                                   const SqSpace *space,
+                                   SqClip        *out,
+                                   const gint32  *src_index,
+                                   const SqRest  *target_rest,
+                                   double         factor);
 
 G_END_DECLS

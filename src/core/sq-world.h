@@ -21,6 +21,7 @@
 #include "sq-edit.h"
 #include "sq-format.h"
 #include "sq-joint-map.h"
+#include "sq-retarget.h"
 
 G_BEGIN_DECLS
 
@@ -233,43 +234,41 @@ struct _SqWorldHome
   const SqFieldSet *fields;
 
   /* ---- the world's skeleton, for conversions (sq-retarget.h) ---- */
-  /* Each joint's parent and rest offset (metres, Second Life axes; the rest
-   * rotations are the identity: a key turns a joint from this rest) for
-   * `clip`'s joints as a file of `format`, one of the world's: the file's
-   * own skeleton where it brings one (a BVH's OFFSETs, a .x's frames;
-   * *from_file TRUE), else the world's rest skeleton by the joints' names.
-   * Returns the root, -1 for none. NULL: the world's clips cross to
-   * other worlds by way of Second Life's skeleton (to_hub, from_hub). */
+  /* Fills `rest` (its arrays made for `clip`'s joints: offsets zero,
+   * rotations the identity) with each joint's parent, rest offset and
+   * rest rotation (metres, Second Life axes) for `clip`'s joints as a file
+   * of `format`, one of the world's: the file's own skeleton where it
+   * brings one (a BVH's OFFSETs, a .x's frames; rest->from_file TRUE), else
+   * the world's rest skeleton by the joints' names, each joint under the
+   * nearest joint above it the clip has. Returns the root, -1 for none.
+   * It may set rest->absolute and rest->hip_height. NULL: the world's
+   * clips are not retargeted. */
   gssize      (*rest_skeleton) (const SqClip   *clip,
                                 const SqFormat *format,
-                                gint32         *parent,
-                                double        (*offset)[3],
-                                gboolean       *from_file);
+                                SqRest         *rest);
   /* metres: the hip above the soles of the world's avatar at rest (root
-   * motion is scaled by the ratio of two worlds'); NULL: unknown */
+   * motion is scaled by the ratio of two worlds'), where rest_skeleton
+   * leaves rest->hip_height 0; NULL: unknown */
   double      (*hip_height)    (void);
-  /* optional, for a world whose rest rotations are not the identity: its
-   * clip as a Second Life clip (mPelvis at the root, limbs turned in the
-   * world as in the clip), and a Second Life clip as a clip of `target`
-   * (one of the world's formats) */
-  SqClip     *(*to_hub)        (const SqClip   *clip,
-                                GPtrArray      *losses,
+  /* optional: FALSE with `error` when a clip of the world cannot be
+   * converted to `target`, another world's (a SimPose-ium sequence holds
+   * no animation) */
+  gboolean    (*check_convert) (const SqClip   *clip,
+                                const SqFormat *target,
                                 GError        **error);
-  SqClip     *(*from_hub)      (const SqClip   *sl,
+  /* optional: `out`, a clip converted into the world (its joints renamed
+   * and retargeted onto rest_skeleton's rest, each under the nearest joint
+   * above it that it has; its values in `target`'s space, its key times
+   * the source's), as a whole clip of `target` (The Sims: all 29 bones,
+   * the motion sampled on every frame), its lines added to `losses`; NULL
+   * with `error` when it cannot be one */
+  SqClip     *(*complete_clip) (const SqClip   *out,
                                 const SqFormat *target,
                                 GPtrArray      *losses,
                                 GError        **error);
-  /* with them: the user's map for the Second Life clip between (a joint
-   * of the world's named by its Second Life stand-in; NULL when no entry
-   * needs it), and the rename lines from `from` on said in the world's
-   * names (`hub`: the Second Life clip between) */
-  SqJointMap *(*hub_map)       (const SqJointMap *map,
-                                gboolean          out_of_world);
-  void        (*hub_renames)   (GPtrArray      *losses,
-                                guint           from,
-                                const SqClip   *hub,
-                                const SqClip   *result,
-                                gboolean        out_of_world);
+  /* a clip of the world has the world's bones only: a joint of another
+   * world without a counterpart is left out, not kept by its name */
+  gboolean    fixed_skeleton;
   /* optional: appends notes (_sq_loss) on a file of `size` bytes just
    * written in `format`, one of the world's, from a clip of another format
    * (Second Life's upload limit) */

@@ -394,11 +394,11 @@ const SqFieldSet sq_dx_fields = {
  * nearest known proportions) standing with its arms hanging at its sides;
  * a .x whose frames its joints name stands in its frames */
 static gssize
-aw_rest_skeleton (const SqClip   *clip,
-                  const SqFormat *format,
-                  gint32         *parent,
-                  double        (*offset)[3],
-                  gboolean       *from_file)
+aw_rest_arrays (const SqClip   *clip,
+                const SqFormat *format,
+                gint32         *parent,
+                double        (*offset)[3],
+                gboolean       *from_file)
 {
   gsize n = clip->n_joints;
   g_autofree guint *tags = NULL;
@@ -419,6 +419,14 @@ aw_rest_skeleton (const SqClip   *clip,
     parent[root] = -1;
   sq_aw_rest_arms_down (n, tags, parent, offset);
   return root;
+}
+
+static gssize
+aw_rest_skeleton (const SqClip   *clip,
+                  const SqFormat *format,
+                  SqRest         *rest)
+{
+  return aw_rest_arrays (clip, format, rest->parent, rest->offset, &rest->from_file);
 }
 
 /* The classic avatar's pelvis and legs, parents first */
@@ -443,7 +451,7 @@ aw_rest_hip_height (void)
 
   for (gsize j = 0; j < n; j++)
     sq_clip_add_joint (legs, aw_legs[j]);
-  root = aw_rest_skeleton (legs, NULL, parent, offset, &from_file);
+  root = aw_rest_arrays (legs, NULL, parent, offset, &from_file);
   if (root < 0)
     return 0;
   /* parents come first in aw_legs */

@@ -13,7 +13,6 @@
 
 #include "sq-math.h"
 #include "sq-private.h"
-#include "worlds/sq-sl-skeleton.h"
 #include "sq-validate.h"
 #include "sq-world.h"
 #include "worlds/sq-world-sims.h"
@@ -869,24 +868,26 @@ sq_sims_bone_sl_name (int bone)
   return bone >= 0 && bone < SQ_SIMS_N_BONES ? sl_of_bone[bone] : NULL;
 }
 
-/* World rotations (column-vector quaternions on SL axes) and positions
- * (metres, SL axes) of the 29 bones, from local rotations and the ROOT and
- * PELVIS positions given as stored in Sims files */
+/* ---- the rest skeleton, for conversions (sq-retarget.h) ------------------ */
+
+/* The bones' world rotations (column-vector quaternions, SL axes) and
+ * places (metres, SL axes) at rest: each bone's stored rotation and offset
+ * chained from ROOT */
 static void
-chain (const double local[SQ_SIMS_N_BONES][4],
-       const double trans[2][3],
-       double       world[SQ_SIMS_N_BONES][4],
-       double       pos[SQ_SIMS_N_BONES][3])
+rest_world (SqSimsAge age,
+            double    world[SQ_SIMS_N_BONES][4],
+            double    pos[SQ_SIMS_N_BONES][3])
 {
-  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  const SqSimsBone *bones = sq_sims_skeleton (age);
 
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
-      double q[4], v[3], off[3];
+      double stored[4], q[4], v[3], off[3];
       int p = bones[b].parent;
 
-      sq_space_rotation_to_sl (&sq_space_sims, local[b], q);
-      sq_space_vector_to_sl (&sq_space_sims, b < 2 ? trans[b] : bones[b].pos, v);
+      _sq_sims_quat_from_file (bones[b].rot, stored);
+      sq_space_rotation_to_sl (&sq_space_sims, stored, q);
+      sq_space_vector_to_sl (&sq_space_sims, bones[b].pos, v);
       if (p < 0)
         {
           memcpy (world[b], q, sizeof q);
@@ -901,511 +902,289 @@ chain (const double local[SQ_SIMS_N_BONES][4],
     }
 }
 
-static void
-rest_local (double local[SQ_SIMS_N_BONES][4],
-            double trans[2][3])
+/* A child's clip has the child skeleton's offsets (a new child clip);
+ * every other clip stands on the adult's */
+static SqSimsAge
+clip_age (const SqClip *clip)
 {
-  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  const SqSimsBone *child_bones = sq_sims_skeleton (SQ_SIMS_CHILD);
+  gssize j = sq_clip_find_joint (clip, "L_LEG1");
+  GVariant *v = j >= 0 ? sq_props_get (clip->joints[j].extra, "offset") : NULL;
+  double o[3];
 
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    _sq_sims_quat_from_file (bones[b].rot, local[b]);
-  memcpy (trans[0], bones[0].pos, sizeof trans[0]);
-  memcpy (trans[1], bones[1].pos, sizeof trans[1]);
+  if (v == NULL || !g_variant_is_of_type (v, G_VARIANT_TYPE ("(ddd)")))
+    return SQ_SIMS_ADULT;
+  g_variant_get (v, "(ddd)", &o[0], &o[1], &o[2]);
+  return fabs (o[0] - child_bones[3].pos[0]) < 1e-4 ? SQ_SIMS_CHILD : SQ_SIMS_ADULT;
 }
 
-/* The nearest ancestor of an SL bone that the output has, NULL for none */
-static const char *
-sl_output_parent (const char *bone)
-{
-  for (const char *p = sq_sl_bone_parent (bone); p != NULL; p = sq_sl_bone_parent (p))
-    for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-      if (sl_of_bone[b] != NULL && g_str_equal (sl_of_bone[b], p))
-        return p;
-  return NULL;
-}
-
+/* The nearest bone above bone b that `have` marks, -1 for none */
 static int
-bone_of_sl (const char *sl)
+present_above (const SqSimsBone *bones,
+               const gssize      have[SQ_SIMS_N_BONES],
+               int               b)
 {
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    if (sl_of_bone[b] != NULL && sl != NULL && g_str_equal (sl_of_bone[b], sl))
-      return b;
+  for (int p = bones[b].parent; p >= 0; p = bones[p].parent)
+    if (have[p] >= 0)
+      return p;
   return -1;
 }
 
-static gboolean
-is_leaf (int b)
+/* metres from the soles (the lowest bone at rest) up to PELVIS */
+static double
+rest_hip_height (const double pos[SQ_SIMS_N_BONES][3])
 {
-  for (int c = 0; c < SQ_SIMS_N_BONES; c++)
-    if (adult[c].parent == b)
-      return FALSE;
-  return TRUE;
+  double low = pos[1][2];
+
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    low = MIN (low, pos[b][2]);
+  return pos[1][2] - low;
 }
 
-/* The rest poses differ (the Sims stand with their arms down, Second
- * Life's avatar with its arms out), so a bone is retargeted by its
- * direction: each mapped bone and the bone it points at, in both skeletons
- * (a bone without a tip here takes its parent's alignment) */
+/* Where each bone's limb points (formats.md 5.5): at the bone beside its
+ * concept's first tip (sq_joint_concept_tips: the hand at its finger, the
+ * foot at its toes), on the whole skeleton, whether a clip has that bone
+ * or not; it matches the limb of Second Life's bone across the rests */
 static const struct
 {
-  const char *bone, *tip, *sl_tip;
-} tips[] = {
-  { "PELVIS", "SPINE", "mTorso" }, { "SPINE", "SPINE2", "mChest" },
-  { "SPINE2", "NECK", "mNeck" }, { "NECK", "HEAD", "mHead" },
-  { "L_LEG", "L_LEG1", "mKneeLeft" }, { "L_LEG1", "L_FOOT", "mAnkleLeft" },
-  { "L_FOOT", "L_TOE0", "mFootLeft" }, { "L_TOE0", "L_TOE01", "mToeLeft" },
-  { "R_LEG", "R_LEG1", "mKneeRight" }, { "R_LEG1", "R_FOOT", "mAnkleRight" },
-  { "R_FOOT", "R_TOE0", "mFootRight" }, { "R_TOE0", "R_TOE01", "mToeRight" },
-  { "L_ARM", "L_ARM1", "mShoulderLeft" }, { "L_ARM1", "L_ARM2", "mElbowLeft" },
-  { "L_ARM2", "L_HAND", "mWristLeft" }, { "L_HAND", "L_FINGER0", "mHandMiddle1Left" },
-  { "R_ARM", "R_ARM1", "mShoulderRight" }, { "R_ARM1", "R_ARM2", "mElbowRight" },
-  { "R_ARM2", "R_HAND", "mWristRight" }, { "R_HAND", "R_FINGER0", "mHandMiddle1Right" },
+  const char *bone, *tip;
+} limb_tips[] = {
+  { "PELVIS", "SPINE" }, { "SPINE", "SPINE2" }, { "SPINE2", "NECK" }, { "NECK", "HEAD" },
+  { "L_LEG", "L_LEG1" }, { "L_LEG1", "L_FOOT" }, { "L_FOOT", "L_TOE0" }, { "L_TOE0", "L_TOE01" },
+  { "R_LEG", "R_LEG1" }, { "R_LEG1", "R_FOOT" }, { "R_FOOT", "R_TOE0" }, { "R_TOE0", "R_TOE01" },
+  { "L_ARM", "L_ARM1" }, { "L_ARM1", "L_ARM2" }, { "L_ARM2", "L_HAND" }, { "L_HAND", "L_FINGER0" },
+  { "R_ARM", "R_ARM1" }, { "R_ARM1", "R_ARM2" }, { "R_ARM2", "R_HAND" }, { "R_HAND", "R_FINGER0" },
 };
 
-/* Per bone, the world rotation that takes its Second Life counterpart at
- * rest (every SL bone unturned) onto the Sims bone at rest: a Sims bone's
- * world turn from its rest, applied after it, gives the SL bone's world
- * rotation, so the limb points the same way in both (identity for the
- * bones without a counterpart). Other worlds are reached from Second
- * Life's skeleton by the conversion's own retarget (sq-retarget.h). */
-static double align[SQ_SIMS_N_BONES][4];
-
-/* The direction from SL bone `bone` to `tip` at rest */
-static gboolean
-rest_direction (const char *bone,
-                const char *tip,
-                double      out[3])
-{
-  double a[3], b[3];
-
-  if (!sq_sl_bone_rest_position (bone, a) || !sq_sl_bone_rest_position (tip, b))
-    return FALSE;
-  for (int k = 0; k < 3; k++)
-    out[k] = b[k] - a[k];
-  return TRUE;
-}
-
 static void
-ensure_align (void)
+rest_limb (int          b,
+           double       pos[SQ_SIMS_N_BONES][3],
+           double       out[3])
 {
-  static gsize done = 0;
+  const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
+  int tip = -1;
 
-  if (g_once_init_enter (&done))
-    {
-      double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
-
-      rest_local (rl, rt);
-      chain (rl, rt, rw, rp);
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          int p = adult[b].parent;
-
-          align[b][0] = 1, align[b][1] = align[b][2] = align[b][3] = 0;
-          if (sl_of_bone[b] == NULL)
-            continue;
-          /* parents come first: a bone without a tip takes its parent's */
-          if (p >= 0 && sl_of_bone[p] != NULL)
-            memcpy (align[b], align[p], sizeof align[b]);
-          for (gsize i = 0; i < G_N_ELEMENTS (tips); i++)
-            {
-              double from[3], to[3];
-              int tip = sq_sims_bone_index (tips[i].tip);
-
-              if (!g_str_equal (tips[i].bone, adult[b].name)
-                  || !rest_direction (sl_of_bone[b], tips[i].sl_tip, from))
-                continue;
-              for (int k = 0; k < 3; k++)
-                to[k] = rp[tip][k] - rp[b][k];
-              sq_quat_between (from, to, align[b]);
-            }
-        }
-      g_once_init_leave (&done, 1);
-    }
+  for (gsize i = 0; i < G_N_ELEMENTS (limb_tips) && tip < 0; i++)
+    if (g_str_equal (limb_tips[i].bone, bones[b].name))
+      tip = sq_sims_bone_index (limb_tips[i].tip);
+  for (int i = 0; i < 3; i++)
+    out[i] = tip >= 0 ? pos[tip][i] - pos[b][i] : 0;
 }
 
-/* Does the bone turn away from its rest rotation in the clip? */
-static gboolean
-bone_moves (const SqClip *clip,
-            int           b)
+/* The skeleton of the clip's age by the bones' names, each joint under
+ * the nearest bone above it the clip has; a key is a whole rotation and
+ * a translation a whole offset */
+static gssize
+sims_rest_skeleton (const SqClip   *clip,
+                    const SqFormat *format,
+                    SqRest         *rest)
 {
-  gssize j = sq_clip_find_joint (clip, adult[b].name);
-  double rest[4];
+  SqSimsAge age = clip_age (clip);
+  const SqSimsBone *bones = sq_sims_skeleton (age);
+  double world[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3];
+  gssize have[SQ_SIMS_N_BONES], root = -1;
 
-  if (j < 0)
-    return FALSE;
-  _sq_sims_quat_from_file (adult[b].rot, rest);
-  for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
+  (void) format;
+  rest_world (age, world, pos);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    have[b] = sq_clip_find_joint (clip, bones[b].name);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
-      SqKey key = sq_track_key (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
-      double dot = 0;
+      gssize j = have[b];
+      int p = present_above (bones, have, b);
+      double inv[4] = { 1, 0, 0, 0 }, d[3];
 
-      for (int i = 0; i < 4; i++)
-        dot += key.v[i] * rest[i];
-      if (fabs (dot) < 1 - 1e-6)
-        return TRUE;
+      if (j < 0)
+        continue;
+      if (p >= 0)
+        sq_quat_conjugate (world[p], inv);
+      for (int i = 0; i < 3; i++)
+        d[i] = pos[b][i] - (p >= 0 ? pos[p][i] : 0);
+      sq_quat_rotate (inv, d, rest->offset[j]);
+      sq_quat_multiply (inv, world[b], rest->rotation[j]);
+      sq_quat_normalize (rest->rotation[j]);
+      rest_limb (b, pos, rest->limb[j]);
+      rest->parent[j] = p >= 0 ? (gint32) have[p] : -1;
+      if (p < 0 && root < 0)
+        root = j;
     }
+  /* a joint that is no bone hangs from nothing, at no place */
+  for (gsize j = 0; j < clip->n_joints; j++)
+    if (sq_sims_bone_index (clip->joints[j].name) < 0)
+      rest->parent[j] = -1;
+  rest->absolute = TRUE;
+  rest->hip_height = rest_hip_height (pos);
+  return root;
+}
+
+/* ---- across worlds ----------------------------------------------------------- */
+
+static gboolean
+sims_check_convert (const SqClip   *clip,
+                    const SqFormat *target,
+                    GError        **error)
+{
+  (void) target;
+  if (clip->n_joints > 0)
+    return TRUE;
+  g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
+               _("a SimPose-ium sequence has no animation to convert: convert its KFD or CMX files"));
   return FALSE;
 }
 
-/* A Sims clip as a Second Life clip: each mapped bone turns in the world
- * as the Sims bone turns from its rest pose; mPelvis moves as PELVIS moves
- * from its rest position. Keys on the 1/30 s grid. */
-static SqClip *
-sims_to_sl (const SqClip *clip,
-            GPtrArray    *losses,
-            GError      **error)
-{
-  g_autoptr(GArray) frames = _sq_sims_key_frames (clip);
-  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
-  SqClip *sl = sq_clip_new ();
-  gssize joints[SQ_SIMS_N_BONES], joint_of[SQ_SIMS_N_BONES];
-  gint64 last = frames->len > 0 ? g_array_index (frames, gint64, frames->len - 1) : -1;
-
-  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
-    {
-      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
-                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
-                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
-      sq_clip_free (sl);
-      return NULL;
-    }
-  sl->format = &_sq_format_sl_anim;
-  sl->fps = SQ_SIMS_FPS;
-  sl->duration = MAX (last, 0) / SQ_SIMS_FPS;
-  rest_local (rl, rt);
-  chain (rl, rt, rw, rp);
-  /* indices: the joint array moves as it grows */
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    if ((joints[b] = sl_of_bone[b] != NULL ? (gssize) sl->n_joints : -1) >= 0)
-      sq_clip_add_joint (sl, sl_of_bone[b]);
-    else if (is_leaf (b) && bone_moves (clip, b))
-      /* ROOT and SPINE1 turn the bones below them, which carry it */
-      _sq_loss (losses, _("bone “%s” has no Second Life counterpart: its own turns are left out"),
-                sq_sims_skeleton (SQ_SIMS_ADULT)[b].name);
-  _sq_sims_bone_joints (clip, joint_of);
-  for (gint64 f = 0; f <= last; f++)
-    {
-      double local[SQ_SIMS_N_BONES][4], trans[2][3], w[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3];
-      double d[SQ_SIMS_N_BONES][4], inv[4];
-
-      _sq_sims_pose_at (clip, joint_of, (gsize) f, trans, local);
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          double q[4];
-          _sq_sims_quat_from_file (local[b], q);
-          memcpy (local[b], q, sizeof q);
-        }
-      chain (local, trans, w, pos);
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          double turn[4];
-
-          sq_quat_conjugate (rw[b], inv);
-          sq_quat_multiply (w[b], inv, turn);
-          sq_quat_multiply (turn, align[b], d[b]);
-          sq_quat_normalize (d[b]);
-        }
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          const char *parent;
-          double q[4], pinv[4];
-          SqKey *key;
-
-          if (joints[b] < 0)
-            continue;
-          parent = sl_output_parent (sl_of_bone[b]);
-          if (parent != NULL)
-            {
-              sq_quat_conjugate (d[bone_of_sl (parent)], pinv);
-              sq_quat_multiply (pinv, d[b], q);
-            }
-          else
-            memcpy (q, d[b], sizeof q);
-          sq_quat_normalize (q);
-          key = sq_track_append (&sl->joints[joints[b]].tracks[SQ_CHANNEL_ROTATION], f / SQ_SIMS_FPS);
-          memcpy (key->v, q, sizeof q);
-        }
-      {
-        SqKey *key = sq_track_append (&sl->joints[joints[1]].tracks[SQ_CHANNEL_TRANSLATION], f / SQ_SIMS_FPS);
-        for (int i = 0; i < 3; i++)
-          key->v[i] = pos[1][i] - rp[1][i];
-      }
-    }
-  return sl;
-}
-
-/* The joints of `sl` from SL bone `bone` up its ancestors, those the clip
- * has: looked up once a conversion, not once a key */
-#define SL_CHAIN_MAX 32
-
-static guint
-sl_chain (const SqClip *sl,
-          const char   *bone,
-          gssize        chain[SL_CHAIN_MAX])
-{
-  guint n = 0;
-
-  for (const char *b = bone; b != NULL && n < SL_CHAIN_MAX; b = sq_sl_bone_parent (b))
-    {
-      gssize j = sq_clip_find_joint (sl, b);
-
-      if (j >= 0)
-        chain[n++] = j;
-    }
-  return n;
-}
-
-/* The world rotation at `time` of the SL bone whose chain (sl_chain) is
- * given: its local rotations chained up the SL skeleton (identity rest) */
+/* Bone b's rotation (the clip's, SL axes) at `time` under the nearest
+ * bone above it the clip has, as a rotation under its own parent: the
+ * bones between stay at rest (`world`: the rest's world rotations) */
 static void
-sl_world (const SqClip *sl,
-          const gssize *chain,
-          guint         n,
-          double        time,
-          double        out[4])
+bone_local (const SqClip     *out,
+            const SqSimsBone *bones,
+            const gssize      have[SQ_SIMS_N_BONES],
+            double            world[SQ_SIMS_N_BONES][4],
+            int               b,
+            double            time,
+            double            local[4])
 {
-  double q[4] = { 1, 0, 0, 0 };
+  const SqTrack *track = have[b] >= 0 ? &out->joints[have[b]].tracks[SQ_CHANNEL_ROTATION] : NULL;
+  int a = present_above (bones, have, b), p = bones[b].parent;
+  double v[4], q[4], between[4], inv[4] = { 1, 0, 0, 0 };
 
-  for (guint i = 0; i < n; i++)
+  if (track == NULL || track->n_keys == 0)
     {
-      double r[4];
-
-      sq_track_sample (&sl->joints[chain[i]].tracks[SQ_CHANNEL_ROTATION], SQ_CHANNEL_ROTATION, time, r);
-      sq_quat_multiply (r, q, q);
+      _sq_sims_quat_from_file (bones[b].rot, v);
+      sq_space_rotation_to_sl (&sq_space_sims, v, local);
+      return;
     }
-  sq_quat_normalize (q);
-  memcpy (out, q, sizeof q);
+  sq_track_sample (track, SQ_CHANNEL_ROTATION, time, v);
+  sq_space_rotation_to_sl (&sq_space_sims, v, q);
+  if (p < 0)
+    {
+      memcpy (local, q, sizeof q);
+      return;
+    }
+  /* the rest turn from the joint above (or the world) to b's parent */
+  if (a >= 0)
+    sq_quat_conjugate (world[a], inv);
+  sq_quat_multiply (inv, world[p], between);
+  sq_quat_conjugate (between, inv);
+  sq_quat_multiply (inv, q, local);
+  sq_quat_normalize (local);
 }
 
-/* A Second Life clip as a Sims clip of `format`: each Sims bone with a
- * counterpart turns in the world as it does; the others keep their rest
- * rotation; PELVIS moves as mPelvis does, ROOT stays at rest */
-static SqClip *
-sl_to_sims (const SqClip   *sl,
-            const SqFormat *format,
-            GPtrArray      *losses,
-            GError        **error)
+/* PELVIS's place at `time` in ROOT's frame at rest, as stored: the
+ * clip's (in the world) or its rest */
+static void
+pelvis_place (const SqClip     *out,
+              const SqSimsBone *bones,
+              gssize            pelvis,
+              double            world[SQ_SIMS_N_BONES][4],
+              double            pos[SQ_SIMS_N_BONES][3],
+              double            time,
+              double            v[3])
 {
-  SqClip *out;
-  double rl[SQ_SIMS_N_BONES][4], rt[2][3], rw[SQ_SIMS_N_BONES][4], rp[SQ_SIMS_N_BONES][3];
-  gssize chains[SQ_SIMS_N_BONES][SL_CHAIN_MAX];
-  guint n_chain[SQ_SIMS_N_BONES];
+  const SqTrack *track = pelvis >= 0 ? &out->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION] : NULL;
+  double w[4], sl[3], d[3], inv[4];
+
+  if (track == NULL || track->n_keys == 0)
+    {
+      memcpy (v, bones[1].pos, 3 * sizeof (double));
+      return;
+    }
+  sq_track_sample (track, SQ_CHANNEL_TRANSLATION, time, w);
+  sq_space_vector_to_sl (&sq_space_sims, w, sl);
+  for (int i = 0; i < 3; i++)
+    d[i] = sl[i] - pos[0][i];
+  sq_quat_conjugate (world[0], inv);
+  sq_quat_rotate (inv, d, sl);
+  sq_space_vector_from_sl (&sq_space_sims, sl, v);
+}
+
+/* Says what of `out` the bones cannot hold: joints that are no bone,
+ * moves of any bone but PELVIS */
+static void
+report_left_out (const SqClip *out,
+                 GPtrArray    *losses)
+{
+  for (gsize j = 0; j < out->n_joints; j++)
+    {
+      int b = sq_sims_bone_index (out->joints[j].name);
+
+      if (b < 0)
+        _sq_loss (losses, _("joint “%s” has no place on the Sims skeleton"), out->joints[j].name);
+      else if (b != 1 && out->joints[j].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
+        _sq_loss (losses, _("the position keys of “%s” are left out: of the Sims' bones only PELVIS moves"),
+                  out->joints[j].name);
+    }
+}
+
+/* The 29 bones of the adult skeleton, a key on every frame: the bones
+ * `out` has turn as it turns them, the others stay at rest; ROOT stays at
+ * rest and PELVIS moves as `out` moves it */
+static SqClip *
+sims_complete_clip (const SqClip   *out,
+                    const SqFormat *target,
+                    GPtrArray      *losses,
+                    GError        **error)
+{
   const SqSimsBone *bones = sq_sims_skeleton (SQ_SIMS_ADULT);
-  gssize pelvis = sq_clip_find_joint (sl, "mPelvis");
-  gint64 last = isfinite (sl->duration) && sl->duration >= 0 ? (gint64) MIN (floor (sl->duration * SQ_SIMS_FPS + 0.5), 1e9) : 0;
+  double world[SQ_SIMS_N_BONES][4], pos[SQ_SIMS_N_BONES][3], d = out->duration;
+  gssize have[SQ_SIMS_N_BONES];
+  gint64 last;
+  SqClip *clip;
 
-  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
-    {
-      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
-                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
-                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
-      return NULL;
-    }
-  out = _sq_sims_clip_new (format, SQ_SIMS_ADULT);
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    n_chain[b] = sl_of_bone[b] != NULL ? sl_chain (sl, sl_of_bone[b], chains[b]) : 0;
-  rest_local (rl, rt);
-  chain (rl, rt, rw, rp);
-  for (gsize j = 0; j < sl->n_joints; j++)
-    if (bone_of_sl (sl->joints[j].name) < 0)
-      _sq_loss (losses, _("joint “%s” has no place on the Sims skeleton"), sl->joints[j].name);
-  for (gint64 f = 0; f <= last; f++)
-    {
-      double t = f / SQ_SIMS_FPS, w[SQ_SIMS_N_BONES][4];
-
-      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-        {
-          double q[4], inv[4], local[4], file[4];
-          int p = bones[b].parent;
-          SqKey *key;
-
-          if (sl_of_bone[b] != NULL)
-            {
-              double d[4], unalign[4], turn[4];
-
-              sl_world (sl, chains[b], n_chain[b], t, d);
-              sq_quat_conjugate (align[b], unalign);
-              sq_quat_multiply (d, unalign, turn);
-              sq_quat_multiply (turn, rw[b], w[b]);
-            }
-          else if (p >= 0)
-            {
-              sq_space_rotation_to_sl (&sq_space_sims, rl[b], q);
-              sq_quat_multiply (w[p], q, w[b]);
-            }
-          else
-            memcpy (w[b], rw[b], sizeof w[b]);
-          sq_quat_normalize (w[b]);
-          if (p >= 0)
-            {
-              sq_quat_conjugate (w[p], inv);
-              sq_quat_multiply (inv, w[b], local);
-            }
-          else
-            memcpy (local, w[b], sizeof local);
-          sq_quat_normalize (local);
-          sq_space_rotation_from_sl (&sq_space_sims, local, q);
-          /* the sign that keeps w ≥ 0 is the same rotation, read more easily */
-          if (q[0] < 0)
-            for (int i = 0; i < 4; i++)
-              q[i] = -q[i];
-          memcpy (file, q, sizeof file);
-          key = sq_track_append (&out->joints[b].tracks[SQ_CHANNEL_ROTATION], t);
-          memcpy (key->v, file, sizeof file);
-        }
-      /* ROOT at rest; PELVIS at its rest position moved as mPelvis moves, in ROOT's frame */
-      {
-        double d[4] = { 0, 0, 0, 0 }, inv[4], v[3], world_off[3], sl_off[3];
-        SqKey *key = sq_track_append (&out->joints[0].tracks[SQ_CHANNEL_TRANSLATION], t);
-
-        memcpy (key->v, bones[0].pos, sizeof bones[0].pos);
-        if (pelvis >= 0 && sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION].n_keys > 0)
-          sq_track_sample (&sl->joints[pelvis].tracks[SQ_CHANNEL_TRANSLATION], SQ_CHANNEL_TRANSLATION, t, d);
-        for (int i = 0; i < 3; i++)
-          world_off[i] = rp[1][i] - rp[0][i] + d[i];
-        sq_quat_conjugate (rw[0], inv);
-        sq_quat_rotate (inv, world_off, sl_off);
-        sq_space_vector_from_sl (&sq_space_sims, sl_off, v);
-        key = sq_track_append (&out->joints[1].tracks[SQ_CHANNEL_TRANSLATION], t);
-        memcpy (key->v, v, sizeof v);
-      }
-    }
-  out->duration = MAX (last, 0) / SQ_SIMS_FPS;
-  return out;
-}
-
-/* The user's map for the Second Life clip a conversion goes through: a
- * Sims bone's name, as a source (out of the Sims) or a target (into them),
- * stands for its Second Life bone; NULL when nothing needs it */
-static SqJointMap *
-map_through_sl (const SqJointMap *map,
-                gboolean          out_of_sims)
-{
-  ensure_sl_of_bone ();
-  SqJointMap *sl = NULL;
-
-  for (gsize i = 0; i < sq_joint_map_size (map); i++)
-    {
-      const char *source = sq_joint_map_source_at (map, i), *target = NULL;
-      int b;
-
-      sq_joint_map_lookup (map, source, &target);
-      if (sl == NULL)
-        sl = sq_joint_map_new ();
-      if (out_of_sims && (b = sq_sims_bone_index (source)) >= 0 && sl_of_bone[b] != NULL)
-        source = sl_of_bone[b];
-      else if (!out_of_sims && target != NULL && (b = sq_sims_bone_index (target)) >= 0 && sl_of_bone[b] != NULL)
-        target = sl_of_bone[b];
-      sq_joint_map_add (sl, source, target);
-    }
-  return sl;
-}
-
-/* The rename lines from `from` on, as the user sees them: a Sims bone
- * instead of its Second Life stand-in (`names`: the joints of the Second
- * Life clip between); a joint renamed only by that step gets its line */
-static void
-report_renames (GPtrArray    *losses,
-                guint         from,
-                const SqClip *sl,
-                const SqClip *result,
-                gboolean      out_of_sims)
-{
-  guint end = losses != NULL ? losses->len : 0;
-
-  for (gsize j = 0; losses != NULL && j < sl->n_joints; j++)
-    {
-      const char *name = sl->joints[j].name;
-      int b = bone_of_sl (name);
-      const char *sims = b >= 0 ? adult[b].name : NULL;
-      gboolean found = FALSE;
-
-      if (sims == NULL)
-        continue;
-      if (out_of_sims)
-        {
-          /* a map entry by the Sims name dropped the joint: say that name */
-          g_autofree char *dropped = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), name);
-
-          for (guint i = from; i < end; i++)
-            if (g_strcmp0 (losses->pdata[i], dropped) == 0)
-              {
-                g_free (losses->pdata[i]);
-                losses->pdata[i] = g_strdup_printf (_("joint “%s” left out (the joint map drops it)"), sims);
-              }
-        }
-      for (guint i = from; i < end && !found; i++)
-        {
-          const char *r = sq_loss_renamed (losses->pdata[i]);
-          g_autofree char *tail = g_strconcat (" → ", name, NULL);
-          gsize n = strlen (name);
-          char *line = NULL;
-
-          if (r == NULL)
-            continue;
-          /* "mX → NEW" out of the Sims, "OLD → mX" into them */
-          if (out_of_sims && strncmp (r, name, n) == 0 && g_str_has_prefix (r + n, " → "))
-            line = g_strconcat (SQ_LOSS_RENAMED, sims, r + n, NULL);
-          else if (!out_of_sims && g_str_has_suffix (r, tail))
-            {
-              g_autofree char *old = g_strndup (r, strlen (r) - strlen (tail));
-              line = g_strconcat (SQ_LOSS_RENAMED, old, " → ", sims, NULL);
-            }
-          if (line != NULL)
-            {
-              g_free (losses->pdata[i]);
-              losses->pdata[i] = line;
-              found = TRUE;
-            }
-        }
-      if (!found && (!out_of_sims || sq_clip_find_joint (result, name) >= 0))
-        _sq_loss (losses, SQ_LOSS_RENAMED "%s → %s", out_of_sims ? sims : name, out_of_sims ? name : sims);
-    }
-}
-
-/* The world's crossing (SqWorldHome.to_hub, from_hub) */
-static SqClip *
-sims_to_hub (const SqClip *clip,
-             GPtrArray    *losses,
-             GError      **error)
-{
-  ensure_sl_of_bone ();
-  ensure_align ();
-  if (clip->n_joints == 0)
-    {
-      g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
-                   _("a SimPose-ium sequence has no animation to convert: convert its KFD or CMX files"));
-      return NULL;
-    }
-  return sims_to_sl (clip, losses, error);
-}
-
-static SqClip *
-sims_from_hub (const SqClip   *sl,
-               const SqFormat *target,
-               GPtrArray      *losses,
-               GError        **error)
-{
-  ensure_sl_of_bone ();
-  ensure_align ();
   if (target == &_sq_format_simpose_sps)
     {
       g_set_error (error, SQ_ERROR, SQ_ERROR_CANNOT_WRITE,
                    _("a SimPose-ium sequence holds no animation: convert to a KFD, a PSL or a CMX skill"));
       return NULL;
     }
-  return sl_to_sims (sl, target, losses, error);
-}
+  for (gsize j = 0; j < out->n_joints; j++)
+    for (int c = 0; c < SQ_N_CHANNELS; c++)
+      if (out->joints[j].tracks[c].n_keys > 0)
+        d = MAX (d, sq_track_time (&out->joints[j].tracks[c], out->joints[j].tracks[c].n_keys - 1));
+  last = isfinite (d) && d >= 0 ? (gint64) MIN (floor (d * SQ_SIMS_FPS + 0.5), 1e9) : 0;
+  if (last >= SQ_SIMS_MAX_CONVERT_FRAMES)
+    {
+      g_set_error (error, SQ_ERROR, SQ_ERROR_LIMIT_EXCEEDED,
+                   _("the animation runs %" PRId64 " frames: a conversion retargets at most %d (an hour)"),
+                   last + 1, SQ_SIMS_MAX_CONVERT_FRAMES);
+      return NULL;
+    }
+  report_left_out (out, losses);
+  rest_world (SQ_SIMS_ADULT, world, pos);
+  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+    have[b] = sq_clip_find_joint (out, bones[b].name);
+  clip = _sq_sims_clip_new (target, SQ_SIMS_ADULT);
+  /* the source's fields stay for the writer to report as lost, but for
+   * those whose keys the target writes as its own (a BVH's "frames") */
+  for (gsize i = 0; i < sq_props_size (out->extra); i++)
+    {
+      const char *key = sq_props_key_at (out->extra, i);
 
-static void
-sims_hub_renames (GPtrArray    *losses,
-                  guint         from,
-                  const SqClip *hub,
-                  const SqClip *result,
-                  gboolean      out_of_world)
-{
-  ensure_sl_of_bone ();
-  report_renames (losses, from, hub, result, out_of_world);
+      if (target->fields == NULL || !g_strv_contains ((const char * const *) target->fields, key))
+        sq_props_set (clip->extra, key, sq_props_value_at (out->extra, i));
+    }
+  clip->duration = last / SQ_SIMS_FPS;
+  for (gint64 f = 0; f <= last; f++)
+    {
+      double t = f / SQ_SIMS_FPS;
+
+      for (int b = 0; b < SQ_SIMS_N_BONES; b++)
+        {
+          double local[4], *v = sq_track_append (&clip->joints[b].tracks[SQ_CHANNEL_ROTATION], t)->v;
+
+          bone_local (out, bones, have, world, b, t, local);
+          sq_space_rotation_from_sl (&sq_space_sims, local, v);
+          /* the sign that keeps w ≥ 0 is the same rotation, read more easily */
+          if (v[0] < 0)
+            for (int i = 0; i < 4; i++)
+              v[i] = -v[i];
+        }
+      memcpy (sq_track_append (&clip->joints[0].tracks[SQ_CHANNEL_TRANSLATION], t)->v, bones[0].pos,
+              sizeof bones[0].pos);
+      pelvis_place (out, bones, have[1], world, pos, t,
+                    sq_track_append (&clip->joints[1].tracks[SQ_CHANNEL_TRANSLATION], t)->v);
+    }
+  return clip;
 }
 
 /* ---- mirroring (formats.md 5.1) --------------------------------------------- */
@@ -1496,11 +1275,11 @@ const SqWorldHome sq_world_sims = {
   .validate = sq_sims_validate,
 
   /* ---- skeleton (sq-retarget.h): the bones' rest rotations are not the
-   * identity, so the Sims cross by way of Second Life's skeleton ---- */
-  .to_hub = sims_to_hub,
-  .from_hub = sims_from_hub,
-  .hub_map = map_through_sl,
-  .hub_renames = sims_hub_renames,
+   * identity; a clip of the world has its 29 bones ---- */
+  .rest_skeleton = sims_rest_skeleton,
+  .check_convert = sims_check_convert,
+  .complete_clip = sims_complete_clip,
+  .fixed_skeleton = TRUE,
   .edits = sq_sims_edits,
   .mirror = sims_mirror_of,
   .new_clips = sims_new_clips,

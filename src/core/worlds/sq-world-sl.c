@@ -739,10 +739,11 @@ sl_rig (const SqClip *clip)
 static gssize
 sl_rest_skeleton (const SqClip   *clip,
                   const SqFormat *format,
-                  gint32         *parent,
-                  double        (*offset)[3],
-                  gboolean       *from_file)
+                  SqRest         *rest)
 {
+  gint32 *parent = rest->parent;
+  double (*offset)[3] = rest->offset;
+  gboolean *from_file = &rest->from_file;
   gssize root = -1;
 
   *from_file = FALSE;
