@@ -161,6 +161,16 @@ run_one () { # HARNESS SECONDS
   if [ $rc != 0 ] || ls tests/data/regressions/"$harness"-* >/dev/null 2>&1; then
     result=fail
     tail -40 "$log"
+    # the input itself, in the log: CI's folder is gone when its run ends
+    # (base64 -d the line into tests/data/regressions/ to keep it)
+    for found in tests/data/regressions/"$harness"-*; do
+      [ -f "$found" ] || continue
+      if [ "$(stat -c %s "$found")" -le 65536 ]; then
+        echo "finding $(basename "$found") as base64: $(base64 -w0 "$found")"
+      else
+        echo "finding $(basename "$found"): $(stat -c %s "$found") bytes, too long for the log"
+      fi
+    done
   fi
   # the corpus: the smallest set of inputs (cut to 4 KiB) that reaches all
   # the code this run reached

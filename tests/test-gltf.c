@@ -450,6 +450,42 @@ glb_json (GBytes *glb)
 /* A SEQ's keys before 0 s: glTF's times must not be negative, so the
  * writer moves every key later by the same time, says so in a note, and
  * reads them back where they were */
+/* A position beyond what a 32-bit float holds (CI's fuzzer found one
+ * written as an infinite float, which no reader takes): the key is left
+ * out and said, and the file reads back with its other keys */
+static void
+test_huge_values (void)
+{
+  static const char bvh[] =
+    "HIERARCHY\nROOT hip\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    "  JOINT abdomen\n  {\n    OFFSET 0 5 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "    End Site\n    {\n      OFFSET 0 5 0\n    }\n  }\n}\n"
+    "MOTION\nFrames: 3\nFrame Time: 0.1\n"
+    "0 40 0 0 0 0 0 0 0\n"
+    "1e41 40 0 0 0 0 0 10 0\n"
+    "2 40 0 0 0 0 0 20 0\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (bvh, sizeof bvh - 1);
+  g_autoptr(SqClip) clip = tu_load_ok (bytes);
+  g_autoptr(GPtrArray) losses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) glb = sq_save_bytes (clip, gltf (), &(SqSaveOptions) { 0 }, losses, &error);
+  g_autoptr(SqClip) back = NULL;
+  gssize hip;
+
+  g_assert_no_error (error);
+  g_assert_true (tu_has_line (losses, "1 key holds a value beyond glTF's 32-bit floats and is left out"));
+  back = tu_load_ok (glb);
+  hip = sq_clip_find_joint (back, "hip");
+  g_assert_cmpint (hip, >=, 0);
+  g_assert_cmpuint (back->joints[hip].tracks[SQ_CHANNEL_TRANSLATION].n_keys, ==, 2);
+  for (gsize k = 0; k < 2; k++)
+    {
+      SqKey key = sq_track_key (&back->joints[hip].tracks[SQ_CHANNEL_TRANSLATION], k);
+      for (int c = 0; c < 3; c++)
+        g_assert_true (isfinite (key.v[c]) && fabs (key.v[c]) < 10);
+    }
+}
+
 static void
 test_negative_times (void)
 {
@@ -1026,6 +1062,7 @@ main (int    argc,
   g_test_add_func ("/gltf/companion-names", test_companion_names);
   g_test_add_func ("/gltf/gltf-needs-companions", test_gltf_needs_companions);
   g_test_add_func ("/gltf/negative-times", test_negative_times);
+  g_test_add_func ("/gltf/huge-values", test_huge_values);
   g_test_add_func ("/gltf/foreign", test_foreign);
   g_test_add_func ("/gltf/step", test_step);
   g_test_add_func ("/gltf/blender-export", test_blender_export);
