@@ -69,7 +69,12 @@ if [ -f "$walk_sl" ] && [ -f "$corpus/seq-binary/walk.seq" ] && [ -f "$corpus/bv
   "$cli" convert "$w/sl-walk.anim" "$w/sl-walk-in-aw.seq" 2>/dev/null
   "$cli" convert "$w/aw-walk.seq" "$w/aw-walk-in-sl.anim" 2>/dev/null
   "$cli" convert "$w/cmu-walk.bvh" "$w/cmu-walk-in-sl.anim" 2>/dev/null
+  "$cli" convert "$w/sl-walk.anim" "$w/sl-walk-in-sims.kfd" 2>/dev/null
+  "$cli" convert "$s/walk.cmx" "$w/sims-walk-in-sl.anim" 2>/dev/null
   set -- "$@" \
+    "walk-sl-in-sims.png=$w/sl-walk-in-sims.kfd@0.3:L_ARM2+onion" \
+    "walk-sims.png=$s/walk.cmx@0.2:L_ARM2+onion" \
+    "walk-sims-in-sl.png=$w/sims-walk-in-sl.anim@0.2:mElbowLeft+onion" \
     "walk-sl.png=$w/sl-walk.anim@0.3:mElbowLeft+onion" \
     "walk-sl-in-aw.png=$w/sl-walk-in-aw.seq@0.3:lfelbow+onion" \
     "walk-aw.png=$w/aw-walk.seq@0.4:lfelbow+onion" \
