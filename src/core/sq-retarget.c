@@ -165,7 +165,10 @@ _sq_rest_new (const SqClip   *clip,
   rest->limb = g_malloc0_n (MAX (n, 1), sizeof *rest->limb);
   rest->root = -1;
   for (gsize j = 0; j < n; j++)
-    rest->rotation[j][0] = 1;
+    {
+      rest->rotation[j][0] = 1;
+      rest->parent[j] = -1;
+    }
   if (n == 0)
     return rest;
   if (world != NULL && world->rest_skeleton != NULL)
