@@ -518,6 +518,22 @@ test_sims (void)
       /* the Sims' spine has three bones where Second Life's has two */
       check (what, start, kfd, 0, 0.5, 2.5);
     }
+  /* the other worlds, both ways: ActiveWorlds' walk, a CMU capture */
+  {
+    g_autoptr(SqClip) aw = load_corpus ("seq-binary", "walk.seq");
+    g_autoptr(SqClip) cmu = load_corpus ("bvh", "131_01.bvh");
+    g_autoptr(SqClip) aw_sims = convert (aw, "simpose-psl", NULL);
+    g_autoptr(SqClip) cmu_sims = convert (cmu, "simpose-kfd", NULL);
+    g_autoptr(SqClip) sims_aw = convert (sims_walk, "seq-binary", NULL);
+    g_autoptr(SqClip) sims_x = convert (sims_walk, "dx", NULL);
+    g_autoptr(SqClip) sims_bvh = convert (sims_walk, "bvh", NULL);
+
+    check ("ActiveWorlds walk.seq → The Sims (PSL)", aw, aw_sims, 0, 0.5, 2.5);
+    check ("CMU 131_01 → The Sims (KFD, every fourth frame)", cmu, cmu_sims, 0, 0.5, 7.0);
+    check ("The Sims walk.cmx → binary SEQ", sims_walk, sims_aw, 0, 0.1, 0.5);
+    check ("The Sims walk.cmx → .x", sims_walk, sims_x, 0, 0.1, 0.5);
+    check ("The Sims walk.cmx → BVH", sims_walk, sims_bvh, 0, 0.1, 0.5);
+  }
 }
 
 /* A new clip of each Sims age, standing at rest, converted to .anim: its
