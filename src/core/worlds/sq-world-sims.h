@@ -5,8 +5,10 @@
  * The 29-bone skeleton (adult and child) in SimPose-ium's order with its
  * rest pose (formats.md 5.1), the world's conventions (units, axes, time
  * base), the clip layout every Sims format reads into, the text grammar
- * the four formats share (lines, counts, `| x y z |` vectors, poses), and
- * the world's validation. The byte and text layouts of each format are in
+ * the four formats share (lines, counts, `| x y z |` vectors, poses), the
+ * world's validation, and what a conversion asks of it (sq-world.h): the
+ * rest skeleton of a clip's age with the bones' rest rotations, and a clip
+ * converted into the world made whole (its 29 bones on every frame). The byte and text layouts of each format are in
  * formats/sq-format-sims-cmx.c (CMX + CFP), sq-format-simpose-psl.c,
  * sq-format-simpose-kfd.c and sq-format-simpose-sps.c.
  *
