@@ -356,6 +356,30 @@ bench_gizmo (SequinWindow *window)
   g_array_set_size (frame_work, 0);
 }
 
+/* SqLoadOptions.companion: the file `name` in the folder the file is in;
+ * its bytes count with the file's */
+typedef struct
+{
+  char  *dir;
+  gsize  bytes;
+} Beside;
+
+static GBytes *
+read_beside (const char *name,
+             gpointer    user_data,
+             GError    **error)
+{
+  Beside *beside = user_data;
+  g_autofree char *path = g_build_filename (beside->dir, name, NULL);
+  char *data = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &data, &len, error))
+    return NULL;
+  beside->bytes += len;
+  return g_bytes_new_take (data, len);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -389,7 +413,16 @@ main (int   argc,
   size = g_bytes_get_size (bytes);
   t0 = g_get_monotonic_time ();
   {
-    SqClip *c = sq_load_bytes (bytes, argv[1], NULL, NULL, NULL);
+    Beside beside = { g_path_get_dirname (argv[1]), 0 };
+    SqLoadOptions options = { 0 };
+    SqClip *c;
+
+    /* a skill's CFP beside its CMX, as the editor reads it */
+    options.companion = read_beside;
+    options.companion_data = &beside;
+    c = sq_load_bytes (bytes, argv[1], NULL, &options, NULL);
+    size += beside.bytes;
+    g_free (beside.dir);
     t_parse = g_get_monotonic_time () - t0;
     if (c == NULL)
       {

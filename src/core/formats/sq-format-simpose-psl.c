@@ -71,7 +71,12 @@ strings_variant (GByteArray *body,
       g_byte_array_append (body, (const guint8 *) &end, (guint) size);
     }
   g_assert (body->len == total);
-  return g_variant_new_from_bytes (G_VARIANT_TYPE ("as"), g_byte_array_free_to_bytes (body), FALSE);
+  {
+    /* the variant takes its own reference */
+    g_autoptr(GBytes) data = g_byte_array_free_to_bytes (body);
+
+    return g_variant_new_from_bytes (G_VARIANT_TYPE ("as"), data, FALSE);
+  }
 }
 
 static SqClip *
