@@ -144,7 +144,7 @@ run_one () { # HARNESS SECONDS
   # malloc_context_size: ASan records 2 frames of each allocation, not 30
   # (the unwinding was a third of a run; a finding is replayed in full from
   # its file anyway)
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1:malloc_context_size=2 \
+  G_SLICE=always-malloc UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1:malloc_context_size=2 \
     nice -n "$nice_level" "$build/fuzz/$harness" "${opts[@]}" -max_total_time="$t" -max_len=65536 \
       -timeout=25 -rss_limit_mb=2048 -report_slow_units=60 \
       -dict="$dict" -artifact_prefix=tests/data/regressions/"$harness"- -print_final_stats=1 \

@@ -1696,7 +1696,10 @@ test_posing (void)
                         "--set-position", "mPelvis@0.5=0.1,0,0.05", "--insert-key", "mElbowLeft@0.5",
                         "--move-keys", "mShoulderLeft@1=1.5", "--paste-pose", paste_arg, NULL), ==, 0);
   /* read back: the values the operations give */
-  got = tu_load_ok (tu_read (posed));
+  {
+    g_autoptr(GBytes) bytes = tu_read (posed);
+    got = tu_load_ok (bytes);
+  }
   j = sq_clip_find_joint (got, "mShoulderLeft");
   g_assert_cmpuint (got->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys, ==, 3);
   g_assert_cmpfloat_with_epsilon (sq_track_time (&got->joints[j].tracks[SQ_CHANNEL_ROTATION], 1), 1.5, 1e-4);
@@ -1717,7 +1720,10 @@ test_posing (void)
   }
 
   /* the same bytes as the core's edits */
-  expect = tu_load_ok (tu_read (anim));
+  {
+    g_autoptr(GBytes) bytes = tu_read (anim);
+    expect = tu_load_ok (bytes);
+  }
   edits[0] = sq_edit_set_rotation_new ("mShoulderLeft", 1, z90);
   edits[1] = sq_edit_set_position_new ("mPelvis", 0.5, pelvis);
   edits[2] = sq_edit_insert_keys_new ((const char *[]) { "mElbowLeft", NULL }, 0.5);
@@ -1744,7 +1750,8 @@ test_posing (void)
     g_autofree char *keys_arg = NULL;
     g_autofree char *pasted = tmp ("pasted.anim");
     g_autoptr(SqPoseSequence) seq = sq_pose_sequence_parse (keys_text, strlen (keys_text), NULL);
-    g_autoptr(SqClip) core = tu_load_ok (tu_read (anim));
+    g_autoptr(GBytes) anim_bytes = tu_read (anim);
+    g_autoptr(SqClip) core = tu_load_ok (anim_bytes);
     g_autoptr(SqEdit) paste = sq_edit_paste_keys_new (seq, 1.0, TRUE);
     g_autoptr(GBytes) want = NULL;
     g_autoptr(GBytes) have = NULL;
