@@ -1054,14 +1054,26 @@ target_fps (const SqClip   *clip,
 
 /* ---- retargeting (sq-retarget.h) ----------------------------------------- */
 
-/* The rest skeleton of the source when a conversion retargets, NULL when
- * it does not: within one world the rest poses are one, unless the source
- * brings a hierarchy of its own (motion capture). A format of no world
- * stands on Second Life's skeleton by its names where the other side is a
- * world of fixed bones; else it is not retargeted. */
-/* The clip's joints without their keys, named as the user's map names
- * those the joint table does not know (a rig's own "Kopf" → HEAD stands
- * where HEAD's concept stands); NULL when the map renames none such */
+/* The name the user's map gives joint j when the joint table does not
+ * know its own (a rig's own "Kopf" → HEAD stands where HEAD's concept
+ * stands), NULL when it gives none such */
+static const char *
+mapped_name (const SqClip       *clip,
+             const SqJointMap   *map,
+             SqJointLookupFlags  flags,
+             gsize               j)
+{
+  const char *to = NULL;
+  SqJointConcept c;
+
+  if (sq_joint_map_lookup (map, clip->joints[j].name, &to) && to != NULL
+      && !sq_joint_concept_lookup (clip->joints[j].name, flags, &c) && sq_joint_concept_lookup (to, 0, &c))
+    return to;
+  return NULL;
+}
+
+/* The clip's joints without their keys, named as mapped_name names them;
+ * NULL when the map renames none */
 static SqClip *
 skeleton_as_mapped (const SqClip     *clip,
                     const SqJointMap *map)
@@ -1071,13 +1083,7 @@ skeleton_as_mapped (const SqClip     *clip,
   SqClip *names;
 
   for (gsize j = 0; j < clip->n_joints && !any; j++)
-    {
-      const char *to = NULL;
-      SqJointConcept c;
-
-      any = sq_joint_map_lookup (map, clip->joints[j].name, &to) && to != NULL
-            && !sq_joint_concept_lookup (clip->joints[j].name, flags, &c) && sq_joint_concept_lookup (to, 0, &c);
-    }
+    any = mapped_name (clip, map, flags, j) != NULL;
   if (!any)
     return NULL;
   names = sq_clip_new ();
@@ -1088,20 +1094,20 @@ skeleton_as_mapped (const SqClip     *clip,
   names->root = g_strdup (clip->root);
   for (gsize j = 0; j < clip->n_joints; j++)
     {
-      const char *to = NULL;
-      SqJointConcept c;
-      SqJoint *joint;
+      const char *to = mapped_name (clip, map, flags, j);
+      SqJoint *joint = sq_clip_add_joint (names, to != NULL ? to : clip->joints[j].name);
 
-      if (!(sq_joint_map_lookup (map, clip->joints[j].name, &to) && to != NULL
-            && !sq_joint_concept_lookup (clip->joints[j].name, flags, &c) && sq_joint_concept_lookup (to, 0, &c)))
-        to = clip->joints[j].name;
-      joint = sq_clip_add_joint (names, to);
       sq_props_free (joint->extra);
       joint->extra = sq_props_copy (clip->joints[j].extra);
     }
   return names;
 }
 
+/* The rest skeleton of the source when a conversion retargets, NULL when
+ * it does not: within one world the rest poses are one, unless the source
+ * brings a hierarchy of its own (motion capture). A format of no world
+ * stands on Second Life's skeleton by its names where the other side is a
+ * world of fixed bones; else it is not retargeted. */
 static SqRest *
 retarget_source_rest (const SqClip     *clip,
                       const SqFormat   *target,
@@ -1113,9 +1119,8 @@ retarget_source_rest (const SqClip     *clip,
   g_autoptr(SqRest) rest = NULL;
 
   if ((from == NULL || to == NULL) && !fixed)
-    return NULL;
-  if ((from != NULL && from->rest_skeleton == NULL) || (to != NULL && to->rest_skeleton == NULL)
-      || (from == NULL && to == NULL))
+    return NULL;   /* both without a world, too */
+  if ((from != NULL && from->rest_skeleton == NULL) || (to != NULL && to->rest_skeleton == NULL))
     return NULL;
   rest = _sq_rest_new (clip, clip->format);
   /* a rest by the names: by the names the map gives */
@@ -1137,8 +1142,30 @@ source_index (const SqJoint *joint)
   return v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32 (v) : -1;
 }
 
-/* The kept joints (out's) whose nearest kept joint above, in the source,
- * is beyond source joint `s`: where its turn goes */
+/* Whether kept joint m (out's) has, in the source, source joint `s` above
+ * it before any kept joint: it carries s's turn */
+static gboolean
+carries (const SqClip   *out,
+         const SqRest   *src_rest,
+         const gboolean *keep,
+         gsize           m,
+         gint32          s)
+{
+  gint32 n = (gint32) src_rest->n, c = source_index (&out->joints[m]), steps = 0;
+
+  if (c < 0 || c >= n || !keep[c])
+    return FALSE;
+  for (gint32 p = src_rest->parent[c]; p >= 0 && p < n && steps++ < n; p = src_rest->parent[p])
+    {
+      if (p == s)
+        return TRUE;
+      if (keep[p])
+        break;
+    }
+  return FALSE;
+}
+
+/* The kept joints that carry source joint `s`'s turn, named in a list */
 static char *
 carried_into (const SqClip   *out,
               const SqRest   *src_rest,
@@ -1146,22 +1173,10 @@ carried_into (const SqClip   *out,
               gint32          s)
 {
   GString *into = g_string_new (NULL);
-  gint32 n = (gint32) src_rest->n;
 
   for (gsize m = 0; m < out->n_joints; m++)
-    {
-      gint32 c = source_index (&out->joints[m]), steps = 0;
-
-      if (c < 0 || c >= n || !keep[c])
-        continue;
-      for (gint32 p = src_rest->parent[c]; p >= 0 && p < n && steps++ < n; p = src_rest->parent[p])
-        {
-          if (p == s)
-            g_string_append_printf (into, "%s“%s”", into->len > 0 ? ", " : "", out->joints[m].name);
-          if (p == s || keep[p])
-            break;
-        }
-    }
+    if (carries (out, src_rest, keep, m, s))
+      g_string_append_printf (into, "%s“%s”", into->len > 0 ? ", " : "", out->joints[m].name);
   return g_string_free (into, FALSE);
 }
 
@@ -1219,33 +1234,6 @@ keep_uncarried (const SqClip       *clip,
   return FALSE;
 }
 
-/* The first kept joint (out's) whose nearest kept joint above, in the
- * source, is beyond source joint `s`, -1 for none */
-static gssize
-first_carrier (const SqClip   *out,
-               const SqRest   *src_rest,
-               const gboolean *keep,
-               gint32          s)
-{
-  gint32 n = (gint32) src_rest->n;
-
-  for (gsize m = 0; m < out->n_joints; m++)
-    {
-      gint32 c = source_index (&out->joints[m]), steps = 0;
-
-      if (c < 0 || c >= n || !keep[c])
-        continue;
-      for (gint32 p = src_rest->parent[c]; p >= 0 && p < n && steps++ < n; p = src_rest->parent[p])
-        {
-          if (p == s)
-            return (gssize) m;
-          if (keep[p])
-            break;
-        }
-    }
-  return -1;
-}
-
 /* The joints without a counterpart: left out where the joints below them
  * carry their turn, else as keep_uncarried says; each reported */
 static void
@@ -1292,13 +1280,34 @@ leave_out_carried (const SqClip      *clip,
       /* the header's root goes to the joint that carries it */
       if (g_strcmp0 (out->root, out->joints[k].name) == 0)
         {
-          gssize m = first_carrier (out, src_rest, keep, s);
+          gsize m = 0;
 
+          while (m < out->n_joints && !carries (out, src_rest, keep, m, s))
+            m++;
           g_free (out->root);
-          out->root = g_strdup (m >= 0 ? out->joints[m].name : "");
+          out->root = g_strdup (m < out->n_joints ? out->joints[m].name : "");
         }
       remove_joint_keep_tree (out, k);
     }
+}
+
+/* The translations of the joint of `out` from source joint `root`, times f */
+static void
+scale_root (SqClip *out,
+            gssize  root,
+            double  f)
+{
+  for (gsize k = 0; k < out->n_joints && f != 1.0; k++)
+    if (source_index (&out->joints[k]) == (gint32) root)
+      {
+        SqTrack *track = &out->joints[k].tracks[SQ_CHANNEL_TRANSLATION];
+        SqKey *keys = sq_track_unpack (track);
+
+        for (gsize i = 0; i < track->n_keys; i++)
+          for (int c = 0; c < 3; c++)
+            keys[i].v[c] *= f;
+        g_clear_pointer (&track->alt, g_free);
+      }
 }
 
 /* Root motion from one avatar's size to the other's (and, where a world's
@@ -1320,21 +1329,11 @@ scale_root_motion (const SqClip   *clip,
     f = 1.0;
   if (src_rest->absolute || tgt_rest->absolute)
     _sq_retarget_root_motion (clip, src_rest, clip->format->space, out, index, tgt_rest, f);
-  if (f == 1.0)
-    return;
-  for (gsize k = 0; k < out->n_joints && !src_rest->absolute && !tgt_rest->absolute; k++)
-    if (source_index (&out->joints[k]) == (gint32) src_rest->root)
-      {
-        SqTrack *track = &out->joints[k].tracks[SQ_CHANNEL_TRANSLATION];
-        SqKey *keys = sq_track_unpack (track);
-
-        for (gsize i = 0; i < track->n_keys; i++)
-          for (int c = 0; c < 3; c++)
-            keys[i].v[c] *= f;
-        g_clear_pointer (&track->alt, g_free);
-      }
-  _sq_note (losses, _("root motion scaled by %.4g, the ratio of the hip heights (%.3g m in %s, %.3g m in the source)"),
-            f, tgt_rest->hip_height, sq_format_get_name (target), src_rest->hip_height);
+  else
+    scale_root (out, src_rest->root, f);
+  if (f != 1.0)
+    _sq_note (losses, _("root motion scaled by %.4g, the ratio of the hip heights (%.3g m in %s, %.3g m in the source)"),
+              f, tgt_rest->hip_height, sq_format_get_name (target), src_rest->hip_height);
 }
 
 /* Moves the rotations of `out` (the source's joints renamed) from the
@@ -1471,11 +1470,11 @@ convert_clip (const SqClip     *clip,
     build_hierarchy (out, to, losses);
 
   /* frame numbering and the time grid (a world that completes a clip
-   * samples it on its own frames) */
+   * samples it on its own frames: sq_convert) */
   out->frame_base = to->frame_base;
   if (to_world != NULL && to_world->complete_clip != NULL && to_world != from_world)
-    ;
-  else if (to->time_grid < 0)
+    return g_steal_pointer (&out);
+  if (to->time_grid < 0)
     {
       double fps = target_fps (clip, target);
       if (fps != out->fps || from_hierarchy != to->hierarchy)

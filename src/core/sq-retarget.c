@@ -54,6 +54,12 @@ parents_first (const SqRest *rest,
 }
 
 static gboolean
+is_identity (const double q[4])
+{
+  return fabs (q[0]) > 1.0 - 1e-12;
+}
+
+static gboolean
 same_rotation (const double a[4],
                const double b[4])
 {
@@ -71,11 +77,10 @@ rest_world (const SqRest *rest,
   g_autofree gsize *order = g_new (gsize, MAX (n, 1));
   g_autofree double (*w)[4] = g_malloc_n (MAX (n, 1), sizeof *w);
   g_autofree guint8 *done = g_new0 (guint8, MAX (n, 1));
-  static const double identity[4] = { 1, 0, 0, 0 };
   gboolean plain = TRUE;
 
   for (gsize j = 0; j < n && plain; j++)
-    plain = same_rotation (rest->rotation[j], identity);
+    plain = is_identity (rest->rotation[j]);
   if (plain)
     {
       /* offsets only: each summed up its chain (as it always was, to the
@@ -89,7 +94,7 @@ rest_world (const SqRest *rest,
             for (int k = 0; k < 3; k++)
               pos[j][k] += rest->offset[p][k];
           if (rot != NULL)
-            memcpy (rot[j], identity, sizeof identity);
+            rot[j][0] = 1, rot[j][1] = rot[j][2] = rot[j][3] = 0;
         }
       return;
     }
@@ -256,6 +261,13 @@ typedef struct
   guint8             *state;     /* 0 to do, 1 doing, 2 done */
 } Align;
 
+static gboolean
+has_limb (const SqRest *rest,
+          gsize         j)
+{
+  return rest->limb[j][0] != 0 || rest->limb[j][1] != 0 || rest->limb[j][2] != 0;
+}
+
 /* The turn C that takes the limb's direction `d_hub` in the common rest
  * onto where it points in `rest` for joint j: towards `tip` (a joint, or
  * -1), else along the world's own limb (rest->limb), else nowhere when
@@ -274,7 +286,7 @@ limb_turn (const SqRest *rest,
   if (tip >= 0)
     for (int k = 0; k < 3; k++)
       d[k] = pos[tip][k] - pos[j][k];
-  else if (first && (rest->limb[j][0] != 0 || rest->limb[j][1] != 0 || rest->limb[j][2] != 0))
+  else if (first && has_limb (rest, j))
     memcpy (d, rest->limb[j], sizeof d);
   else if (first && rest->hub)
     memcpy (d, d_hub, sizeof d);
@@ -282,13 +294,6 @@ limb_turn (const SqRest *rest,
     return FALSE;
   sq_quat_between (d_hub, d, c);
   return TRUE;
-}
-
-static gboolean
-has_limb (const SqRest *rest,
-          gsize         j)
-{
-  return rest->limb[j][0] != 0 || rest->limb[j][1] != 0 || rest->limb[j][2] != 0;
 }
 
 static gboolean
@@ -361,12 +366,6 @@ alignment (Align *a,
     }
 }
 
-static gboolean
-is_identity (const double q[4])
-{
-  return fabs (q[0]) > 1.0 - 1e-12;
-}
-
 /* Per out joint, the out joint its limb points at when the source reaches
  * that joint's source only through joints the out clip has not (Second
  * Life's mChest between the torso and the neck, for ActiveWorlds' classic
@@ -406,24 +405,40 @@ cmp_double (gconstpointer a,
   return (x > y) - (x < y);
 }
 
-/* Every rotation key time of the clip, sorted, each once */
-static GArray *
-all_times (const SqClip *clip)
+/* Sorts the times and keeps each once */
+static void
+sort_unique (GArray *times)
 {
-  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
   guint w = 0;
 
-  for (gsize j = 0; j < clip->n_joints; j++)
-    for (gsize k = 0; k < clip->joints[j].tracks[SQ_CHANNEL_ROTATION].n_keys; k++)
-      {
-        double t = sq_track_time (&clip->joints[j].tracks[SQ_CHANNEL_ROTATION], k);
-        g_array_append_val (times, t);
-      }
   g_array_sort (times, cmp_double);
   for (guint i = 0; i < times->len; i++)
     if (w == 0 || g_array_index (times, double, i) != g_array_index (times, double, w - 1))
       g_array_index (times, double, w++) = g_array_index (times, double, i);
   g_array_set_size (times, w);
+}
+
+/* Appends every key time of the track */
+static void
+add_times (GArray        *times,
+           const SqTrack *track)
+{
+  for (gsize k = 0; k < track->n_keys; k++)
+    {
+      double t = sq_track_time (track, k);
+      g_array_append_val (times, t);
+    }
+}
+
+/* Every rotation key time of the clip, sorted, each once */
+static GArray *
+all_times (const SqClip *clip)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (gsize j = 0; j < clip->n_joints; j++)
+    add_times (times, &clip->joints[j].tracks[SQ_CHANNEL_ROTATION]);
+  sort_unique (times);
   return times;
 }
 
@@ -839,17 +854,6 @@ _sq_retarget (const SqClip  *src,
 
 /* ---- root motion ---------------------------------------------------------- */
 
-static void
-add_times (GArray        *times,
-           const SqTrack *track)
-{
-  for (gsize k = 0; k < track->n_keys; k++)
-    {
-      double t = sq_track_time (track, k);
-      g_array_append_val (times, t);
-    }
-}
-
 /* Source joint j and the joints above it, from the root down; returns how
  * many (a loop of parents ends where it closes) */
 static gsize
@@ -878,7 +882,6 @@ chain_times (const SqClip *src,
              gsize         len)
 {
   GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
-  guint w = 0;
 
   for (gsize i = 0; i < len; i++)
     {
@@ -886,11 +889,7 @@ chain_times (const SqClip *src,
       if (i + 1 < len)
         add_times (times, &src->joints[chain[i]].tracks[SQ_CHANNEL_ROTATION]);
     }
-  g_array_sort (times, cmp_double);
-  for (guint i = 0; i < times->len; i++)
-    if (w == 0 || g_array_index (times, double, i) != g_array_index (times, double, w - 1))
-      g_array_index (times, double, w++) = g_array_index (times, double, i);
-  g_array_set_size (times, w);
+  sort_unique (times);
   return times;
 }
 

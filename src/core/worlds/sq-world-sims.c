@@ -986,8 +986,7 @@ sims_rest_skeleton (const SqClip   *clip,
 
   (void) format;
   rest_world (age, world, pos);
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    have[b] = sq_clip_find_joint (clip, bones[b].name);
+  _sq_sims_bone_joints (clip, have);
   for (int b = 0; b < SQ_SIMS_N_BONES; b++)
     {
       gssize j = have[b];
@@ -1151,8 +1150,7 @@ sims_complete_clip (const SqClip   *out,
     }
   report_left_out (out, losses);
   rest_world (SQ_SIMS_ADULT, world, pos);
-  for (int b = 0; b < SQ_SIMS_N_BONES; b++)
-    have[b] = sq_clip_find_joint (out, bones[b].name);
+  _sq_sims_bone_joints (out, have);
   clip = _sq_sims_clip_new (target, SQ_SIMS_ADULT);
   /* the source's fields stay for the writer to report as lost, but for
    * those whose keys the target writes as its own (a BVH's "frames") */
